@@ -1,0 +1,5 @@
+"""``python -m alphred``."""
+
+from alphred.cli import main
+
+main()

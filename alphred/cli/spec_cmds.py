@@ -1,0 +1,46 @@
+"""``alphred validate`` and ``alphred graph``: workflow files, no database, no git."""
+
+from __future__ import annotations
+
+import click
+
+from .app import app
+
+
+@app.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing for valid files.")
+def validate(files: tuple[str, ...], strict: bool, quiet: bool) -> int:
+    """Check workflow files; print every problem as FILE:LINE:COL: severity: message."""
+    from alphred.spec import check_workflow
+
+    failed = False
+    for path in files:
+        workflow, diagnostics = check_workflow(path)
+        for diagnostic in diagnostics:
+            click.echo(diagnostic.format(), err=True)
+        errors = sum(d.severity == "error" for d in diagnostics)
+        warnings = len(diagnostics) - errors
+        if errors or (strict and warnings):
+            failed = True
+        elif not quiet and workflow is not None:
+            note = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
+            click.echo(f"{path}: ok: workflow '{workflow.key}', {len(workflow.phases)} phases{note}", err=True)
+    return 2 if failed else 0
+
+
+@app.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--format", "fmt", type=click.Choice(["mermaid", "dot"]), default="mermaid", show_default=True,
+    help="Output format.",
+)
+def graph(file: str, fmt: str) -> int:
+    """Print a workflow's phases and transitions (guards on the edges) as Mermaid or DOT."""
+    from alphred.spec import load_workflow
+    from alphred.spec.graph import render_dot, render_mermaid
+
+    workflow = load_workflow(file)
+    click.echo(render_mermaid(workflow) if fmt == "mermaid" else render_dot(workflow), nl=False)
+    return 0

@@ -1,0 +1,151 @@
+"""Upstream context handoff v1 (SPEC §5): predecessor reports cut, wrapped and listed in a manifest.
+
+A phase receives the latest successful report of each selected phase (``phase.context`` when given,
+else its direct predecessors in file order), at most ``MAX_ARTIFACTS`` of them. Each report body is cut
+to ``MAX_ARTIFACT_CHARS`` and all bodies together to ``MAX_TOTAL_CHARS``; when the total is too small for
+every body, it is shared fairly (short reports keep their text, long ones get equal shares, spare
+characters go to the earliest). A cut keeps the head and the tail around a visible marker, and the
+marker counts toward the limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from alphred.spec.model import Workflow
+
+MAX_ARTIFACTS = 4
+MAX_ARTIFACT_CHARS = 12_000
+MAX_TOTAL_CHARS = 32_000
+MANIFEST_VERSION = 1
+_MARKER = "\n[... {cut} characters cut by alphred ...]\n"
+
+
+@dataclass(frozen=True)
+class UpstreamReport:
+    """The latest successful report of one phase, as handed to later phases."""
+
+    phase: str
+    attempt: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ContextBundle:
+    """What a phase receives: the envelopes (in selection order) and the manifest to persist as JSON."""
+
+    envelopes: tuple[str, ...]
+    manifest: dict[str, Any]
+
+
+def build_context(workflow: Workflow, phase_key: str, reports: Mapping[str, UpstreamReport]) -> ContextBundle:
+    """Select, cut and wrap the upstream reports that ``phase_key`` receives."""
+    declared = workflow.phase(phase_key).context
+    selected = tuple(dict.fromkeys(declared if declared is not None else workflow.predecessors(phase_key)))
+    dropped: list[dict[str, str]] = []
+    chosen: list[UpstreamReport] = []
+    for key in selected:
+        report = reports.get(key)
+        if report is None:
+            dropped.append({"phase": key, "reason": "no_report"})
+        elif len(chosen) >= MAX_ARTIFACTS:
+            dropped.append({"phase": key, "reason": "max_artifacts"})
+        else:
+            chosen.append(report)
+    caps = [min(len(r.text), MAX_ARTIFACT_CHARS) for r in chosen]
+    limits = share_budget(caps, MAX_TOTAL_CHARS)
+    envelopes: list[str] = []
+    included: list[dict[str, Any]] = []
+    for report, cap, limit in zip(chosen, caps, limits, strict=True):
+        body = cut_text(report.text, limit)
+        digest = hashlib.sha256(report.text.encode("utf-8")).hexdigest()
+        truncated = body != report.text
+        envelopes.append(envelope(report, digest, body, truncated))
+        entry: dict[str, Any] = {
+            "phase": report.phase,
+            "attempt": report.attempt,
+            "sha256": digest,
+            "original_chars": len(report.text),
+            "included_chars": len(body),
+            "truncated": truncated,
+        }
+        if truncated:
+            entry["cut_chars"] = len(report.text) - _kept_chars(report.text, body)
+            entry["truncated_by"] = "max_total_chars" if limit < cap else "max_artifact_chars"
+        included.append(entry)
+    manifest: dict[str, Any] = {
+        "version": MANIFEST_VERSION,
+        "phase": phase_key,
+        "limits": {
+            "max_artifacts": MAX_ARTIFACTS,
+            "max_artifact_chars": MAX_ARTIFACT_CHARS,
+            "max_total_chars": MAX_TOTAL_CHARS,
+        },
+        "selected": list(selected),
+        "included": included,
+        "truncated": [entry["phase"] for entry in included if entry["truncated"]],
+        "dropped": dropped,
+        "total_chars": sum(entry["included_chars"] for entry in included),
+    }
+    return ContextBundle(envelopes=tuple(envelopes), manifest=manifest)
+
+
+def share_budget(caps: Sequence[int], total: int) -> list[int]:
+    """Split ``total`` over items wanting ``caps`` chars: small ones keep theirs, large ones share equally.
+
+    Spare characters left by integer division go one each to the earliest items still short.
+    """
+    if sum(caps) <= total:
+        return list(caps)
+    order = sorted(range(len(caps)), key=lambda i: caps[i])
+    remaining = total
+    level = 0
+    for position, index in enumerate(order):
+        share = remaining // (len(caps) - position)
+        if caps[index] > share:
+            level = share
+            break
+        remaining -= caps[index]
+    limits = [min(cap, level) for cap in caps]
+    spare = total - sum(limits)
+    for index, cap in enumerate(caps):
+        if spare == 0:
+            break
+        if cap > limits[index]:
+            limits[index] += 1
+            spare -= 1
+    return limits
+
+
+def cut_text(text: str, limit: int) -> str:
+    """Return ``text`` cut to at most ``limit`` chars: head and tail halves around a visible marker."""
+    if len(text) <= limit:
+        return text
+    digits = 1
+    while True:
+        keep = max(limit - (len(_MARKER) - len("{cut}") + digits), 0)
+        cut = len(text) - keep
+        if len(str(cut)) <= digits:
+            break
+        digits += 1
+    tail = keep // 2
+    head = keep - tail
+    return text[:head] + _MARKER.format(cut=cut) + (text[len(text) - tail :] if tail else "")
+
+
+def _kept_chars(text: str, body: str) -> int:
+    marker_len = len(_MARKER.format(cut=len(text) - (len(body) - len(_MARKER) + len("{cut}"))))
+    # The marker holds the cut count, so the kept length is the body minus the marker itself.
+    return len(body) - marker_len
+
+
+def envelope(report: UpstreamReport, digest: str, body: str, truncated: bool) -> str:
+    """Wrap ``body`` in the stable ``<upstream ...>`` envelope that says where it came from and what was cut."""
+    return (
+        f'<upstream phase="{report.phase}" attempt="{report.attempt}" sha256="{digest}" '
+        f'truncated="{"true" if truncated else "false"}" original_chars="{len(report.text)}" '
+        f'included_chars="{len(body)}">\n{body}\n</upstream>'
+    )

@@ -1,0 +1,87 @@
+"""Guard and template contexts (SPEC §3) and transition selection (SPEC §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from alphred.engine.state import RunState
+from alphred.guards import evaluate_guard
+from alphred.spec.model import Phase, Transition, Workflow
+
+NO_ROUTE = "no_route"
+
+
+def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any]:
+    """Return the guard context for routing out of ``phase_key`` (the phase just finished)."""
+    ps = state.phase(phase_key)
+    context = _run_context(state, workflow)
+    context.update(
+        decision=ps.decision,
+        report=ps.report,
+        exit_code=ps.exit_code,
+        attempt=ps.attempt,
+        visits=ps.visits,
+    )
+    return context
+
+
+def template_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any]:
+    """Return the context for rendering ``phase_key``'s templates before it starts.
+
+    ``decision``, ``report`` and ``exit_code`` are those of the phase that routed into it (null for the
+    start phase); ``attempt`` and ``visits`` are the phase's own.
+    """
+    ps = state.phase(phase_key)
+    source = state.phase(ps.entered_from) if ps.entered_from is not None else None
+    context = _run_context(state, workflow)
+    context.update(
+        decision=source.decision if source else None,
+        report=source.report if source else None,
+        exit_code=source.exit_code if source else None,
+        attempt=ps.attempt,
+        visits=ps.visits,
+    )
+    return context
+
+
+def _run_context(state: RunState, workflow: Workflow) -> dict[str, Any]:
+    phases: dict[str, Any] = {}
+    for key in workflow.phase_keys:
+        ps = state.phase(key)
+        phases[key] = {
+            "decision": ps.decision,
+            "report": ps.report,
+            "exit_code": ps.exit_code,
+            "visits": ps.visits,
+            "status": ps.status.value,
+        }
+    return {
+        "inputs": dict(state.inputs),
+        "phases": phases,
+        "run": {"tokens": state.tokens, "cost_usd": state.cost_usd, "steps": state.steps},
+    }
+
+
+def ordered_transitions(phase: Phase) -> tuple[Transition, ...]:
+    """Return ``phase``'s transitions in evaluation (priority) order."""
+    return tuple(sorted(phase.transitions, key=lambda t: t.priority))
+
+
+def edge_exhausted(transition: Transition, source: str, edges: Mapping[tuple[str, int], int]) -> bool:
+    """True when ``transition`` has a ``max`` and has been taken that many times already."""
+    if transition.max is None:
+        return False
+    return edges.get((source, transition.priority), 0) >= transition.max
+
+
+def select_transition(
+    phase: Phase, context: Mapping[str, Any], edges: Mapping[tuple[str, int], int]
+) -> Transition | None:
+    """Return the first transition (priority order) that is not exhausted and whose guard holds."""
+    for transition in ordered_transitions(phase):
+        if edge_exhausted(transition, phase.key, edges):
+            continue
+        if transition.guard is None or evaluate_guard(transition.guard, context):
+            return transition
+    return None

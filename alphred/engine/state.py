@@ -1,0 +1,232 @@
+"""The run state the machine folds events into (frozen dataclasses) and its JSON form."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, TypeAlias
+
+from alphred.engine.status import NodeStatus, RunStatus
+from alphred.spec.model import Workflow
+
+Report: TypeAlias = str | dict[str, Any] | None
+STATE_FORMAT = 1
+
+
+class StepOutcome(StrEnum):
+    """How one phase execution (one ``steps`` entry) ended."""
+
+    COMPLETED = "completed"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class PhaseState:
+    """One phase of a run: its status and counters.
+
+    ``attempt`` counts executions started, ``visits`` completed executions, ``entries`` the times the
+    phase was entered as a new visit (start or routed into); ``consecutive_failures`` is per visit.
+    ``entered_from`` is the phase whose routing entered the current visit (None for the start phase).
+    """
+
+    status: NodeStatus = NodeStatus.PENDING
+    attempt: int = 0
+    visits: int = 0
+    entries: int = 0
+    consecutive_failures: int = 0
+    decision: str | None = None
+    report: Report = None
+    exit_code: int | None = None
+    tokens: int = 0
+    cost_usd: float = 0.0
+    entered_from: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One finished phase execution in the run's history (SPEC §6 ``steps``)."""
+
+    phase: str
+    attempt: int
+    outcome: StepOutcome
+    decision: str | None = None
+    next: str | None = None
+    reason: str | None = None
+    error_code: str | None = None
+
+
+@dataclass(frozen=True)
+class RunState:
+    """Everything the engine knows about one run; ``workflow`` is not serialised.
+
+    ``current`` is the phase whose attempt is running. ``queued`` is the phase to start next when the
+    run is resumed or retried (``queued_new_visit``: whether that start enters a new visit).
+    ``edges`` counts how often each transition, keyed by ``(source, priority)``, was taken.
+    """
+
+    workflow: Workflow = field(repr=False)
+    status: RunStatus = RunStatus.PENDING
+    reason: str | None = None
+    inputs: Mapping[str, str] = field(default_factory=dict)
+    phases: Mapping[str, PhaseState] = field(default_factory=dict)
+    edges: Mapping[tuple[str, int], int] = field(default_factory=dict)
+    steps: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    current: str | None = None
+    queued: str | None = None
+    queued_new_visit: bool = False
+    pause_requested: bool = False
+    history: tuple[Step, ...] = ()
+
+    def phase(self, key: str) -> PhaseState:
+        """Return the state of phase ``key`` (KeyError when the workflow has no such phase)."""
+        return self.phases[key]
+
+    def with_phase(self, key: str, **changes: Any) -> RunState:
+        """Return a copy with phase ``key`` updated by ``changes``."""
+        phases = dict(self.phases)
+        phases[key] = replace(phases[key], **changes)
+        return replace(self, phases=phases)
+
+
+def initial_state(workflow: Workflow, inputs: Mapping[str, str]) -> RunState:
+    """Return the state of a new, pending run; declared input defaults fill what ``inputs`` lacks."""
+    merged = {spec.name: spec.default for spec in workflow.inputs if spec.default is not None}
+    merged.update(inputs)
+    return RunState(
+        workflow=workflow,
+        inputs=merged,
+        phases={key: PhaseState() for key in workflow.phase_keys},
+    )
+
+
+def state_to_json(state: RunState) -> dict[str, Any]:
+    """Return ``state`` as a JSON-ready dict (the workflow itself is not included)."""
+    return {
+        "format": STATE_FORMAT,
+        "workflow": state.workflow.key,
+        "status": state.status.value,
+        "reason": state.reason,
+        "inputs": dict(state.inputs),
+        "phases": {key: _phase_to_json(ps) for key, ps in state.phases.items()},
+        "edges": [[source, priority, count] for (source, priority), count in state.edges.items()],
+        "steps": state.steps,
+        "tokens": state.tokens,
+        "cost_usd": state.cost_usd,
+        "current": state.current,
+        "queued": state.queued,
+        "queued_new_visit": state.queued_new_visit,
+        "pause_requested": state.pause_requested,
+        "history": [_step_to_json(step) for step in state.history],
+    }
+
+
+def state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
+    """Rebuild a state saved by ``state_to_json``; raises ValueError when ``data`` does not fit ``workflow``."""
+    try:
+        return _state_from_json(workflow, data)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"malformed run state: {exc!r}") from exc
+
+
+def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
+    if data.get("format") != STATE_FORMAT:
+        raise ValueError(f"unsupported run state format {data.get('format')!r}")
+    known = set(workflow.phase_keys)
+    saved = data["phases"]
+    unknown = sorted(set(saved) - known)
+    if unknown:
+        raise ValueError(f"run state names phases the workflow does not have: {', '.join(unknown)}")
+    for name in ("current", "queued"):
+        if data[name] is not None and data[name] not in known:
+            raise ValueError(f"run state {name} phase {data[name]!r} is not in the workflow")
+    phases = {
+        key: _phase_from_json(saved[key]) if key in saved else PhaseState() for key in workflow.phase_keys
+    }
+    return RunState(
+        workflow=workflow,
+        status=RunStatus(data["status"]),
+        reason=data["reason"],
+        inputs={str(k): str(v) for k, v in data["inputs"].items()},
+        phases=phases,
+        edges={(str(source), int(priority)): int(count) for source, priority, count in data["edges"]},
+        steps=int(data["steps"]),
+        tokens=int(data["tokens"]),
+        cost_usd=_number(data["cost_usd"]),
+        current=data["current"],
+        queued=data["queued"],
+        queued_new_visit=bool(data["queued_new_visit"]),
+        pause_requested=bool(data["pause_requested"]),
+        history=tuple(_step_from_json(item) for item in data["history"]),
+    )
+
+
+def _number(value: Any) -> float:
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"run state holds a non-finite number {value!r}")
+    return number
+
+
+def _phase_to_json(ps: PhaseState) -> dict[str, Any]:
+    return {
+        "status": ps.status.value,
+        "attempt": ps.attempt,
+        "visits": ps.visits,
+        "entries": ps.entries,
+        "consecutive_failures": ps.consecutive_failures,
+        "decision": ps.decision,
+        "report": ps.report,
+        "exit_code": ps.exit_code,
+        "tokens": ps.tokens,
+        "cost_usd": ps.cost_usd,
+        "entered_from": ps.entered_from,
+    }
+
+
+def _phase_from_json(data: Mapping[str, Any]) -> PhaseState:
+    report = data["report"]
+    if report is not None and not isinstance(report, str | dict):
+        raise ValueError(f"phase report must be a string, an object or null, got {type(report).__name__}")
+    return PhaseState(
+        status=NodeStatus(data["status"]),
+        attempt=int(data["attempt"]),
+        visits=int(data["visits"]),
+        entries=int(data["entries"]),
+        consecutive_failures=int(data["consecutive_failures"]),
+        decision=data["decision"],
+        report=report,
+        exit_code=None if data["exit_code"] is None else int(data["exit_code"]),
+        tokens=int(data["tokens"]),
+        cost_usd=_number(data["cost_usd"]),
+        entered_from=data["entered_from"],
+    )
+
+
+def _step_to_json(step: Step) -> dict[str, Any]:
+    return {
+        "phase": step.phase,
+        "attempt": step.attempt,
+        "outcome": step.outcome.value,
+        "decision": step.decision,
+        "next": step.next,
+        "reason": step.reason,
+        "error_code": step.error_code,
+    }
+
+
+def _step_from_json(data: Mapping[str, Any]) -> Step:
+    return Step(
+        phase=str(data["phase"]),
+        attempt=int(data["attempt"]),
+        outcome=StepOutcome(data["outcome"]),
+        decision=data["decision"],
+        next=data["next"],
+        reason=data["reason"],
+        error_code=data.get("error_code"),
+    )

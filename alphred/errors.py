@@ -1,0 +1,271 @@
+"""Every error Alphred raises on purpose, each with a stable ``code`` and an ``exit_code``.
+
+The tree::
+
+    AlphredError                       (ALPHRED_ERROR, exit 1)
+    ├── UsageError                     (USAGE, exit 2)            bad command-line input
+    │   ├── MissingInputError          (MISSING_INPUT)            a required workflow input was not given
+    │   ├── UnknownRunError            (UNKNOWN_RUN)              a run id that does not exist
+    │   └── RunStateError              (RUN_STATE)                a command that the run's state does not allow
+    ├── WorkflowInvalidError           (WORKFLOW_INVALID, exit 2) a workflow file failed validation
+    ├── GuardSyntaxError               (GUARD_SYNTAX, exit 2)     a guard expression does not parse
+    ├── TemplateError                  (TEMPLATE_SYNTAX, exit 2)  a ``{{ path }}`` template does not parse
+    ├── UnknownProviderError           (UNKNOWN_AGENT_PROVIDER, exit 2)
+    ├── GitError                       (GIT_ERROR, exit 2)
+    │   ├── NotAGitRepositoryError     (NOT_A_GIT_REPOSITORY)
+    │   ├── UnbornHeadError            (UNBORN_HEAD)
+    │   └── UnknownRefError            (UNKNOWN_REF)
+    ├── StoreError                     (STORE_ERROR, exit 1)
+    │   ├── DatabaseLockedError        (DATABASE_LOCKED)
+    │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
+    │   └── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
+    └── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
+
+Each class is built from structured fields; its message is derived from them. The command line turns any
+of these into ``Error [CODE]: message`` on stderr and the exit code, in one place (``alphred.cli``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+class AlphredError(Exception):
+    """Base of every error Alphred raises on purpose.
+
+    Raised when: never directly; catch it to handle any Alphred error.
+    """
+
+    code: str = "ALPHRED_ERROR"
+    exit_code: int = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(AlphredError):
+    """Raised when: the command line is wrong (bad option value, bad ``-i`` pair, unreadable input file)."""
+
+    code = "USAGE"
+    exit_code = 2
+
+
+class MissingInputError(UsageError):
+    """Raised when: a workflow input marked ``required`` was not given to ``run``."""
+
+    code = "MISSING_INPUT"
+
+    def __init__(self, names: Sequence[str], workflow_key: str) -> None:
+        self.names = tuple(names)
+        listed = ", ".join(self.names)
+        plural = "s" if len(self.names) > 1 else ""
+        super().__init__(
+            f"workflow '{workflow_key}' needs input{plural} {listed}: pass -i {self.names[0]}=VALUE"
+        )
+
+
+class UnknownInputError(UsageError):
+    """Raised when: ``-i NAME=VALUE`` names an input the workflow does not declare."""
+
+    code = "UNKNOWN_INPUT"
+
+    def __init__(self, name: str, declared: Sequence[str]) -> None:
+        self.name = name
+        known = ", ".join(sorted(declared)) or "none"
+        super().__init__(f"unknown input '{name}' (declared inputs: {known})")
+
+
+class UnknownRunError(UsageError):
+    """Raised when: a command names a run id that the database does not hold."""
+
+    code = "UNKNOWN_RUN"
+
+    def __init__(self, run_id: object) -> None:
+        self.run_id = run_id
+        super().__init__(f"no run with id {run_id}")
+
+
+class RunStateError(UsageError):
+    """Raised when: a command asks for something the run's current status does not allow."""
+
+    code = "RUN_STATE"
+
+    def __init__(self, run_id: int, status: str, action: str) -> None:
+        self.run_id = run_id
+        self.status = status
+        self.action = action
+        super().__init__(f"run {run_id} is {status}: cannot {action} it")
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a workflow file, located at ``file:line:column`` (1-based)."""
+
+    file: str
+    line: int
+    column: int
+    severity: str  # "error" | "warning"
+    message: str
+
+    def format(self) -> str:
+        """Render as ``FILE:LINE:COL: severity: message``."""
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+
+
+class WorkflowInvalidError(AlphredError):
+    """Raised when: a workflow file has at least one validation error (warnings alone never raise)."""
+
+    code = "WORKFLOW_INVALID"
+    exit_code = 2
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        lines = "\n".join(d.format() for d in self.diagnostics)
+        super().__init__(f"{len(errors)} error(s) in workflow\n{lines}")
+
+
+class GuardSyntaxError(AlphredError):
+    """Raised when: a guard expression does not parse; the message shows a caret under the column."""
+
+    code = "GUARD_SYNTAX"
+    exit_code = 2
+
+    def __init__(self, expression: str, column: int, detail: str) -> None:
+        self.expression = expression
+        self.column = column  # 1-based, within ``expression``
+        self.detail = detail
+        caret = " " * (max(column, 1) - 1) + "^"
+        super().__init__(f"invalid guard: {detail}\n    {expression}\n    {caret}")
+
+
+class TemplateError(AlphredError):
+    """Raised when: a ``{{ path }}`` placeholder is malformed (unclosed, empty or not a path)."""
+
+    code = "TEMPLATE_SYNTAX"
+    exit_code = 2
+
+    def __init__(self, text: str, offset: int, detail: str) -> None:
+        self.text = text
+        self.offset = offset  # 0-based character offset of the placeholder
+        self.detail = detail
+        super().__init__(f"invalid template: {detail}")
+
+
+class UnknownProviderError(AlphredError):
+    """Raised when: a phase names a provider that no built-in or entry point registers."""
+
+    code = "UNKNOWN_AGENT_PROVIDER"
+    exit_code = 2
+
+    def __init__(self, name: str, available: Sequence[str]) -> None:
+        self.name = name
+        self.available = tuple(sorted(available))
+        super().__init__(f"unknown provider '{name}'; available providers: {', '.join(self.available)}")
+
+
+class GitError(AlphredError):
+    """Raised when: a git operation Alphred needs fails (the message carries git's own words)."""
+
+    code = "GIT_ERROR"
+    exit_code = 2
+
+
+class NotAGitRepositoryError(GitError):
+    """Raised when: the directory given (or the current one) is not inside a git repository."""
+
+    code = "NOT_A_GIT_REPOSITORY"
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"{path} is not inside a git repository (use --repo PATH or run `git init`)")
+
+
+class UnbornHeadError(GitError):
+    """Raised when: the repository has no commit yet, so there is nothing to branch a run from."""
+
+    code = "UNBORN_HEAD"
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"repository {path} has no commits yet: make a first commit before running")
+
+
+class UnknownRefError(GitError):
+    """Raised when: ``--base`` (or a workflow's base) names a ref that does not resolve to a commit."""
+
+    code = "UNKNOWN_REF"
+
+    def __init__(self, ref: str) -> None:
+        self.ref = ref
+        super().__init__(f"unknown git ref '{ref}'")
+
+
+class StoreError(AlphredError):
+    """Raised when: the database cannot be opened, migrated, read or written."""
+
+    code = "STORE_ERROR"
+
+
+class DatabaseLockedError(StoreError):
+    """Raised when: the database stayed locked by another process for longer than the busy timeout."""
+
+    code = "DATABASE_LOCKED"
+
+    def __init__(self, url: str, seconds: float) -> None:
+        self.url = url
+        self.seconds = seconds
+        super().__init__(f"database {url} stayed locked for {seconds:g}s; is another alphred writing?")
+
+
+class DatabaseCorruptError(StoreError):
+    """Raised when: the database file is not a database or is damaged."""
+
+    code = "DATABASE_CORRUPT"
+
+    def __init__(self, url: str, detail: str) -> None:
+        self.url = url
+        super().__init__(f"database {url} is unreadable: {detail}")
+
+
+class InvalidTransitionError(StoreError):
+    """Raised when: a run or phase status move is not in SPEC §5's transition tables."""
+
+    code = "INVALID_STATE_TRANSITION"
+
+    def __init__(self, entity: str, ident: object, old: str, new: str) -> None:
+        self.entity = entity
+        self.ident = ident
+        self.old = old
+        self.new = new
+        super().__init__(f"{entity} {ident}: status move {old} -> {new} is not allowed")
+
+
+class ProviderError(AlphredError):
+    """Raised when: a provider fails a phase attempt; ``kind`` is the failure class of SPEC §4.
+
+    ``kind`` is one of auth, rate_limit, timeout, transport, invalid_request, internal.
+    """
+
+    code = "PROVIDER_ERROR"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str = "internal",
+        retryable: bool | None = None,
+        code: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retryable = kind in {"rate_limit", "transport", "timeout", "internal"} if retryable is None else retryable
+        if code is not None:
+            self.code = code
+        self.retry_after = retry_after

@@ -1,0 +1,79 @@
+"""The provider contract of SPEC §4: events, options, the Provider protocol and readiness checks."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+
+class EventType(StrEnum):
+    """The six provider event types."""
+
+    SYSTEM = "system"
+    ASSISTANT = "assistant"
+    TOOL_USE = "tool_use"
+    TOOL_RESULT = "tool_result"
+    USAGE = "usage"
+    RESULT = "result"
+
+
+@dataclass(frozen=True)
+class ProviderEvent:
+    """One event of a provider's stream; ``result`` is the single terminal event."""
+
+    type: EventType
+    content: str = ""
+    timestamp: float = field(default_factory=time.time)
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+def result_event(text: str, decision: str | None = None, report: Any = None, **extra: Any) -> ProviderEvent:
+    """Build the terminal ``result`` event with the routing decision and structured report."""
+    metadata: dict[str, Any] = {"routingDecision": decision, **extra}
+    if report is not None:
+        metadata["report"] = report
+    return ProviderEvent(EventType.RESULT, text, metadata=metadata)
+
+
+@dataclass(frozen=True)
+class ProviderOptions:
+    """What a provider gets for one phase attempt (SPEC §4 ``options``)."""
+
+    working_directory: Path
+    phase: str
+    attempt: int
+    system_prompt: str | None = None
+    context: tuple[str, ...] = ()
+    timeout: float | None = None
+    model: str | None = None
+    decisions: tuple[str, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)  # provider-specific phase keys
+    cancel: asyncio.Event | None = None
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """Result of a provider's preflight: ready, or why not and how to fix it."""
+
+    ready: bool
+    detail: str = ""
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """An agent provider: one call of ``run`` is one phase attempt."""
+
+    name: str
+
+    def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
+        """Stream the attempt's events; exactly one terminal ``result``; raise ProviderError on failure."""
+        ...
+
+    def check(self) -> Readiness:
+        """Preflight: is the provider usable here (binary found, credentials present)?"""
+        ...

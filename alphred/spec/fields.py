@@ -1,0 +1,96 @@
+"""Typed readers for YAML values: each reports a located error and returns None on bad input."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from .yamlsrc import Collector, is_null, scalar_value
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
+_UNIT_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, None: 1.0}
+
+
+def parse_duration(value: object) -> float | None:
+    """Seconds for ``90s``, ``20m``, ``2h`` or a plain number; None when it is none of these."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if value > 0 else None
+    if isinstance(value, str):
+        match = _DURATION.match(value)
+        if match:
+            seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+            return seconds if seconds > 0 else None
+    return None
+
+
+def read_str(node: yaml.Node, name: str, out: Collector) -> str | None:
+    """A string scalar (numbers are accepted and turned into text)."""
+    if not isinstance(node, yaml.ScalarNode) or is_null(node):
+        out.error(node, f"'{name}' must be a string")
+        return None
+    value = scalar_value(node)
+    if isinstance(value, bool):
+        out.error(node, f"'{name}' must be a string, not a boolean")
+        return None
+    return str(value)
+
+
+def read_int(node: yaml.Node, name: str, out: Collector, minimum: int = 0) -> int | None:
+    """An integer scalar of at least ``minimum``."""
+    value = scalar_value(node) if isinstance(node, yaml.ScalarNode) else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        out.error(node, f"'{name}' must be an integer")
+        return None
+    if value < minimum:
+        out.error(node, f"'{name}' must be at least {minimum}")
+        return None
+    return value
+
+
+def read_number(node: yaml.Node, name: str, out: Collector) -> float | None:
+    """A positive number."""
+    value = scalar_value(node) if isinstance(node, yaml.ScalarNode) else None
+    if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+        out.error(node, f"'{name}' must be a positive number")
+        return None
+    return float(value)
+
+
+def read_bool(node: yaml.Node, name: str, out: Collector) -> bool | None:
+    """A boolean scalar (true/false)."""
+    value = scalar_value(node) if isinstance(node, yaml.ScalarNode) else None
+    if not isinstance(value, bool):
+        out.error(node, f"'{name}' must be true or false")
+        return None
+    return value
+
+
+def read_duration(node: yaml.Node, name: str, out: Collector) -> float | None:
+    """A duration: 90s, 20m, 2h or a number of seconds (> 0)."""
+    value = scalar_value(node) if isinstance(node, yaml.ScalarNode) else None
+    seconds = parse_duration(value)
+    if seconds is None:
+        out.error(node, f"bad duration {value!r} for '{name}': use 90s, 20m, 2h or a number of seconds")
+    return seconds
+
+
+def read_str_list(node: yaml.Node, name: str, out: Collector) -> list[tuple[str, yaml.Node]] | None:
+    """A list of strings, each with its node (for located follow-up errors)."""
+    if not isinstance(node, yaml.SequenceNode):
+        out.error(node, f"'{name}' must be a list of strings")
+        return None
+    items: list[tuple[str, yaml.Node]] = []
+    for item in node.value:
+        text = read_str(item, name, out)
+        if text is not None:
+            items.append((text, item))
+    return items
+
+
+def plain_data(node: yaml.Node) -> Any:
+    """The whole subtree as plain Python data (safe constructor)."""
+    return scalar_value(node)

@@ -1,0 +1,152 @@
+"""The validated, frozen workflow model (SPEC §2). Built only by ``alphred.spec.load``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from alphred.guards import Expr
+from alphred.guards.templates import Template
+
+END = "$end"
+FAIL = "$fail"
+RESERVED_TARGETS = (END, FAIL)
+DEFAULT_DECISIONS = ("approved", "changes_requested", "blocked", "retry")
+APPROVAL_DECISIONS = ("approved", "rejected")
+DEFAULT_MAX_VISITS = 10
+DEFAULT_MAX_STEPS = 100
+DEFAULT_IDLE_TIMEOUT = 600.0
+
+
+class PhaseType(StrEnum):
+    """What a phase executes."""
+
+    AGENT = "agent"
+    COMMAND = "command"
+    APPROVAL = "approval"
+
+
+@dataclass(frozen=True)
+class SourcePos:
+    """Where a node starts in the workflow file (1-based line and column)."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One outgoing edge of a phase; ``guard`` is None for an ``auto`` transition."""
+
+    target: str
+    priority: int
+    when: str | None = None
+    guard: Expr | None = None
+    max: int | None = None
+    pos: SourcePos = SourcePos(0, 0)
+
+    @property
+    def auto(self) -> bool:
+        """True when the transition has no guard and always matches."""
+        return self.guard is None
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A declared run parameter."""
+
+    name: str
+    required: bool = False
+    default: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Run-wide hard caps."""
+
+    max_steps: int = DEFAULT_MAX_STEPS
+    max_tokens: int | None = None
+    max_cost_usd: float | None = None
+
+
+@dataclass(frozen=True)
+class PullRequestSpec:
+    """The ``pull_request:`` block: what to open when the run completes."""
+
+    title: str | None = None
+    body_from: str | None = None
+    draft: bool = False
+    base: str | None = None
+    provider: str | None = None  # "github" | "azure"; None: chosen from the remote URL
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One node of the workflow graph, with every default already applied."""
+
+    key: str
+    type: PhaseType
+    sequence_index: int
+    transitions: tuple[Transition, ...] = ()
+    provider: str | None = None
+    model: str | None = None
+    prompt: str | None = None  # prompt text (prompt_file already read)
+    prompt_file: str | None = None  # as written in the file, for display
+    run: str | None = None
+    allow_failure: bool = False
+    message: str | None = None
+    decisions: tuple[str, ...] = ()
+    max_retries: int = 0
+    max_visits: int = DEFAULT_MAX_VISITS
+    timeout: float | None = None
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+    context: tuple[str, ...] | None = None  # None: every direct predecessor; (): no upstream context
+    options: Mapping[str, Any] = field(default_factory=dict)  # provider-specific keys (script, sandbox...)
+    templates: Mapping[str, Template] = field(default_factory=dict)  # "prompt" | "run" | "message"
+    pos: SourcePos = SourcePos(0, 0)
+
+    @property
+    def needs_decision(self) -> bool:
+        """True when an agent phase's transitions read ``decision`` (it must then end with one)."""
+        from alphred.guards import guard_paths
+
+        return self.type is PhaseType.AGENT and any(
+            t.guard is not None and any(p[:1] == ("decision",) for p in guard_paths(t.guard))
+            for t in self.transitions
+        )
+
+
+@dataclass(frozen=True)
+class Workflow:
+    """A fully validated workflow file (format 1)."""
+
+    key: str
+    phases: tuple[Phase, ...]
+    start: str
+    name: str | None = None
+    description: str | None = None
+    inputs: tuple[InputSpec, ...] = ()
+    limits: Limits = Limits()
+    pull_request: PullRequestSpec | None = None
+    pull_request_title: Template | None = None
+    source_path: str | None = None
+    content_hash: str = ""  # sha256 of the canonical content (file text plus prompt files)
+
+    def phase(self, key: str) -> Phase:
+        """Return the phase called ``key`` (KeyError when there is none)."""
+        for phase in self.phases:
+            if phase.key == key:
+                return phase
+        raise KeyError(key)
+
+    @property
+    def phase_keys(self) -> tuple[str, ...]:
+        """Phase keys in file order."""
+        return tuple(p.key for p in self.phases)
+
+    def predecessors(self, key: str) -> tuple[str, ...]:
+        """Phases with a transition into ``key``, in file order."""
+        return tuple(p.key for p in self.phases if any(t.target == key for t in p.transitions))

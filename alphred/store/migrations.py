@@ -1,0 +1,121 @@
+"""Versioned, idempotent schema migrations, safe when two processes open a new database at once.
+
+Each migration is a function of a connection, recorded as a row of ``schema_migrations`` once applied.
+``migrate`` applies the missing ones in one transaction that holds the database's write lock (SQLite
+``BEGIN IMMEDIATE``; a PostgreSQL transaction-scoped advisory lock). Migrations only ever create what is
+missing: re-running them never drops or rewrites a row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, func, inspect, insert, select, text
+from sqlalchemy.engine import Connection
+
+from alphred.errors import StoreError
+from alphred.store.engine import READ_ONLY, configure_engine
+from alphred.store.tables import RUN_MODELS, TOPOLOGY_MODELS, SchemaMigration, table
+
+_ADVISORY_LOCK_KEY = 0x616C70687265  # "alphre": serialises migrations across PostgreSQL sessions
+
+_SAME_TREE_MESSAGE = "tree_edges: source and target nodes must belong to the edge's tree"
+
+_SQLITE_SAME_TREE = """
+CREATE TRIGGER IF NOT EXISTS trg_tree_edges_same_tree_{event}
+BEFORE {event_sql} ON tree_edges
+FOR EACH ROW
+WHEN (SELECT tree_id FROM tree_nodes WHERE id = NEW.source_node_id) IS NOT NEW.tree_id
+  OR (NEW.target_node_id IS NOT NULL
+      AND (SELECT tree_id FROM tree_nodes WHERE id = NEW.target_node_id) IS NOT NEW.tree_id)
+BEGIN
+  SELECT RAISE(ABORT, '{message}');
+END
+"""
+
+_POSTGRES_SAME_TREE_FUNCTION = """
+CREATE OR REPLACE FUNCTION alphred_tree_edges_same_tree() RETURNS trigger AS $$
+BEGIN
+  IF (SELECT tree_id FROM tree_nodes WHERE id = NEW.source_node_id) IS DISTINCT FROM NEW.tree_id
+     OR (NEW.target_node_id IS NOT NULL
+         AND (SELECT tree_id FROM tree_nodes WHERE id = NEW.target_node_id) IS DISTINCT FROM NEW.tree_id)
+  THEN
+    RAISE EXCEPTION '{message}' USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NEW;
+END
+$$ LANGUAGE plpgsql
+"""
+
+_POSTGRES_DROP_SAME_TREE_TRIGGER = "DROP TRIGGER IF EXISTS trg_tree_edges_same_tree ON tree_edges"
+_POSTGRES_SAME_TREE_TRIGGER = """
+CREATE TRIGGER trg_tree_edges_same_tree
+BEFORE INSERT OR UPDATE OF tree_id, source_node_id, target_node_id ON tree_edges
+FOR EACH ROW EXECUTE FUNCTION alphred_tree_edges_same_tree()
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step: ``apply`` must be idempotent and must never drop data."""
+
+    version: int
+    name: str
+    apply: Callable[[Connection], None]
+
+
+def _create_v1(conn: Connection) -> None:
+    """Create the topology and run tables, their indexes and the same-tree trigger of ``tree_edges``."""
+    for model in (*TOPOLOGY_MODELS, *RUN_MODELS):
+        table(model).create(conn, checkfirst=True)
+    message = _SAME_TREE_MESSAGE.replace("'", "''")
+    if conn.dialect.name == "sqlite":
+        for event, event_sql in (("insert", "INSERT"), ("update", "UPDATE")):
+            conn.exec_driver_sql(_SQLITE_SAME_TREE.format(event=event, event_sql=event_sql, message=message))
+    elif conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(_POSTGRES_SAME_TREE_FUNCTION.format(message=message))
+        conn.exec_driver_sql(_POSTGRES_DROP_SAME_TREE_TRIGGER)  # CREATE OR REPLACE TRIGGER needs PG 14
+        conn.exec_driver_sql(_POSTGRES_SAME_TREE_TRIGGER)
+    else:  # pragma: no cover - other databases get the tables but not the trigger
+        pass
+
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "topology and run tables", _create_v1),)
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def schema_version(engine: Engine) -> int:
+    """The highest migration applied to the database behind ``engine`` (0 for an empty database)."""
+    with engine.connect().execution_options(**{READ_ONLY: True}) as conn:
+        return _applied_version(conn)
+
+
+def _applied_version(conn: Connection) -> int:
+    if not inspect(conn).has_table(table(SchemaMigration).name):
+        return 0
+    return int(conn.execute(select(func.coalesce(func.max(table(SchemaMigration).c.version), 0))).scalar_one())
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the schema up to date and return its version; a no-op when it already is."""
+    configure_engine(engine)
+    current = schema_version(engine)
+    if current == LATEST_VERSION:
+        return current
+    if current > LATEST_VERSION:
+        raise StoreError(
+            f"database schema version {current} is newer than this alphred understands ({LATEST_VERSION})"
+        )
+    with engine.begin() as conn:  # SQLite: BEGIN IMMEDIATE, the write lock for the whole migration
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ADVISORY_LOCK_KEY})
+        migrations = table(SchemaMigration)
+        migrations.create(conn, checkfirst=True)
+        applied = set(conn.execute(select(migrations.c.version)).scalars())
+        for migration in MIGRATIONS:
+            if migration.version in applied:
+                continue
+            migration.apply(conn)
+            conn.execute(insert(migrations).values(version=migration.version, name=migration.name))
+        return max((*applied, LATEST_VERSION))

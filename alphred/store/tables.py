@@ -1,0 +1,449 @@
+"""SQLModel tables: the workflow topology and the run state of SPEC §5, with their SQL rules.
+
+Constraint and index names are explicit and prefixed with their table (PostgreSQL shares one namespace
+per schema for indexes). The same-tree rule of ``tree_edges`` is a trigger (see ``migrations``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    false,
+)
+from sqlmodel import Field, SQLModel
+
+from alphred.store.status import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC."""
+    return datetime.now(UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back timezone-aware (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Normalise to UTC; naive values are taken as UTC already."""
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Attach UTC to the naive values SQLite returns."""
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _in(column: str, values: type[Any]) -> str:
+    """SQL text ``column IN ('a', 'b', ...)`` for the members of a StrEnum."""
+    listed = ", ".join(f"'{v.value}'" for v in values)
+    return f"{column} IN ({listed})"
+
+
+def _json(nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=nullable))
+
+
+def _ts(nullable: bool = True, default_now: bool = False) -> Any:
+    if default_now:
+        return Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False, default=utcnow))
+    return Field(default=None, sa_column=Column(UtcDateTime(), nullable=nullable))
+
+
+def _int(default: int = 0) -> Any:
+    return Field(default=default, sa_column=Column(Integer, nullable=False, default=default))
+
+
+def _float(default: float = 0.0) -> Any:
+    return Field(default=default, sa_column=Column(Float, nullable=False, default=default))
+
+
+def _flag() -> Any:
+    return Field(default=False, sa_column=Column(Boolean, nullable=False, default=False, server_default=false()))
+
+
+def _text(nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=Column(Text, nullable=nullable))
+
+
+# --- topology -------------------------------------------------------------------------------------------
+
+
+class SchemaMigration(SQLModel, table=True):
+    """One applied schema migration."""
+
+    __tablename__ = "schema_migrations"
+
+    version: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    name: str = Field(sa_column=Column(String(200), nullable=False))
+    applied_at: datetime = _ts(default_now=True)
+
+
+class WorkflowTree(SQLModel, table=True):
+    """One compiled version of a workflow (its key, version and content hash)."""
+
+    __tablename__ = "workflow_trees"
+    __table_args__ = (
+        UniqueConstraint("tree_key", "version", name="uq_workflow_trees_key_version"),
+        CheckConstraint("version >= 1", name="ck_workflow_trees_version"),
+        Index("ix_workflow_trees_key_hash", "tree_key", "content_hash"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    tree_key: str = Field(sa_column=Column(String(64), nullable=False))
+    version: int = Field(sa_column=Column(Integer, nullable=False))
+    name: str | None = _text()
+    description: str | None = _text()
+    content_hash: str = Field(sa_column=Column(String(64), nullable=False))
+    start_node_key: str = Field(sa_column=Column(String(64), nullable=False))
+    source_path: str | None = _text()
+    definition: dict[str, Any] | None = _json()  # inputs, limits, pull_request
+    created_at: datetime = _ts(default_now=True)
+
+
+class PromptTemplate(SQLModel, table=True):
+    """The prompt text of one agent phase of one tree version."""
+
+    __tablename__ = "prompt_templates"
+    __table_args__ = (UniqueConstraint("template_key", "version", name="uq_prompt_templates_key_version"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    template_key: str = Field(sa_column=Column(String(200), nullable=False))
+    version: int = Field(sa_column=Column(Integer, nullable=False))
+    content: str = Field(sa_column=Column(Text, nullable=False))
+    content_type: str = Field(default="text", sa_column=Column(String(32), nullable=False, default="text"))
+    created_at: datetime = _ts(default_now=True)
+
+
+class GuardDefinition(SQLModel, table=True):
+    """The guard expression text of one guarded transition of one tree version."""
+
+    __tablename__ = "guard_definitions"
+    __table_args__ = (UniqueConstraint("guard_key", "version", name="uq_guard_definitions_key_version"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    guard_key: str = Field(sa_column=Column(String(200), nullable=False))
+    version: int = Field(sa_column=Column(Integer, nullable=False))
+    expression: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = _ts(default_now=True)
+
+
+class Repository(SQLModel, table=True):
+    """A git repository runs can be made in."""
+
+    __tablename__ = "repositories"
+    __table_args__ = (
+        CheckConstraint(
+            "clone_status IN ('pending', 'cloning', 'cloned', 'failed')", name="ck_repositories_clone_status"
+        ),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    name: str = Field(sa_column=Column(String(200), nullable=False, unique=True))
+    path: str | None = _text()
+    remote_url: str | None = _text()
+    branch_template: str | None = _text()
+    clone_status: str = Field(default="cloned", sa_column=Column(String(16), nullable=False, default="cloned"))
+    created_at: datetime = _ts(default_now=True)
+
+
+class TreeNode(SQLModel, table=True):
+    """One phase of a compiled workflow tree."""
+
+    __tablename__ = "tree_nodes"
+    __table_args__ = (
+        UniqueConstraint("tree_id", "node_key", name="uq_tree_nodes_tree_key"),
+        UniqueConstraint("tree_id", "sequence_index", name="uq_tree_nodes_tree_sequence"),
+        CheckConstraint(_in("node_type", NodeType), name="ck_tree_nodes_node_type"),
+        CheckConstraint("node_type <> 'agent' OR provider IS NOT NULL", name="ck_tree_nodes_agent_provider"),
+        CheckConstraint("sequence_index >= 0", name="ck_tree_nodes_sequence_index"),
+        CheckConstraint("max_retries >= 0", name="ck_tree_nodes_max_retries"),
+        CheckConstraint("max_visits >= 1", name="ck_tree_nodes_max_visits"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    tree_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="CASCADE"), nullable=False)
+    )
+    node_key: str = Field(sa_column=Column(String(64), nullable=False))
+    sequence_index: int = Field(sa_column=Column(Integer, nullable=False))
+    node_type: str = Field(sa_column=Column(String(16), nullable=False))
+    provider: str | None = Field(default=None, sa_column=Column(String(100)))
+    model: str | None = Field(default=None, sa_column=Column(String(200)))
+    prompt_template_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("prompt_templates.id", ondelete="RESTRICT"))
+    )
+    max_retries: int = _int(0)
+    max_visits: int = _int(10)
+    config: dict[str, Any] | None = _json()
+    created_at: datetime = _ts(default_now=True)
+
+
+class TreeEdge(SQLModel, table=True):
+    """One transition of a compiled tree; the target is a node or a reserved target (``$end``/``$fail``)."""
+
+    __tablename__ = "tree_edges"
+    __table_args__ = (
+        UniqueConstraint("source_node_id", "priority", name="uq_tree_edges_source_priority"),
+        CheckConstraint(
+            "(auto AND guard_definition_id IS NULL) OR (NOT auto AND guard_definition_id IS NOT NULL)",
+            name="ck_tree_edges_auto_or_guarded",
+        ),
+        CheckConstraint(_in("target_kind", TargetKind), name="ck_tree_edges_target_kind"),
+        CheckConstraint(
+            "(target_kind = 'node') = (target_node_id IS NOT NULL)", name="ck_tree_edges_target_node"
+        ),
+        CheckConstraint("max_traversals IS NULL OR max_traversals >= 1", name="ck_tree_edges_max_traversals"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    tree_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="CASCADE"), nullable=False)
+    )
+    source_node_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="CASCADE"), nullable=False)
+    )
+    target_node_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="CASCADE"))
+    )
+    target_kind: str = Field(sa_column=Column(String(8), nullable=False))
+    priority: int = Field(sa_column=Column(Integer, nullable=False))
+    auto: bool = Field(sa_column=Column(Boolean, nullable=False))
+    guard_definition_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("guard_definitions.id", ondelete="RESTRICT"))
+    )
+    max_traversals: int | None = Field(default=None, sa_column=Column(Integer))
+    created_at: datetime = _ts(default_now=True)
+
+
+# --- runs -----------------------------------------------------------------------------------------------
+
+
+def _run_node_fk(run_column: str = "run_id") -> ForeignKeyConstraint:
+    """Composite foreign key (run, run node) -> run_nodes(run_id, id): a child row's node is of its run."""
+    return ForeignKeyConstraint(
+        [run_column, "run_node_id"], ["run_nodes.run_id", "run_nodes.id"], ondelete="CASCADE"
+    )
+
+
+class WorkflowRun(SQLModel, table=True):
+    """One run of one tree version; ``id`` is the run id users type."""
+
+    __tablename__ = "workflow_runs"
+    __table_args__ = (
+        CheckConstraint(_in("status", RunStatus), name="ck_workflow_runs_status"),
+        CheckConstraint("tokens >= 0 AND steps >= 0 AND cost_usd >= 0", name="ck_workflow_runs_usage"),
+        Index("ix_workflow_runs_status", "status"),
+        Index("ix_workflow_runs_created_at", "created_at"),
+        {"sqlite_autoincrement": True},  # run ids are never reused, even after a delete
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    tree_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="RESTRICT"), nullable=False)
+    )
+    status: str = Field(default=RunStatus.PENDING.value, sa_column=Column(String(16), nullable=False))
+    reason: str | None = _text()
+    inputs: dict[str, Any] | None = _json()
+    branch: str | None = _text()
+    base_sha: str | None = Field(default=None, sa_column=Column(String(64)))
+    head_sha: str | None = Field(default=None, sa_column=Column(String(64)))
+    base_ref: str | None = _text()
+    worktree_path: str | None = _text()
+    repo_path: str | None = _text()
+    pr_url: str | None = _text()
+    tokens: int = _int(0)
+    cost_usd: float = _float(0.0)
+    steps: int = _int(0)
+    pause_requested: bool = _flag()
+    cancel_requested: bool = _flag()
+    lease_owner: str | None = Field(default=None, sa_column=Column(String(200)))
+    lease_expires_at: datetime | None = _ts()
+    created_at: datetime = _ts(default_now=True)
+    started_at: datetime | None = _ts()
+    completed_at: datetime | None = _ts()
+    updated_at: datetime = _ts(default_now=True)
+
+
+class RunNode(SQLModel, table=True):
+    """The state of one phase within one run."""
+
+    __tablename__ = "run_nodes"
+    __table_args__ = (
+        UniqueConstraint("run_id", "node_key", name="uq_run_nodes_run_key"),
+        UniqueConstraint("run_id", "id", name="uq_run_nodes_run_id"),
+        CheckConstraint(_in("status", NodeStatus), name="ck_run_nodes_status"),
+        CheckConstraint("attempt >= 0 AND visits >= 0 AND tokens >= 0", name="ck_run_nodes_counters"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    run_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), nullable=False)
+    )
+    tree_node_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="RESTRICT"), nullable=False)
+    )
+    node_key: str = Field(sa_column=Column(String(64), nullable=False))
+    sequence_index: int = Field(sa_column=Column(Integer, nullable=False))
+    status: str = Field(default=NodeStatus.PENDING.value, sa_column=Column(String(16), nullable=False))
+    attempt: int = _int(0)
+    visits: int = _int(0)
+    decision: str | None = Field(default=None, sa_column=Column(String(100)))
+    exit_code: int | None = Field(default=None, sa_column=Column(Integer))
+    tokens: int = _int(0)
+    cost_usd: float = _float(0.0)
+    lease_owner: str | None = Field(default=None, sa_column=Column(String(200)))
+    lease_expires_at: datetime | None = _ts()
+    started_at: datetime | None = _ts()
+    completed_at: datetime | None = _ts()
+    updated_at: datetime = _ts(default_now=True)
+
+
+class RoutingDecision(SQLModel, table=True):
+    """One routing choice made after a phase attempt: the target phase, ``$end``, ``$fail`` or ``no_route``."""
+
+    __tablename__ = "routing_decisions"
+    __table_args__ = (
+        _run_node_fk(),
+        CheckConstraint("attempt >= 0", name="ck_routing_decisions_attempt"),
+        Index("ix_routing_decisions_run", "run_id", "id"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    run_id: int = Field(sa_column=Column(Integer, nullable=False))
+    run_node_id: int = Field(sa_column=Column(Integer, nullable=False))
+    attempt: int = Field(sa_column=Column(Integer, nullable=False))
+    decision: str | None = Field(default=None, sa_column=Column(String(100)))
+    target: str = Field(sa_column=Column(String(64), nullable=False))
+    priority: int | None = Field(default=None, sa_column=Column(Integer))
+    edge_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("tree_edges.id", ondelete="SET NULL"))
+    )
+    reason: str | None = _text()
+    created_at: datetime = _ts(default_now=True)
+
+
+class PhaseArtifact(SQLModel, table=True):
+    """A product of a phase attempt: its report, a diff, a context manifest, ..."""
+
+    __tablename__ = "phase_artifacts"
+    __table_args__ = (
+        _run_node_fk(),
+        CheckConstraint("attempt >= 0", name="ck_phase_artifacts_attempt"),
+        CheckConstraint("kind <> ''", name="ck_phase_artifacts_kind"),
+        Index("ix_phase_artifacts_node_kind_attempt", "run_node_id", "kind", "attempt"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    run_id: int = Field(sa_column=Column(Integer, nullable=False))
+    run_node_id: int = Field(sa_column=Column(Integer, nullable=False))
+    attempt: int = Field(sa_column=Column(Integer, nullable=False))
+    kind: str = Field(sa_column=Column(String(32), nullable=False))
+    content_text: str | None = _text()
+    content_json: Any = _json()
+    sha256: str = Field(sa_column=Column(String(64), nullable=False))
+    created_at: datetime = _ts(default_now=True)
+
+
+class RunNodeDiagnostic(SQLModel, table=True):
+    """How one finished attempt of a phase ended (one ``steps`` entry)."""
+
+    __tablename__ = "run_node_diagnostics"
+    __table_args__ = (
+        _run_node_fk(),
+        UniqueConstraint("run_node_id", "attempt", name="uq_run_node_diagnostics_node_attempt"),
+        CheckConstraint(_in("outcome", StepOutcome), name="ck_run_node_diagnostics_outcome"),
+        CheckConstraint("attempt >= 0", name="ck_run_node_diagnostics_attempt"),
+        Index("ix_run_node_diagnostics_run", "run_id", "id"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    run_id: int = Field(sa_column=Column(Integer, nullable=False))
+    run_node_id: int = Field(sa_column=Column(Integer, nullable=False))
+    attempt: int = Field(sa_column=Column(Integer, nullable=False))
+    outcome: str = Field(sa_column=Column(String(16), nullable=False))
+    reason: str | None = _text()
+    error_code: str | None = Field(default=None, sa_column=Column(String(100)))
+    duration_ms: int | None = Field(default=None, sa_column=Column(Integer))
+    tokens: int = _int(0)
+    cost_usd: float = _float(0.0)
+    event_count: int = _int(0)
+    details: dict[str, Any] | None = _json()
+    created_at: datetime = _ts(default_now=True)
+
+
+class RunNodeStreamEvent(SQLModel, table=True):
+    """One provider event of one phase attempt, in arrival order (``sequence`` is gap-free per attempt)."""
+
+    __tablename__ = "run_node_stream_events"
+    __table_args__ = (
+        _run_node_fk("workflow_run_id"),
+        UniqueConstraint("run_node_id", "attempt", "sequence", name="uq_run_node_stream_events_sequence"),
+        CheckConstraint(_in("event_type", EventType), name="ck_run_node_stream_events_type"),
+        Index("ix_run_node_stream_events_run", "workflow_run_id", "id"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    workflow_run_id: int = Field(sa_column=Column(Integer, nullable=False))
+    run_node_id: int = Field(sa_column=Column(Integer, nullable=False))
+    attempt: int = Field(sa_column=Column(Integer, nullable=False))
+    sequence: int = Field(sa_column=Column(Integer, nullable=False))
+    event_type: str = Field(sa_column=Column(String(16), nullable=False))
+    timestamp: datetime = _ts(default_now=True)
+    content: str | None = _text()
+    event_metadata: dict[str, Any] | None = Field(
+        default=None, sa_column=Column("metadata", JSON(none_as_null=True))
+    )
+
+
+def table(model: type[SQLModel]) -> Table:
+    """The SQLAlchemy ``Table`` behind a SQLModel table class."""
+    result = model.__table__  # type: ignore[attr-defined]
+    assert isinstance(result, Table)
+    return result
+
+
+TOPOLOGY_MODELS: tuple[type[SQLModel], ...] = (
+    WorkflowTree,
+    PromptTemplate,
+    GuardDefinition,
+    Repository,
+    TreeNode,
+    TreeEdge,
+)
+RUN_MODELS: tuple[type[SQLModel], ...] = (
+    WorkflowRun,
+    RunNode,
+    RoutingDecision,
+    PhaseArtifact,
+    RunNodeDiagnostic,
+    RunNodeStreamEvent,
+)
+TABLE_NAMES = tuple(table(m).name for m in (*TOPOLOGY_MODELS, *RUN_MODELS))
+"""Every table of the schema except ``schema_migrations``, in creation order."""
