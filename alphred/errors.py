@@ -64,9 +64,7 @@ class MissingInputError(UsageError):
         self.names = tuple(names)
         listed = ", ".join(self.names)
         plural = "s" if len(self.names) > 1 else ""
-        super().__init__(
-            f"workflow '{workflow_key}' needs input{plural} {listed}: pass -i {self.names[0]}=VALUE"
-        )
+        super().__init__(f"workflow '{workflow_key}' needs input{plural} {listed}: pass -i {self.names[0]}=VALUE")
 
 
 class UnknownInputError(UsageError):

@@ -26,9 +26,9 @@ class AlphredGroup(click.Group):
         **extra: Any,
     ) -> Any:
         """Run the command line; exit with the code of SPEC §6 (or return it when not standalone)."""
-        code = run_guarded(lambda: super(AlphredGroup, self).main(
-            args, prog_name, complete_var, standalone_mode=False, **extra
-        ))
+        code = run_guarded(
+            lambda: super(AlphredGroup, self).main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        )
         if standalone_mode:
             sys.stdout.flush()
             sys.exit(code)
@@ -80,7 +80,11 @@ def app() -> None:
 
 
 repo_option = click.option(
-    "--repo", "repo", metavar="PATH", default=None, help="Git repository to work in (default: the current one)."
+    "--repo",
+    "repo",
+    metavar="PATH",
+    default=None,
+    help="Git repository to work in (default: the current one).",
 )
 db_option = click.option(
     "--db",

@@ -33,7 +33,11 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool) -> int:
 @app.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
-    "--format", "fmt", type=click.Choice(["mermaid", "dot"]), default="mermaid", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(["mermaid", "dot"]),
+    default="mermaid",
+    show_default=True,
     help="Output format.",
 )
 def graph(file: str, fmt: str) -> int:

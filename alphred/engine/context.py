@@ -60,9 +60,9 @@ def build_context(workflow: Workflow, phase_key: str, reports: Mapping[str, Upst
     envelopes: list[str] = []
     included: list[dict[str, Any]] = []
     for report, cap, limit in zip(chosen, caps, limits, strict=True):
-        body = cut_text(report.text, limit)
+        body, cut = _cut(report.text, limit)
         digest = hashlib.sha256(report.text.encode("utf-8")).hexdigest()
-        truncated = body != report.text
+        truncated = cut > 0
         envelopes.append(envelope(report, digest, body, truncated))
         entry: dict[str, Any] = {
             "phase": report.phase,
@@ -73,7 +73,7 @@ def build_context(workflow: Workflow, phase_key: str, reports: Mapping[str, Upst
             "truncated": truncated,
         }
         if truncated:
-            entry["cut_chars"] = len(report.text) - _kept_chars(report.text, body)
+            entry["cut_chars"] = cut
             entry["truncated_by"] = "max_total_chars" if limit < cap else "max_artifact_chars"
         included.append(entry)
     manifest: dict[str, Any] = {
@@ -121,29 +121,34 @@ def share_budget(caps: Sequence[int], total: int) -> list[int]:
 
 
 def cut_text(text: str, limit: int) -> str:
-    """Return ``text`` cut to at most ``limit`` chars: head and tail halves around a visible marker."""
+    """Return ``text`` cut to at most ``limit`` chars: head and tail halves around a visible marker.
+
+    The marker counts toward ``limit``; a limit too small to hold it keeps the head only.
+    """
+    return _cut(text, limit)[0]
+
+
+def _cut(text: str, limit: int) -> tuple[str, int]:
+    """Return the cut body and how many characters of ``text`` it leaves out."""
     if len(text) <= limit:
-        return text
+        return text, 0
+    fixed = len(_MARKER) - len("{cut}")
+    if limit < fixed + len(str(len(text))):  # no room for the marker: keep the head only
+        return text[:limit], len(text) - limit
     digits = 1
-    while True:
-        keep = max(limit - (len(_MARKER) - len("{cut}") + digits), 0)
+    while True:  # the marker holds the cut count, whose width depends on the cut: find the fixed point
+        keep = max(limit - fixed - digits, 0)
         cut = len(text) - keep
         if len(str(cut)) <= digits:
             break
         digits += 1
     tail = keep // 2
     head = keep - tail
-    return text[:head] + _MARKER.format(cut=cut) + (text[len(text) - tail :] if tail else "")
-
-
-def _kept_chars(text: str, body: str) -> int:
-    marker_len = len(_MARKER.format(cut=len(text) - (len(body) - len(_MARKER) + len("{cut}"))))
-    # The marker holds the cut count, so the kept length is the body minus the marker itself.
-    return len(body) - marker_len
+    return text[:head] + _MARKER.format(cut=cut) + text[len(text) - tail :], cut
 
 
 def envelope(report: UpstreamReport, digest: str, body: str, truncated: bool) -> str:
-    """Wrap ``body`` in the stable ``<upstream ...>`` envelope that says where it came from and what was cut."""
+    """Wrap ``body`` in the stable ``<upstream ...>`` envelope: its source, its digest and what was cut."""
     return (
         f'<upstream phase="{report.phase}" attempt="{report.attempt}" sha256="{digest}" '
         f'truncated="{"true" if truncated else "false"}" original_chars="{len(report.text)}" '

@@ -23,8 +23,8 @@ from alphred.engine.events import (
     PhaseInterrupted,
     RecordRouting,
     RecordStep,
-    RetryRun,
     Resume,
+    RetryRun,
     RunFinished,
     RunStarted,
     SetPhaseStatus,
@@ -79,9 +79,7 @@ class _Tx:
     def record_step(self, step: Step) -> None:
         self.update(history=(*self.state.history, step))
         self.effects.append(
-            RecordStep(
-                step.phase, step.attempt, step.outcome, step.decision, step.next, step.reason, step.error_code
-            )
+            RecordStep(step.phase, step.attempt, step.outcome, step.decision, step.next, step.reason, step.error_code)
         )
 
     def add_usage(self, key: str, tokens: int, cost_usd: float) -> None:
@@ -309,9 +307,7 @@ def _fail_attempt(
         _start(tx, key, new_visit=False)
 
 
-def _complete(
-    tx: _Tx, key: str, attempt: int, decision: str | None, report: Report, exit_code: int | None
-) -> None:
+def _complete(tx: _Tx, key: str, attempt: int, decision: str | None, report: Report, exit_code: int | None) -> None:
     ps = tx.state.phase(key)
     tx.phase_status(
         key,

@@ -127,7 +127,7 @@ def state_to_json(state: RunState) -> dict[str, Any]:
 
 
 def state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
-    """Rebuild a state saved by ``state_to_json``; raises ValueError when ``data`` does not fit ``workflow``."""
+    """Rebuild a state saved by ``state_to_json`` (ValueError when ``data`` does not fit ``workflow``)."""
     try:
         return _state_from_json(workflow, data)
     except (KeyError, TypeError, AttributeError) as exc:
@@ -145,9 +145,7 @@ def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
     for name in ("current", "queued"):
         if data[name] is not None and data[name] not in known:
             raise ValueError(f"run state {name} phase {data[name]!r} is not in the workflow")
-    phases = {
-        key: _phase_from_json(saved[key]) if key in saved else PhaseState() for key in workflow.phase_keys
-    }
+    phases = {key: _phase_from_json(saved[key]) if key in saved else PhaseState() for key in workflow.phase_keys}
     return RunState(
         workflow=workflow,
         status=RunStatus(data["status"]),

@@ -6,18 +6,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from alphred.errors import GuardSyntaxError
-from alphred.guards.ast import And as AndExpr
-from alphred.guards.ast import Compare as CompareExpr
-from alphred.guards.ast import (
-    CompareOp,
-    Expr,
-    ListExpr,
-    Literal,
-    Path,
-    Value,
-)
-from alphred.guards.ast import Not as NotExpr
-from alphred.guards.ast import Or as OrExpr
+from alphred.guards.ast import And, Compare, CompareOp, Expr, ListExpr, Literal, Not, Or, Path, Value
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -136,9 +125,9 @@ def _check_depth(text: str, tree: Expr) -> None:
             raise GuardSyntaxError(text, 1, f"expression nested deeper than {MAX_DEPTH} levels")
         if isinstance(node, ListExpr):
             stack.extend((item, depth + 1) for item in node.items)
-        elif isinstance(node, CompareExpr | AndExpr | OrExpr):
+        elif isinstance(node, Compare | And | Or):
             stack.extend(((node.left, depth + 1), (node.right, depth + 1)))
-        elif isinstance(node, NotExpr):
+        elif isinstance(node, Not):
             stack.append((node.operand, depth + 1))
 
 
@@ -164,18 +153,18 @@ def _transformer() -> Any:
 
     class ToAst(Transformer[Any, Expr]):
         def or_(self, children: list[Expr]) -> Expr:
-            return OrExpr(children[0], children[1])
+            return Or(children[0], children[1])
 
         def and_(self, children: list[Expr]) -> Expr:
-            return AndExpr(children[0], children[1])
+            return And(children[0], children[1])
 
         def not_(self, children: list[Expr]) -> Expr:
-            return NotExpr(children[0])
+            return Not(children[0])
 
         def compare(self, children: list[Any]) -> Expr:
             left, op, right = children
             operator: CompareOp = str(op)  # type: ignore[assignment]
-            return CompareExpr(operator, left, right)
+            return Compare(operator, left, right)
 
         def path(self, children: list[Token]) -> Expr:
             return Path(tuple(str(children[0]).split(".")))
@@ -226,8 +215,8 @@ def _unquote(token: Token) -> str:
             out.append(chr(int(raw[i + 2 : i + 6], 16)))
             i += 6
         else:
-            shown = "\\u" if code == "u" else "\\" + code
-            detail = f"invalid escape {shown!r} in string (use \\\\ for a backslash)"
+            shown = "\\u" if code == "u" else "\\" + (code if code.isprintable() else f"u{ord(code):04x}")
+            detail = f"invalid escape '{shown}' in string (use \\\\ for a backslash)"
             raise _BadEscapeError(base + i, detail)
     return "".join(out)
 

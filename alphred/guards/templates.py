@@ -52,9 +52,7 @@ def parse_template(text: str) -> Template:
         if not inner:
             raise TemplateError(text, start, f"empty placeholder '{{{{ }}}}' at offset {start}")
         if not PATH_RE.fullmatch(inner) or inner in KEYWORDS:
-            raise TemplateError(
-                text, start, f"'{{{{ {inner} }}}}' at offset {start} is not a path (like inputs.issue)"
-            )
+            raise TemplateError(text, start, f"'{{{{ {inner} }}}}' at offset {start} is not a path (like inputs.issue)")
         if start > pos:
             parts.append(text[pos:start])
         parts.append(Placeholder(tuple(inner.split(".")), start))

@@ -48,7 +48,7 @@ class ScriptedProvider:
             raise ProviderError(str(entry["fail"]), kind="internal", code="SCRIPTED_FAIL")
         report = entry.get("report")
         text = report if isinstance(report, str) else json.dumps(report, sort_keys=True) if report else ""
-        yield ProviderEvent(EventType.ASSISTANT, text) if text else ProviderEvent(EventType.ASSISTANT, "(no report)")
+        yield (ProviderEvent(EventType.ASSISTANT, text) if text else ProviderEvent(EventType.ASSISTANT, "(no report)"))
         yield result_event(text, entry.get("decision"), report if isinstance(report, dict) else None)
 
 

@@ -70,7 +70,9 @@ def path_problem(workflow: Workflow, path: tuple[str, ...]) -> str | None:
         if path[1] not in workflow.phase_keys:
             return f"unknown path '{dotted}': no phase '{path[1]}'{did_you_mean(path[1], workflow.phase_keys)}"
         if path[2] not in PHASE_FIELDS:
-            return f"unknown path '{dotted}': phases have {', '.join(PHASE_FIELDS)}{did_you_mean(path[2], PHASE_FIELDS)}"
+            return (
+                f"unknown path '{dotted}': phases have {', '.join(PHASE_FIELDS)}{did_you_mean(path[2], PHASE_FIELDS)}"
+            )
         if path[2] != "report" and len(path) > 3:
             return f"unknown path '{dotted}' ('{path[2]}' has no fields)"
         return None
@@ -98,7 +100,10 @@ def _check_context(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: C
     for key in phase.context or ():
         if key not in keys:
             node = nodes.templates.get(("$context", key))
-            out.error(node or phase.pos, f"context of '{phase.key}' names unknown phase '{key}'{did_you_mean(key, keys)}")
+            out.error(
+                node or phase.pos,
+                f"context of '{phase.key}' names unknown phase '{key}'{did_you_mean(key, keys)}",
+            )
 
 
 def _check_guards(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector) -> None:
@@ -168,6 +173,12 @@ def _check_exhaustive(phase: Phase, nodes: NodeIndex, out: Collector) -> None:
         return
     node = nodes.phases.get(phase.key) or phase.pos
     guarded = [t for t in phase.transitions if t.guard is not None and t.max is None]
+    if not guarded:
+        out.warning(
+            node,
+            f"every transition of '{phase.key}' has 'max'; once they are used up the run would complete with no_route",
+        )
+        return
     reads = {p for t in guarded if t.guard is not None for p in guard_paths(t.guard)}
     decisions: tuple[str | None, ...] = phase.decisions if phase.type is not PhaseType.COMMAND else (None,)
     codes: tuple[int | None, ...] = (None,)

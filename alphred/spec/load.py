@@ -252,7 +252,10 @@ class _Builder:
         try:
             ptype = PhaseType(type_name)
         except ValueError:
-            out.error(raw["type"][1], f"unknown phase type '{type_name}'{did_you_mean(str(type_name), list(PhaseType))}")
+            out.error(
+                raw["type"][1],
+                f"unknown phase type '{type_name}'{did_you_mean(str(type_name), list(PhaseType))}",
+            )
             return None
         merged: dict[str, yaml.Node] = {}
         for name, value_node in defaults.items():

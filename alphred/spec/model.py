@@ -114,8 +114,7 @@ class Phase:
         from alphred.guards import guard_paths
 
         return self.type is PhaseType.AGENT and any(
-            t.guard is not None and any(p[:1] == ("decision",) for p in guard_paths(t.guard))
-            for t in self.transitions
+            t.guard is not None and any(p[:1] == ("decision",) for p in guard_paths(t.guard)) for t in self.transitions
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, func, inspect, insert, select, text
+from sqlalchemy import Engine, func, insert, inspect, select, text
 from sqlalchemy.engine import Connection
 
 from alphred.errors import StoreError
@@ -94,7 +94,8 @@ def schema_version(engine: Engine) -> int:
 def _applied_version(conn: Connection) -> int:
     if not inspect(conn).has_table(table(SchemaMigration).name):
         return 0
-    return int(conn.execute(select(func.coalesce(func.max(table(SchemaMigration).c.version), 0))).scalar_one())
+    latest = select(func.coalesce(func.max(table(SchemaMigration).c.version), 0))
+    return int(conn.execute(latest).scalar_one())
 
 
 def migrate(engine: Engine) -> int:
@@ -104,18 +105,16 @@ def migrate(engine: Engine) -> int:
     if current == LATEST_VERSION:
         return current
     if current > LATEST_VERSION:
-        raise StoreError(
-            f"database schema version {current} is newer than this alphred understands ({LATEST_VERSION})"
-        )
+        raise StoreError(f"database schema version {current} is newer than this alphred understands ({LATEST_VERSION})")
     with engine.begin() as conn:  # SQLite: BEGIN IMMEDIATE, the write lock for the whole migration
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ADVISORY_LOCK_KEY})
         migrations = table(SchemaMigration)
         migrations.create(conn, checkfirst=True)
-        applied = set(conn.execute(select(migrations.c.version)).scalars())
+        applied: set[int] = {int(v) for v in conn.execute(select(migrations.c.version)).scalars()}
         for migration in MIGRATIONS:
             if migration.version in applied:
                 continue
             migration.apply(conn)
             conn.execute(insert(migrations).values(version=migration.version, name=migration.name))
-        return max((*applied, LATEST_VERSION))
+        return max([LATEST_VERSION, *applied])

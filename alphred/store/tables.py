@@ -85,7 +85,8 @@ def _float(default: float = 0.0) -> Any:
 
 
 def _flag() -> Any:
-    return Field(default=False, sa_column=Column(Boolean, nullable=False, default=False, server_default=false()))
+    column = Column(Boolean, nullable=False, default=False, server_default=false())
+    return Field(default=False, sa_column=column)
 
 
 def _text(nullable: bool = True) -> Any:
@@ -120,7 +121,7 @@ class WorkflowTree(SQLModel, table=True):
     version: int = Field(sa_column=Column(Integer, nullable=False))
     name: str | None = _text()
     description: str | None = _text()
-    content_hash: str = Field(sa_column=Column(String(64), nullable=False))
+    content_hash: str = Field(sa_column=Column(String(128), nullable=False))
     start_node_key: str = Field(sa_column=Column(String(64), nullable=False))
     source_path: str | None = _text()
     definition: dict[str, Any] | None = _json()  # inputs, limits, pull_request
@@ -188,9 +189,7 @@ class TreeNode(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
-    tree_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="CASCADE"), nullable=False)
-    )
+    tree_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="CASCADE"), nullable=False))
     node_key: str = Field(sa_column=Column(String(64), nullable=False))
     sequence_index: int = Field(sa_column=Column(Integer, nullable=False))
     node_type: str = Field(sa_column=Column(String(16), nullable=False))
@@ -216,16 +215,12 @@ class TreeEdge(SQLModel, table=True):
             name="ck_tree_edges_auto_or_guarded",
         ),
         CheckConstraint(_in("target_kind", TargetKind), name="ck_tree_edges_target_kind"),
-        CheckConstraint(
-            "(target_kind = 'node') = (target_node_id IS NOT NULL)", name="ck_tree_edges_target_node"
-        ),
+        CheckConstraint("(target_kind = 'node') = (target_node_id IS NOT NULL)", name="ck_tree_edges_target_node"),
         CheckConstraint("max_traversals IS NULL OR max_traversals >= 1", name="ck_tree_edges_max_traversals"),
     )
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
-    tree_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="CASCADE"), nullable=False)
-    )
+    tree_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="CASCADE"), nullable=False))
     source_node_id: int = Field(
         sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="CASCADE"), nullable=False)
     )
@@ -247,9 +242,7 @@ class TreeEdge(SQLModel, table=True):
 
 def _run_node_fk(run_column: str = "run_id") -> ForeignKeyConstraint:
     """Composite foreign key (run, run node) -> run_nodes(run_id, id): a child row's node is of its run."""
-    return ForeignKeyConstraint(
-        [run_column, "run_node_id"], ["run_nodes.run_id", "run_nodes.id"], ondelete="CASCADE"
-    )
+    return ForeignKeyConstraint([run_column, "run_node_id"], ["run_nodes.run_id", "run_nodes.id"], ondelete="CASCADE")
 
 
 class WorkflowRun(SQLModel, table=True):
@@ -303,9 +296,7 @@ class RunNode(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
-    run_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), nullable=False)
-    )
+    run_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), nullable=False))
     tree_node_id: int = Field(
         sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="RESTRICT"), nullable=False)
     )
@@ -326,7 +317,7 @@ class RunNode(SQLModel, table=True):
 
 
 class RoutingDecision(SQLModel, table=True):
-    """One routing choice made after a phase attempt: the target phase, ``$end``, ``$fail`` or ``no_route``."""
+    """One routing choice after a phase attempt: the target phase, ``$end``, ``$fail`` or ``no_route``."""
 
     __tablename__ = "routing_decisions"
     __table_args__ = (
@@ -417,9 +408,7 @@ class RunNodeStreamEvent(SQLModel, table=True):
     event_type: str = Field(sa_column=Column(String(16), nullable=False))
     timestamp: datetime = _ts(default_now=True)
     content: str | None = _text()
-    event_metadata: dict[str, Any] | None = Field(
-        default=None, sa_column=Column("metadata", JSON(none_as_null=True))
-    )
+    event_metadata: dict[str, Any] | None = Field(default=None, sa_column=Column("metadata", JSON(none_as_null=True)))
 
 
 def table(model: type[SQLModel]) -> Table:

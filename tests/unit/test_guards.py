@@ -30,9 +30,14 @@ def p(dotted: str) -> Path:
     return Path(tuple(dotted.split(".")))
 
 
-# --- strategies: random ASTs ------------------------------------------------------------------------------
+# --- strategies: random ASTs ----------------------------------------------------------------------
 
-names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,5}(-[a-z0-9]{1,3})?", fullmatch=True)
+names = st.builds(
+    lambda head, tail, suffix: head + tail + suffix,
+    st.sampled_from("aiotnZ_"),
+    st.text("anrdotuel_9", max_size=4),
+    st.sampled_from(["", "", "-x", "-2b"]),
+)
 paths = (
     st.lists(names, min_size=1, max_size=3)
     .filter(lambda parts: len(parts) > 1 or parts[0] not in KEYWORDS)
@@ -52,14 +57,12 @@ values: st.SearchStrategy[Value] = st.recursive(
 )
 exprs: st.SearchStrategy[Expr] = st.recursive(
     st.one_of(values, st.builds(Compare, st.sampled_from(COMPARE_OPS), values, values)),
-    lambda inner: st.one_of(
-        st.builds(Not, inner), st.builds(And, inner, inner), st.builds(Or, inner, inner)
-    ),
+    lambda inner: st.one_of(st.builds(Not, inner), st.builds(And, inner, inner), st.builds(Or, inner, inner)),
     max_leaves=10,
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(exprs)
 def test_format_then_parse_gives_the_same_ast(expr: Expr) -> None:
     text = format_guard(expr)
@@ -84,7 +87,7 @@ def test_parse_guard_either_parses_or_raises_guard_syntax_error(text: str) -> No
         assert parse_guard(format_guard(expr)) == expr
 
 
-# --- grammar ------------------------------------------------------------------------------------------------
+# --- grammar --------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -173,7 +176,10 @@ def test_precedence_and_grouping(text: str, expected: Expr) -> None:
         (Or(p("a"), Or(p("b"), p("c"))), "a or (b or c)"),
         (Not(And(p("a"), p("b"))), "not (a and b)"),
         (Not(Not(Compare("==", p("x"), Literal(-1.5)))), "not not x == -1.5"),
-        (Compare("in", Literal("a\"b\n"), ListExpr((Literal(None), Literal(True)))), r'"a\"b\n" in [null, true]'),
+        (
+            Compare("in", Literal('a"b\n'), ListExpr((Literal(None), Literal(True)))),
+            r'"a\"b\n" in [null, true]',
+        ),
         (Literal("\x00\x7f"), r'"\u0000\u007f"'),
         (Literal(1e16), "1e+16"),
     ],
@@ -192,7 +198,7 @@ def test_parse_guard_returns_the_same_ast_for_the_same_text() -> None:
     assert parse_guard("a == 1") is parse_guard("a == 1")
 
 
-# --- syntax errors --------------------------------------------------------------------------------------
+# --- syntax errors --------------------------------------------------------------------------------
 
 
 def test_syntax_error_message_has_a_caret_under_the_column() -> None:
@@ -211,9 +217,9 @@ def test_syntax_error_message_has_a_caret_under_the_column() -> None:
         ("", 1, "empty guard expression"),
         ("   ", 1, "empty guard expression"),
         ("decision ==", 12, "unexpected end of expression; expected a value"),
-        ("a == b == c", 8, "unexpected '=='; expected ')', 'and', 'or' or end of expression"),
+        ("a == b == c", 8, "unexpected '=='; expected 'and', 'or' or end of expression"),
         ("a b", 3, "unexpected path b; expected 'and', 'or', end of expression or an operator"),
-        ("(a or b", 8, "unexpected end of expression; expected ')', 'and' or 'or'"),
+        ("(a or b", 8, "unexpected end of expression; expected ')' or 'or'"),
         ("a or b)", 7, "unmatched ')'"),
         ("not", 4, "unexpected end of expression; expected '(', 'not' or a value"),
         ("a and", 6, "unexpected end of expression; expected '(', 'not' or a value"),
@@ -224,11 +230,11 @@ def test_syntax_error_message_has_a_caret_under_the_column() -> None:
         ("a = 1", 3, "unexpected character '='"),
         ("a . b", 3, "unexpected character '.'"),
         ('x == "open', 6, "unterminated string"),
-        (r'x == "a\qb"', 8, r"invalid escape '\\q' in string (use \\ for a backslash)"),
-        (r'"\u12"', 2, r"invalid escape '\\u' in string (use \\ for a backslash)"),
+        (r'x == "a\qb"', 8, r"invalid escape '\q' in string (use \\ for a backslash)"),
+        (r'"\u12"', 2, r"invalid escape '\u' in string (use \\ for a backslash)"),
         ("in", 1, "unexpected 'in'; expected '(', 'not' or a value"),
-        ("x == null.y", 5, "unexpected character '.'") if False else ("x == true and", 14, ""),
-        ("(x) == 1", 5, "unexpected '=='; expected ')', 'and' or 'or'"),
+        ("x == true and", 14, "unexpected end of expression; expected '(', 'not' or a value"),
+        ("(x) == 1", 5, "unexpected '=='; expected 'and', 'or' or end of expression"),
         ("- 1", 1, "unexpected character '-'"),
     ],
 )
@@ -237,8 +243,7 @@ def test_syntax_errors_report_the_column(text: str, column: int, detail: str) ->
         parse_guard(text)
     assert info.value.column == column
     assert info.value.expression == text
-    if detail:
-        assert info.value.detail == detail
+    assert info.value.detail == detail
     assert str(info.value).splitlines()[-1] == "    " + " " * (column - 1) + "^"
 
 
@@ -257,7 +262,7 @@ def test_too_deep_nesting_is_a_syntax_error() -> None:
         parse_guard("[" * 300 + "]" * 300)
 
 
-# --- guard_paths and compared_strings ------------------------------------------------------------------
+# --- guard_paths and compared_strings -------------------------------------------------------------
 
 
 def test_guard_paths_in_order_of_appearance_without_duplicates() -> None:

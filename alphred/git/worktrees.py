@@ -1,0 +1,289 @@
+"""One git worktree per run (SPEC §5, Git): create or reuse it, commit each phase, remove it.
+
+Every command runs either inside the run's worktree or against the shared git directory from the main
+working tree's root, and none of them reads or writes the main checkout's files, index or ``HEAD``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from alphred.errors import GitError, UnbornHeadError, UnknownRefError
+from alphred.git.branches import sanitize_branch_name
+from alphred.git.command import describe_failure, git_environment, run_git
+from alphred.git.location import RepoLocation, ensure_alphred_dir, read_gitfile, read_head
+
+_Completed = subprocess.CompletedProcess[bytes]
+FALLBACK_NAME = "Alphred"
+FALLBACK_EMAIL = "alphred@localhost"
+# Written to ``worktrees/<id>/locked`` while ``git worktree add`` runs; found later, it marks a worktree
+# whose creation was interrupted (its files may be half checked out), which is then discarded.
+_INITIALIZING = "alphred: initializing"
+_DIFF_ARGS = ("--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "--numstat", "-p")
+
+
+@dataclass(frozen=True)
+class ResolvedBase:
+    """The commit a run branches from, and its branch or tag name when it has one."""
+
+    sha: str
+    ref_name: str | None
+
+
+@dataclass(frozen=True)
+class Worktree:
+    """A run's worktree: where it is, the branch actually checked out, whether it already existed."""
+
+    path: Path
+    branch: str
+    reused: bool
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """A phase's commit: its sha, the commit the phase started from and the diff between the two.
+
+    Binary files are noted (``Binary files a/x and b/x differ``), not inlined.
+    """
+
+    sha: str
+    parent: str
+    diff: str
+    files_changed: int
+    insertions: int
+    deletions: int
+
+
+def phase_commit_message(tree_key: str, phase: str, visit: int) -> str:
+    """The message of a phase's commit (SPEC §5): ``alphred(<tree-key>): <phase> [visit N]``."""
+    return f"alphred({tree_key}): {phase} [visit {visit}]"
+
+
+class GitWorktrees:
+    """Run worktrees under ``<root>/.alphred/worktrees/<run-id>`` of one repository."""
+
+    def __init__(self, location: RepoLocation) -> None:
+        self.location = location
+        self._env = git_environment()
+        self._commit_env: dict[str, str] | None = None
+
+    def worktree_path(self, run_id: int) -> Path:
+        """Where the worktree of run ``run_id`` lives."""
+        return self.location.worktrees_dir / str(run_id)
+
+    def resolve_base(self, ref: str | None = None) -> ResolvedBase:
+        """Resolve ``--base`` (default: the main checkout's ``HEAD``) to a commit."""
+        if ref is None:
+            head_ref, _ = read_head(self.location.git_common_dir, self.location.git_common_dir)
+            sha = self._rev_parse_commit("HEAD")
+            if sha is None:
+                raise UnbornHeadError(str(self.location.root))
+            return ResolvedBase(sha, _short_ref(head_ref) if head_ref else None)
+        sha = self._rev_parse_commit(ref) if ref.strip() and not ref.startswith("-") else None
+        if sha is None:
+            raise UnknownRefError(ref)
+        full = self._git("rev-parse", "--symbolic-full-name", ref, check=False).stdout.decode().strip()
+        return ResolvedBase(sha, _short_ref(full) if full.startswith("refs/") else None)
+
+    def create(self, run_id: int, branch: str, base_sha: str) -> Worktree:
+        """Give run ``run_id`` a worktree on a new branch at ``base_sha`` (``-2``, ``-3``... if taken).
+
+        An existing complete worktree of that run on that branch (or a suffixed variant) is reused.
+        """
+        path = self.worktree_path(run_id)
+        branch = sanitize_branch_name(branch)
+        existing = self._existing(path, re.compile(re.escape(branch) + r"(-\d+)?"))
+        if existing is not None:
+            return existing
+        failure = ""
+        for _ in range(3):  # a concurrent process may take the free name between listing and creating
+            candidate = self._free_branch_name(branch)
+            failure = self._add(path, "-b", candidate, base_sha) or ""
+            if not failure:
+                return Worktree(path, candidate, reused=False)
+            if not self._branch_exists(candidate):
+                break
+        raise GitError(failure)
+
+    def reopen(self, run_id: int, branch: str) -> Worktree:
+        """Give run ``run_id`` its worktree on its existing ``branch`` again (resume after removal)."""
+        path = self.worktree_path(run_id)
+        existing = self._existing(path, re.compile(re.escape(branch)))
+        if existing is not None:
+            return existing
+        if not self._branch_exists(branch):
+            raise UnknownRefError(branch)
+        failure = self._add(path, branch)
+        if failure is not None:
+            raise GitError(failure)
+        return Worktree(path, branch, reused=False)
+
+    def commit_phase(self, worktree: Path, message: str, since: str | None = None) -> CommitResult | None:
+        """Stage every change (deletions and untracked files, ``.gitignore`` honoured) and commit it.
+
+        Returns None when nothing changed since ``since`` (default: the current ``HEAD``). Passing the
+        phase's starting commit as ``since`` also captures commits the agent made itself. Hooks and signing
+        are skipped: these are Alphred's bookkeeping commits, and a prompt or a failing hook must not
+        stall a run.
+        """
+        self._git("add", "-A", cwd=worktree)
+        out = self._git("diff", "--cached", *_DIFF_ARGS, cwd=worktree).stdout
+        head = self.head_sha(worktree)
+        start = since or head
+        sha = head
+        if out.strip():
+            args = ("commit", "-q", "--no-verify", "--no-gpg-sign", "--allow-empty-message", "-m", message)
+            run_git(args, worktree, self._identity_env())
+            sha = self.head_sha(worktree)
+        if sha == start:
+            return None
+        if start != head:  # the phase committed on its own: the diff must cover those commits too
+            out = self._git("diff", *_DIFF_ARGS, start, sha, cwd=worktree).stdout
+        numstat, _, diff = out.decode("utf-8", "replace").partition("\n\n")
+        counts = [line.split("\t", 2) for line in numstat.splitlines()]
+        return CommitResult(
+            sha=sha,
+            parent=start,
+            diff=diff,
+            files_changed=len(counts),
+            insertions=sum(int(c[0]) for c in counts if c[0].isdigit()),
+            deletions=sum(int(c[1]) for c in counts if len(c) > 1 and c[1].isdigit()),
+        )
+
+    def head_sha(self, worktree: Path) -> str:
+        """The commit checked out in ``worktree``."""
+        with contextlib.suppress(GitError):
+            _, sha = read_head(read_gitfile(worktree / ".git"), self.location.git_common_dir)
+            if sha is not None:
+                return sha
+        return self._git("rev-parse", "--verify", "HEAD", cwd=worktree).stdout.decode().strip()
+
+    def remove(self, worktree: Path) -> None:
+        """Delete a run's worktree and its registration; its branch (and commits) stay."""
+        result = self._git("worktree", "remove", "--force", "--force", str(worktree), check=False)
+        if result.returncode == 0:
+            return
+        if worktree.exists():  # e.g. a worktree with submodules, which git refuses to remove
+            if not worktree.resolve().is_relative_to(self.location.worktrees_dir.resolve()):
+                raise GitError(describe_failure(("worktree", "remove"), result))
+            shutil.rmtree(worktree)
+        self._git("worktree", "prune")
+
+    # -- internals ---------------------------------------------------------------------------------------
+
+    def _git(self, *args: str, cwd: Path | None = None, check: bool = True) -> _Completed:
+        return run_git(args, cwd or self.location.root, self._env, check=check)
+
+    def _rev_parse_commit(self, ref: str) -> str | None:
+        result = self._git("rev-parse", "--verify", "--quiet", ref + "^{commit}", check=False)
+        return result.stdout.decode().strip() if result.returncode == 0 else None
+
+    def _branch_exists(self, branch: str) -> bool:
+        result = self._git("rev-parse", "--verify", "--quiet", "refs/heads/" + branch, check=False)
+        return result.returncode == 0
+
+    def _existing(self, path: Path, branch_pattern: re.Pattern[str]) -> Worktree | None:
+        """Reuse the complete worktree at ``path``, or clear the way for a new one there."""
+        if not path.exists():
+            self._forget_registration(path)
+            return None
+        admin = self._admin_dir(path)
+        if admin is None:
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+                return None
+            raise GitError(f"{path} already exists and is not an Alphred worktree: move it away")
+        if _is_initializing(admin):
+            self.remove(path)
+            return None
+        head_ref, _ = read_head(admin, self.location.git_common_dir)
+        branch = _short_ref(head_ref) if head_ref and head_ref.startswith("refs/heads/") else None
+        if branch is None or not branch_pattern.fullmatch(branch):
+            raise GitError(f"{path} is a worktree of {branch or 'a detached HEAD'}, not of the run's branch")
+        return Worktree(path, branch, reused=True)
+
+    def _admin_dir(self, path: Path) -> Path | None:
+        dotgit = path / ".git"
+        if not dotgit.is_file():
+            return None
+        try:
+            admin = read_gitfile(dotgit)
+        except GitError:
+            return None
+        return admin if admin.parent == self.location.git_common_dir / "worktrees" else None
+
+    def _forget_registration(self, path: Path) -> None:
+        """Drop a registration left behind when the worktree directory was deleted by hand."""
+        registry = self.location.git_common_dir / "worktrees"
+        target = str(path / ".git")
+        for admin in registry.iterdir() if registry.is_dir() else ():
+            with contextlib.suppress(OSError):
+                if (admin / "gitdir").read_text(encoding="utf-8").strip() == target:
+                    if _is_initializing(admin):
+                        (admin / "locked").unlink()
+                    self._git("worktree", "prune")
+                    return
+
+    def _free_branch_name(self, branch: str) -> str:
+        """The first of ``branch``, ``branch-2``, ``branch-3``... that no local branch blocks."""
+        parts = branch.split("/")
+        ancestors = {"/".join(parts[:i]) for i in range(1, len(parts))}
+        patterns = [f"refs/heads/{name}" for name in (branch, f"{branch}-*", *sorted(ancestors))]
+        listed = self._git("for-each-ref", "--format=%(refname)", *patterns).stdout.decode()
+        taken = {line[len("refs/heads/") :] for line in listed.splitlines()}
+        clash = sorted(taken & ancestors)
+        if clash:
+            raise GitError(f"cannot create branch {branch}: the branch {clash[0]} exists (change the template)")
+        suffix = 1
+        while True:
+            candidate = branch if suffix == 1 else f"{branch}-{suffix}"
+            if not any(name == candidate or name.startswith(candidate + "/") for name in taken):
+                return candidate
+            suffix += 1
+
+    def _add(self, path: Path, *target: str) -> str | None:
+        """``git worktree add`` while locked as initialising; the failure text, or None on success."""
+        ensure_alphred_dir(self.location)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        args = ("worktree", "add", "--quiet", "--lock", "--reason", _INITIALIZING, *target[:-1], str(path))
+        result = self._git(*args, target[-1], check=False)
+        if result.returncode != 0:
+            return describe_failure(args, result)
+        admin = self._admin_dir(path)
+        if admin is not None:
+            (admin / "locked").unlink(missing_ok=True)
+        return None
+
+    def _identity_env(self) -> dict[str, str]:
+        """The environment for commits: the configured identity, else ``Alphred <alphred@localhost>``."""
+        if self._commit_env is None:
+            listed = self._git("config", "--get-regexp", r"^user\.(name|email)$", check=False).stdout
+            configured = {line.split(" ", 1)[0] for line in listed.decode("utf-8", "replace").splitlines()}
+            extra: dict[str, str] = {}
+            for key, role_vars, fallback in (
+                ("user.name", ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"), FALLBACK_NAME),
+                ("user.email", ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"), FALLBACK_EMAIL),
+            ):
+                if key not in configured:
+                    extra.update({var: fallback for var in role_vars if var not in self._env})
+            self._commit_env = {**self._env, **extra}
+        return self._commit_env
+
+
+def _short_ref(ref: str) -> str:
+    for prefix in ("refs/heads/", "refs/tags/", "refs/remotes/"):
+        if ref.startswith(prefix):
+            return ref[len(prefix) :]
+    return ref
+
+
+def _is_initializing(admin: Path) -> bool:
+    try:
+        return (admin / "locked").read_text(encoding="utf-8").strip() == _INITIALIZING
+    except (OSError, UnicodeDecodeError):
+        return False

@@ -1,0 +1,29 @@
+"""The ``--dry-run`` stand-in: every agent phase takes its first declared decision, offline."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+
+
+class DryRunProvider:
+    """Replaces a real provider under ``--dry-run``: no network, no edits, the first declared decision."""
+
+    def __init__(self, replaces: str) -> None:
+        self.name = f"dry-run({replaces})"
+        self.replaces = replaces
+
+    def check(self) -> Readiness:
+        """Always ready."""
+        return Readiness(True, "dry run")
+
+    async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
+        """Report what would have run and take the first declared decision."""
+        decision = options.decisions[0] if options.decisions else None
+        text = (
+            f"dry run: phase {options.phase} would run provider {self.replaces} "
+            f"with a {len(prompt)}-character prompt and {len(options.context)} context artifact(s)"
+        )
+        yield ProviderEvent(EventType.SYSTEM, text)
+        yield result_event(text, decision)

@@ -1,0 +1,215 @@
+"""One phase attempt: render, gather context, run the provider or command, watch time, commit, report."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from alphred.engine import (
+    PhaseCompleted,
+    PhaseFailed,
+    RunState,
+    TokenCounter,
+    UpstreamReport,
+    build_context,
+    template_context,
+)
+from alphred.errors import AlphredError, ProviderError
+from alphred.git import GitWorktrees
+from alphred.guards.templates import render_template
+from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
+from alphred.spec import Phase, PhaseType, Workflow
+from alphred.store import SqlRunStore
+
+from .command import run_command
+from .redact import Redactor
+from .sink import EventSink
+
+
+@dataclass
+class AttemptStats:
+    """What the runtime measured of one attempt (for the diagnostics row)."""
+
+    started: float = field(default_factory=time.monotonic)
+    events: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    message: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def duration_ms(self) -> int:
+        """Milliseconds since the attempt started."""
+        return int((time.monotonic() - self.started) * 1000)
+
+
+@dataclass
+class PhaseContext:
+    """Everything a phase attempt needs from the run."""
+
+    store: SqlRunStore
+    run_id: int
+    workflow: Workflow
+    worktree: Path
+    worktrees: GitWorktrees
+    registry: ProviderRegistry
+    redactor: Redactor
+    env: dict[str, str]
+    on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
+
+
+class _Outcome:
+    def __init__(self) -> None:
+        self.result: ProviderEvent | None = None
+        self.counter = TokenCounter()
+
+
+async def run_attempt(
+    ctx: PhaseContext, state: RunState, phase: Phase, attempt: int, visit: int, stats: AttemptStats
+) -> PhaseCompleted | PhaseFailed:
+    """Execute one attempt and turn what happened into the engine event that reports it."""
+    node = ctx.store.get_node(ctx.run_id, phase.key)
+    first = ctx.store.next_event_sequence(node.id, attempt)
+
+    def forward(sequence: int, event: ProviderEvent) -> None:
+        if ctx.on_event is not None:
+            ctx.on_event(phase.key, attempt, sequence, event)
+
+    sink = EventSink(ctx.store, ctx.run_id, node.id, attempt, ctx.redactor, first, forward)
+    outcome = _Outcome()
+    try:
+        events = _events_for(ctx, state, phase, attempt)
+        failure = await _consume(events, phase, sink, outcome)
+    finally:
+        sink.flush()
+    stats.events = sink.count
+    stats.tokens = outcome.counter.total
+    stats.cost_usd = outcome.counter.cost_usd
+    if failure is not None:
+        stats.message = failure.message
+        return PhaseFailed(
+            phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
+        )
+    assert outcome.result is not None
+    return _completed(ctx, phase, attempt, visit, outcome.result, stats)
+
+
+def _events_for(ctx: PhaseContext, state: RunState, phase: Phase, attempt: int) -> AsyncIterator[ProviderEvent]:
+    values = template_context(state, ctx.workflow, phase.key)
+    if phase.type is PhaseType.COMMAND:
+        command = render_template(phase.templates["run"], values, quote=shlex.quote)
+        return run_command(command, ctx.worktree, timeout=None, env=ctx.env)
+    assert phase.provider is not None
+    provider = ctx.registry.resolve(phase.provider)
+    prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
+    bundle = build_context(ctx.workflow, phase.key, _upstream_reports(ctx, phase))
+    ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=bundle.manifest)
+    options = ProviderOptions(
+        working_directory=ctx.worktree,
+        phase=phase.key,
+        attempt=attempt,
+        system_prompt=phase.options.get("system_prompt"),
+        context=bundle.envelopes,
+        timeout=phase.timeout,
+        model=phase.model,
+        decisions=phase.decisions,
+        settings=phase.options,
+        cancel=asyncio.Event(),
+    )
+    return provider.run(prompt, options)
+
+
+def _upstream_reports(ctx: PhaseContext, phase: Phase) -> dict[str, UpstreamReport]:
+    keys = phase.context if phase.context is not None else ctx.workflow.predecessors(phase.key)
+    reports: dict[str, UpstreamReport] = {}
+    for key in keys:
+        artifact = ctx.store.latest_artifact(ctx.run_id, key, "report")
+        if artifact is not None and artifact.content_text is not None:
+            reports[key] = UpstreamReport(key, artifact.attempt, artifact.content_text)
+    return reports
+
+
+async def _consume(
+    events: AsyncIterator[ProviderEvent], phase: Phase, sink: EventSink, outcome: _Outcome
+) -> ProviderError | None:
+    """Drain the stream under the phase's timeout and idle timeout; None when it ended with a result."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + phase.timeout if phase.timeout else None
+    iterator = aiter(events)
+    try:
+        while True:
+            wait = phase.idle_timeout
+            reason = "idle_timeout"
+            if deadline is not None and deadline - loop.time() < wait:
+                wait, reason = max(deadline - loop.time(), 0.0), "timeout"
+            try:
+                event = await asyncio.wait_for(anext(iterator), wait)
+            except StopAsyncIteration:
+                break
+            except TimeoutError:
+                limit = phase.timeout if reason == "timeout" else phase.idle_timeout
+                what = "ran past its timeout" if reason == "timeout" else "produced no event for its idle_timeout"
+                return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=reason.upper())
+            if outcome.result is not None:
+                return ProviderError(
+                    f"provider sent a {event.type.value} event after its result", kind="internal", code="CONTRACT"
+                )
+            sink.add(event)
+            if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
+                outcome.counter.feed(event.metadata)
+            if event.type is EventType.RESULT:
+                outcome.result = event
+    except ProviderError as exc:
+        return exc
+    except AlphredError as exc:
+        return ProviderError(str(exc), kind="invalid_request", code=exc.code, retryable=False)
+    except (OSError, ValueError, RuntimeError) as exc:
+        return ProviderError(f"{type(exc).__name__}: {exc}", kind="internal", code="PROVIDER_CRASH")
+    finally:
+        closer = getattr(iterator, "aclose", None)
+        if closer is not None:
+            await closer()
+    if outcome.result is None:
+        return ProviderError("provider ended without a result event", kind="internal", code="NO_RESULT")
+    return None
+
+
+def _completed(
+    ctx: PhaseContext, phase: Phase, attempt: int, visit: int, result: ProviderEvent, stats: AttemptStats
+) -> PhaseCompleted | PhaseFailed:
+    metadata = dict(result.metadata)
+    exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
+    structured = metadata.get("report")
+    report: Any = structured if isinstance(structured, dict) else ctx.redactor.redact(result.content)
+    text = ctx.redactor.redact(result.content if not isinstance(structured, dict) else _json(structured))
+    ctx.store.add_artifact(
+        ctx.run_id, phase.key, attempt, "report", text=text, data=structured if isinstance(structured, dict) else None
+    )
+    if phase.type is PhaseType.COMMAND and exit_code != 0 and not phase.allow_failure:
+        stats.message = f"command exited with {exit_code}"
+        return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
+    commit = ctx.worktrees.commit_phase(ctx.worktree, f"alphred({ctx.workflow.key}): {phase.key} [visit {visit}]")
+    if commit is not None:
+        ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=commit.diff)
+        ctx.store.update_run(ctx.run_id, head_sha=commit.sha)
+        stats.details["commit"] = commit.sha
+    decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
+    return PhaseCompleted(
+        phase.key,
+        attempt,
+        decision=decision if isinstance(decision, str) else None,
+        report=report,
+        exit_code=exit_code if isinstance(exit_code, int) else None,
+        tokens=stats.tokens,
+        cost_usd=stats.cost_usd,
+    )
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2)

@@ -1,0 +1,84 @@
+"""Provider events into ``run_node_stream_events``: redacted, ordered, gap-free per attempt, batched."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from alphred.providers.base import ProviderEvent
+from alphred.store import EventRow, SqlRunStore
+
+from .redact import Redactor
+
+FLUSH_EVERY_EVENTS = 2000
+FLUSH_EVERY_SECONDS = 0.25
+MAX_EVENT_CHARS = 64_000
+
+
+class EventSink:
+    """Buffers one attempt's events and appends them in batches; ``flush`` writes what is pending."""
+
+    def __init__(
+        self,
+        store: SqlRunStore,
+        run_id: int,
+        run_node_id: int,
+        attempt: int,
+        redactor: Redactor,
+        first_sequence: int = 1,
+        on_event: Callable[[int, ProviderEvent], None] | None = None,
+    ) -> None:
+        self._store = store
+        self._run_id = run_id
+        self._node_id = run_node_id
+        self._attempt = attempt
+        self._redactor = redactor
+        self._next = first_sequence
+        self._pending: list[EventRow] = []
+        self._last_flush = time.monotonic()
+        self._on_event = on_event
+        self.count = 0
+
+    def add(self, event: ProviderEvent) -> None:
+        """Accept one event; flushes when the batch is large or old enough."""
+        content = self._redactor.redact(event.content)
+        if len(content) > MAX_EVENT_CHARS:
+            content = content[:MAX_EVENT_CHARS] + f"\n[... {len(content) - MAX_EVENT_CHARS} characters cut by alphred]"
+        metadata = _redact_metadata(event.metadata, self._redactor) if event.metadata else None
+        self._pending.append(
+            EventRow(
+                workflow_run_id=self._run_id,
+                run_node_id=self._node_id,
+                attempt=self._attempt,
+                sequence=self._next,
+                event_type=event.type.value,
+                content=content,
+                timestamp=datetime.fromtimestamp(event.timestamp, UTC),
+                metadata=metadata,
+            )
+        )
+        if self._on_event is not None:
+            self._on_event(self._next, event)
+        self._next += 1
+        self.count += 1
+        now = time.monotonic()
+        if len(self._pending) >= FLUSH_EVERY_EVENTS or now - self._last_flush >= FLUSH_EVERY_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Append every pending event in one transaction."""
+        if self._pending:
+            self._store.append_events(self._pending)
+            self._pending = []
+        self._last_flush = time.monotonic()
+
+
+def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:
+    try:
+        text = json.dumps(metadata, default=str, sort_keys=True)
+    except (TypeError, ValueError):
+        return {"unserialisable": True}
+    return json.loads(redactor.redact(text))

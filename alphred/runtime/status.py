@@ -1,0 +1,71 @@
+"""The run status object of SPEC §6 (``--json``, ``alphred status --json``, ``alphred runs --json``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from alphred.store import RunRecord, StepRecord
+
+
+def _time(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict[str, Any]:
+    """Build the JSON status object of a run; ``steps`` is omitted when None (``runs --json``)."""
+    phases = [
+        {
+            "key": node.node_key,
+            "status": node.status.value,
+            "attempt": node.attempt,
+            "visits": node.visits,
+            "decision": node.decision,
+            "exit_code": node.exit_code,
+            "tokens": node.tokens,
+        }
+        for node in sorted(run.nodes, key=lambda n: n.sequence_index)
+    ]
+    obj: dict[str, Any] = {
+        "run_id": run.id,
+        "workflow": {"key": run.tree_key, "version": run.tree_version},
+        "status": run.status.value,
+        "reason": run.reason,
+        "inputs": dict(run.inputs),
+        "branch": run.branch,
+        "base": run.base_sha,
+        "head": run.head_sha,
+        "worktree": run.worktree_path,
+        "pr_url": run.pr_url,
+        "tokens": run.tokens,
+        "cost_usd": run.cost_usd,
+        "started_at": _time(run.started_at),
+        "completed_at": _time(run.completed_at),
+        "phases": phases,
+    }
+    if steps is not None:
+        obj["steps"] = [
+            {
+                "phase": step.phase,
+                "attempt": step.attempt,
+                "outcome": step.outcome.value,
+                "decision": step.decision,
+                "next": step.next,
+            }
+            for step in steps
+        ]
+    return obj
+
+
+EXIT_CODES = {"completed": 0, "failed": 1, "cancelled": 3, "paused": 4, "pending": 4, "running": 4}
+
+
+def exit_code_for(status: str, reason: str | None) -> int:
+    """The exit code of SPEC §6 for a run that ended (or paused) with ``status``."""
+    if status == "paused" and reason == "interrupted":
+        return 130
+    return EXIT_CODES.get(status, 1)

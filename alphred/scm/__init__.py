@@ -1,0 +1,1 @@
+"""Pull requests through ``gh`` (GitHub) and ``az`` (Azure DevOps)."""

@@ -1,0 +1,90 @@
+"""Turning provider events into ``run_node_stream_events`` rows, fast (one executemany per batch).
+
+On SQLite the rows are encoded here exactly as SQLAlchemy would store them (UTC timestamp text, JSON
+text) and handed to the driver's ``executemany`` directly: SQLAlchemy's per-row parameter processing
+would otherwise cost more than SQLite's insert itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.engine import Connection
+
+from alphred.store.records import EventRow
+from alphred.store.tables import RunNodeStreamEvent, table, utcnow
+
+EVENTS = table(RunNodeStreamEvent)
+COLUMNS = (
+    "workflow_run_id", "run_node_id", "attempt", "sequence", "event_type", "timestamp", "content", "metadata",
+)  # fmt: skip
+_SQLITE_INSERT = f"INSERT INTO {EVENTS.name} ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
+_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for SQLite DATETIME
+
+
+def _timestamp(value: Any) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(value, UTC)
+    return datetime.fromisoformat(str(value))
+
+
+def event_tuple(row: EventRow | Mapping[str, Any] | Any) -> tuple[Any, ...]:
+    """One event's column values in ``COLUMNS`` order (timestamp may be None: now)."""
+    if isinstance(row, EventRow):
+        run_id, node_id, attempt, sequence = row.workflow_run_id, row.run_node_id, row.attempt, row.sequence
+        event_type, timestamp, content, metadata = row.event_type, row.timestamp, row.content, row.metadata
+    elif isinstance(row, Mapping):
+        run_id = row["workflow_run_id"] if "workflow_run_id" in row else row["run_id"]
+        node_id, attempt, sequence, event_type = (
+            row["run_node_id"],
+            row["attempt"],
+            row["sequence"],
+            row["event_type"],
+        )
+        timestamp, content, metadata = row.get("timestamp"), row.get("content"), row.get("metadata")
+    else:
+        run_id = getattr(row, "workflow_run_id", None) or row.run_id
+        node_id, attempt, sequence, event_type = row.run_node_id, row.attempt, row.sequence, row.event_type
+        timestamp = getattr(row, "timestamp", None)
+        content, metadata = getattr(row, "content", None), getattr(row, "metadata", None)
+    if content is not None and not isinstance(content, str):
+        content = json.dumps(content)
+    return (
+        run_id, node_id, attempt, sequence, str(event_type), _timestamp(timestamp), content,
+        None if metadata is None else dict(metadata),
+    )  # fmt: skip
+
+
+def _sqlite_time(value: datetime) -> str:
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return value.strftime(_SQLITE_TIME)
+
+
+def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
+    """Insert provider events with one ``executemany``; return how many were written."""
+    now = utcnow()
+    values = [event_tuple(row) for row in rows]
+    if not values:
+        return 0
+    if conn.dialect.name == "sqlite":
+        now_text = _sqlite_time(now)
+        encoded = [
+            (
+                *v[:5],
+                now_text if v[5] is None else _sqlite_time(v[5]),
+                v[6],
+                None if v[7] is None else json.dumps(v[7]),
+            )
+            for v in values
+        ]
+        conn.exec_driver_sql(_SQLITE_INSERT, encoded)
+    else:
+        conn.execute(insert(EVENTS), [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
+    return len(values)

@@ -1,0 +1,248 @@
+"""What a run leaves behind: provider events, artifacts, routing decisions and attempt diagnostics."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import Row, func, insert, select
+
+from alphred.store.events import insert_events
+from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
+from alphred.store.runs import NODES, RunOps, inserted_id
+from alphred.store.status import StepOutcome
+from alphred.store.tables import (
+    PhaseArtifact,
+    RoutingDecision,
+    RunNodeDiagnostic,
+    RunNodeStreamEvent,
+    table,
+    utcnow,
+)
+
+EVENTS = table(RunNodeStreamEvent)
+ARTIFACTS = table(PhaseArtifact)
+ROUTING = table(RoutingDecision)
+DIAGNOSTICS = table(RunNodeDiagnostic)
+
+
+def content_sha256(text: str | None, data: Any) -> str:
+    """The sha256 of an artifact's content (its text, then its JSON in canonical form)."""
+    digest = hashlib.sha256()
+    if text is not None:
+        digest.update(text.encode())
+    if data is not None:
+        digest.update(b"\0" + json.dumps(data, sort_keys=True, separators=(",", ":")).encode())
+    return digest.hexdigest()
+
+
+def _artifact(row: Row[Any]) -> ArtifactRecord:
+    m = row._mapping
+    return ArtifactRecord(
+        id=m["id"], run_id=m["run_id"], run_node_id=m["run_node_id"], node_key=m["node_key"],
+        attempt=m["attempt"], kind=m["kind"], content_text=m["content_text"],
+        content_json=m["content_json"], sha256=m["sha256"], created_at=m["created_at"],
+    )  # fmt: skip
+
+
+class HistoryOps(RunOps):
+    """Appends and reads of a run's history, on the transaction's connection."""
+
+    # --- provider events ----------------------------------------------------------------------------------
+
+    def append_events(self, rows: Iterable[EventRow | Mapping[str, Any]]) -> int:
+        """Insert provider events (``EventRow``s or mappings) in one batch; return how many were written."""
+        return insert_events(self._conn, rows)
+
+    def next_event_sequence(self, run_node_id: int, attempt: int) -> int:
+        """The next free ``sequence`` of an attempt's events (1 for the first event)."""
+        query = select(func.coalesce(func.max(EVENTS.c.sequence), 0)).where(
+            EVENTS.c.run_node_id == run_node_id, EVENTS.c.attempt == attempt
+        )
+        return int(self._conn.execute(query).scalar_one()) + 1
+
+    def events(
+        self, run_id: int, node_key: str | None = None, after_id: int = 0, limit: int | None = None
+    ) -> list[EventRecord]:
+        """The run's events with ``id > after_id`` in arrival order, optionally of one phase only."""
+        query = (
+            select(EVENTS, NODES.c.node_key)
+            .join(NODES, NODES.c.id == EVENTS.c.run_node_id)
+            .where(EVENTS.c.workflow_run_id == run_id, EVENTS.c.id > after_id)
+            .order_by(EVENTS.c.id)
+        )
+        if node_key is not None:
+            query = query.where(NODES.c.node_key == node_key)
+        if limit is not None:
+            query = query.limit(limit)
+        return [
+            EventRecord(
+                id=m["id"],
+                run_id=m["workflow_run_id"],
+                run_node_id=m["run_node_id"],
+                node_key=m["node_key"],
+                attempt=m["attempt"],
+                sequence=m["sequence"],
+                event_type=m["event_type"],
+                timestamp=m["timestamp"],
+                content=m["content"],
+                metadata=m["metadata"],
+            )
+            for m in (row._mapping for row in self._conn.execute(query))
+        ]
+
+    # --- artifacts ------------------------------------------------------------------------------------------
+
+    def add_artifact(
+        self,
+        run_id: int,
+        node_key: str,
+        attempt: int,
+        kind: str,
+        *,
+        text: str | None = None,
+        data: Any = None,
+    ) -> ArtifactRecord:
+        """Store an artifact of a phase attempt (text, JSON data or both) and return it."""
+        values = {
+            "run_id": run_id,
+            "run_node_id": self.node_id(run_id, node_key),
+            "attempt": attempt,
+            "kind": kind,
+            "content_text": text,
+            "content_json": data,
+            "sha256": content_sha256(text, data),
+            "created_at": utcnow(),
+        }
+        artifact_id = inserted_id(self._conn.execute(insert(ARTIFACTS).values(**values)))
+        return ArtifactRecord(id=artifact_id, node_key=node_key, **values)
+
+    def _artifact_query(self, run_id: int) -> Any:
+        return (
+            select(ARTIFACTS, NODES.c.node_key)
+            .join(NODES, NODES.c.id == ARTIFACTS.c.run_node_id)
+            .where(ARTIFACTS.c.run_id == run_id)
+        )
+
+    def latest_artifact(self, run_id: int, node_key: str, kind: str) -> ArtifactRecord | None:
+        """The phase's artifact of ``kind`` from its latest attempt (the newest one within it), if any."""
+        query = (
+            self._artifact_query(run_id)
+            .where(NODES.c.node_key == node_key, ARTIFACTS.c.kind == kind)
+            .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
+            .limit(1)
+        )
+        row = self._conn.execute(query).first()
+        return None if row is None else _artifact(row)
+
+    def artifacts(self, run_id: int, node_key: str | None = None, kind: str | None = None) -> list[ArtifactRecord]:
+        """The run's artifacts in the order they were stored, optionally of one phase and one kind."""
+        query = self._artifact_query(run_id).order_by(ARTIFACTS.c.id)
+        if node_key is not None:
+            query = query.where(NODES.c.node_key == node_key)
+        if kind is not None:
+            query = query.where(ARTIFACTS.c.kind == kind)
+        return [_artifact(row) for row in self._conn.execute(query)]
+
+    # --- routing and diagnostics ----------------------------------------------------------------------------
+
+    def add_routing_decision(
+        self,
+        run_id: int,
+        node_key: str,
+        attempt: int,
+        target: str,
+        *,
+        decision: str | None = None,
+        priority: int | None = None,
+        edge_id: int | None = None,
+        reason: str | None = None,
+    ) -> int:
+        """Record where the run went after a phase attempt (phase key, ``$end``, ``$fail``, ``no_route``)."""
+        values = {
+            "run_id": run_id, "run_node_id": self.node_id(run_id, node_key), "attempt": attempt,
+            "decision": decision, "target": target, "priority": priority, "edge_id": edge_id,
+            "reason": reason, "created_at": utcnow(),
+        }  # fmt: skip
+        return inserted_id(self._conn.execute(insert(ROUTING).values(**values)))
+
+    def routing_decisions(self, run_id: int) -> list[RoutingRecord]:
+        """The run's routing decisions in the order they were made."""
+        query = (
+            select(ROUTING, NODES.c.node_key)
+            .join(NODES, NODES.c.id == ROUTING.c.run_node_id)
+            .where(ROUTING.c.run_id == run_id)
+            .order_by(ROUTING.c.id)
+        )
+        return [
+            RoutingRecord(
+                id=m["id"],
+                run_id=m["run_id"],
+                run_node_id=m["run_node_id"],
+                node_key=m["node_key"],
+                attempt=m["attempt"],
+                decision=m["decision"],
+                target=m["target"],
+                priority=m["priority"],
+                edge_id=m["edge_id"],
+                reason=m["reason"],
+                created_at=m["created_at"],
+            )
+            for m in (row._mapping for row in self._conn.execute(query))
+        ]
+
+    def add_diagnostic(
+        self,
+        run_id: int,
+        node_key: str,
+        attempt: int,
+        outcome: str,
+        *,
+        reason: str | None = None,
+        error_code: str | None = None,
+        duration_ms: int | None = None,
+        tokens: int = 0,
+        cost_usd: float = 0.0,
+        event_count: int | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record how a finished attempt ended; ``event_count`` defaults to the attempt's stored events."""
+        node_id = self.node_id(run_id, node_key)
+        if event_count is None:
+            count = select(func.count()).where(EVENTS.c.run_node_id == node_id, EVENTS.c.attempt == attempt)
+            event_count = int(self._conn.execute(count).scalar_one())
+        values = {
+            "run_id": run_id, "run_node_id": node_id, "attempt": attempt, "outcome": str(outcome),
+            "reason": reason, "error_code": error_code, "duration_ms": duration_ms, "tokens": tokens,
+            "cost_usd": cost_usd, "event_count": event_count,
+            "details": None if details is None else dict(details), "created_at": utcnow(),
+        }  # fmt: skip
+        return inserted_id(self._conn.execute(insert(DIAGNOSTICS).values(**values)))
+
+    def list_steps(self, run_id: int) -> list[StepRecord]:
+        """The run's finished attempts in execution order, each with its routing decision (if any)."""
+        routes: dict[tuple[int, int], RoutingRecord] = {}
+        for route in self.routing_decisions(run_id):
+            routes[(route.run_node_id, route.attempt)] = route  # the latest one per attempt wins
+        query = (
+            select(DIAGNOSTICS, NODES.c.node_key)
+            .join(NODES, NODES.c.id == DIAGNOSTICS.c.run_node_id)
+            .where(DIAGNOSTICS.c.run_id == run_id)
+            .order_by(DIAGNOSTICS.c.id)
+        )
+        steps = []
+        for row in self._conn.execute(query):
+            m = row._mapping
+            found = routes.get((m["run_node_id"], m["attempt"]))
+            steps.append(
+                StepRecord(
+                    phase=m["node_key"], attempt=m["attempt"], outcome=StepOutcome(m["outcome"]),
+                    decision=found.decision if found else None, next=found.target if found else None,
+                    reason=m["reason"], error_code=m["error_code"], duration_ms=m["duration_ms"],
+                    tokens=m["tokens"], cost_usd=m["cost_usd"], event_count=m["event_count"],
+                    created_at=m["created_at"],
+                )
+            )  # fmt: skip
+        return steps

@@ -1,0 +1,411 @@
+"""Run and run-node operations inside one transaction: creation, snapshots, guarded status moves, leases."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Row, Table, insert, or_, select, update
+from sqlalchemy.engine import Connection, CursorResult
+from sqlmodel import Session
+
+from alphred.errors import StoreError, UnknownRunError
+from alphred.store.records import NodeRecord, RunRecord
+from alphred.store.status import ENDED_RUN_STATUSES, NodeStatus, RunStatus
+from alphred.store.tables import RunNode, TreeEdge, TreeNode, WorkflowRun, WorkflowTree, table, utcnow
+from alphred.store.transitions import check_node_transition, check_run_transition
+
+if TYPE_CHECKING:
+    from alphred.spec.model import Workflow
+
+RUNS = table(WorkflowRun)
+NODES = table(RunNode)
+TREES = table(WorkflowTree)
+TREE_NODES = table(TreeNode)
+TREE_EDGES = table(TreeEdge)
+
+RUN_FIELDS = frozenset(
+    {
+        "reason", "inputs", "branch", "base_sha", "head_sha", "base_ref", "worktree_path", "repo_path",
+        "pr_url", "tokens", "cost_usd", "steps", "pause_requested", "cancel_requested", "lease_owner",
+        "lease_expires_at", "started_at", "completed_at",
+    }
+)  # fmt: skip
+"""Run columns ``update_run`` and ``set_run_status`` accept as keyword fields."""
+
+NODE_FIELDS = frozenset(
+    {
+        "attempt", "visits", "decision", "exit_code", "tokens", "cost_usd", "lease_owner",
+        "lease_expires_at", "started_at", "completed_at",
+    }
+)  # fmt: skip
+"""Run-node columns ``update_node`` and ``set_node_status`` accept as keyword fields."""
+
+_NODE_ENDED = frozenset({NodeStatus.COMPLETED, NodeStatus.FAILED, NodeStatus.SKIPPED, NodeStatus.CANCELLED})
+
+
+def checked_fields(fields: Mapping[str, Any], allowed: frozenset[str], entity: str) -> dict[str, Any]:
+    """``fields`` as a dict, or TypeError naming the keys that are not columns one may set."""
+    unknown = sorted(set(fields) - allowed)
+    if unknown:
+        raise TypeError(f"unknown {entity} field(s): {', '.join(unknown)}")
+    return dict(fields)
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row a single-row INSERT created."""
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def node_record(row: Row[Any]) -> NodeRecord:
+    """A NodeRecord from a ``run_nodes`` row."""
+    m = row._mapping
+    return NodeRecord(
+        id=m["id"],
+        run_id=m["run_id"],
+        tree_node_id=m["tree_node_id"],
+        node_key=m["node_key"],
+        sequence_index=m["sequence_index"],
+        status=NodeStatus(m["status"]),
+        attempt=m["attempt"],
+        visits=m["visits"],
+        decision=m["decision"],
+        exit_code=m["exit_code"],
+        tokens=m["tokens"],
+        cost_usd=m["cost_usd"],
+        lease_owner=m["lease_owner"],
+        lease_expires_at=m["lease_expires_at"],
+        started_at=m["started_at"],
+        completed_at=m["completed_at"],
+        updated_at=m["updated_at"],
+    )
+
+
+def _run_record(row: Row[Any], nodes: Iterable[NodeRecord]) -> RunRecord:
+    m = row._mapping
+    return RunRecord(
+        id=m["id"],
+        tree_id=m["tree_id"],
+        tree_key=m["tree_key"],
+        tree_version=m["tree_version"],
+        status=RunStatus(m["status"]),
+        reason=m["reason"],
+        inputs=dict(m["inputs"] or {}),
+        branch=m["branch"],
+        base_sha=m["base_sha"],
+        head_sha=m["head_sha"],
+        base_ref=m["base_ref"],
+        worktree_path=m["worktree_path"],
+        repo_path=m["repo_path"],
+        pr_url=m["pr_url"],
+        tokens=m["tokens"],
+        cost_usd=m["cost_usd"],
+        steps=m["steps"],
+        pause_requested=bool(m["pause_requested"]),
+        cancel_requested=bool(m["cancel_requested"]),
+        lease_owner=m["lease_owner"],
+        lease_expires_at=m["lease_expires_at"],
+        created_at=m["created_at"],
+        started_at=m["started_at"],
+        completed_at=m["completed_at"],
+        updated_at=m["updated_at"],
+        nodes=tuple(nodes),
+    )
+
+
+class RunOps:
+    """Reads and writes of runs and their phases, all on one connection inside one transaction."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    @property
+    def connection(self) -> Connection:
+        """The SQLAlchemy connection this transaction runs on."""
+        return self._conn
+
+    # --- topology ---------------------------------------------------------------------------------------
+
+    def compile(self, workflow: Workflow) -> tuple[int, int]:
+        """Store ``workflow`` as topology (same content -> same version) and return ``(tree_id, version)``."""
+        from alphred.store.compile import compile_workflow
+
+        with Session(bind=self._conn, expire_on_commit=False) as session:
+            tree = compile_workflow(session, workflow)
+            assert tree.id is not None
+            return tree.id, tree.version
+
+    def edge_ids(self, tree_id: int) -> dict[tuple[str, int], int]:
+        """The edge ids of tree ``tree_id``, keyed by ``(source phase key, priority)``."""
+        query = (
+            select(TREE_NODES.c.node_key, TREE_EDGES.c.priority, TREE_EDGES.c.id)
+            .join(TREE_NODES, TREE_NODES.c.id == TREE_EDGES.c.source_node_id)
+            .where(TREE_EDGES.c.tree_id == tree_id)
+        )
+        return {(key, priority): edge_id for key, priority, edge_id in self._conn.execute(query)}
+
+    # --- runs ---------------------------------------------------------------------------------------------
+
+    def create_run(
+        self,
+        /,
+        tree_id: int,
+        workflow: Workflow | None = None,
+        inputs: Mapping[str, Any] | None = None,
+        **fields: Any,
+    ) -> int:
+        """Create a pending run of tree ``tree_id`` with one pending phase (attempt 0) per tree node."""
+        values = checked_fields(fields, RUN_FIELDS, "run")
+        tree_nodes = self._conn.execute(
+            select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.sequence_index)
+            .where(TREE_NODES.c.tree_id == tree_id)
+            .order_by(TREE_NODES.c.sequence_index)
+        ).all()
+        if not tree_nodes:
+            raise StoreError(f"workflow tree {tree_id} does not exist or has no phases")
+        keys = tuple(row.node_key for row in tree_nodes)
+        if workflow is not None and keys != workflow.phase_keys:
+            raise StoreError(f"workflow tree {tree_id} has phases {keys}, not {workflow.phase_keys}")
+        now = utcnow()
+        values.update(
+            tree_id=tree_id, status=RunStatus.PENDING.value, inputs=dict(inputs or {}),
+            created_at=now, updated_at=now,
+        )  # fmt: skip
+        run_id = inserted_id(self._conn.execute(insert(RUNS).values(**values)))
+        self._conn.execute(
+            insert(NODES),
+            [
+                {
+                    "run_id": run_id, "tree_node_id": row.id, "node_key": row.node_key,
+                    "sequence_index": row.sequence_index, "status": NodeStatus.PENDING.value,
+                    "attempt": 0, "visits": 0, "tokens": 0, "cost_usd": 0.0, "updated_at": now,
+                }
+                for row in tree_nodes
+            ],
+        )  # fmt: skip
+        return run_id
+
+    def _run_query(self) -> Any:
+        return select(RUNS, TREES.c.tree_key, TREES.c.version.label("tree_version")).join(
+            TREES, TREES.c.id == RUNS.c.tree_id
+        )
+
+    def find_run(self, run_id: int) -> RunRecord | None:
+        """The run ``run_id`` with its phases, or None when there is no such run."""
+        row = self._conn.execute(self._run_query().where(RUNS.c.id == run_id)).first()
+        if row is None:
+            return None
+        return _run_record(row, self._nodes_of([run_id]).get(run_id, ()))
+
+    def get_run(self, run_id: int) -> RunRecord:
+        """The run ``run_id`` with its phases; UnknownRunError when there is no such run."""
+        record = self.find_run(run_id)
+        if record is None:
+            raise UnknownRunError(run_id)
+        return record
+
+    def list_runs(self, limit: int | None = 50, statuses: Iterable[str] | None = None) -> list[RunRecord]:
+        """Runs newest first (at most ``limit``), optionally only those in ``statuses``."""
+        query = self._run_query().order_by(RUNS.c.id.desc())
+        if statuses is not None:
+            query = query.where(RUNS.c.status.in_([str(s) for s in statuses]))
+        if limit is not None:
+            query = query.limit(limit)
+        rows = self._conn.execute(query).all()
+        nodes = self._nodes_of([row.id for row in rows])
+        return [_run_record(row, nodes.get(row.id, ())) for row in rows]
+
+    def _nodes_of(self, run_ids: list[int]) -> dict[int, list[NodeRecord]]:
+        result: dict[int, list[NodeRecord]] = {}
+        if not run_ids:
+            return result
+        query = select(NODES).where(NODES.c.run_id.in_(run_ids)).order_by(NODES.c.run_id, NODES.c.sequence_index)
+        for row in self._conn.execute(query):
+            result.setdefault(row.run_id, []).append(node_record(row))
+        return result
+
+    def _locked_row(self, source: Table, *conditions: Any) -> Row[Any] | None:
+        return self._conn.execute(select(source).where(*conditions).with_for_update()).first()
+
+    def set_run_status(self, /, run_id: int, new: str, reason: str | None = None, **fields: Any) -> RunStatus:
+        """Move a run to ``new`` (InvalidTransitionError unless SPEC §5 allows it); return the old status.
+
+        ``reason`` replaces the stored reason; entering ``running`` sets ``started_at`` once and clears
+        ``completed_at``; an ended status sets ``completed_at``; ``paused`` clears ``pause_requested``.
+        """
+        extra = checked_fields(fields, RUN_FIELDS, "run")
+        row = self._locked_row(RUNS, RUNS.c.id == run_id)
+        if row is None:
+            raise UnknownRunError(run_id)
+        target = check_run_transition(row.status, new, run_id)
+        now = utcnow()
+        values: dict[str, Any] = {"status": target.value, "reason": reason, "updated_at": now}
+        if target is RunStatus.RUNNING:
+            values["completed_at"] = None
+            if row.started_at is None:
+                values["started_at"] = now
+        if target in ENDED_RUN_STATUSES:
+            values["completed_at"] = now
+        if target in (RunStatus.PAUSED, RunStatus.CANCELLED):
+            values["pause_requested"] = False
+        values.update(extra)
+        self._conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(**values))
+        return RunStatus(row.status)
+
+    def update_run(self, /, run_id: int, **fields: Any) -> None:
+        """Set non-status fields of run ``run_id`` (branch, head_sha, tokens, pr_url, ...)."""
+        values = checked_fields(fields, RUN_FIELDS, "run")
+        values["updated_at"] = utcnow()
+        if self._conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(**values)).rowcount != 1:
+            raise UnknownRunError(run_id)
+
+    def add_run_usage(self, run_id: int, *, tokens: int = 0, cost_usd: float = 0.0, steps: int = 0) -> None:
+        """Add to the run's token, cost and step counters atomically."""
+        statement = (
+            update(RUNS)
+            .where(RUNS.c.id == run_id)
+            .values(
+                tokens=RUNS.c.tokens + tokens,
+                cost_usd=RUNS.c.cost_usd + cost_usd,
+                steps=RUNS.c.steps + steps,
+                updated_at=utcnow(),
+            )
+        )
+        if self._conn.execute(statement).rowcount != 1:
+            raise UnknownRunError(run_id)
+
+    def request_pause(self, run_id: int) -> RunStatus:
+        """Record that the run should pause at the next safe point; return its current status."""
+        return self._request(run_id, "pause_requested")
+
+    def request_cancel(self, run_id: int) -> RunStatus:
+        """Record that the run should be cancelled; return its current status."""
+        return self._request(run_id, "cancel_requested")
+
+    def _request(self, run_id: int, flag: str) -> RunStatus:
+        row = self._locked_row(RUNS, RUNS.c.id == run_id)
+        if row is None:
+            raise UnknownRunError(run_id)
+        values = {flag: True, "updated_at": utcnow()}
+        self._conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(values))
+        return RunStatus(row.status)
+
+    # --- run nodes ----------------------------------------------------------------------------------------
+
+    def node_id(self, run_id: int, node_key: str) -> int:
+        """The ``run_nodes.id`` of phase ``node_key`` in run ``run_id`` (KeyError when there is none)."""
+        found = self._conn.execute(
+            select(NODES.c.id).where(NODES.c.run_id == run_id, NODES.c.node_key == node_key)
+        ).scalar()
+        if found is None:
+            raise KeyError(f"run {run_id} has no phase {node_key!r}")
+        return int(found)
+
+    def get_node(self, run_id: int, node_key: str) -> NodeRecord:
+        """Phase ``node_key`` of run ``run_id`` (KeyError when there is none)."""
+        row = self._conn.execute(select(NODES).where(NODES.c.run_id == run_id, NODES.c.node_key == node_key)).first()
+        if row is None:
+            raise KeyError(f"run {run_id} has no phase {node_key!r}")
+        return node_record(row)
+
+    def set_node_status(self, /, run_id: int, node_key: str, new: str, **fields: Any) -> NodeRecord:
+        """Move a phase to ``new`` (InvalidTransitionError if SPEC §5 forbids it) and return it.
+
+        Entering ``running`` is a new execution: ``attempt`` becomes the old one + 1 unless given,
+        ``started_at`` is set and ``completed_at`` cleared. An ended status sets ``completed_at``. Leaving
+        ``running`` drops the lease. Explicit ``fields`` win over these defaults.
+        """
+        extra = checked_fields(fields, NODE_FIELDS, "phase")
+        row = self._locked_row(NODES, NODES.c.run_id == run_id, NODES.c.node_key == node_key)
+        if row is None:
+            raise KeyError(f"run {run_id} has no phase {node_key!r}")
+        target = check_node_transition(row.status, new, f"{run_id}/{node_key}")
+        now = utcnow()
+        values: dict[str, Any] = {"status": target.value, "updated_at": now}
+        if target is NodeStatus.RUNNING:
+            values.update(attempt=row.attempt + 1, started_at=now, completed_at=None)
+        elif target in _NODE_ENDED:
+            values["completed_at"] = now
+        if row.status == NodeStatus.RUNNING.value:
+            values.update(lease_owner=None, lease_expires_at=None)
+        values.update(extra)
+        self._conn.execute(update(NODES).where(NODES.c.id == row.id).values(**values))
+        return node_record(self._conn.execute(select(NODES).where(NODES.c.id == row.id)).one())
+
+    def update_node(self, /, run_id: int, node_key: str, **fields: Any) -> NodeRecord:
+        """Set non-status fields of a phase (decision, exit_code, tokens, visits, ...) and return it."""
+        values = checked_fields(fields, NODE_FIELDS, "phase")
+        values["updated_at"] = utcnow()
+        where = (NODES.c.run_id == run_id, NODES.c.node_key == node_key)
+        if self._conn.execute(update(NODES).where(*where).values(**values)).rowcount != 1:
+            raise KeyError(f"run {run_id} has no phase {node_key!r}")
+        return node_record(self._conn.execute(select(NODES).where(*where)).one())
+
+    # --- leases -------------------------------------------------------------------------------------------
+
+    def _lease_target(self, run_id: int, node_key: str | None) -> tuple[Table, tuple[Any, ...]]:
+        if node_key is None:
+            return RUNS, (RUNS.c.id == run_id,)
+        return NODES, (NODES.c.run_id == run_id, NODES.c.node_key == node_key)
+
+    def _lease_missing(self, source: Table, where: tuple[Any, ...], run_id: int, node_key: str | None) -> None:
+        if self._conn.execute(select(source.c.id).where(*where)).first() is None:
+            if node_key is None:
+                raise UnknownRunError(run_id)
+            raise KeyError(f"run {run_id} has no phase {node_key!r}")
+
+    def acquire_lease(
+        self,
+        run_id: int,
+        owner: str,
+        ttl_seconds: float,
+        *,
+        node_key: str | None = None,
+        steal_from: str | None = None,
+        now: datetime | None = None,
+    ) -> bool:
+        """Lease the run (or one of its phases) to ``owner``; False while someone else holds a live lease.
+
+        A lease is free when unheld, held by ``owner``, expired, or held by ``steal_from`` (a dead owner).
+        """
+        source, where = self._lease_target(run_id, node_key)
+        now = now or utcnow()
+        owners = source.c.lease_owner
+        free = [owners.is_(None), owners == owner, source.c.lease_expires_at < now]
+        if steal_from is not None:
+            free.append(owners == steal_from)
+        statement = (
+            update(source)
+            .where(*where, or_(*free))
+            .values(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl_seconds))
+        )
+        if self._conn.execute(statement).rowcount == 1:
+            return True
+        self._lease_missing(source, where, run_id, node_key)
+        return False
+
+    def renew_lease(
+        self,
+        run_id: int,
+        owner: str,
+        ttl_seconds: float,
+        *,
+        node_key: str | None = None,
+        now: datetime | None = None,
+    ) -> bool:
+        """Extend ``owner``'s lease; False when ``owner`` no longer holds it."""
+        source, where = self._lease_target(run_id, node_key)
+        expires = (now or utcnow()) + timedelta(seconds=ttl_seconds)
+        statement = update(source).where(*where, source.c.lease_owner == owner).values(lease_expires_at=expires)
+        return self._conn.execute(statement).rowcount == 1
+
+    def release_lease(self, run_id: int, owner: str, *, node_key: str | None = None) -> bool:
+        """Give up ``owner``'s lease; False when ``owner`` did not hold it."""
+        source, where = self._lease_target(run_id, node_key)
+        statement = (
+            update(source).where(*where, source.c.lease_owner == owner).values(lease_owner=None, lease_expires_at=None)
+        )
+        return self._conn.execute(statement).rowcount == 1
