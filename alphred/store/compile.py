@@ -137,10 +137,12 @@ def _compile(session: Session, workflow: Workflow) -> WorkflowTree:
     digest = workflow_content_hash(workflow)
     failed_at: tuple[int, IntegrityError] | None = None
     for _ in range(_ATTEMPTS):
+        # The latest version is read BEFORE looking for this content: a version committed by another
+        # process in between is then either found here or collides with ours (and we look again).
+        version = _latest_version(session, workflow.key) + 1
         existing = find_tree(session, workflow.key, digest)
         if existing is not None:
             return existing
-        version = _latest_version(session, workflow.key) + 1
         if failed_at is not None and failed_at[0] == version:
             raise failed_at[1]  # nobody else stored this version: the violation is our own
         try:

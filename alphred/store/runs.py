@@ -28,7 +28,7 @@ TREE_EDGES = table(TreeEdge)
 RUN_FIELDS = frozenset(
     {
         "reason", "inputs", "branch", "base_sha", "head_sha", "base_ref", "worktree_path", "repo_path",
-        "pr_url", "tokens", "cost_usd", "steps", "pause_requested", "cancel_requested", "lease_owner",
+        "pr_url", "engine_state", "tokens", "cost_usd", "steps", "pause_requested", "cancel_requested", "lease_owner",
         "lease_expires_at", "started_at", "completed_at",
     }
 )  # fmt: skip

@@ -271,6 +271,7 @@ class WorkflowRun(SQLModel, table=True):
     worktree_path: str | None = _text()
     repo_path: str | None = _text()
     pr_url: str | None = _text()
+    engine_state: dict[str, Any] | None = _json()  # the pure engine's RunState as JSON, for resume
     tokens: int = _int(0)
     cost_usd: float = _float(0.0)
     steps: int = _int(0)

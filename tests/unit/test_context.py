@@ -160,7 +160,7 @@ def test_share_budget_is_fair_and_within_limits(caps: list[int], total: int) -> 
     cut = [limit for limit, cap in zip(limits, caps, strict=True) if limit < cap]
     assert not cut or max(cut) - min(cut) <= 1
     kept_whole = [cap for limit, cap in zip(limits, caps, strict=True) if limit == cap]
-    assert not cut or all(cap <= max(cut) for cap in kept_whole)  # nobody kept more than a cut share
+    assert not cut or all(cap <= max(cut) + 1 for cap in kept_whole)  # nobody keeps more than a share
 
 
 @settings(max_examples=50, deadline=None)

@@ -109,7 +109,7 @@ usage_keys = st.sampled_from(
 usages = st.dictionaries(usage_keys | st.text(max_size=4), json_values, max_size=5)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(usages | st.fixed_dictionaries({"usage": usages}), max_size=8))
 def test_any_usage_data_is_safe_and_totals_never_shrink(reports: list[dict[str, Any]]) -> None:
     counter = TokenCounter()
