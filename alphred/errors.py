@@ -19,7 +19,14 @@ The tree::
     │   ├── DatabaseLockedError        (DATABASE_LOCKED)
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
     │   └── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
-    └── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
+    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
+    ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
+    │                                                             no remote, no base branch
+    ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch or opening its PR failed
+    └── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
+        ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
+        ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
+        └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
 
 Each class is built from structured fields; its message is derived from them. The command line turns any
 of these into ``Error [CODE]: message`` on stderr and the exit code, in one place (``alphred.cli``).
@@ -244,6 +251,9 @@ class InvalidTransitionError(StoreError):
         super().__init__(f"{entity} {ident}: status move {old} -> {new} is not allowed")
 
 
+RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal"})
+
+
 class ProviderError(AlphredError):
     """Raised when: a provider fails a phase attempt; ``kind`` is the failure class of SPEC §4.
 
@@ -263,7 +273,87 @@ class ProviderError(AlphredError):
     ) -> None:
         super().__init__(message)
         self.kind = kind
-        self.retryable = kind in {"rate_limit", "transport", "timeout", "internal"} if retryable is None else retryable
+        self.retryable = kind in RETRYABLE_KINDS if retryable is None else retryable
         if code is not None:
             self.code = code
         self.retry_after = retry_after
+
+
+class ScmNotReadyError(AlphredError):
+    """Raised when: a pull request will be needed but ``gh``/``az``, its login, the remote or the base is missing.
+
+    Found by the preflight before the run starts; ``fix`` says what to do about it.
+    """
+
+    code = "SCM_NOT_READY"
+    exit_code = 2
+
+    def __init__(self, problem: str, fix: str) -> None:
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{problem}: {fix}")
+
+
+class DeliveryError(AlphredError):
+    """Raised when: pushing the run's branch or opening its pull request failed (the run fails, branch kept).
+
+    ``kind`` is one of no_remote, push_rejected, auth, push, no_commits, pull_request.
+    """
+
+    code = "DELIVERY_FAILED"
+
+    def __init__(self, kind: str, detail: str, *, branch: str, remote: str | None = None) -> None:
+        self.kind = kind
+        self.detail = detail
+        self.branch = branch
+        self.remote = remote
+        super().__init__(f"{detail} (the branch {branch} is kept)")
+
+
+class RepositoryRegistryError(AlphredError):
+    """Raised when: a repository registry command gets a bad name, path or URL."""
+
+    code = "REPOSITORY_REGISTRY"
+    exit_code = 2
+
+
+class UnknownRepositoryError(RepositoryRegistryError):
+    """Raised when: ``--repo NAME`` or ``repo remove NAME`` names neither a directory nor a registered repository."""
+
+    code = "UNKNOWN_REPOSITORY"
+
+    def __init__(self, name: str, known: Sequence[str], *, as_path: bool = False) -> None:
+        self.name = name
+        self.known = tuple(sorted(known))
+        listed = ", ".join(self.known) or "none"
+        what = (
+            f"'{name}' is neither a directory nor a registered repository"
+            if as_path
+            else (f"no repository named '{name}' is registered")
+        )
+        super().__init__(f"{what} (registered: {listed}; add one with `alphred repo add {name} PATH|URL`)")
+
+
+class RepositoryExistsError(RepositoryRegistryError):
+    """Raised when: ``repo add NAME`` names a repository that is already registered."""
+
+    code = "REPOSITORY_EXISTS"
+
+    def __init__(self, name: str, location: str) -> None:
+        self.name = name
+        self.location = location
+        super().__init__(
+            f"a repository named '{name}' is already registered ({location}): `alphred repo remove {name}` first"
+        )
+
+
+class RepositoryCloneError(RepositoryRegistryError):
+    """Raised when: cloning a registered repository URL into ``~/.alphred/repos/`` failed (git's words quoted)."""
+
+    code = "CLONE_FAILED"
+
+    def __init__(self, name: str, url: str, detail: str) -> None:
+        self.name = name
+        self.url = url
+        self.detail = detail
+        super().__init__(f"cannot clone repository '{name}' from {url}: {detail}")

@@ -202,3 +202,11 @@ def make_workflow() -> Callable[..., Workflow]:
         return Workflow(key=key, phases=(implement, tests, review), start="implement", content_hash=content_hash)
 
     return build
+
+
+@pytest.fixture
+def demo_run_id(store: SqlRunStore, make_workflow: Callable[..., Workflow]) -> int:
+    """A pending run of ``make_workflow()`` in ``store``, with inputs and a repository."""
+    workflow = make_workflow()
+    tree_id, _ = store.compile(workflow)
+    return store.create_run(tree_id, workflow, {"issue": "bug 7"}, repo_path="/repo", base_ref="main")

@@ -17,7 +17,7 @@ from alphred.errors import AlphredError
 class AlphredGroup(click.Group):
     """A click group that maps every error to SPEC §6's stderr format and exit codes."""
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,

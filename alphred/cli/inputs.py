@@ -48,7 +48,9 @@ def _read_input_file(path: str) -> dict[str, str]:
     try:
         data = json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:
-        raise UsageError(f"input file {path} is not valid {'JSON' if path.endswith('.json') else 'YAML'}: {exc}") from None
+        raise UsageError(
+            f"input file {path} is not valid {'JSON' if path.endswith('.json') else 'YAML'}: {exc}"
+        ) from None
     if data is None:
         return {}
     if not isinstance(data, dict):

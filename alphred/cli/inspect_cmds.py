@@ -108,10 +108,14 @@ def logs(run_id: int, phase: str | None, follow: bool, repo: str | None, db: str
         for event in store.events(run_id, phase, after):
             after = event.id
             stamp = event.timestamp.strftime("%H:%M:%S")
-            click.echo(f"{stamp} {event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11} {event.content or ''}")
+            click.echo(
+                f"{stamp} {event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11} {event.content or ''}"
+            )
         if not follow or store.get_run(run_id).status.value in {s.value for s in TERMINAL_RUN_STATUSES}:
             if follow:
                 for event in store.events(run_id, phase, after):
-                    click.echo(f"{event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11} {event.content or ''}")
+                    click.echo(
+                        f"{event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11} {event.content or ''}"
+                    )
             return 0
         time.sleep(0.5)

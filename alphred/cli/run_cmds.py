@@ -1,34 +1,44 @@
-"""``alphred run``: validate, preflight, create the run and its worktree, drive it, report."""
+"""``alphred run`` and the commands that continue or steer a run: resume, retry, approve, reject, pause, cancel."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from .app import app, db_option, repo_option
 
+if TYPE_CHECKING:
+    from alphred.providers import ProviderRegistry
+    from alphred.runtime.control import Environment
+    from alphred.spec import Workflow
+    from alphred.store import RunRecord, SqlRunStore
 
-def _registry_for(workflow: object, dry_run: bool) -> object:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
+    """The providers a workflow needs, resolved and preflighted (or dry-run stand-ins)."""
+    from alphred.errors import ProviderError
     from alphred.providers import ProviderRegistry, default_registry
     from alphred.providers.dryrun import DryRunProvider
-    from alphred.spec import PhaseType, Workflow
+    from alphred.spec import PhaseType
 
-    assert isinstance(workflow, Workflow)
-    registry = default_registry()
     agents = [p for p in workflow.phases if p.type is PhaseType.AGENT and p.provider]
     if dry_run:
         names = {p.provider for p in agents if p.provider}
-        return ProviderRegistry({name: (lambda n=name: DryRunProvider(n)) for name in names})
+        return ProviderRegistry({name: functools.partial(DryRunProvider, name) for name in names})
+    registry = default_registry()
     for phase in agents:
         assert phase.provider is not None
         provider = registry.resolve(phase.provider)  # UNKNOWN_AGENT_PROVIDER before anything is created
         readiness = provider.check()
         if not readiness.ready:
-            from alphred.errors import ProviderError
-
             error = ProviderError(
                 f"provider '{phase.provider}' (phase {phase.key}) is not ready: {readiness.detail}",
                 kind="auth",
@@ -39,6 +49,35 @@ def _registry_for(workflow: object, dry_run: bool) -> object:
     return registry
 
 
+def _environment(store: SqlRunStore, location: Any, quiet: bool) -> Environment:
+    from alphred.runtime.control import Environment
+    from alphred.runtime.progress import Progress
+
+    return Environment(
+        store=store,
+        location=location,
+        registry_for=build_registry,
+        progress=lambda run_id: Progress(enabled=not quiet, run_id=run_id),
+    )
+
+
+def _report(store: SqlRunStore, record: RunRecord, as_json: bool) -> int:
+    from alphred.runtime.status import exit_code_for, status_object
+
+    if as_json:
+        sys.stdout.write(json.dumps(status_object(record, store.list_steps(record.id))) + "\n")
+        sys.stdout.flush()
+    return exit_code_for(record.status.value, record.reason)
+
+
+def output_options(func: F) -> F:
+    """``--json`` and ``--quiet``, shared by every command that drives a run."""
+    func = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(func)
+    return click.option("--json", "as_json", is_flag=True, help="Print the run's status object as JSON on stdout.")(
+        func
+    )
+
+
 @app.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-i", "--input", "pairs", multiple=True, metavar="NAME=VALUE", help="A workflow input (repeatable).")
@@ -47,10 +86,9 @@ def _registry_for(workflow: object, dry_run: bool) -> object:
 @click.option("--base", metavar="REF", help="Commit, branch or tag to branch the run from (default: HEAD).")
 @click.option("--branch", metavar="NAME", help="Branch name or template for the run (sanitised into a valid ref).")
 @click.option("--dry-run", is_flag=True, help="Replace every agent phase by a stub taking its first decision.")
-@click.option("--json", "as_json", is_flag=True, help="Print the run's status object as JSON on stdout.")
 @click.option("--keep-worktree", is_flag=True, help="Keep the worktree after a successful run.")
 @click.option("--approve-all", is_flag=True, help="Approve every approval phase automatically (for CI).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@output_options
 @db_option
 def run(
     file: str,
@@ -60,17 +98,20 @@ def run(
     base: str | None,
     branch: str | None,
     dry_run: bool,
-    as_json: bool,
     keep_worktree: bool,
     approve_all: bool,
+    as_json: bool,
     quiet: bool,
     db: str | None,
 ) -> int:
-    """Run a workflow in a fresh worktree on its own branch; exit 0 completed, 1 failed, 4 paused."""
-    from alphred.providers import ProviderRegistry
-    from alphred.runtime.progress import Progress
-    from alphred.runtime.runner import Runner, RunOptions, create_run, start_run
-    from alphred.runtime.status import exit_code_for, status_object
+    """Run a workflow in a fresh worktree on its own branch.
+
+    Exit codes: 0 completed, 1 failed, 2 invalid input, 3 cancelled, 4 paused or waiting for approval,
+    130 interrupted (resume with `alphred resume RUN`).
+    """
+    from alphred.errors import WorkflowInvalidError
+    from alphred.runtime.control import start_run
+    from alphred.runtime.runner import RunOptions
     from alphred.runtime.where import resolve_for_write
     from alphred.spec import check_workflow
     from alphred.store import SqlRunStore
@@ -81,25 +122,115 @@ def run(
     for diagnostic in diagnostics:
         click.echo(diagnostic.format(), err=True)
     if workflow is None:
-        from alphred.errors import WorkflowInvalidError
-
         raise WorkflowInvalidError(diagnostics)
     inputs = collect_inputs(workflow, pairs, input_file)
-    registry = _registry_for(workflow, dry_run)
-    assert isinstance(registry, ProviderRegistry)
+    registry = build_registry(workflow, dry_run)
     location, url = resolve_for_write(repo, db)
-    options = RunOptions(inputs=inputs, base=base, branch=branch, keep_worktree=keep_worktree, approve_all=approve_all)
+    options = RunOptions(
+        inputs=inputs, base=base, branch=branch, keep_worktree=keep_worktree,
+        approve_all=approve_all, dry_run=dry_run, env=dict(os.environ),
+    )  # fmt: skip
     with SqlRunStore(url) as store:
-        run_id, worktree, state = create_run(store, workflow, location, options)
-        progress = Progress(enabled=not quiet, run_id=run_id)
-        progress.note(f"run {run_id} of {workflow.key} on branch {store.get_run(run_id).branch} in {worktree}")
-        runner = Runner(
-            store, workflow, run_id, location, registry,
-            worktree=worktree, keep_worktree=keep_worktree, approve_all=approve_all,
-            env=dict(os.environ), progress=progress,
-        )  # fmt: skip
-        start_run(runner, state)
-        record = store.get_run(run_id)
-        if as_json:
-            sys.stdout.write(json.dumps(status_object(record, store.list_steps(run_id))) + "\n")
-        return exit_code_for(record.status.value, record.reason)
+        record = start_run(_environment(store, location, quiet), workflow, options, registry)
+        return _report(store, record, as_json)
+
+
+def _continue(run_id: int, action: str, repo: str | None, db: str | None, as_json: bool, quiet: bool, **kw: Any) -> int:
+    from alphred.runtime.control import continue_run
+    from alphred.runtime.where import resolve_for_write
+    from alphred.store import SqlRunStore
+
+    location, url = resolve_for_write(repo, db)
+    with SqlRunStore(url) as store:
+        record = continue_run(_environment(store, location, quiet), run_id, action, **kw)
+        return _report(store, record, as_json)
+
+
+RUN_ARG = click.argument("run_id", metavar="RUN", type=int)
+
+
+@app.command()
+@RUN_ARG
+@repo_option
+@db_option
+@output_options
+def resume(run_id: int, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+    """Continue a paused or interrupted run (also one whose process was killed); exit codes as `run`."""
+    return _continue(run_id, "resume", repo, db, as_json, quiet)
+
+
+@app.command()
+@RUN_ARG
+@repo_option
+@db_option
+@output_options
+def retry(run_id: int, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+    """Retry a failed run: its failed phase runs again as a new attempt; exit codes as `run`."""
+    return _continue(run_id, "retry", repo, db, as_json, quiet)
+
+
+@app.command()
+@RUN_ARG
+@click.option("--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase.")
+@repo_option
+@db_option
+@output_options
+def approve(run_id: int, comment: str | None, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+    """Approve the approval phase a run waits on, and continue the run; exit codes as `run`."""
+    return _continue(run_id, "approve", repo, db, as_json, quiet, comment=comment)
+
+
+@app.command()
+@RUN_ARG
+@click.option("--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase.")
+@repo_option
+@db_option
+@output_options
+def reject(run_id: int, comment: str | None, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+    """Reject the approval phase a run waits on, and continue the run; exit codes as `run`."""
+    return _continue(run_id, "reject", repo, db, as_json, quiet, comment=comment)
+
+
+def _open_existing(repo: str | None, db: str | None) -> tuple[Any, Any]:
+    from alphred.errors import UnknownRunError
+    from alphred.git import locate_repository
+    from alphred.runtime.where import resolve_for_read
+    from alphred.store import SqlRunStore
+
+    location = locate_repository(repo) if not db else None
+    store = SqlRunStore.open_existing(resolve_for_read(repo, db))
+    if store is None:
+        raise UnknownRunError("(no database yet)")
+    return store, location
+
+
+@app.command()
+@RUN_ARG
+@repo_option
+@db_option
+def pause(run_id: int, repo: str | None, db: str | None) -> int:
+    """Ask a run to pause after its current phase (exit 0 also when it is already paused)."""
+    from alphred.runtime.control import request_pause
+
+    store, _ = _open_existing(repo, db)
+    with store:
+        click.echo(request_pause(store, run_id), err=True)
+    return 0
+
+
+@app.command()
+@RUN_ARG
+@repo_option
+@db_option
+def cancel(run_id: int, repo: str | None, db: str | None) -> int:
+    """Cancel a run now: its active phase is interrupted, every pending phase cancelled (the run exits 3)."""
+    from alphred.git import locate_repository
+    from alphred.runtime.control import request_cancel
+
+    store, location = _open_existing(repo, db)
+    with store:
+        record = store.find_run(run_id)
+        if location is None and record is not None and record.repo_path:
+            location = locate_repository(record.repo_path)
+        click.echo(request_cancel(_environment(store, location, True), run_id), err=True)
+    return 0

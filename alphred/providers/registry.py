@@ -19,7 +19,19 @@ def _scripted() -> Provider:
     return ScriptedProvider()
 
 
-BUILTIN_PROVIDERS: dict[str, ProviderFactory] = {"scripted": _scripted}
+def _claude() -> Provider:
+    from .claude import ClaudeProvider
+
+    return ClaudeProvider()
+
+
+def _codex() -> Provider:
+    from .codex import CodexProvider
+
+    return CodexProvider()
+
+
+BUILTIN_PROVIDERS: dict[str, ProviderFactory] = {"scripted": _scripted, "claude": _claude, "codex": _codex}
 
 
 class ProviderRegistry:

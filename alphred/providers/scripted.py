@@ -30,7 +30,7 @@ class ScriptedProvider:
         yield ProviderEvent(
             EventType.SYSTEM,
             f"scripted: phase {options.phase} attempt {options.attempt} plays entry {index + 1}/{len(script)}",
-            metadata={"entry": index + 1, "prompt_chars": len(prompt)},
+            metadata={"entry": index + 1, "prompt_chars": len(prompt), "context_items": len(options.context)},
         )
         sleep = float(entry.get("sleep") or 0)
         if sleep > 0:

@@ -14,6 +14,14 @@ from alphred.providers.base import EventType, ProviderEvent, result_event
 
 REPORT_TAIL_CHARS = 8000
 KILL_GRACE_SECONDS = 2.0
+ACTIVE_GROUPS: set[int] = set()  # process groups of running commands, for an emergency stop
+
+
+def kill_active_groups() -> None:
+    """SIGKILL every running command's process group (a second Ctrl+C stops at once, leaving no orphan)."""
+    for pgid in list(ACTIVE_GROUPS):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
 
 
 async def run_command(
@@ -38,6 +46,7 @@ async def run_command(
         start_new_session=True,
         env=dict(env) if env is not None else None,
     )
+    ACTIVE_GROUPS.add(process.pid)
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     readers = [
         asyncio.create_task(_pump(process.stdout, "stdout", queue)),
@@ -77,6 +86,7 @@ async def run_command(
     finally:
         if not finished:
             await _kill_group(process)
+        ACTIVE_GROUPS.discard(process.pid)
         for reader in readers:
             reader.cancel()
     report = "".join(tail)[-REPORT_TAIL_CHARS:]

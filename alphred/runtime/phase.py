@@ -28,8 +28,9 @@ from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore
 
 from .command import run_command
+from .crash import crash_point
 from .redact import Redactor
-from .sink import EventSink
+from .sink import FLUSH_EVERY_SECONDS, EventSink
 
 
 @dataclass
@@ -71,9 +72,18 @@ class _Outcome:
 
 
 async def run_attempt(
-    ctx: PhaseContext, state: RunState, phase: Phase, attempt: int, visit: int, stats: AttemptStats
+    ctx: PhaseContext,
+    state: RunState,
+    phase: Phase,
+    attempt: int,
+    visit: int,
+    stats: AttemptStats,
+    notes: tuple[str, ...] = (),
 ) -> PhaseCompleted | PhaseFailed:
-    """Execute one attempt and turn what happened into the engine event that reports it."""
+    """Execute one attempt and turn what happened into the engine event that reports it.
+
+    ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry).
+    """
     node = ctx.store.get_node(ctx.run_id, phase.key)
     first = ctx.store.next_event_sequence(node.id, attempt)
 
@@ -83,16 +93,19 @@ async def run_attempt(
 
     sink = EventSink(ctx.store, ctx.run_id, node.id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
+    flusher = asyncio.create_task(_flush_periodically(sink))
     try:
-        events = _events_for(ctx, state, phase, attempt)
+        events = _events_for(ctx, state, phase, attempt, notes)
         failure = await _consume(events, phase, sink, outcome)
     finally:
+        flusher.cancel()
         sink.flush()
     stats.events = sink.count
     stats.tokens = outcome.counter.total
     stats.cost_usd = outcome.counter.cost_usd
     if failure is not None:
-        stats.message = failure.message
+        stats.message = ctx.redactor.redact(failure.message)
+        stats.details["error"] = {"kind": failure.kind, "code": failure.code, "retry_after": failure.retry_after}
         return PhaseFailed(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
@@ -100,7 +113,16 @@ async def run_attempt(
     return _completed(ctx, phase, attempt, visit, outcome.result, stats)
 
 
-def _events_for(ctx: PhaseContext, state: RunState, phase: Phase, attempt: int) -> AsyncIterator[ProviderEvent]:
+async def _flush_periodically(sink: EventSink) -> None:
+    """Write buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent."""
+    while True:
+        await asyncio.sleep(FLUSH_EVERY_SECONDS)
+        sink.flush()
+
+
+def _events_for(
+    ctx: PhaseContext, state: RunState, phase: Phase, attempt: int, notes: tuple[str, ...]
+) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command = render_template(phase.templates["run"], values, quote=shlex.quote)
@@ -115,7 +137,7 @@ def _events_for(ctx: PhaseContext, state: RunState, phase: Phase, attempt: int) 
         phase=phase.key,
         attempt=attempt,
         system_prompt=phase.options.get("system_prompt"),
-        context=bundle.envelopes,
+        context=bundle.envelopes + notes,
         timeout=phase.timeout,
         model=phase.model,
         decisions=phase.decisions,
@@ -194,7 +216,9 @@ def _completed(
     if phase.type is PhaseType.COMMAND and exit_code != 0 and not phase.allow_failure:
         stats.message = f"command exited with {exit_code}"
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
+    crash_point("before_commit")
     commit = ctx.worktrees.commit_phase(ctx.worktree, f"alphred({ctx.workflow.key}): {phase.key} [visit {visit}]")
+    crash_point("after_commit")
     if commit is not None:
         ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=commit.diff)
         ctx.store.update_run(ctx.run_id, head_sha=commit.sha)

@@ -1,64 +1,111 @@
-"""Drive a run: feed events to the pure engine, persist its effects first, then carry them out."""
+"""Drive a run: feed events to the pure engine, persist its effects first, then carry them out.
+
+Every transition's effects and the engine's state snapshot are written in ONE transaction that is fenced
+by the run's lease; a phase attempt is claimed (its lease written) in the transaction that moves it to
+``running``. A heartbeat renews both leases and watches for ``pause``/``cancel`` requests; Ctrl+C and
+SIGTERM interrupt the active attempt out of band.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import random
+import signal
+import sys
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from alphred.engine import (
+    TERMINAL_RUN_STATUSES,
     ApprovalRequested,
     AwaitApproval,
+    CancelRequested,
     Effect,
     Event,
+    NodeStatus,
+    PauseRequested,
     PhaseCompleted,
     PhaseFailed,
+    PhaseInterrupted,
     RecordRouting,
     RecordStep,
     RunFinished,
-    RunStarted,
     RunState,
     RunStatus,
     SetPhaseStatus,
     SetRunStatus,
     StartPhase,
-    initial_state,
     state_to_json,
     transition,
 )
-from alphred.git import (
-    GitWorktrees,
-    RepoLocation,
-    branch_tokens,
-    choose_branch_template,
-    render_branch_name,
-)
+from alphred.errors import RETRYABLE_KINDS, AlphredError
+from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
 
+from .command import kill_active_groups
+from .crash import crash_point
+from .lease import LeaseOwner, lease_ttl
 from .phase import AttemptStats, PhaseContext, run_attempt
 from .progress import Progress
 from .redact import Redactor
 
+HEARTBEAT_SECONDS = 0.5
+
+
+class LeaseLostError(AlphredError):
+    """Raised when: another process took over this run's lease; this process stops touching the run."""
+
+    code = "LEASE_LOST"
+    exit_code = 1
+
+    def __init__(self, run_id: int) -> None:
+        super().__init__(f"run {run_id} was taken over by another process; this one stops")
+
 
 @dataclass
 class RunOptions:
-    """How to start a run (the ``alphred run`` flags that reach the runtime)."""
+    """How a run executes (the flags of ``alphred run`` that reach the runtime); stored with the run."""
 
-    inputs: Mapping[str, str]
+    inputs: Mapping[str, str] = field(default_factory=dict)
     base: str | None = None
     branch: str | None = None
     keep_worktree: bool = False
     approve_all: bool = False
+    dry_run: bool = False
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+
+    def stored(self) -> dict[str, Any]:
+        """The part that a later ``resume`` must honour."""
+        return {"keep_worktree": self.keep_worktree, "approve_all": self.approve_all, "dry_run": self.dry_run}
+
+
+@dataclass
+class _Failure:
+    attempt: int
+    kind: str
+    message: str
+    retry_after: float | None
+
+
+def backoff_seconds(failures: int, retry_after: float | None, env: Mapping[str, str]) -> float:
+    """Exponential backoff with jitter for the ``failures``-th consecutive retryable failure."""
+    try:
+        base = float(env.get("ALPHRED_RETRY_BASE_SECONDS", "2"))
+    except ValueError:
+        base = 2.0
+    delay = min(base * 2 ** max(failures - 1, 0), 60.0) * random.uniform(0.75, 1.25)
+    return float(max(delay, retry_after or 0.0))
 
 
 class Runner:
-    """Executes one run to its end (or until it pauses) through the engine's effects."""
+    """Executes one run to its end, or until it pauses, waits for approval or is interrupted."""
 
     def __init__(
         self,
@@ -69,22 +116,22 @@ class Runner:
         registry: ProviderRegistry,
         *,
         worktree: Path,
-        keep_worktree: bool = False,
-        approve_all: bool = False,
-        env: Mapping[str, str] | None = None,
+        options: RunOptions,
+        owner: LeaseOwner,
         progress: Progress | None = None,
         on_event: Callable[[str, int, int, ProviderEvent], None] | None = None,
     ) -> None:
         self.store = store
         self.workflow = workflow
         self.run_id = run_id
-        self.keep_worktree = keep_worktree
-        self.approve_all = approve_all
+        self.options = options
+        self.owner = str(owner)
+        self.ttl = lease_ttl()
         self.progress = progress or Progress(enabled=False)
         self.worktrees = GitWorktrees(location)
         self.worktree = worktree
-        self._stats: dict[tuple[str, int], AttemptStats] = {}
-        environment = dict(os.environ if env is None else env)
+        self.interrupted = False
+        environment = dict(options.env)
         self.ctx = PhaseContext(
             store=store,
             run_id=run_id,
@@ -96,31 +143,67 @@ class Runner:
             env=environment,
             on_event=on_event,
         )
+        self._stats: dict[tuple[str, int], AttemptStats] = {}
+        self._failures: dict[str, _Failure] = {}
         self._edge_ids: dict[tuple[str, int], int] | None = None
+        self._phase: tuple[str, int] | None = None
+        self._phase_task: asyncio.Task[Any] | None = None
+        self._stop: str | None = None  # "interrupt" | "cancel" | "lost"
+        self._pause = False
+        self._wake = asyncio.Event()
+        self._signals = 0
 
-    def drive(self, state: RunState, first: Event) -> RunState:
+    # -- the loop ---------------------------------------------------------------------------------------
+
+    def drive(self, state: RunState, first: Sequence[Event]) -> RunState:
         """Feed ``first`` and every event that follows until the run ends or waits; return the last state."""
-        return asyncio.run(self._drive(state, first))
+        return asyncio.run(self._main(state, first))
 
-    async def _drive(self, state: RunState, first: Event) -> RunState:
-        events: deque[Event] = deque([first])
+    async def _main(self, state: RunState, first: Sequence[Event]) -> RunState:
+        self._wake = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        installed = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
+                loop.add_signal_handler(sig, self._on_signal, sig)
+                installed.append(sig)
+        heartbeat = asyncio.create_task(self._heartbeat())
+        try:
+            return await self._drive(state, first)
+        finally:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+            if self._stop != "lost":
+                with contextlib.suppress(AlphredError):
+                    self.store.release_lease(self.run_id, self.owner)
+
+    async def _drive(self, state: RunState, first: Sequence[Event]) -> RunState:
+        events: deque[Event] = deque(first)
         while events:
             event = events.popleft()
+            if self._stop == "lost":
+                raise LeaseLostError(self.run_id)
             previous = state
             state, effects = transition(state, event)
             self._persist(previous, state, effects)
             for effect in effects:
-                follow = await self._act(state, effect)
-                if follow is not None:
-                    events.append(follow)
+                events.extend(await self._act(state, effect))
+            if not events and self._stop == "cancel" and state.status not in TERMINAL_RUN_STATUSES:
+                events.append(CancelRequested())
         return state
 
     # -- persist first ----------------------------------------------------------------------------------
 
     def _persist(self, previous: RunState, state: RunState, effects: tuple[Effect, ...]) -> None:
-        if previous is state and not effects:
+        if previous == state and not effects:
             return  # a stale or no-op event: nothing to write
         with self.store.transaction() as tx:
+            if not tx.renew_lease(self.run_id, self.owner, self.ttl):
+                self._stop = "lost"
+                raise LeaseLostError(self.run_id)
             for effect in effects:
                 self._persist_one(tx, effect)
             for key, phase in state.phases.items():
@@ -134,18 +217,28 @@ class Runner:
                         tokens=phase.tokens,
                         cost_usd=phase.cost_usd,
                     )
-            tx.update_run(
-                self.run_id,
-                engine_state=state_to_json(state),
-                tokens=state.tokens,
-                cost_usd=state.cost_usd,
-                steps=state.steps,
-            )
+            fields: dict[str, Any] = {
+                "engine_state": {"engine": state_to_json(state), "runtime": self.options.stored()},
+                "tokens": state.tokens,
+                "cost_usd": state.cost_usd,
+                "steps": state.steps,
+            }
+            if state.status is RunStatus.PAUSED and self._pause:
+                fields["pause_requested"] = False
+                self._pause = False
+            tx.update_run(self.run_id, **fields)
+        if any(isinstance(e, RecordStep) for e in effects):
+            crash_point("between_phases")
 
     def _persist_one(self, tx: StoreTransaction, effect: Effect) -> None:
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
         elif isinstance(effect, SetPhaseStatus):
+            if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
+                self.run_id, self.owner, self.ttl, node_key=effect.phase
+            ):
+                self._stop = "lost"
+                raise LeaseLostError(self.run_id)
             tx.set_node_status(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt)
         elif isinstance(effect, RecordStep):
             stats = self._stats.pop((effect.phase, effect.attempt), None) or AttemptStats()
@@ -168,8 +261,7 @@ class Runner:
             self.progress.step_finished(effect, stats)
         elif isinstance(effect, RecordRouting):
             if self._edge_ids is None:
-                run = tx.get_run(self.run_id)
-                self._edge_ids = tx.edge_ids(run.tree_id)
+                self._edge_ids = tx.edge_ids(tx.get_run(self.run_id).tree_id)
             edge = self._edge_ids.get((effect.source, effect.priority)) if effect.priority is not None else None
             tx.add_routing_decision(
                 self.run_id,
@@ -184,78 +276,149 @@ class Runner:
 
     # -- then act ---------------------------------------------------------------------------------------
 
-    async def _act(self, state: RunState, effect: Effect) -> Event | None:
+    async def _act(self, state: RunState, effect: Effect) -> list[Event]:
         if isinstance(effect, StartPhase):
             return await self._start_phase(state, effect)
         if isinstance(effect, AwaitApproval):
-            self.progress.note(f"phase {effect.phase} waits for approval: alphred approve {self.run_id}")
+            self.progress.note(
+                f"phase {effect.phase} waits for approval: alphred approve {self.run_id} / alphred reject {self.run_id}"
+            )
         elif isinstance(effect, RunFinished):
             self._finish(effect)
-        return None
+        return []
 
-    async def _start_phase(self, state: RunState, effect: StartPhase) -> Event:
+    async def _start_phase(self, state: RunState, effect: StartPhase) -> list[Event]:
         phase = self.workflow.phase(effect.phase)
         stats = AttemptStats()
         self._stats[(effect.phase, effect.attempt)] = stats
+        if self._stop == "interrupt":  # an interrupt that arrived while the phase was starting is not lost
+            return [PhaseInterrupted(effect.phase, effect.attempt)]
+        if self._stop == "cancel":
+            return [CancelRequested()]
         self.progress.phase_started(effect, phase.type.value, state)
         if phase.type is PhaseType.APPROVAL:
-            if self.approve_all:
+            if self.options.approve_all:
+                comment = "approved automatically (--approve-all)"
                 stats.details["approved_by"] = "--approve-all"
-                return PhaseCompleted(
-                    effect.phase, effect.attempt, "approved", {"comment": "approved automatically (--approve-all)"}
-                )
-            return ApprovalRequested(effect.phase, effect.attempt)
+                self.store.add_artifact(
+                    self.run_id, phase.key, effect.attempt, "report", text=comment,
+                    data={"decision": "approved", "comment": comment, "approved_by": "--approve-all"},
+                )  # fmt: skip
+                return [PhaseCompleted(effect.phase, effect.attempt, "approved", {"comment": comment})]
+            return [ApprovalRequested(effect.phase, effect.attempt)]
+        notes = await self._before_retry(state, effect)
+        if notes is None:
+            return self._stopped_events(effect)
+        self._phase = (effect.phase, effect.attempt)
+        task = asyncio.ensure_future(run_attempt(self.ctx, state, phase, effect.attempt, effect.visit, stats, notes))
+        self._phase_task = task
         try:
-            return await run_attempt(self.ctx, state, phase, effect.attempt, effect.visit, stats)
+            outcome = await task
         except asyncio.CancelledError:
-            raise
+            if self._stop is None:
+                raise
+            return self._stopped_events(effect)
         except Exception as exc:  # the runtime itself failed this attempt: record it, never lose the run
             stats.message = f"{type(exc).__name__}: {exc}"
-            return PhaseFailed(effect.phase, effect.attempt, "internal", False, getattr(exc, "code", "RUNTIME_ERROR"))
+            outcome = PhaseFailed(
+                effect.phase, effect.attempt, "internal", False, getattr(exc, "code", "RUNTIME_ERROR")
+            )
+        finally:
+            self._phase = None
+            self._phase_task = None
+        if self._stop is not None:  # an interrupted outcome wins over a late success
+            return self._stopped_events(effect)
+        if isinstance(outcome, PhaseFailed):
+            error = stats.details.get("error", {})
+            self._failures[effect.phase] = _Failure(
+                effect.attempt, outcome.reason, stats.message or outcome.reason, error.get("retry_after")
+            )
+        else:
+            self._failures.pop(effect.phase, None)
+        pause = self._pause or self._pause_requested()
+        return [PauseRequested(), outcome] if pause else [outcome]
+
+    def _stopped_events(self, effect: StartPhase) -> list[Event]:
+        if self._stop == "cancel":
+            return [CancelRequested()]
+        return [PhaseInterrupted(effect.phase, effect.attempt)]
+
+    async def _before_retry(self, state: RunState, effect: StartPhase) -> tuple[str, ...] | None:
+        """Back off before retrying a retryable provider failure; the notes for the retry's context."""
+        failure = self._failures.get(effect.phase)
+        if failure is None or failure.attempt != effect.attempt - 1:
+            return ()
+        note = (
+            f'<previous_attempt phase="{effect.phase}" attempt="{failure.attempt}" reason="{failure.kind}">\n'
+            f"{failure.message[:2000]}\n</previous_attempt>"
+        )
+        if failure.kind in RETRYABLE_KINDS:
+            consecutive = max(1, state.phase(effect.phase).consecutive_failures)
+            delay = backoff_seconds(consecutive, failure.retry_after, self.options.env)
+            self.progress.note(f"{effect.phase}: retrying after {failure.kind} in {delay:.1f}s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+            if self._stop is not None:
+                return None
+        return (note,)
+
+    def _pause_requested(self) -> bool:
+        record = self.store.find_run(self.run_id)
+        return bool(record and record.pause_requested)
 
     def _finish(self, effect: RunFinished) -> None:
-        head = self.worktrees.head_sha(self.worktree)
-        fields: dict[str, object] = {"head_sha": head}
-        if effect.status is RunStatus.COMPLETED and not self.keep_worktree:
-            self.worktrees.remove(self.worktree)
-            fields["worktree_path"] = None
-        self.store.update_run(self.run_id, **fields)
+        fields: dict[str, object] = {}
+        if self.worktree.is_dir():
+            fields["head_sha"] = self.worktrees.head_sha(self.worktree)
+            if effect.status is RunStatus.COMPLETED and not self.options.keep_worktree:
+                self.worktrees.remove(self.worktree)
+                fields["worktree_path"] = None
+        if fields:
+            self.store.update_run(self.run_id, **fields)
         self.progress.run_finished(effect)
 
+    # -- out of band ------------------------------------------------------------------------------------
 
-def create_run(
-    store: SqlRunStore,
-    workflow: Workflow,
-    location: RepoLocation,
-    options: RunOptions,
-) -> tuple[int, Path, RunState]:
-    """Compile the workflow, create the run, its branch and worktree; return (run id, worktree, state)."""
-    worktrees = GitWorktrees(location)
-    base = worktrees.resolve_base(options.base)
-    tree_id, _version = store.compile(workflow)
-    run_id = store.create_run(
-        tree_id,
-        workflow,
-        dict(options.inputs),
-        base_sha=base.sha,
-        base_ref=base.ref_name,
-        repo_path=str(location.root),
-    )
-    template = choose_branch_template(options.branch, None, options.env)
-    tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
-    branch = render_branch_name(template, tokens)
-    worktree = worktrees.create(run_id, branch, base.sha)
-    state = initial_state(workflow, options.inputs)
-    store.update_run(
-        run_id,
-        branch=worktree.branch,
-        worktree_path=str(worktree.path),
-        head_sha=base.sha,
-        engine_state=state_to_json(state),
-    )
-    return run_id, worktree.path, state
+    def _on_signal(self, sig: signal.Signals) -> None:
+        self._signals += 1
+        if self._signals > 1:
+            sys.stderr.write("\nsecond interrupt: stopping at once (alphred resume continues the run)\n")
+            sys.stderr.flush()
+            kill_active_groups()
+            os._exit(130)
+        name = "Ctrl+C" if sig == signal.SIGINT else sig.name
+        self.progress.note(f"{name}: interrupting the active phase (press again to stop at once)")
+        self._request_stop("interrupt")
+
+    def _request_stop(self, why: str) -> None:
+        if self._stop is None or why == "lost":
+            self._stop = why
+            self.interrupted = why == "interrupt"
+        self._wake.set()
+        if self._phase_task is not None and not self._phase_task.done():
+            self._phase_task.cancel()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                with self.store.transaction() as tx:
+                    if not tx.renew_lease(self.run_id, self.owner, self.ttl):
+                        self._request_stop("lost")
+                        continue
+                    if self._phase is not None:
+                        tx.renew_lease(self.run_id, self.owner, self.ttl, node_key=self._phase[0])
+                    record = tx.get_run(self.run_id)
+            except AlphredError:
+                continue  # a busy database: try again at the next beat; the lease TTL covers it
+            if record.cancel_requested:
+                self._request_stop("cancel")
+            if record.pause_requested:
+                self._pause = True
 
 
-def start_run(runner: Runner, state: RunState) -> RunState:
-    """Run a freshly created run from its start phase."""
-    return runner.drive(state, RunStarted())
+def existing_events_for(state: RunState) -> list[Event]:
+    """Events that settle a run found mid-attempt after its process died (the attempt was interrupted)."""
+    if state.status is RunStatus.RUNNING and state.current is not None:
+        return [PhaseInterrupted(state.current, state.phase(state.current).attempt)]
+    return []

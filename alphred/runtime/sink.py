@@ -14,7 +14,7 @@ from alphred.store import EventRow, SqlRunStore
 from .redact import Redactor
 
 FLUSH_EVERY_EVENTS = 2000
-FLUSH_EVERY_SECONDS = 0.25
+FLUSH_EVERY_SECONDS = 0.1
 MAX_EVENT_CHARS = 64_000
 
 

@@ -61,7 +61,7 @@ def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict
     return obj
 
 
-EXIT_CODES = {"completed": 0, "failed": 1, "cancelled": 3, "paused": 4, "pending": 4, "running": 4}
+EXIT_CODES = {"completed": 0, "failed": 1, "cancelled": 3, "paused": 4, "pending": 4, "running": 1}
 
 
 def exit_code_for(status: str, reason: str | None) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,22 +44,36 @@ from .model import (
     Transition,
     Workflow,
 )
-from .yamlsrc import Collector, compose, did_you_mean, is_null, is_plain_single_line, mapping_items, pos
+from .yamlsrc import (
+    Collector,
+    compose,
+    did_you_mean,
+    is_null,
+    is_plain_single_line,
+    mapping_items,
+    pos,
+    scalar_value,
+)
 
 WORKFLOW_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 PHASE_KEY = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
 INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 
-def load_workflow(path: str | Path, text: str | None = None) -> Workflow:
-    """Load and validate a workflow file; raises WorkflowInvalidError listing every error."""
-    workflow, diagnostics = check_workflow(path, text)
+def load_workflow(path: str | Path, text: str | None = None, files: Mapping[str, str] | None = None) -> Workflow:
+    """Load and validate a workflow file; raises WorkflowInvalidError listing every error.
+
+    ``text`` replaces the file's content and ``files`` the prompt files on disk (a stored workflow).
+    """
+    workflow, diagnostics = check_workflow(path, text, files)
     if workflow is None:
         raise WorkflowInvalidError(diagnostics)
     return workflow
 
 
-def check_workflow(path: str | Path, text: str | None = None) -> tuple[Workflow | None, list[Diagnostic]]:
+def check_workflow(
+    path: str | Path, text: str | None = None, files: Mapping[str, str] | None = None
+) -> tuple[Workflow | None, list[Diagnostic]]:
     """Validate a workflow file: (workflow or None when any error, every diagnostic in file order)."""
     out = Collector(str(path))
     if text is None:
@@ -83,7 +98,7 @@ def check_workflow(path: str | Path, text: str | None = None) -> tuple[Workflow 
     if root is None or not isinstance(root, yaml.MappingNode):
         out.error(root if root is not None else SourcePos(1, 1), "a workflow file must be a YAML mapping")
         return None, out.sorted()
-    builder = _Builder(out, Path(path).parent, text)
+    builder = _Builder(out, Path(path).parent, text, files)
     workflow = builder.build(root, str(path))
     if workflow is not None:
         check_graph(workflow, builder.nodes, out)
@@ -96,7 +111,7 @@ class NodeIndex:
     """YAML nodes of interest for graph-level checks, by phase key."""
 
     phases: dict[str, yaml.Node] = field(default_factory=dict)
-    transitions: dict[tuple[str, int], yaml.MappingNode] = field(default_factory=dict)
+    transitions: dict[tuple[str, int], yaml.Node] = field(default_factory=dict)
     when: dict[tuple[str, int], yaml.Node] = field(default_factory=dict)
     templates: dict[tuple[str, str], yaml.Node] = field(default_factory=dict)
     body_from: yaml.Node | None = None
@@ -104,10 +119,13 @@ class NodeIndex:
 
 
 class _Builder:
-    def __init__(self, out: Collector, base_dir: Path, text: str) -> None:
+    def __init__(self, out: Collector, base_dir: Path, text: str, files: Mapping[str, str] | None) -> None:
         self.out = out
         self.base_dir = base_dir
         self.nodes = NodeIndex()
+        self.text = text
+        self.stored_files = files
+        self.files: dict[str, str] = {}
         self.hash = hashlib.sha256(text.encode("utf-8"))
 
     def build(self, root: yaml.MappingNode, source: str) -> Workflow | None:
@@ -117,7 +135,7 @@ class _Builder:
             if required not in top:
                 out.error(root, f"missing required field '{required}'")
         if "alphred" in top:
-            version = f.scalar_value(top["alphred"]) if isinstance(top["alphred"], yaml.ScalarNode) else None
+            version = scalar_value(top["alphred"]) if isinstance(top["alphred"], yaml.ScalarNode) else None
             if version != 1 or isinstance(version, bool):
                 out.error(top["alphred"], f"unsupported format version {version!r}: this Alphred reads 'alphred: 1'")
         key = f.read_str(top["key"], "key", out) if "key" in top else None
@@ -152,6 +170,8 @@ class _Builder:
             pull_request_title=title,
             source_path=source,
             content_hash=self.hash.hexdigest(),
+            source_text=self.text,
+            source_files=dict(self.files),
         )
 
     # -- sections ---------------------------------------------------------------------------------------
@@ -249,6 +269,8 @@ class _Builder:
             return None
         raw = {k: (kn, vn) for k, kn, vn in mapping_items(node, out)}
         type_name = f.read_str(raw["type"][1], "type", out) if "type" in raw else "agent"
+        if type_name is None:
+            return None
         try:
             ptype = PhaseType(type_name)
         except ValueError:
@@ -379,7 +401,7 @@ class _Builder:
 
     def _context(self, node: yaml.Node) -> tuple[str, ...] | None:
         if isinstance(node, yaml.ScalarNode):
-            value = f.scalar_value(node)
+            value = scalar_value(node)
             if value is False:
                 return ()
             if value is True or value is None:
@@ -485,7 +507,7 @@ class _Builder:
             cap = f.read_int(fields["max"], "max", out, 1) if "max" in fields else None
             if target is None:
                 continue
-            self.nodes.transitions[(key, priority)] = item  # type: ignore[assignment]
+            self.nodes.transitions[(key, priority)] = item
             self.nodes.templates[("$to", f"{key}#{priority}")] = fields["to"]
             result.append(Transition(target, priority, when, guard, cap, pos(item)))
         result.sort(key=lambda t: t.priority)
@@ -512,6 +534,14 @@ class _Builder:
 
     def _read_prompt_file(self, node: yaml.Node, rel: str) -> str | None:
         path = (self.base_dir / rel).resolve()
+        if self.stored_files is not None:
+            if rel not in self.stored_files:
+                self.out.error(node, f"prompt_file '{rel}' is missing from the stored workflow")
+                return None
+            text = self.stored_files[rel]
+            self.files[rel] = text
+            self.hash.update(b"\0prompt_file\0" + rel.encode() + b"\0" + text.encode("utf-8"))
+            return text
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -520,6 +550,7 @@ class _Builder:
         except (OSError, UnicodeDecodeError) as exc:
             self.out.error(node, f"cannot read prompt_file '{rel}': {exc}")
             return None
+        self.files[rel] = text
         self.hash.update(b"\0prompt_file\0" + rel.encode() + b"\0" + text.encode("utf-8"))
         return text
 
@@ -528,7 +559,7 @@ def _provider_name(raw: dict[str, tuple[yaml.Node, yaml.Node]], defaults: dict[s
     node = raw["provider"][1] if "provider" in raw else defaults.get("provider")
     if node is None or not isinstance(node, yaml.ScalarNode) or is_null(node):
         return None
-    value = f.scalar_value(node)
+    value = scalar_value(node)
     return value if isinstance(value, str) else None
 
 

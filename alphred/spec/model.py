@@ -133,6 +133,8 @@ class Workflow:
     pull_request_title: Template | None = None
     source_path: str | None = None
     content_hash: str = ""  # sha256 of the canonical content (file text plus prompt files)
+    source_text: str = field(default="", repr=False)  # the YAML text, stored with the tree for resume
+    source_files: Mapping[str, str] = field(default_factory=dict, repr=False)  # prompt_file path -> text
 
     def phase(self, key: str) -> Phase:
         """Return the phase called ``key`` (KeyError when there is none)."""

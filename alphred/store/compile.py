@@ -57,6 +57,7 @@ def _definition(workflow: Workflow) -> dict[str, Any]:
             "inputs": [asdict(i) for i in workflow.inputs],
             "limits": asdict(workflow.limits),
             "pull_request": asdict(workflow.pull_request) if workflow.pull_request else None,
+            "source": {"text": workflow.source_text, "files": dict(workflow.source_files)},
         }
     )
 

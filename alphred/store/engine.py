@@ -73,7 +73,10 @@ def open_engine(url: str | URL, *, busy_timeout: float | None = None) -> Engine:
     timeout = busy_timeout_seconds(busy_timeout)
     path = sqlite_file(parsed)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the directory of database {display_url(parsed)}: {exc}") from exc
     if parsed.get_backend_name() == "sqlite":
         engine = create_engine(parsed, connect_args={"timeout": timeout})
     else:
@@ -111,13 +114,15 @@ def configure_engine(engine: Engine, *, busy_timeout: float | None = None) -> En
 
     @event.listens_for(engine, "handle_error")
     def _on_error(context: ExceptionContext) -> None:
-        translate_error(context.original_exception, shown, timeout)
+        if context.is_pre_ping:  # the pool recovers from a dead pooled connection by itself
+            return
+        translate_error(context.original_exception, shown, timeout, connecting=context.connection is None)
 
     return engine
 
 
-def translate_error(error: BaseException | None, url: str, busy_timeout: float) -> None:
-    """Raise the Alphred error for a locked, corrupt or unopenable database; return for anything else."""
+def translate_error(error: BaseException | None, url: str, busy_timeout: float, *, connecting: bool = False) -> None:
+    """Raise the Alphred error for a locked, corrupt or unreachable database; return for anything else."""
     if error is None:
         return
     text = str(error)
@@ -126,10 +131,6 @@ def translate_error(error: BaseException | None, url: str, busy_timeout: float) 
         raise DatabaseLockedError(url, busy_timeout) from error
     if any(marker in lowered for marker in _CORRUPT):
         raise DatabaseCorruptError(url, text) from error
-    if "unable to open database file" in lowered:
-        raise StoreError(f"cannot open database {url}: {text}") from error
-
-
-def engine_busy_timeout(engine: Engine) -> float:
-    """The busy timeout ``engine`` was configured with (the default for an unconfigured engine)."""
-    return _CONFIGURED.get(engine, DEFAULT_BUSY_TIMEOUT)
+    if connecting or "unable to open database file" in lowered:
+        detail = text.strip().splitlines()[0] if text.strip() else type(error).__name__
+        raise StoreError(f"cannot open database {url}: {detail}") from error

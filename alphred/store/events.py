@@ -15,8 +15,9 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 
+from alphred.store.columns import utcnow
 from alphred.store.records import EventRow
-from alphred.store.tables import RunNodeStreamEvent, table, utcnow
+from alphred.store.tables import RunNodeStreamEvent, table
 
 EVENTS = table(RunNodeStreamEvent)
 COLUMNS = (

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import Row, func, insert, select
 
+from alphred.store.columns import utcnow
 from alphred.store.events import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
 from alphred.store.runs import NODES, RunOps, inserted_id
@@ -19,7 +20,6 @@ from alphred.store.tables import (
     RunNodeDiagnostic,
     RunNodeStreamEvent,
     table,
-    utcnow,
 )
 
 EVENTS = table(RunNodeStreamEvent)

@@ -17,13 +17,14 @@ from sqlmodel import Session
 
 from alphred.store.engine import READ_ONLY, configure_engine, normalize_url, open_engine, sqlite_file
 from alphred.store.history import HistoryOps
+from alphred.store.leases import LeaseOps
 from alphred.store.migrations import migrate, schema_version
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class StoreTransaction(HistoryOps):
+class StoreTransaction(HistoryOps, LeaseOps):
     """The store's operations bound to one open transaction (see ``SqlRunStore.transaction``)."""
 
 
@@ -64,7 +65,11 @@ class SqlRunStore:
             self._engine = open_engine(url_or_engine, busy_timeout=busy_timeout)
             self._owns_engine = True
         self._reader = self._engine.execution_options(**{READ_ONLY: True})
-        self.schema_version = migrate(self._engine)
+        try:
+            self.schema_version = migrate(self._engine)
+        except BaseException:
+            self.close()
+            raise
 
     @classmethod
     def open_existing(cls, url: str | URL, *, busy_timeout: float | None = None) -> SqlRunStore | None:

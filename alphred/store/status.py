@@ -4,36 +4,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+# One definition of each status, shared with the pure engine (it owns the state machine).
+from alphred.engine.state import StepOutcome
+from alphred.engine.status import NodeStatus, RunStatus
 
-class RunStatus(StrEnum):
-    """Where a workflow run is in its life."""
-
-    PENDING = "pending"
-    RUNNING = "running"
-    PAUSED = "paused"
-    COMPLETED = "completed"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-
-
-class NodeStatus(StrEnum):
-    """Where one phase (run node) of a run is."""
-
-    PENDING = "pending"
-    RUNNING = "running"
-    COMPLETED = "completed"
-    FAILED = "failed"
-    SKIPPED = "skipped"
-    CANCELLED = "cancelled"
-
-
-class StepOutcome(StrEnum):
-    """How one finished attempt of a phase ended (one ``run_node_diagnostics`` row)."""
-
-    COMPLETED = "completed"
-    FAILED = "failed"
-    INTERRUPTED = "interrupted"
-    CANCELLED = "cancelled"
+__all__ = ["ENDED_RUN_STATUSES", "EventType", "NodeStatus", "NodeType", "RunStatus", "StepOutcome", "TargetKind"]
 
 
 class EventType(StrEnum):

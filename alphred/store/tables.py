@@ -6,7 +6,7 @@ per schema for indexes). The same-tree rule of ``tree_edges`` is a trigger (see 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -14,9 +14,6 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
-    DateTime,
-    Dialect,
-    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -24,74 +21,20 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    TypeDecorator,
     UniqueConstraint,
-    false,
 )
 from sqlmodel import Field, SQLModel
 
+from alphred.store.columns import (
+    flag_field,
+    float_field,
+    in_list,
+    int_field,
+    json_field,
+    text_field,
+    ts_field,
+)
 from alphred.store.status import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
-
-
-def utcnow() -> datetime:
-    """The current time, timezone-aware in UTC."""
-    return datetime.now(UTC)
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """A timestamp stored in UTC and always read back timezone-aware (SQLite keeps no zone)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        """Normalise to UTC; naive values are taken as UTC already."""
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        value = value.astimezone(UTC)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        """Attach UTC to the naive values SQLite returns."""
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-def _in(column: str, values: type[Any]) -> str:
-    """SQL text ``column IN ('a', 'b', ...)`` for the members of a StrEnum."""
-    listed = ", ".join(f"'{v.value}'" for v in values)
-    return f"{column} IN ({listed})"
-
-
-def _json(nullable: bool = True) -> Any:
-    return Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=nullable))
-
-
-def _ts(nullable: bool = True, default_now: bool = False) -> Any:
-    if default_now:
-        return Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False, default=utcnow))
-    return Field(default=None, sa_column=Column(UtcDateTime(), nullable=nullable))
-
-
-def _int(default: int = 0) -> Any:
-    return Field(default=default, sa_column=Column(Integer, nullable=False, default=default))
-
-
-def _float(default: float = 0.0) -> Any:
-    return Field(default=default, sa_column=Column(Float, nullable=False, default=default))
-
-
-def _flag() -> Any:
-    column = Column(Boolean, nullable=False, default=False, server_default=false())
-    return Field(default=False, sa_column=column)
-
-
-def _text(nullable: bool = True) -> Any:
-    return Field(default=None, sa_column=Column(Text, nullable=nullable))
-
 
 # --- topology -------------------------------------------------------------------------------------------
 
@@ -103,7 +46,7 @@ class SchemaMigration(SQLModel, table=True):
 
     version: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     name: str = Field(sa_column=Column(String(200), nullable=False))
-    applied_at: datetime = _ts(default_now=True)
+    applied_at: datetime = ts_field(default_now=True)
 
 
 class WorkflowTree(SQLModel, table=True):
@@ -119,13 +62,13 @@ class WorkflowTree(SQLModel, table=True):
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
     tree_key: str = Field(sa_column=Column(String(64), nullable=False))
     version: int = Field(sa_column=Column(Integer, nullable=False))
-    name: str | None = _text()
-    description: str | None = _text()
+    name: str | None = text_field()
+    description: str | None = text_field()
     content_hash: str = Field(sa_column=Column(String(128), nullable=False))
     start_node_key: str = Field(sa_column=Column(String(64), nullable=False))
-    source_path: str | None = _text()
-    definition: dict[str, Any] | None = _json()  # inputs, limits, pull_request
-    created_at: datetime = _ts(default_now=True)
+    source_path: str | None = text_field()
+    definition: dict[str, Any] | None = json_field()  # inputs, limits, pull_request
+    created_at: datetime = ts_field(default_now=True)
 
 
 class PromptTemplate(SQLModel, table=True):
@@ -139,7 +82,7 @@ class PromptTemplate(SQLModel, table=True):
     version: int = Field(sa_column=Column(Integer, nullable=False))
     content: str = Field(sa_column=Column(Text, nullable=False))
     content_type: str = Field(default="text", sa_column=Column(String(32), nullable=False, default="text"))
-    created_at: datetime = _ts(default_now=True)
+    created_at: datetime = ts_field(default_now=True)
 
 
 class GuardDefinition(SQLModel, table=True):
@@ -152,7 +95,7 @@ class GuardDefinition(SQLModel, table=True):
     guard_key: str = Field(sa_column=Column(String(200), nullable=False))
     version: int = Field(sa_column=Column(Integer, nullable=False))
     expression: str = Field(sa_column=Column(Text, nullable=False))
-    created_at: datetime = _ts(default_now=True)
+    created_at: datetime = ts_field(default_now=True)
 
 
 class Repository(SQLModel, table=True):
@@ -167,11 +110,11 @@ class Repository(SQLModel, table=True):
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
     name: str = Field(sa_column=Column(String(200), nullable=False, unique=True))
-    path: str | None = _text()
-    remote_url: str | None = _text()
-    branch_template: str | None = _text()
+    path: str | None = text_field()
+    remote_url: str | None = text_field()
+    branch_template: str | None = text_field()
     clone_status: str = Field(default="cloned", sa_column=Column(String(16), nullable=False, default="cloned"))
-    created_at: datetime = _ts(default_now=True)
+    created_at: datetime = ts_field(default_now=True)
 
 
 class TreeNode(SQLModel, table=True):
@@ -181,7 +124,7 @@ class TreeNode(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("tree_id", "node_key", name="uq_tree_nodes_tree_key"),
         UniqueConstraint("tree_id", "sequence_index", name="uq_tree_nodes_tree_sequence"),
-        CheckConstraint(_in("node_type", NodeType), name="ck_tree_nodes_node_type"),
+        CheckConstraint(in_list("node_type", NodeType), name="ck_tree_nodes_node_type"),
         CheckConstraint("node_type <> 'agent' OR provider IS NOT NULL", name="ck_tree_nodes_agent_provider"),
         CheckConstraint("sequence_index >= 0", name="ck_tree_nodes_sequence_index"),
         CheckConstraint("max_retries >= 0", name="ck_tree_nodes_max_retries"),
@@ -198,10 +141,10 @@ class TreeNode(SQLModel, table=True):
     prompt_template_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("prompt_templates.id", ondelete="RESTRICT"))
     )
-    max_retries: int = _int(0)
-    max_visits: int = _int(10)
-    config: dict[str, Any] | None = _json()
-    created_at: datetime = _ts(default_now=True)
+    max_retries: int = int_field(0)
+    max_visits: int = int_field(10)
+    config: dict[str, Any] | None = json_field()
+    created_at: datetime = ts_field(default_now=True)
 
 
 class TreeEdge(SQLModel, table=True):
@@ -214,7 +157,7 @@ class TreeEdge(SQLModel, table=True):
             "(auto AND guard_definition_id IS NULL) OR (NOT auto AND guard_definition_id IS NOT NULL)",
             name="ck_tree_edges_auto_or_guarded",
         ),
-        CheckConstraint(_in("target_kind", TargetKind), name="ck_tree_edges_target_kind"),
+        CheckConstraint(in_list("target_kind", TargetKind), name="ck_tree_edges_target_kind"),
         CheckConstraint("(target_kind = 'node') = (target_node_id IS NOT NULL)", name="ck_tree_edges_target_node"),
         CheckConstraint("max_traversals IS NULL OR max_traversals >= 1", name="ck_tree_edges_max_traversals"),
     )
@@ -234,7 +177,7 @@ class TreeEdge(SQLModel, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("guard_definitions.id", ondelete="RESTRICT"))
     )
     max_traversals: int | None = Field(default=None, sa_column=Column(Integer))
-    created_at: datetime = _ts(default_now=True)
+    created_at: datetime = ts_field(default_now=True)
 
 
 # --- runs -----------------------------------------------------------------------------------------------
@@ -250,7 +193,7 @@ class WorkflowRun(SQLModel, table=True):
 
     __tablename__ = "workflow_runs"
     __table_args__ = (
-        CheckConstraint(_in("status", RunStatus), name="ck_workflow_runs_status"),
+        CheckConstraint(in_list("status", RunStatus), name="ck_workflow_runs_status"),
         CheckConstraint("tokens >= 0 AND steps >= 0 AND cost_usd >= 0", name="ck_workflow_runs_usage"),
         Index("ix_workflow_runs_status", "status"),
         Index("ix_workflow_runs_created_at", "created_at"),
@@ -262,27 +205,27 @@ class WorkflowRun(SQLModel, table=True):
         sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="RESTRICT"), nullable=False)
     )
     status: str = Field(default=RunStatus.PENDING.value, sa_column=Column(String(16), nullable=False))
-    reason: str | None = _text()
-    inputs: dict[str, Any] | None = _json()
-    branch: str | None = _text()
+    reason: str | None = text_field()
+    inputs: dict[str, Any] | None = json_field()
+    branch: str | None = text_field()
     base_sha: str | None = Field(default=None, sa_column=Column(String(64)))
     head_sha: str | None = Field(default=None, sa_column=Column(String(64)))
-    base_ref: str | None = _text()
-    worktree_path: str | None = _text()
-    repo_path: str | None = _text()
-    pr_url: str | None = _text()
-    engine_state: dict[str, Any] | None = _json()  # the pure engine's RunState as JSON, for resume
-    tokens: int = _int(0)
-    cost_usd: float = _float(0.0)
-    steps: int = _int(0)
-    pause_requested: bool = _flag()
-    cancel_requested: bool = _flag()
+    base_ref: str | None = text_field()
+    worktree_path: str | None = text_field()
+    repo_path: str | None = text_field()
+    pr_url: str | None = text_field()
+    engine_state: dict[str, Any] | None = json_field()  # the pure engine's RunState as JSON, for resume
+    tokens: int = int_field(0)
+    cost_usd: float = float_field(0.0)
+    steps: int = int_field(0)
+    pause_requested: bool = flag_field()
+    cancel_requested: bool = flag_field()
     lease_owner: str | None = Field(default=None, sa_column=Column(String(200)))
-    lease_expires_at: datetime | None = _ts()
-    created_at: datetime = _ts(default_now=True)
-    started_at: datetime | None = _ts()
-    completed_at: datetime | None = _ts()
-    updated_at: datetime = _ts(default_now=True)
+    lease_expires_at: datetime | None = ts_field()
+    created_at: datetime = ts_field(default_now=True)
+    started_at: datetime | None = ts_field()
+    completed_at: datetime | None = ts_field()
+    updated_at: datetime = ts_field(default_now=True)
 
 
 class RunNode(SQLModel, table=True):
@@ -292,7 +235,7 @@ class RunNode(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("run_id", "node_key", name="uq_run_nodes_run_key"),
         UniqueConstraint("run_id", "id", name="uq_run_nodes_run_id"),
-        CheckConstraint(_in("status", NodeStatus), name="ck_run_nodes_status"),
+        CheckConstraint(in_list("status", NodeStatus), name="ck_run_nodes_status"),
         CheckConstraint("attempt >= 0 AND visits >= 0 AND tokens >= 0", name="ck_run_nodes_counters"),
     )
 
@@ -304,17 +247,17 @@ class RunNode(SQLModel, table=True):
     node_key: str = Field(sa_column=Column(String(64), nullable=False))
     sequence_index: int = Field(sa_column=Column(Integer, nullable=False))
     status: str = Field(default=NodeStatus.PENDING.value, sa_column=Column(String(16), nullable=False))
-    attempt: int = _int(0)
-    visits: int = _int(0)
+    attempt: int = int_field(0)
+    visits: int = int_field(0)
     decision: str | None = Field(default=None, sa_column=Column(String(100)))
     exit_code: int | None = Field(default=None, sa_column=Column(Integer))
-    tokens: int = _int(0)
-    cost_usd: float = _float(0.0)
+    tokens: int = int_field(0)
+    cost_usd: float = float_field(0.0)
     lease_owner: str | None = Field(default=None, sa_column=Column(String(200)))
-    lease_expires_at: datetime | None = _ts()
-    started_at: datetime | None = _ts()
-    completed_at: datetime | None = _ts()
-    updated_at: datetime = _ts(default_now=True)
+    lease_expires_at: datetime | None = ts_field()
+    started_at: datetime | None = ts_field()
+    completed_at: datetime | None = ts_field()
+    updated_at: datetime = ts_field(default_now=True)
 
 
 class RoutingDecision(SQLModel, table=True):
@@ -337,8 +280,8 @@ class RoutingDecision(SQLModel, table=True):
     edge_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("tree_edges.id", ondelete="SET NULL"))
     )
-    reason: str | None = _text()
-    created_at: datetime = _ts(default_now=True)
+    reason: str | None = text_field()
+    created_at: datetime = ts_field(default_now=True)
 
 
 class PhaseArtifact(SQLModel, table=True):
@@ -357,10 +300,10 @@ class PhaseArtifact(SQLModel, table=True):
     run_node_id: int = Field(sa_column=Column(Integer, nullable=False))
     attempt: int = Field(sa_column=Column(Integer, nullable=False))
     kind: str = Field(sa_column=Column(String(32), nullable=False))
-    content_text: str | None = _text()
-    content_json: Any = _json()
+    content_text: str | None = text_field()
+    content_json: Any = json_field()
     sha256: str = Field(sa_column=Column(String(64), nullable=False))
-    created_at: datetime = _ts(default_now=True)
+    created_at: datetime = ts_field(default_now=True)
 
 
 class RunNodeDiagnostic(SQLModel, table=True):
@@ -370,7 +313,7 @@ class RunNodeDiagnostic(SQLModel, table=True):
     __table_args__ = (
         _run_node_fk(),
         UniqueConstraint("run_node_id", "attempt", name="uq_run_node_diagnostics_node_attempt"),
-        CheckConstraint(_in("outcome", StepOutcome), name="ck_run_node_diagnostics_outcome"),
+        CheckConstraint(in_list("outcome", StepOutcome), name="ck_run_node_diagnostics_outcome"),
         CheckConstraint("attempt >= 0", name="ck_run_node_diagnostics_attempt"),
         Index("ix_run_node_diagnostics_run", "run_id", "id"),
     )
@@ -380,14 +323,14 @@ class RunNodeDiagnostic(SQLModel, table=True):
     run_node_id: int = Field(sa_column=Column(Integer, nullable=False))
     attempt: int = Field(sa_column=Column(Integer, nullable=False))
     outcome: str = Field(sa_column=Column(String(16), nullable=False))
-    reason: str | None = _text()
+    reason: str | None = text_field()
     error_code: str | None = Field(default=None, sa_column=Column(String(100)))
     duration_ms: int | None = Field(default=None, sa_column=Column(Integer))
-    tokens: int = _int(0)
-    cost_usd: float = _float(0.0)
-    event_count: int = _int(0)
-    details: dict[str, Any] | None = _json()
-    created_at: datetime = _ts(default_now=True)
+    tokens: int = int_field(0)
+    cost_usd: float = float_field(0.0)
+    event_count: int = int_field(0)
+    details: dict[str, Any] | None = json_field()
+    created_at: datetime = ts_field(default_now=True)
 
 
 class RunNodeStreamEvent(SQLModel, table=True):
@@ -397,7 +340,7 @@ class RunNodeStreamEvent(SQLModel, table=True):
     __table_args__ = (
         _run_node_fk("workflow_run_id"),
         UniqueConstraint("run_node_id", "attempt", "sequence", name="uq_run_node_stream_events_sequence"),
-        CheckConstraint(_in("event_type", EventType), name="ck_run_node_stream_events_type"),
+        CheckConstraint(in_list("event_type", EventType), name="ck_run_node_stream_events_type"),
         Index("ix_run_node_stream_events_run", "workflow_run_id", "id"),
     )
 
@@ -407,8 +350,8 @@ class RunNodeStreamEvent(SQLModel, table=True):
     attempt: int = Field(sa_column=Column(Integer, nullable=False))
     sequence: int = Field(sa_column=Column(Integer, nullable=False))
     event_type: str = Field(sa_column=Column(String(16), nullable=False))
-    timestamp: datetime = _ts(default_now=True)
-    content: str | None = _text()
+    timestamp: datetime = ts_field(default_now=True)
+    content: str | None = text_field()
     event_metadata: dict[str, Any] | None = Field(default=None, sa_column=Column("metadata", JSON(none_as_null=True)))
 
 

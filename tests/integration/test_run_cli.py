@@ -100,7 +100,7 @@ def test_without_json_nothing_goes_to_stdout(repo: Path) -> None:
 
 
 def test_status_runs_and_logs_read_back_the_run(repo: Path) -> None:
-    result, status = run_json(str(ROOT / "workflows" / "demo.yaml"), "--repo", str(repo))
+    _result, status = run_json(str(ROOT / "workflows" / "demo.yaml"), "--repo", str(repo))
     run_id = str(status["run_id"])
     again = cli("status", run_id, "--json", "--repo", str(repo))
     assert again.exit_code == 0 and json.loads(again.stdout) == status
@@ -132,7 +132,7 @@ def test_events_are_gap_free_per_attempt_and_secrets_redacted(repo: Path, monkey
         (status["run_id"],),
     ).fetchall()
     assert [r[1] for r in rows] == list(range(1, len(rows) + 1))
-    assert [r[2] for r in rows][0] == "tool_use" and rows[-1][2] == "result"
+    assert next(r[2] for r in rows) == "tool_use" and rows[-1][2] == "result"
     text = "\n".join(r[3] or "" for r in rows)
     assert "line 3" in text and "tok-1234567890" not in text and "sk-abcdefghij" not in text
     assert "[REDACTED] [REDACTED]" in text
@@ -236,7 +236,10 @@ def test_unknown_provider_lists_available_ones_before_anything_is_created(repo: 
     wf = write_workflow(repo.parent, "phases:\n  a: {provider: nosuch}\n")
     result = cli("run", str(wf), "--repo", str(repo), "--json")
     assert result.exit_code == 2 and result.stdout == ""
-    assert "Error [UNKNOWN_AGENT_PROVIDER]: unknown provider 'nosuch'; available providers: scripted" in result.stderr
+    prefix = "Error [UNKNOWN_AGENT_PROVIDER]: unknown provider 'nosuch'; available providers: "
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith(prefix)]
+    names = line.removeprefix(prefix).split(", ")
+    assert "scripted" in names and names == sorted(names)
     assert not (repo / ".alphred" / "alphred.db").exists()
 
 
@@ -384,7 +387,7 @@ def test_upstream_context_manifest_is_persisted(repo: Path) -> None:
             script: [{report: built}]
         """,
     )
-    result, status = run_json(str(wf), "--repo", str(repo))
+    result, _status = run_json(str(wf), "--repo", str(repo))
     assert result.exit_code == 0, result.stderr
     db = sqlite3.connect(repo / ".alphred" / "alphred.db")
     rows = db.execute(

@@ -1,0 +1,257 @@
+"""The ``claude`` provider: Claude Code driven through claude-agent-sdk, in the run's worktree.
+
+The SDK is imported inside ``run`` only (it costs ~1 s), so ``alphred --help`` and ``alphred providers``
+never pay for it. A session is hermetic: ``setting_sources=[]`` (no user settings or hooks), Claude Code's
+preset system prompt plus the phase's ``system_prompt``. The routing decision and structured report come
+from ``output_format`` (a JSON schema whose ``decision`` enum is the phase's decisions) ->
+``ResultMessage.structured_output``; a null structured output is a missing decision, never a success with
+one. Closing the stream early (timeout, cancellation) terminates the CLI at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import logging
+import os
+import shutil
+import sys
+from collections import deque
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from alphred.errors import ProviderError
+
+from .base import ProviderEvent, ProviderOptions, Readiness
+from .claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
+from .contract import compose_prompt, decision_schema
+from .errors import classify_text, provider_error, tail
+
+ENV_CLI = "ALPHRED_CLAUDE_CLI"
+DEFAULT_PERMISSION_MODE = "bypassPermissions"
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
+STDERR_LINES = 200
+CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
+CLOUD_VARS = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY")
+
+
+class ClaudeProvider:
+    """Claude Code through claude-agent-sdk; ``cli_path`` and ``env`` override the lookup (tests, demos)."""
+
+    name = "claude"
+
+    def __init__(self, cli_path: str | None = None, env: Mapping[str, str] | None = None) -> None:
+        self.cli_path = cli_path
+        self.env = dict(env or {})
+
+    def check(self) -> Readiness:
+        """Preflight: the SDK installed, a Claude Code CLI found, credentials present."""
+        cli, problem = find_cli(self.cli_path)
+        if cli is None:
+            return Readiness(False, problem)
+        source = credentials_source({**os.environ, **self.env}, Path.home())
+        if source is None:
+            return Readiness(False, f"no Claude credentials found: {LOGIN_FIX}")
+        note = ""
+        if root_bypass_problem(DEFAULT_PERMISSION_MODE, _euid(), {**os.environ, **self.env}):
+            note = "; running as root: bypassPermissions (the default) needs IS_SANDBOX=1, or use acceptEdits"
+        return Readiness(True, f"Claude Code CLI {cli}; credentials: {source}{note}")
+
+    def check_phase(self, settings: Mapping[str, Any]) -> Readiness:
+        """Preflight of one phase's settings: a known permission mode the CLI will accept here."""
+        mode = str(settings.get("permission_mode") or DEFAULT_PERMISSION_MODE)
+        if mode not in PERMISSION_MODES:
+            return Readiness(False, f"unknown permission_mode '{mode}' (one of: {', '.join(PERMISSION_MODES)})")
+        max_turns = settings.get("max_turns")
+        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1):
+            return Readiness(False, f"max_turns must be a positive integer, not {max_turns!r}")
+        problem = root_bypass_problem(mode, _euid(), {**os.environ, **self.env})
+        return Readiness(problem is None, problem or f"permission_mode {mode}")
+
+    async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
+        """Run one Claude Code session in ``options.working_directory`` and map its messages to events."""
+        mode = str(options.settings.get("permission_mode") or DEFAULT_PERMISSION_MODE)
+        ready = self.check_phase(options.settings)
+        if not ready.ready:
+            code = "CLAUDE_ROOT_BYPASS" if ready.detail.startswith("Claude Code refuses") else "CLAUDE_BAD_SETTINGS"
+            raise ProviderError(ready.detail, kind="invalid_request", retryable=False, code=code)
+        try:
+            import claude_agent_sdk as sdk
+        except ImportError:
+            raise ProviderError(
+                "claude-agent-sdk is not installed: pip install 'alphred[claude]'",
+                kind="invalid_request",
+                retryable=False,
+                code="CLAUDE_SDK_MISSING",
+            ) from None
+        _quiet_sdk_logger()
+        stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        client = sdk.ClaudeSDKClient(self._sdk_options(sdk, options, mode, stderr.append))
+        mapper = ClaudeEventMapper(sdk, mode, bool(options.decisions))
+        watcher: asyncio.Task[None] | None = None
+        responses: AsyncIterator[Any] | None = None
+        try:
+            try:
+                await client.connect()
+                if options.cancel is not None:
+                    watcher = asyncio.create_task(_interrupt_when_set(options.cancel, client, mapper))
+                await client.query(compose_prompt(prompt, options.context, options.decisions))
+                responses = client.receive_response()
+                async for message in responses:
+                    for event in mapper.events(message):
+                        yield event
+                    if mapper.failure is not None:
+                        raise mapper.failure
+            except ProviderError:
+                raise
+            except Exception as exc:
+                await asyncio.sleep(0.05)  # let the stderr reader catch the last lines of a dying CLI
+                raise _classify_exception(sdk, exc, list(stderr)) from exc
+            if mapper.result is None:
+                detail = tail(list(stderr)) or "the stream ended"
+                raise provider_error(
+                    "CLAUDE", f"claude ended without a result: {detail}", "internal", code="CLAUDE_NO_RESULT"
+                )
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+            if responses is not None:
+                with contextlib.suppress(Exception):
+                    await responses.aclose()  # type: ignore[attr-defined]
+            await _shutdown(client, graceful=mapper.result is not None)
+
+    def _sdk_options(self, sdk: Any, options: ProviderOptions, mode: str, on_stderr: Any) -> Any:
+        settings = options.settings
+        system_prompt: dict[str, Any] = {"type": "preset", "preset": "claude_code"}
+        extra = options.system_prompt or settings.get("system_prompt")
+        if extra:
+            system_prompt["append"] = str(extra)
+        max_turns = settings.get("max_turns")
+        return sdk.ClaudeAgentOptions(
+            cwd=str(options.working_directory),
+            cli_path=self.cli_path or os.environ.get(ENV_CLI) or None,
+            model=options.model,
+            permission_mode=mode,
+            max_turns=int(max_turns) if max_turns else None,
+            allowed_tools=_names(settings.get("allowed_tools")),
+            disallowed_tools=_names(settings.get("disallowed_tools")),
+            system_prompt=system_prompt,
+            setting_sources=[],
+            output_format={"type": "json_schema", "schema": decision_schema(options.decisions)}
+            if options.decisions
+            else None,
+            stderr=on_stderr,
+            env=dict(self.env),
+        )
+
+
+def _names(value: Any) -> list[str]:
+    """Tool names from a list, or from one comma-separated string."""
+    items = value.split(",") if isinstance(value, str) else list(value or ())
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
+def _quiet_sdk_logger() -> None:
+    """Keep the SDK's own log lines off Alphred's stderr: its failures reach the user as ProviderErrors."""
+    logger = logging.getLogger("claude_agent_sdk")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+
+
+async def _interrupt_when_set(cancel: asyncio.Event, client: Any, mapper: ClaudeEventMapper) -> None:
+    await cancel.wait()
+    mapper.interrupted = True
+    with contextlib.suppress(Exception):
+        await client.interrupt()
+
+
+async def _shutdown(client: Any, graceful: bool) -> None:
+    """Disconnect; unless the session ended with its result, terminate the CLI first so it stops now."""
+    if not graceful:
+        process = getattr(getattr(client, "_transport", None), "_process", None)
+        if process is not None and getattr(process, "returncode", 0) is None:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                process.terminate()
+    with contextlib.suppress(Exception):
+        await client.disconnect()
+
+
+def _classify_exception(sdk: Any, exc: Exception, stderr: list[str]) -> ProviderError:
+    """Map an SDK exception (and the CLI's stderr) onto the failure taxonomy with a CLAUDE_* code."""
+    err = tail(stderr)
+    if isinstance(exc, sdk.CLINotFoundError):
+        return provider_error("CLAUDE", f"Claude Code CLI not found: {exc}", "invalid_request", code="CLAUDE_NOT_FOUND")
+    if isinstance(exc, sdk.ProcessError):
+        if "root" in err and "dangerously-skip-permissions" in err:
+            detail = root_bypass_problem("bypassPermissions", 0, {}) or err
+            return provider_error("CLAUDE", detail, "invalid_request", code="CLAUDE_ROOT_BYPASS")
+        text = f"claude exited with code {exc.exit_code}: {err or 'no output on stderr'}"
+        kind = classify_text(err) if err else "internal"
+        if kind == "auth":
+            return provider_error("CLAUDE", f"{text} (fix: {LOGIN_FIX})", "auth")
+        return provider_error("CLAUDE", text, kind, code=None if kind != "internal" else "CLAUDE_CRASH")
+    if isinstance(exc, sdk_types(sdk, "CLIJSONDecodeError", "MessageParseError")):
+        return provider_error(
+            "CLAUDE", f"claude wrote output the SDK cannot read: {exc}", "internal", code="CLAUDE_BAD_OUTPUT"
+        )
+    if isinstance(exc, sdk.CLIConnectionError):
+        return provider_error(
+            "CLAUDE", f"cannot talk to Claude Code: {exc} {err}".strip(), "transport", code="CLAUDE_CONNECTION"
+        )
+    if "timeout" in str(exc).lower():
+        return provider_error("CLAUDE", f"claude did not answer: {exc}", "timeout")
+    return provider_error("CLAUDE", f"{type(exc).__name__}: {exc} {err}".strip(), "internal", code="CLAUDE_INTERNAL")
+
+
+def find_cli(explicit: str | None = None) -> tuple[str | None, str]:
+    """The Claude Code CLI that will run (``ALPHRED_CLAUDE_CLI``, the SDK's bundled one, PATH) or why none."""
+    if importlib.util.find_spec("claude_agent_sdk") is None:
+        return None, "claude-agent-sdk is not installed: pip install 'alphred[claude]'"
+    configured = explicit or os.environ.get(ENV_CLI)
+    if configured:
+        if Path(configured).is_file() and os.access(configured, os.X_OK):
+            return configured, ""
+        return None, f"{ENV_CLI}={configured} is not an executable file: fix the path or unset it"
+    spec = importlib.util.find_spec("claude_agent_sdk")
+    if spec is not None and spec.origin:
+        bundled = Path(spec.origin).parent / "_bundled" / ("claude.exe" if sys.platform == "win32" else "claude")
+        if bundled.is_file():
+            return str(bundled), ""
+    found = shutil.which("claude")
+    if found:
+        return found, ""
+    return None, f"no Claude Code CLI: reinstall claude-agent-sdk (it bundles one) or set {ENV_CLI}=/path/to/claude"
+
+
+def credentials_source(env: Mapping[str, str], home: Path) -> str | None:
+    """Where Claude Code will find credentials (a variable, cloud mode or the login file), or None."""
+    for var in CREDENTIAL_VARS:
+        if env.get(var):
+            return var
+    for var in CLOUD_VARS:
+        if env.get(var) not in (None, "", "0", "false"):
+            return var
+    config_dir = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
+    if (config_dir / ".credentials.json").is_file():
+        return f"{config_dir / '.credentials.json'} (claude /login)"
+    if sys.platform == "darwin" and (home / ".claude.json").is_file():
+        return "macOS keychain (claude /login)"
+    return None
+
+
+def root_bypass_problem(mode: str, euid: int | None, env: Mapping[str, str]) -> str | None:
+    """Why Claude Code will refuse ``mode`` here (root without IS_SANDBOX=1 and bypassPermissions), or None."""
+    if mode != "bypassPermissions" or euid != 0 or env.get("IS_SANDBOX") == "1":
+        return None
+    return (
+        "Claude Code refuses permission_mode bypassPermissions when running as root. Either set IS_SANDBOX=1 "
+        "in the environment (only inside a disposable container or VM: every tool then runs without asking), "
+        "or give the phase `permission_mode: acceptEdits` (file edits allowed, other tools per allowed_tools)"
+    )
+
+
+def _euid() -> int | None:
+    geteuid = getattr(os, "geteuid", None)
+    return int(geteuid()) if geteuid is not None else None

@@ -1,0 +1,362 @@
+"""The ``codex`` provider: the Codex CLI driven as a subprocess (``codex exec --json``) in the run's worktree.
+
+Codex runs with stdin closed, ``-C`` the worktree, ``-s`` the phase's sandbox (default ``workspace-write``:
+the worktree is the workspace, so an implementing phase can edit it), ``-m`` the model, and
+``--output-schema`` for the routing decision (its final message is then a JSON object). It runs in its own
+process group, killed when the stream is closed early (timeout, cancellation). Its JSONL events map onto
+the event contract; ``turn.completed`` usage feeds accounting; ``turn.failed`` and a failed exit map onto
+the failure taxonomy with ``CODEX_*`` codes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections import deque
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from alphred.errors import ProviderError
+
+from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+from .contract import cap_text, compose_prompt, decision_and_report, decision_schema, token_count
+from .errors import classify_text, provider_error, tail
+
+ENV_BIN = "ALPHRED_CODEX_BIN"
+SANDBOXES = ("read-only", "workspace-write", "danger-full-access")
+DEFAULT_SANDBOX = "workspace-write"
+KILL_GRACE_SECONDS = 1.0
+EXIT_WAIT_SECONDS = 10.0
+LINE_LIMIT = 64 * 1024 * 1024
+CREDENTIAL_VARS = ("OPENAI_API_KEY", "CODEX_API_KEY")
+LOGIN_FIX = "set OPENAI_API_KEY (or CODEX_API_KEY), or log in once with `codex login`"
+
+
+class CodexProvider:
+    """The Codex CLI; ``binary`` and ``env`` override the lookup and the environment (tests, demos)."""
+
+    name = "codex"
+
+    def __init__(self, binary: str | None = None, env: Mapping[str, str] | None = None) -> None:
+        self.binary = binary
+        self.env = dict(env or {})
+
+    def check(self) -> Readiness:
+        """Preflight: a codex binary found and credentials (or a configured model provider) present."""
+        binary, problem = find_codex(self.binary)
+        if binary is None:
+            return Readiness(False, problem)
+        source = credentials_source({**os.environ, **self.env}, Path.home())
+        if source is None:
+            return Readiness(False, f"no Codex credentials found: {LOGIN_FIX}")
+        return Readiness(True, f"codex {binary}; credentials: {source}")
+
+    def check_phase(self, settings: Mapping[str, Any]) -> Readiness:
+        """Preflight of one phase's settings: a sandbox the CLI knows."""
+        sandbox = str(settings.get("sandbox") or DEFAULT_SANDBOX)
+        if sandbox not in SANDBOXES:
+            return Readiness(False, f"unknown sandbox '{sandbox}' (one of: {', '.join(SANDBOXES)})")
+        return Readiness(True, f"sandbox {sandbox}")
+
+    async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
+        """Run ``codex exec --json`` in ``options.working_directory`` and map its JSONL to events."""
+        ready = self.check_phase(options.settings)
+        if not ready.ready:
+            raise ProviderError(ready.detail, kind="invalid_request", retryable=False, code="CODEX_BAD_SETTINGS")
+        binary, problem = find_codex(self.binary)
+        if binary is None:
+            raise ProviderError(problem, kind="invalid_request", retryable=False, code="CODEX_NOT_FOUND")
+        with tempfile.TemporaryDirectory(prefix="alphred-codex-") as scratch:
+            args = self._arguments(binary, prompt, options, Path(scratch))
+            try:
+                process = await asyncio.create_subprocess_exec(
+                    *args,
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    cwd=str(options.working_directory),
+                    env={**os.environ, **self.env},
+                    start_new_session=True,
+                    limit=LINE_LIMIT,
+                )
+            except OSError as exc:
+                raise provider_error(
+                    "CODEX", f"cannot start codex: {exc}", "invalid_request", code="CODEX_NOT_FOUND"
+                ) from exc
+            stderr: deque[str] = deque(maxlen=200)
+            readers = [asyncio.create_task(_drain(process.stderr, stderr))]
+            mapper = CodexEventMapper(bool(options.decisions))
+            if options.cancel is not None:
+                readers.append(asyncio.create_task(_stop_when_set(options.cancel, process, mapper)))
+            exited = False
+            try:
+                assert process.stdout is not None
+                while line := await process.stdout.readline():
+                    for event in mapper.line(line.decode("utf-8", errors="replace")):
+                        yield event
+                code = await _wait_exit(process)
+                exited = True
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(readers[0]), 2.0)
+                yield mapper.finish(code, list(stderr))
+            finally:
+                for reader in readers:
+                    reader.cancel()
+                if exited:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(process.pid, signal.SIGKILL)  # leftovers of the agent's commands
+                else:
+                    await _kill_group(process)
+
+    def _arguments(self, binary: str, prompt: str, options: ProviderOptions, scratch: Path) -> list[str]:
+        sandbox = str(options.settings.get("sandbox") or DEFAULT_SANDBOX)
+        args = [binary, "exec", "--json", "--skip-git-repo-check", "-C", str(options.working_directory), "-s", sandbox]
+        if options.model:
+            args += ["-m", options.model]
+        if options.decisions:
+            schema = scratch / "decision.schema.json"
+            schema.write_text(json.dumps(decision_schema(options.decisions)), encoding="utf-8")
+            args += ["--output-schema", str(schema)]
+        text = compose_prompt(prompt, options.context, options.decisions)
+        if options.system_prompt:
+            text = f"{options.system_prompt.strip()}\n\n{text}"
+        return [*args, "--", text]
+
+
+class CodexEventMapper:
+    """Turns ``codex exec --json`` lines into provider events and decides how the attempt ended."""
+
+    def __init__(self, wants_decision: bool) -> None:
+        self.wants_decision = wants_decision
+        self.thread_id: str | None = None
+        self.final_message: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.completed = False
+        self.failure: str | None = None
+        self.last_error: str | None = None
+        self.interrupted = False
+        self._started: set[str] = set()
+
+    def line(self, raw: str) -> list[ProviderEvent]:
+        """The events one JSONL line stands for; a line that is not JSON becomes a system note."""
+        raw = raw.strip()
+        if not raw:
+            return []
+        try:
+            frame = json.loads(raw)
+        except ValueError:
+            return [ProviderEvent(EventType.SYSTEM, cap_text(f"codex: {raw}"), metadata={"unparsed": True})]
+        if not isinstance(frame, dict):
+            return [ProviderEvent(EventType.SYSTEM, cap_text(f"codex: {raw}"), metadata={"unparsed": True})]
+        kind = str(frame.get("type"))
+        if kind == "thread.started":
+            self.thread_id = str(frame.get("thread_id"))
+            return [
+                ProviderEvent(
+                    EventType.SYSTEM, f"codex thread {self.thread_id} started", metadata={"thread_id": self.thread_id}
+                )
+            ]
+        if kind == "turn.started":
+            return [ProviderEvent(EventType.SYSTEM, "codex turn started")]
+        if kind == "turn.completed":
+            self.completed = True
+            self.usage = dict(frame.get("usage") or {})
+            total = token_count(self.usage.get("input_tokens")) + token_count(self.usage.get("output_tokens"))
+            meta = {"total_tokens": total, "usage": self.usage}  # a running total: never counted twice
+            return [ProviderEvent(EventType.USAGE, f"{total} tokens", metadata=meta)]
+        if kind == "turn.failed":
+            error = frame.get("error")
+            self.failure = str(error.get("message") if isinstance(error, dict) else error or "turn failed")
+            return []
+        if kind == "error":
+            self.last_error = str(frame.get("message"))
+            return [ProviderEvent(EventType.SYSTEM, cap_text(self.last_error), metadata={"error": True})]
+        if kind.startswith("item.") and isinstance(frame.get("item"), dict):
+            return self._item(kind.removeprefix("item."), frame["item"])
+        return [ProviderEvent(EventType.SYSTEM, cap_text(f"codex {kind}"), metadata={"frame": frame})]
+
+    def _item(self, stage: str, item: dict[str, Any]) -> list[ProviderEvent]:
+        kind, ident = str(item.get("type")), str(item.get("id"))
+        meta: dict[str, Any] = {"item_id": ident, "item_type": kind}
+        if kind == "agent_message" and stage == "completed":
+            self.final_message = str(item.get("text") or "")
+            return [ProviderEvent(EventType.ASSISTANT, cap_text(self.final_message), metadata=meta)]
+        if kind == "reasoning" and stage == "completed":
+            return [
+                ProviderEvent(
+                    EventType.ASSISTANT, cap_text(str(item.get("text") or "")), metadata={**meta, "reasoning": True}
+                )
+            ]
+        if kind == "todo_list":
+            steps = "; ".join(
+                f"[{'x' if s.get('completed') else ' '}] {s.get('text')}" for s in item.get("items") or []
+            )
+            return (
+                [ProviderEvent(EventType.SYSTEM, cap_text(f"plan: {steps}"), metadata=meta)]
+                if stage != "updated" or steps
+                else []
+            )
+        if kind == "error":
+            return [
+                ProviderEvent(EventType.SYSTEM, cap_text(str(item.get("message"))), metadata={**meta, "error": True})
+            ]
+        use = _tool_use(kind, item)
+        if use is None:
+            return (
+                [ProviderEvent(EventType.SYSTEM, f"codex item {kind} {stage}", metadata=meta)]
+                if stage == "completed"
+                else []
+            )
+        events: list[ProviderEvent] = []
+        if ident not in self._started and stage in ("started", "completed"):
+            self._started.add(ident)
+            events.append(ProviderEvent(EventType.TOOL_USE, cap_text(use[1]), metadata={**meta, "tool": use[0]}))
+        if stage == "completed":
+            outcome = {**meta, "status": item.get("status"), "exit_code": item.get("exit_code")}
+            events.append(ProviderEvent(EventType.TOOL_RESULT, cap_text(_tool_output(kind, item)), metadata=outcome))
+        return events
+
+    def finish(self, exit_code: int, stderr: list[str]) -> ProviderEvent:
+        """The terminal ``result`` of a finished process, or the classified ProviderError it ended with."""
+        if self.interrupted:
+            raise ProviderError("codex was interrupted", kind="internal", retryable=False, code="CODEX_INTERRUPTED")
+        if self.failure is not None:
+            raise _failure(f"codex turn failed: {self.failure}", self.failure)
+        if not self.completed:
+            detail = self.last_error or tail(stderr) or "no output"
+            if exit_code == 0:
+                raise provider_error(
+                    "CODEX", f"codex ended without finishing its turn: {detail}", "internal", code="CODEX_NO_RESULT"
+                )
+            kind = classify_text(detail)
+            message = f"codex exited with code {exit_code}: {detail}"
+            raise (
+                _failure(message, detail)
+                if kind != "internal"
+                else provider_error("CODEX", message, code="CODEX_CRASH")
+            )
+        text = self.final_message or ""
+        decision, report = decision_and_report(text) if self.wants_decision else (None, None)
+        summary = str(report.get("summary") or "") if report else text
+        return result_event(
+            summary, decision, report, usage=self.usage or {}, thread_id=self.thread_id, exit_code=exit_code
+        )
+
+
+def _failure(message: str, detail: str) -> ProviderError:
+    kind = classify_text(detail)
+    fix = f" (fix: {LOGIN_FIX})" if kind == "auth" else ""
+    return provider_error("CODEX", f"{message}{fix}", kind)
+
+
+def _tool_use(kind: str, item: dict[str, Any]) -> tuple[str, str] | None:
+    if kind == "command_execution":
+        return "shell", str(item.get("command"))
+    if kind == "file_change":
+        changes = item.get("changes") or []
+        return "file_change", ", ".join(f"{c.get('kind')} {c.get('path')}" for c in changes if isinstance(c, dict))
+    if kind == "mcp_tool_call":
+        return "mcp", f"{item.get('server')}.{item.get('tool')} {json.dumps(item.get('arguments'), default=str)}"
+    if kind == "web_search":
+        return "web_search", str(item.get("query"))
+    return None
+
+
+def _tool_output(kind: str, item: dict[str, Any]) -> str:
+    if kind == "command_execution":
+        return f"exit {item.get('exit_code')}: {item.get('aggregated_output') or ''}"
+    if kind == "mcp_tool_call":
+        error = item.get("error")
+        return (
+            f"error: {error.get('message')}" if isinstance(error, dict) else json.dumps(item.get("result"), default=str)
+        )
+    return str(item.get("status") or "completed")
+
+
+async def _drain(stream: asyncio.StreamReader | None, lines: deque[str]) -> None:
+    while stream is not None and (line := await stream.readline()):
+        lines.append(line.decode("utf-8", errors="replace"))
+
+
+async def _stop_when_set(cancel: asyncio.Event, process: asyncio.subprocess.Process, mapper: CodexEventMapper) -> None:
+    await cancel.wait()
+    mapper.interrupted = True
+    await _kill_group(process)
+
+
+async def _wait_exit(process: asyncio.subprocess.Process) -> int:
+    try:
+        return await asyncio.wait_for(process.wait(), EXIT_WAIT_SECONDS)
+    except TimeoutError:
+        await _kill_group(process)
+        return await process.wait()
+
+
+async def _kill_group(process: asyncio.subprocess.Process) -> None:
+    """SIGTERM codex's process group (its commands too), SIGKILL what is left after a short grace period."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGTERM)
+    if process.returncode is None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), KILL_GRACE_SECONDS)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(process.wait(), 5.0)
+
+
+def find_codex(explicit: str | None = None) -> tuple[str | None, str]:
+    """The codex binary that will run (``ALPHRED_CODEX_BIN``, openai-codex-cli-bin, PATH) or why none."""
+    configured = explicit or os.environ.get(ENV_BIN)
+    if configured:
+        if Path(configured).is_file() and os.access(configured, os.X_OK):
+            return configured, ""
+        return None, f"{ENV_BIN}={configured} is not an executable file: fix the path or unset it"
+    packaged = _packaged_codex()
+    if packaged is not None:
+        return packaged, ""
+    found = shutil.which("codex")
+    if found:
+        return found, ""
+    return None, (
+        f"no codex binary: pip install 'alphred[codex]' (bundles it), npm install -g @openai/codex, or set {ENV_BIN}"
+    )
+
+
+def _packaged_codex() -> str | None:
+    if importlib.util.find_spec("codex_cli_bin") is None:
+        return None
+    with contextlib.suppress(Exception):
+        module: Any = importlib.import_module("codex_cli_bin")
+        path = Path(module.bundled_codex_path())
+        if path.is_file():
+            return str(path)
+    spec = importlib.util.find_spec("codex_cli_bin")
+    if spec is not None and spec.origin:
+        guess = Path(spec.origin).parent / "bin" / ("codex.exe" if sys.platform == "win32" else "codex")
+        if guess.is_file():
+            return str(guess)
+    return None
+
+
+def credentials_source(env: Mapping[str, str], home: Path) -> str | None:
+    """Where codex will find credentials (a variable, ``codex login``, a configured provider), or None."""
+    for var in CREDENTIAL_VARS:
+        if env.get(var):
+            return var
+    codex_home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else home / ".codex"
+    if (codex_home / "auth.json").is_file():
+        return f"{codex_home / 'auth.json'} (codex login)"
+    config = codex_home / "config.toml"
+    if config.is_file() and "model_provider" in config.read_text(encoding="utf-8", errors="replace"):
+        return f"model provider configured in {config}"
+    return None

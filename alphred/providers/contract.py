@@ -1,0 +1,168 @@
+"""The adapter contract every provider keeps (SPEC §4), checked at run time, plus helpers adapters share.
+
+``ContractCheckedProvider`` wraps any provider (built-in or from the ``alphred.providers`` entry point) and
+enforces: only ``ProviderEvent`` objects, forwarded in the order produced; exactly one terminal ``result``;
+an event after it is an error; a stream that ends without one is an error; an unexpected exception becomes a
+classified ProviderError. Closing the wrapper closes the wrapped stream (so its subprocess stops).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from alphred.errors import AlphredError, ProviderError
+
+from .base import EventType, Provider, ProviderEvent, ProviderOptions, Readiness
+
+EVENT_AFTER_RESULT = "CONTRACT_EVENT_AFTER_RESULT"
+NO_RESULT = "CONTRACT_NO_RESULT"
+BAD_EVENT = "CONTRACT_BAD_EVENT"
+PROVIDER_CRASH = "PROVIDER_CRASH"
+
+
+class ContractMonitor:
+    """Watches one stream event by event; ``observe`` and ``finish`` raise on a contract breach."""
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
+        self.count = 0
+        self.result: ProviderEvent | None = None
+
+    def observe(self, event: object) -> ProviderEvent:
+        """Accept the next event, or raise ProviderError when it breaks the contract."""
+        if not isinstance(event, ProviderEvent) or not isinstance(event.type, EventType):
+            raise ProviderError(
+                f"provider '{self.provider}' produced {type(event).__name__!s} instead of a ProviderEvent",
+                kind="internal",
+                code=BAD_EVENT,
+            )
+        if self.result is not None:
+            raise ProviderError(
+                f"provider '{self.provider}' sent a {event.type.value} event after its result",
+                kind="internal",
+                code=EVENT_AFTER_RESULT,
+            )
+        self.count += 1
+        if event.type is EventType.RESULT:
+            self.result = event
+        return event
+
+    def finish(self) -> ProviderEvent:
+        """The stream ended: return its result, or raise ProviderError when there was none."""
+        if self.result is None:
+            raise ProviderError(
+                f"provider '{self.provider}' ended after {self.count} event(s) without a result event",
+                kind="internal",
+                code=NO_RESULT,
+            )
+        return self.result
+
+
+class ContractCheckedProvider:
+    """A provider wrapper that enforces the event contract of SPEC §4 on every run."""
+
+    def __init__(self, inner: Provider) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def check(self) -> Readiness:
+        """Delegate the preflight to the wrapped provider."""
+        return self.inner.check()
+
+    async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
+        """Forward the wrapped provider's events in order, raising ProviderError on a contract breach."""
+        monitor = ContractMonitor(self.name)
+        stream = aiter(self.inner.run(prompt, options))
+        try:
+            while True:
+                try:
+                    event = await anext(stream)
+                except StopAsyncIteration:
+                    break
+                except AlphredError:
+                    raise
+                except Exception as exc:  # a third-party provider's bug must not become a traceback
+                    raise ProviderError(
+                        f"provider '{self.name}' raised {type(exc).__name__}: {exc}",
+                        kind="internal",
+                        code=PROVIDER_CRASH,
+                    ) from exc
+                yield monitor.observe(event)
+                if monitor.result is not None:
+                    await _expect_end(stream, monitor)
+                    return
+            monitor.finish()
+        finally:
+            closer = getattr(stream, "aclose", None)
+            if closer is not None:
+                await closer()
+
+
+async def _expect_end(stream: AsyncIterator[ProviderEvent], monitor: ContractMonitor) -> None:
+    try:
+        extra = await anext(stream)
+    except StopAsyncIteration:
+        return
+    monitor.observe(extra)  # raises: an event after the result
+
+
+def checked(provider: Provider) -> Provider:
+    """Wrap ``provider`` in the contract checks (idempotent)."""
+    return provider if isinstance(provider, ContractCheckedProvider) else ContractCheckedProvider(provider)
+
+
+def decision_schema(decisions: Sequence[str]) -> dict[str, Any]:
+    """The JSON schema of a phase's structured report: a ``decision`` from ``decisions`` and a ``summary``."""
+    return {
+        "type": "object",
+        "properties": {
+            "decision": {"type": "string", "enum": list(decisions), "description": "The routing decision."},
+            "summary": {"type": "string", "description": "A short report of what was done and why."},
+        },
+        "required": ["decision", "summary"],
+        "additionalProperties": False,
+    }
+
+
+def compose_prompt(prompt: str, context: Sequence[str], decisions: Sequence[str]) -> str:
+    """The text an agent gets: upstream context envelopes, the phase prompt, the decision instruction."""
+    parts = [envelope.strip() for envelope in context if envelope.strip()]
+    parts.append(prompt.strip() or "Carry out this phase of the workflow.")
+    if decisions:
+        listed = ", ".join(decisions)
+        parts.append(
+            "When you are done, give your final report as the structured output: `decision` (exactly one of: "
+            f"{listed}) and `summary` (what you did and why)."
+        )
+    return "\n\n".join(parts)
+
+
+def decision_and_report(structured: Any) -> tuple[str | None, dict[str, Any] | None]:
+    """Split a structured report into (decision, report); a non-object gives (None, None)."""
+    if isinstance(structured, str):
+        try:
+            structured = json.loads(structured)
+        except ValueError:
+            return None, None
+    if not isinstance(structured, dict):
+        return None, None
+    decision = structured.get("decision")
+    return (decision if isinstance(decision, str) else None), structured
+
+
+MAX_EVENT_CHARS = 16_000
+
+
+def cap_text(text: str) -> str:
+    """``text`` cut to MAX_EVENT_CHARS (head and tail kept, with a visible marker) for one event."""
+    if len(text) <= MAX_EVENT_CHARS:
+        return text
+    half = MAX_EVENT_CHARS // 2
+    return f"{text[:half]}\n[... {len(text) - MAX_EVENT_CHARS} characters cut ...]\n{text[-half:]}"
+
+
+def token_count(value: Any) -> int:
+    """A usage figure as a non-negative int (anything else counts 0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

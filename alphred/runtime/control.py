@@ -1,0 +1,283 @@
+"""Run lifecycle operations behind the CLI: start, resume, retry, approve/reject, pause, cancel."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from alphred.engine import (
+    ApprovalGiven,
+    Event,
+    Resume,
+    RetryRun,
+    RunStarted,
+    RunState,
+    RunStatus,
+    can_retry,
+    initial_state,
+    state_from_json,
+    state_to_json,
+)
+from alphred.engine.machine import AWAITING_APPROVAL
+from alphred.errors import AlphredError, RunStateError, StoreError, UnknownRunError
+from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
+from alphred.providers import ProviderRegistry
+from alphred.spec import Workflow, load_workflow
+from alphred.store import RunRecord, SqlRunStore
+from alphred.store.snapshots import read_snapshot
+
+from .lease import LeaseOwner, lease_ttl, owner_is_dead
+from .progress import Progress
+from .runner import Runner, RunOptions, existing_events_for
+
+
+class RunBusyError(AlphredError):
+    """Raised when: another live process holds the run's lease (it is being executed right now)."""
+
+    code = "RUN_BUSY"
+    exit_code = 2
+
+    def __init__(self, run_id: int, owner: str | None) -> None:
+        super().__init__(f"run {run_id} is being executed by another process ({owner}); try again when it stops")
+
+
+@dataclass
+class Environment:
+    """What every run operation needs: the store, the repository and how to make providers."""
+
+    store: SqlRunStore
+    location: RepoLocation
+    registry_for: Callable[[Workflow, bool], ProviderRegistry]
+    progress: Callable[[int], Progress]
+
+
+def create_run(env: Environment, workflow: Workflow, options: RunOptions) -> tuple[int, Path, RunState]:
+    """Compile the workflow, create the run, its branch and worktree; return (run id, worktree, state)."""
+    store = env.store
+    worktrees = GitWorktrees(env.location)
+    base = worktrees.resolve_base(options.base)
+    tree_id, _version = store.compile(workflow)
+    run_id = store.create_run(
+        tree_id,
+        workflow,
+        dict(options.inputs),
+        base_sha=base.sha,
+        base_ref=base.ref_name,
+        repo_path=str(env.location.root),
+    )
+    template = choose_branch_template(options.branch, None, options.env)
+    tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
+    worktree = worktrees.create(run_id, render_branch_name(template, tokens), base.sha)
+    state = initial_state(workflow, options.inputs)
+    store.update_run(
+        run_id,
+        branch=worktree.branch,
+        worktree_path=str(worktree.path),
+        head_sha=base.sha,
+        engine_state={"engine": state_to_json(state), "runtime": options.stored()},
+    )
+    return run_id, worktree.path, state
+
+
+def start_run(env: Environment, workflow: Workflow, options: RunOptions, registry: ProviderRegistry) -> RunRecord:
+    """Create a run and drive it from its start phase; return its final record."""
+    run_id, worktree, state = create_run(env, workflow, options)
+    owner = _claim(env.store, env.store.get_run(run_id))
+    return _drive(env, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()])
+
+
+def continue_run(
+    env: Environment,
+    run_id: int,
+    action: str,
+    *,
+    comment: str | None = None,
+    approve_all: bool | None = None,
+) -> RunRecord:
+    """``resume``, ``retry``, ``approve`` or ``reject`` a run and drive it on in this process."""
+    store = env.store
+    record = _find(store, run_id)
+    workflow, state, options = _restore(store, record)
+    if approve_all is not None:
+        options.approve_all = approve_all
+    first = _first_events(record, state, action, comment)
+    owner = _claim(store, record)
+    try:
+        record = store.get_run(run_id)  # re-read under the lease
+        if record.status == RunStatus.RUNNING:
+            first = existing_events_for(state) + first
+        worktree = _worktree(env, record)
+        if action in ("approve", "reject"):
+            _record_approval(store, record, state, action, comment)
+        registry = env.registry_for(workflow, bool(options.dry_run))
+    except BaseException:
+        with contextlib.suppress(AlphredError):
+            store.release_lease(run_id, str(owner))
+        raise
+    return _drive(env, workflow, run_id, worktree, options, registry, owner, state, first)
+
+
+def request_pause(store: SqlRunStore, run_id: int) -> str:
+    """Ask a running run to pause after its current phase; a message saying what happened."""
+    record = _find(store, run_id)
+    if record.status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED):
+        raise RunStateError(run_id, record.status.value, "pause")
+    if record.status == RunStatus.PAUSED:
+        return f"run {run_id} is already paused ({record.reason})"
+    store.request_pause(run_id)
+    return f"run {run_id}: pause requested; it pauses after its current phase"
+
+
+def request_cancel(env: Environment, run_id: int) -> str:
+    """Cancel a run: at once when no live process runs it, else by asking that process to stop."""
+    store = env.store
+    record = _find(store, run_id)
+    if record.status == RunStatus.CANCELLED:
+        return f"run {run_id} is already cancelled"
+    if record.status in (RunStatus.COMPLETED, RunStatus.FAILED):
+        raise RunStateError(run_id, record.status.value, "cancel")
+    store.request_cancel(run_id)
+    holder = record.lease_owner
+    live = holder is not None and not owner_is_dead(holder) and not _expired(record)
+    if live:
+        return f"run {run_id}: cancel requested; the process running it stops now"
+    workflow, state, options = _restore(store, record)
+    try:
+        owner = _claim(store, record)
+    except RunBusyError:
+        return f"run {run_id}: cancel requested; the process running it stops now"
+    from alphred.engine import CancelRequested
+
+    worktree = Path(record.worktree_path) if record.worktree_path else Path("/nonexistent")
+    registry = ProviderRegistry({})
+    _drive(env, workflow, run_id, worktree, options, registry, owner, state, [CancelRequested()])
+    return f"run {run_id} cancelled"
+
+
+# -- helpers ----------------------------------------------------------------------------------------------
+
+
+def _find(store: SqlRunStore, run_id: int) -> RunRecord:
+    record = store.find_run(run_id)
+    if record is None:
+        raise UnknownRunError(run_id)
+    return record
+
+
+def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState, RunOptions]:
+    snapshot = read_snapshot(store, record.id)
+    if snapshot.source_text is None or snapshot.engine is None:
+        raise StoreError(f"run {record.id} has no stored workflow or engine state; it cannot be continued")
+    workflow = load_workflow(
+        snapshot.source_path or f"{record.tree_key}.yaml", snapshot.source_text, snapshot.source_files
+    )
+    try:
+        state = state_from_json(workflow, snapshot.engine)
+    except ValueError as exc:
+        raise StoreError(f"run {record.id} has an unreadable engine state: {exc}") from None
+    stored = snapshot.runtime
+    options = RunOptions(
+        inputs=dict(record.inputs),
+        keep_worktree=bool(stored.get("keep_worktree")),
+        approve_all=bool(stored.get("approve_all")),
+        dry_run=bool(stored.get("dry_run")),
+    )
+    return workflow, state, options
+
+
+def _first_events(record: RunRecord, state: RunState, action: str, comment: str | None) -> list[Event]:
+    status = record.status
+    if action == "resume":
+        if status == RunStatus.PENDING:
+            return [RunStarted()]
+        if status == RunStatus.PAUSED and record.reason == AWAITING_APPROVAL:
+            raise RunStateError(record.id, f"{status.value} ({record.reason})", "resume: approve or reject")
+        if status in (RunStatus.PAUSED, RunStatus.RUNNING):
+            return [Resume()]
+        hint = "retry" if status == RunStatus.FAILED else "resume"
+        raise RunStateError(record.id, status.value, hint)
+    if action == "retry":
+        if status != RunStatus.FAILED or not can_retry(state):
+            raise RunStateError(record.id, f"{status.value} ({record.reason})", "retry")
+        return [RetryRun()]
+    if status != RunStatus.PAUSED or record.reason != AWAITING_APPROVAL or state.current is None:
+        raise RunStateError(record.id, f"{status.value} ({record.reason})", f"{action}: it waits for no approval")
+    decision = "approved" if action == "approve" else "rejected"
+    return [ApprovalGiven(state.current, decision, comment)]
+
+
+def _record_approval(store: SqlRunStore, record: RunRecord, state: RunState, action: str, comment: str | None) -> None:
+    assert state.current is not None
+    decision = "approved" if action == "approve" else "rejected"
+    attempt = state.phase(state.current).attempt
+    store.add_artifact(
+        record.id, state.current, attempt, "report",
+        text=comment or decision, data={"decision": decision, "comment": comment},
+    )  # fmt: skip
+
+
+def _expired(record: RunRecord) -> bool:
+    from datetime import UTC, datetime
+
+    expires = record.lease_expires_at
+    if expires is None:
+        return True
+    if expires.tzinfo is None:
+        expires = expires.replace(tzinfo=UTC)
+    return expires < datetime.now(UTC)
+
+
+def _claim(store: SqlRunStore, record: RunRecord) -> LeaseOwner:
+    owner = LeaseOwner.current()
+    holder = record.lease_owner
+    steal = holder if holder is not None and owner_is_dead(holder) else None
+    if not store.acquire_lease(record.id, str(owner), lease_ttl(), steal_from=steal):
+        raise RunBusyError(record.id, holder)
+    return owner
+
+
+def _worktree(env: Environment, record: RunRecord) -> Path:
+    worktrees = GitWorktrees(env.location)
+    if record.worktree_path and Path(record.worktree_path).is_dir():
+        path = Path(record.worktree_path)
+    elif record.branch:
+        path = worktrees.reopen(record.id, record.branch).path
+        env.store.update_run(record.id, worktree_path=str(path))
+    else:
+        raise StoreError(f"run {record.id} has no branch to continue on")
+    _clear_stale_git_locks(path)
+    return path
+
+
+def _clear_stale_git_locks(worktree: Path) -> None:
+    """A process killed mid-commit leaves ``index.lock`` behind; its owner is gone, so remove it."""
+    dot_git = worktree / ".git"
+    gitdir = dot_git
+    if dot_git.is_file():
+        text = dot_git.read_text().strip()
+        if text.startswith("gitdir:"):
+            gitdir = (worktree / text.split(":", 1)[1].strip()).resolve()
+    lock = gitdir / "index.lock"
+    with contextlib.suppress(FileNotFoundError):
+        lock.unlink()
+
+
+def _drive(
+    env: Environment,
+    workflow: Workflow,
+    run_id: int,
+    worktree: Path,
+    options: RunOptions,
+    registry: ProviderRegistry,
+    owner: LeaseOwner,
+    state: RunState,
+    first: Sequence[Event],
+) -> RunRecord:
+    runner = Runner(
+        env.store, workflow, run_id, env.location, registry,
+        worktree=worktree, options=options, owner=owner, progress=env.progress(run_id),
+    )  # fmt: skip
+    runner.drive(state, first)
+    return env.store.get_run(run_id)

@@ -1,0 +1,81 @@
+"""Who runs a run: lease owners (host, pid, process start time, random id) and whether they are alive."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_TTL_SECONDS = 30.0
+TTL_ENV = "ALPHRED_LEASE_TTL"
+
+
+def lease_ttl() -> float:
+    """The lease time-to-live in seconds (``ALPHRED_LEASE_TTL`` overrides the default of 30)."""
+    try:
+        value = float(os.environ.get(TTL_ENV, DEFAULT_TTL_SECONDS))
+    except ValueError:
+        return DEFAULT_TTL_SECONDS
+    return value if value > 0 else DEFAULT_TTL_SECONDS
+
+
+def _stat_fields(pid: int) -> list[str]:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return []
+    return stat[stat.rfind(")") + 2 :].split()
+
+
+def _start_time(pid: int) -> str:
+    """The process's start time in clock ticks since boot (guards against pid reuse); '' if unknown."""
+    fields = _stat_fields(pid)
+    return fields[19] if len(fields) > 19 else ""
+
+
+@dataclass(frozen=True)
+class LeaseOwner:
+    """A lease owner: ``host:pid:start:token``."""
+
+    host: str
+    pid: int
+    start: str
+    token: str
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.pid}:{self.start}:{self.token}"
+
+    @classmethod
+    def current(cls) -> LeaseOwner:
+        """An owner id for this process (a fresh random token each call)."""
+        pid = os.getpid()
+        return cls(socket.gethostname(), pid, _start_time(pid), secrets.token_hex(4))
+
+    @classmethod
+    def parse(cls, text: str) -> LeaseOwner | None:
+        """Parse an owner string; None when it is not one of ours."""
+        parts = text.rsplit(":", 3)
+        if len(parts) != 4 or not parts[1].isdigit():
+            return None
+        return cls(parts[0], int(parts[1]), parts[2], parts[3])
+
+
+def owner_is_dead(owner: str | None) -> bool:
+    """True when ``owner`` is a process on this host that no longer exists (or whose pid was reused)."""
+    if owner is None:
+        return True
+    parsed = LeaseOwner.parse(owner)
+    if parsed is None or parsed.host != socket.gethostname():
+        return False  # another host: only expiry can free its lease
+    try:
+        os.kill(parsed.pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    fields = _stat_fields(parsed.pid)
+    if fields and fields[0] in ("Z", "X"):
+        return True  # a zombie: killed, not yet reaped
+    return bool(parsed.start) and bool(fields) and fields[19] != parsed.start

@@ -1,0 +1,120 @@
+"""Azure DevOps pull requests through ``az repos pr`` (the ``azure-devops`` extension of the Azure CLI).
+
+The organization, project and repository come from the remote URL when it is an Azure DevOps URL (so the
+right repository is used whatever the CLI's defaults); otherwise ``az`` detects them from the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from alphred.errors import DeliveryError, ScmNotReadyError
+
+from .body import cut_text
+from .remote import azure_repository
+from .tool import ToolResult, run_tool
+
+AZURE_BODY_LIMIT = 4000  # Azure DevOps rejects longer pull request descriptions
+_PAT_VARIABLE = "AZURE_DEVOPS_EXT_PAT"
+_INSTALL_FIX = (
+    "install the Azure CLI (https://aka.ms/azcli) and `az extension add --name azure-devops`, then `az login` "
+    f"or set {_PAT_VARIABLE}; or pass --no-pr"
+)
+
+
+class AzurePullRequests:
+    """Open or find the pull request of a branch on Azure DevOps with ``az repos pr``."""
+
+    name = "azure"
+
+    def __init__(self, repo_root: Path, remote_url: str, env: Mapping[str, str]) -> None:
+        self.repo_root = repo_root
+        self.env = env
+        self.target = azure_repository(remote_url)
+
+    def check(self) -> None:
+        """Preflight: ``az`` with the ``azure-devops`` extension, logged in (or a PAT), else ScmNotReadyError."""
+        extension = run_tool(["az", "extension", "show", "--name", "azure-devops", "--output", "none"], *self._at())
+        if extension.problem == "missing":
+            raise ScmNotReadyError("az (the Azure CLI) is not installed or not on PATH", _INSTALL_FIX)
+        if not extension.ok:
+            raise ScmNotReadyError(
+                "the azure-devops extension of the Azure CLI is not installed",
+                "run `az extension add --name azure-devops`; or pass --no-pr",
+            )
+        if self.env.get(_PAT_VARIABLE):
+            return
+        account = run_tool(["az", "account", "show", "--output", "none"], *self._at())
+        if not account.ok:
+            raise ScmNotReadyError(
+                f"az is not logged in ({account.words.splitlines()[0]})",
+                f"run `az login` or set {_PAT_VARIABLE} to a personal access token; or pass --no-pr",
+            )
+
+    def find_open(self, branch: str) -> str | None:
+        """The URL of the active pull request from ``branch``, or None."""
+        args = ["az", "repos", "pr", "list", "--source-branch", branch, "--status", "active", "--output", "json"]
+        result = self._run(args)
+        if not result.ok:
+            raise self._failure(branch, "look for an existing pull request", result)
+        try:
+            listed = json.loads(result.stdout or "[]")
+        except ValueError:
+            raise self._failure(branch, "look for an existing pull request", result) from None
+        if isinstance(listed, list) and listed and isinstance(listed[0], dict):
+            return self._url(listed[0])
+        return None
+
+    def create(self, branch: str, base: str, title: str, body: str, draft: bool) -> tuple[str, bool]:
+        """Open the pull request; ``(url, True)``, or ``(url, False)`` when one already existed."""
+        args = ["az", "repos", "pr", "create", "--source-branch", branch, "--target-branch", base]
+        args += [f"--title={title}", f"--description={cut_text(body, AZURE_BODY_LIMIT)}", "--output", "json"]
+        if draft:
+            args += ["--draft", "true"]
+        result = self._run(args)
+        if not result.ok:
+            if "already exists" in result.words.lower():
+                existing = self.find_open(branch)
+                if existing is not None:
+                    return existing, False
+            raise self._failure(branch, "open the pull request", result)
+        try:
+            created = json.loads(result.stdout)
+        except ValueError:
+            raise self._failure(branch, "open the pull request", result) from None
+        url = self._url(created) if isinstance(created, dict) else None
+        if url is None:
+            raise self._failure(branch, "open the pull request", result)
+        return url, True
+
+    def _at(self) -> tuple[Path, Mapping[str, str]]:
+        return self.repo_root, self.env
+
+    def _run(self, args: list[str]) -> ToolResult:
+        if self.target is not None:
+            t = self.target
+            args = [*args, "--organization", t.organization_url, "--project", t.project]
+            args += ["--repository", t.repository, "--detect", "false"]
+        return run_tool(args, self.repo_root, self.env)
+
+    def _url(self, pr: Mapping[str, Any]) -> str | None:
+        number = pr.get("pullRequestId")
+        if number is None:
+            return None
+        repository = pr.get("repository") if isinstance(pr.get("repository"), dict) else {}
+        web = repository.get("webUrl") if isinstance(repository, dict) else None
+        if not web and self.target is not None:
+            t = self.target
+            web = f"{t.organization_url}/{quote(t.project)}/_git/{quote(t.repository)}"
+        return f"{web}/pullrequest/{number}" if web else None
+
+    def _failure(self, branch: str, action: str, result: ToolResult) -> DeliveryError:
+        if result.problem == "missing":
+            detail = f"cannot {action}: az is not installed or not on PATH ({_INSTALL_FIX})"
+        else:
+            detail = f"cannot {action} with az: {result.words}"
+        return DeliveryError("pull_request", detail, branch=branch)

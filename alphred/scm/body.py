@@ -1,0 +1,132 @@
+"""Markdown about a run, from its status object (SPEC §6): the PR body and the CI step summary share it.
+
+Pure string work: status object (and report text) in, Markdown out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+MAX_STEP_ROWS = 100
+GITHUB_BODY_LIMIT = 65_000  # GitHub rejects bodies over 65,536 characters
+CUT_MARKER = "\n\n[... {count} characters cut by alphred]\n\n"
+
+
+def cell(value: object) -> str:
+    """One Markdown table cell: ``–`` for null, pipes escaped, newlines folded."""
+    if value is None or value == "":
+        return "–"
+    text = str(value).replace("\\", "\\\\").replace("|", "\\|")
+    return " ".join(text.split())
+
+
+def format_cost(value: object) -> str:
+    """A cost in USD as ``$0.0123``."""
+    try:
+        return f"${float(value):.4f}"  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return "$0.0000"
+
+
+def format_tokens(value: object) -> str:
+    """A token count with thousands separators."""
+    return f"{value:,}" if isinstance(value, int) else cell(value)
+
+
+def run_title(status: Mapping[str, Any]) -> str:
+    """``run 7 · fix-issue v1``."""
+    workflow = status.get("workflow") or {}
+    return f"run {status.get('run_id')} · {workflow.get('key', '?')} v{workflow.get('version', '?')}"
+
+
+def default_pr_title(status: Mapping[str, Any], workflow_name: str | None = None) -> str:
+    """The title of a pull request whose workflow gives none: the workflow's name and the run."""
+    workflow = status.get("workflow") or {}
+    return f"{workflow_name or workflow.get('key', 'alphred')} (alphred run {status.get('run_id')})"
+
+
+def phases_table(phases: Sequence[Mapping[str, Any]]) -> str:
+    """The phases of a run as a Markdown table."""
+    rows = [
+        "| Phase | Status | Attempts | Visits | Decision | Exit code | Tokens |",
+        "| --- | --- | ---: | ---: | --- | ---: | ---: |",
+    ]
+    for p in phases:
+        rows.append(
+            f"| {cell(p.get('key'))} | {cell(p.get('status'))} | {cell(p.get('attempt'))} | {cell(p.get('visits'))} "
+            f"| {cell(p.get('decision'))} | {cell(p.get('exit_code'))} | {format_tokens(p.get('tokens'))} |"
+        )
+    return "\n".join(rows)
+
+
+def steps_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS) -> str:
+    """The run's steps (attempts, decisions, routing) as a Markdown table; only the last ``limit`` rows."""
+    shown = list(steps)[-limit:] if limit > 0 else []
+    first = len(steps) - len(shown) + 1
+    rows = ["| # | Phase | Attempt | Outcome | Decision | Next |", "| ---: | --- | ---: | --- | --- | --- |"]
+    for number, s in enumerate(shown, start=first):
+        rows.append(
+            f"| {number} | {cell(s.get('phase'))} | {cell(s.get('attempt'))} | {cell(s.get('outcome'))} "
+            f"| {cell(s.get('decision'))} | {cell(s.get('next'))} |"
+        )
+    if first > 1:
+        rows.append(f"\n{first - 1} earlier step(s) not shown.")
+    return "\n".join(rows)
+
+
+def run_summary_markdown(
+    status: Mapping[str, Any], *, include_status: bool = True, pr_url: str | None = None, heading: str = "###"
+) -> str:
+    """A Markdown summary of a run: phases, steps (attempts and decisions), tokens, cost, branch, PR."""
+    title = f"Alphred {run_title(status)}"
+    if include_status:
+        reason = f" ({status['reason']})" if status.get("reason") else ""
+        title += f": {status.get('status')}{reason}"
+    parts = [f"{heading} {title}", "", phases_table(status.get("phases") or [])]
+    steps = status.get("steps")
+    if steps:
+        parts += ["", f"<details><summary>Steps ({len(steps)})</summary>", "", steps_table(steps), "", "</details>"]
+    facts = [f"**Tokens** {format_tokens(status.get('tokens', 0))}", f"**Cost** {format_cost(status.get('cost_usd'))}"]
+    if status.get("branch"):
+        facts.append(f"**Branch** `{status['branch']}`")
+    for key in ("base", "head"):
+        if status.get(key):
+            facts.append(f"**{key.capitalize()}** `{str(status[key])[:12]}`")
+    parts += ["", " · ".join(facts)]
+    link = pr_url if pr_url is not None else status.get("pr_url")
+    if link:
+        parts += ["", f"**Pull request** {link}"]
+    return "\n".join(parts) + "\n"
+
+
+def build_pr_body(status: Mapping[str, Any], report_text: str | None, limit: int = GITHUB_BODY_LIMIT) -> str:
+    """The PR body: the ``body_from`` phase's latest report, then a generated summary of the run."""
+    summary = run_summary_markdown(status, include_status=False, heading="####")
+    footer = f"\n---\n\n{summary}\n<sub>Opened by Alphred.</sub>\n"
+    report = _report_markdown(report_text)
+    room = max(limit - len(footer), 0)
+    if len(report) > room:
+        report = cut_text(report, room)
+    return (report + "\n" + footer if report else footer.lstrip("\n")).strip() + "\n"
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending with a marker that says how much was cut."""
+    if len(text) <= limit:
+        return text
+    marker_room = len(CUT_MARKER.format(count=len(text)))
+    keep = max(limit - marker_room, 0)
+    return text[:keep] + CUT_MARKER.format(count=len(text) - keep)[: max(limit - keep, 0)]
+
+
+def _report_markdown(report_text: str | None) -> str:
+    text = (report_text or "").strip()
+    if not text or text[0] not in "[{":
+        return text
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return text
+    return "```json\n" + json.dumps(parsed, indent=2, ensure_ascii=False) + "\n```"

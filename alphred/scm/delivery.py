@@ -1,0 +1,87 @@
+"""Deliver a completed run: push its branch, then open its pull request (or find the one already open)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from alphred.errors import DeliveryError, ScmNotReadyError
+from alphred.git.command import run_git
+
+from .preflight import choose_provider, pull_request_host
+from .push import push_branch
+from .remote import remote_url, tool_environment
+
+
+@dataclass(frozen=True)
+class DeliveryRequest:
+    """Everything needed to deliver one run as a pull request."""
+
+    repo_root: Path  # the root of the main working tree (the run's branch is in its refs)
+    branch: str  # the run's branch, pushed under the same name
+    base: str  # the PR's base branch (see ``pull_request_base``)
+    title: str
+    body: str
+    remote: str = "origin"
+    draft: bool = False
+    provider: str | None = None  # "github" | "azure"; None: chosen from the remote URL
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+
+
+@dataclass(frozen=True)
+class DeliveryResult:
+    """The pull request of a delivered run; ``created`` is False when it already existed."""
+
+    url: str
+    created: bool
+    provider: str
+
+
+def deliver_pull_request(request: DeliveryRequest) -> DeliveryResult:
+    """Push the branch (never forced) and open its PR, or report the open one; raise ``DeliveryError``."""
+    branch = request.branch
+    url = remote_url(request.repo_root, request.remote, request.env)
+    if url is None:
+        raise DeliveryError(
+            "no_remote",
+            f"cannot push: the repository has no remote named '{request.remote}' "
+            f"(add it with `git remote add {request.remote} URL`, or pass --remote NAME)",
+            branch=branch,
+            remote=request.remote,
+        )
+    try:
+        provider = choose_provider(request.provider, url)
+    except ScmNotReadyError as exc:
+        raise DeliveryError("pull_request", exc.message, branch=branch, remote=request.remote) from None
+    _check_commits(request)
+    push_branch(request.repo_root, request.remote, branch, request.env)
+    host = pull_request_host(provider, request.repo_root, url, request.env)
+    existing = host.find_open(branch)
+    if existing is not None:
+        return DeliveryResult(existing, created=False, provider=provider)
+    pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
+    return DeliveryResult(pr_url, created=created, provider=provider)
+
+
+def _check_commits(request: DeliveryRequest) -> None:
+    """Fail early, before pushing, when the branch is missing or has nothing on top of the base."""
+    env = tool_environment(request.env)
+    head = f"refs/heads/{request.branch}"
+    if run_git(("rev-parse", "--verify", "--quiet", head), request.repo_root, env, check=False).returncode != 0:
+        raise DeliveryError("push", f"the branch {request.branch} does not exist", branch=request.branch)
+    for base in (f"refs/remotes/{request.remote}/{request.base}", f"refs/heads/{request.base}"):
+        probe = run_git(("rev-parse", "--verify", "--quiet", base), request.repo_root, env, check=False)
+        if probe.returncode != 0:
+            continue
+        counted = run_git(("rev-list", "--count", f"{base}..{head}"), request.repo_root, env, check=False)
+        if counted.returncode == 0 and counted.stdout.strip() == b"0":
+            raise DeliveryError(
+                "no_commits",
+                f"the branch {request.branch} has no commits on top of {request.base}: "
+                "there is nothing to open a pull request for",
+                branch=request.branch,
+                remote=request.remote,
+            )
+        return

@@ -1,0 +1,69 @@
+"""Column building blocks for the tables: UTC timestamps, JSON, counters, flags and CHECK ... IN lists."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Column, DateTime, Dialect, Float, Integer, Text, TypeDecorator, false
+from sqlmodel import Field
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC."""
+    return datetime.now(UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back timezone-aware (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Normalise to UTC; naive values are taken as UTC already."""
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Attach UTC to the naive values SQLite returns."""
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def in_list(column: str, values: type[Any]) -> str:
+    """SQL text ``column IN ('a', 'b', ...)`` for the members of a StrEnum."""
+    listed = ", ".join(f"'{v.value}'" for v in values)
+    return f"{column} IN ({listed})"
+
+
+def json_field(nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=nullable))
+
+
+def ts_field(nullable: bool = True, default_now: bool = False) -> Any:
+    if default_now:
+        return Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False, default=utcnow))
+    return Field(default=None, sa_column=Column(UtcDateTime(), nullable=nullable))
+
+
+def int_field(default: int = 0) -> Any:
+    return Field(default=default, sa_column=Column(Integer, nullable=False, default=default))
+
+
+def float_field(default: float = 0.0) -> Any:
+    return Field(default=default, sa_column=Column(Float, nullable=False, default=default))
+
+
+def flag_field() -> Any:
+    column = Column(Boolean, nullable=False, default=False, server_default=false())
+    return Field(default=False, sa_column=column)
+
+
+def text_field(nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=Column(Text, nullable=nullable))

@@ -1,0 +1,110 @@
+"""Test support for pull requests: a repository with a local bare ``origin``, fake ``gh``/``az`` on PATH."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+GIT = shutil.which("git") or "/usr/bin/git"
+
+
+def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """Run git in ``cwd``; its stdout, stripped."""
+    done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env)
+    return done.stdout.strip()
+
+
+def install_fake(bin_dir: Path, name: str) -> Path:
+    """Put ``tests/fixtures/fake_<name>.py`` on ``bin_dir`` as the executable ``name``."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    target = bin_dir / name
+    target.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / f"fake_{name}.py"}" "$@"\n')
+    target.chmod(0o755)
+    return target
+
+
+@dataclass
+class ScmWorld:
+    """A repository (``main`` pushed to a bare ``origin``), a bin dir with fakes, and the environment."""
+
+    root: Path
+    repo: Path
+    origin: Path
+    bin: Path
+    log: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def calls(self) -> list[dict[str, Any]]:
+        """Every recorded call of the fakes, in order."""
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+    def commit_on_branch(self, branch: str, files: dict[str, str], start: str = "main") -> str:
+        """Create ``branch`` at ``start`` with one commit adding ``files`` (the checkout is left alone)."""
+        worktree = self.root / f"wt-{branch.replace('/', '-')}"
+        git(self.repo, "worktree", "add", "-q", "-b", branch, str(worktree), start, env=self.env)
+        for name, text in files.items():
+            (worktree / name).write_text(text)
+        git(worktree, "add", "-A", env=self.env)
+        identity = ("-c", "user.name=T", "-c", "user.email=t@example.invalid")
+        git(worktree, *identity, "commit", "-q", "-m", f"on {branch}", env=self.env)
+        sha = git(worktree, "rev-parse", "HEAD", env=self.env)
+        git(self.repo, "worktree", "remove", "--force", str(worktree), env=self.env)
+        return sha
+
+    def remote_sha(self, branch: str, remote: Path | None = None) -> str | None:
+        """The commit of ``branch`` in the bare repository (``origin`` by default), or None."""
+        ref = f"refs/heads/{branch}"
+        out = git(remote or self.origin, "for-each-ref", "--format=%(objectname)", ref, env=self.env)
+        return out or None
+
+    def without_gh(self) -> dict[str, str]:
+        """The environment with a PATH that holds git but no gh/az."""
+        only_git = self.root / "bin-git-only"
+        only_git.mkdir(exist_ok=True)
+        if not (only_git / "git").exists():
+            (only_git / "git").symlink_to(GIT)
+        return {**self.env, "PATH": str(only_git)}
+
+
+def make_world(tmp_path: Path, *, with_origin: bool = True) -> ScmWorld:
+    """Build an ``ScmWorld`` in ``tmp_path``: HOME and git config isolated, fake gh and az installed."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("GIT_", "FAKE_", "GH_", "GITHUB_", "ALPHRED_", "AZURE_"))
+    }
+    bin_dir = tmp_path / "bin"
+    install_fake(bin_dir, "gh")
+    install_fake(bin_dir, "az")
+    log = tmp_path / "scm-calls.jsonl"
+    env.update(
+        HOME=str(home),
+        GIT_CONFIG_GLOBAL="/dev/null",
+        GIT_CONFIG_NOSYSTEM="1",
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', os.defpath)}",
+        FAKE_GH_LOG=str(log),
+        FAKE_AZ_LOG=str(log),
+    )
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main", env=env)
+    (repo / "README.md").write_text("# project\n")
+    git(repo, "add", "README.md", env=env)
+    git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init", env=env)
+    origin = tmp_path / "origin.git"
+    if with_origin:
+        git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin), env=env)
+        git(repo, "remote", "add", "origin", str(origin), env=env)
+        git(repo, "push", "-q", "origin", "main", env=env)
+    return ScmWorld(tmp_path, repo, origin, bin_dir, log, env)

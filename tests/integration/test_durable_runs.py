@@ -1,0 +1,450 @@
+"""SPEC §7 promises, tested with real ``alphred`` processes, signals and kills on real SQLite and git."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "repo"
+    path.mkdir()
+    env = base_env(tmp_path)
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "init"]):
+        subprocess.run(["git", *args], cwd=path, check=True, env=env, capture_output=True)
+    return path
+
+
+def base_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
+    env.update(
+        HOME=str(tmp_path),
+        GIT_CONFIG_GLOBAL="/dev/null",
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="T",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="T",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        ALPHRED_RETRY_BASE_SECONDS="0.01",
+    )
+    return env
+
+
+def workflow(repo: Path, body: str) -> Path:
+    path = repo.parent / "wf.yaml"
+    path.write_text("alphred: 1\nkey: wf\n" + textwrap.dedent(body))
+    return path
+
+
+def start(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "alphred", *args, "--repo", str(repo)],
+        env=env or base_env(repo.parent),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def alphred(
+    repo: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "alphred", *args, "--repo", str(repo)],
+        env=env or base_env(repo.parent),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def db(repo: Path) -> sqlite3.Connection:
+    """A read-only connection: polling must never create the database the run is about to create."""
+    return sqlite3.connect(f"file:{repo / '.alphred' / 'alphred.db'}?mode=ro", uri=True, timeout=10)
+
+
+def wait_for(check: Callable[[], bool], seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except sqlite3.OperationalError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("condition not reached in time")
+
+
+def events_of(repo: Path, phase: str, attempt: int) -> list[tuple[Any, ...]]:
+    return (
+        db(repo)
+        .execute(
+            "select e.sequence, e.event_type, e.content, e.metadata from run_node_stream_events e "
+            "join run_nodes n on n.id = e.run_node_id where n.node_key = ? and e.attempt = ? order by e.sequence",
+            (phase, attempt),
+        )
+        .fetchall()
+    )
+
+
+def status(repo: Path, run_id: int = 1) -> dict[str, Any]:
+    result = alphred(repo, "status", str(run_id), "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def steps(obj: dict[str, Any]) -> list[tuple[str, int, str]]:
+    return [(s["phase"], s["attempt"], s["outcome"]) for s in obj["steps"]]
+
+
+SLOW = """\
+phases:
+  first:
+    type: command
+    run: echo first >> first.log
+    transitions: [{to: slow}]
+  slow:
+    provider: scripted
+    script:
+      - {sleep: 30, report: never}
+      - {report: done, files: {slow.txt: "done\\n"}}
+    transitions: [{to: last}]
+  last:
+    type: command
+    run: cat slow.txt
+"""
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting for a reaper counts as dead)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] not in "ZX"
+
+
+def kill_group(process: subprocess.Popen[str]) -> None:
+    os.killpg(process.pid, signal.SIGKILL)
+    process.communicate(timeout=10)
+
+
+def test_kill_mid_phase_then_resume_continues_without_redoing_work(repo: Path) -> None:
+    wf = workflow(repo, SLOW)
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: len(events_of(repo, "slow", 1)) >= 1)
+    kill_group(process)
+    before = status(repo)
+    assert before["status"] == "running"  # what a crash leaves behind
+    result = alphred(repo, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    after = json.loads(result.stdout)
+    assert steps(after) == [
+        ("first", 1, "completed"),
+        ("slow", 1, "interrupted"),
+        ("slow", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+    assert events_of(repo, "slow", 1)[0][1] == "system"  # the killed attempt's events are kept
+    assert after["branch"] == before["branch"]
+    log = subprocess.run(
+        ["git", "log", "--format=%s", after["branch"]], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert log[:2] == ["alphred(wf): slow [visit 1]", "alphred(wf): first [visit 1]"]  # first ran once
+
+
+def test_kill_between_phases_then_resume(repo: Path) -> None:
+    wf = workflow(repo, SLOW.replace("{sleep: 30, report: never}", "{report: quick, files: {slow.txt: 'x'}}"))
+    env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "between_phases"}
+    crashed = alphred(repo, "run", str(wf), env=env)
+    assert crashed.returncode == -signal.SIGKILL
+    assert steps(status(repo)) == [("first", 1, "completed")]
+    result = alphred(repo, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    assert steps(json.loads(result.stdout)) == [
+        ("first", 1, "completed"),
+        ("slow", 1, "interrupted"),
+        ("slow", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+
+
+def test_kill_mid_commit_leaves_a_lock_that_resume_clears(repo: Path, tmp_path: Path) -> None:
+    real_git = subprocess.run(["which", "git"], capture_output=True, text=True, check=True).stdout.strip()
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    marker = tmp_path / "committing"
+    (fake_bin / "git").write_text(
+        textwrap.dedent(
+            f"""\
+            #!/bin/sh
+            for arg in "$@"; do
+              if [ "$arg" = commit ]; then
+                touch "$(  {real_git} rev-parse --git-dir)/index.lock" {marker}
+                sleep 30
+              fi
+            done
+            exec {real_git} "$@"
+            """
+        )
+    )
+    (fake_bin / "git").chmod(0o755)
+    wf = workflow(repo, "phases:\n  write:\n    provider: scripted\n    script: [{files: {a.txt: a}}]\n")
+    env = base_env(repo.parent)
+    env["PATH"] = f"{fake_bin}{os.pathsep}{env['PATH']}"
+    process = start(repo, "run", str(wf), env=env)
+    wait_for(marker.exists)
+    kill_group(process)
+    result = alphred(repo, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    after = json.loads(result.stdout)
+    assert steps(after) == [("write", 1, "interrupted"), ("write", 2, "completed")]
+    shown = subprocess.run(["git", "show", "--stat", after["branch"]], cwd=repo, capture_output=True, text=True)
+    assert "a.txt" in shown.stdout
+
+
+def test_ctrl_c_pauses_with_130_and_resume_finishes(repo: Path) -> None:
+    wf = workflow(repo, SLOW)
+    process = start(repo, "run", str(wf), "--json")
+    wait_for(lambda: len(events_of(repo, "slow", 1)) >= 1)
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    assert time.monotonic() - started < 10
+    assert process.returncode == 130, err
+    paused = json.loads(out)
+    assert (paused["status"], paused["reason"]) == ("paused", "interrupted")
+    assert steps(paused)[-1] == ("slow", 1, "interrupted")
+    assert "Traceback" not in err
+    result = alphred(repo, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    assert steps(json.loads(result.stdout))[-2:] == [("slow", 2, "completed"), ("last", 1, "completed")]
+
+
+def test_second_ctrl_c_stops_at_once_and_the_run_stays_resumable(repo: Path) -> None:
+    pid_file = repo.parent / "stubborn.pid"
+    wf = workflow(
+        repo,
+        f"""\
+        phases:
+          stubborn:
+            type: command
+            run: "trap '' TERM INT; echo $$ > {pid_file}; echo started; sleep 20; echo never"
+            max_retries: 0
+        """,
+    )
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: len(events_of(repo, "stubborn", 1)) >= 2)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    stopped = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=10)
+    assert time.monotonic() - stopped < 1.5
+    assert process.returncode == 130
+    stubborn = int(pid_file.read_text())
+    wait_for(lambda: not alive(stubborn), 5)  # the command's process group was killed too: no orphan
+    assert status(repo)["status"] in ("running", "paused")
+    fixed = wf.read_text().replace("sleep 20; echo never", "echo fixed")
+    wf.write_text(fixed)  # the stored workflow is used on resume, not the edited file
+    result = alphred(repo, "resume", "1", "--json", timeout=90)
+    assert result.returncode == 0, result.stderr
+    assert steps(json.loads(result.stdout))[-1][2] == "completed"
+
+
+def test_cancel_from_another_process_stops_the_run_with_exit_3(repo: Path) -> None:
+    wf = workflow(repo, SLOW)
+    process = start(repo, "run", str(wf), "--json")
+    wait_for(lambda: len(events_of(repo, "slow", 1)) >= 1)
+    cancelled = alphred(repo, "cancel", "1")
+    assert cancelled.returncode == 0 and "cancel requested" in cancelled.stderr
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 3, err
+    final = json.loads(out)
+    assert (final["status"], final["reason"]) == ("cancelled", "cancelled")
+    assert {p["key"]: p["status"] for p in final["phases"]} == {
+        "first": "completed",
+        "slow": "cancelled",
+        "last": "cancelled",
+    }
+    again = alphred(repo, "cancel", "1")
+    assert again.returncode == 0 and "already cancelled" in again.stderr
+    assert alphred(repo, "resume", "1").returncode == 2
+
+
+def test_pause_finishes_the_current_phase_then_resume(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        phases:
+          a:
+            provider: scripted
+            script: [{sleep: 1.5, report: a done}]
+            transitions: [{to: b}]
+          b:
+            type: command
+            run: echo b
+        """,
+    )
+    process = start(repo, "run", str(wf), "--json")
+    wait_for(lambda: len(events_of(repo, "a", 1)) >= 1)
+    paused = alphred(repo, "pause", "1")
+    assert paused.returncode == 0
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 4, err
+    obj = json.loads(out)
+    assert (obj["status"], obj["reason"]) == ("paused", "paused")
+    assert [p["status"] for p in obj["phases"]] == ["completed", "pending"]
+    assert alphred(repo, "pause", "1").returncode == 0  # already paused: a no-op
+    result = alphred(repo, "resume", "1", "--json")
+    assert result.returncode == 0
+    assert steps(json.loads(result.stdout)) == [("a", 1, "completed"), ("b", 1, "completed")]
+    assert alphred(repo, "pause", "1").returncode == 2  # an ended run
+    assert "Error [RUN_STATE]" in alphred(repo, "resume", "1").stderr
+
+
+def test_two_processes_never_execute_the_same_attempt(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        phases:
+          gate:
+            type: approval
+            transitions: [{to: work}]
+          work:
+            type: command
+            run: echo "$$" >> "$ALPHRED_TEST_LOG"; sleep 1
+        """,
+    )
+    log = repo.parent / "executions.log"
+    env = base_env(repo.parent) | {"ALPHRED_TEST_LOG": str(log)}
+    assert alphred(repo, "run", str(wf), env=env).returncode == 4
+    racers = [start(repo, "approve", "1", env=env) for _ in range(2)]
+    outputs = [p.communicate(timeout=30) for p in racers]
+    codes = sorted(p.returncode for p in racers)
+    errors = "".join(err for _, err in outputs)
+    assert codes == [0, 2], errors
+    assert "RUN_BUSY" in errors or "RUN_STATE" in errors
+    assert len(log.read_text().splitlines()) == 1
+    assert db(repo).execute("select count(*) from run_node_diagnostics").fetchone() == (2,)
+
+
+def test_idle_timeout_fails_the_attempt_and_stops_the_provider(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        phases:
+          hung:
+            provider: scripted
+            idle_timeout: 1s
+            max_retries: 1
+            script: [{sleep: 30}]
+        """,
+    )
+    started = time.monotonic()
+    result = alphred(repo, "run", str(wf), "--json")
+    assert time.monotonic() - started < 15
+    obj = json.loads(result.stdout)
+    assert result.returncode == 1 and obj["reason"] == "retries_exhausted"
+    reasons = db(repo).execute("select reason, error_code from run_node_diagnostics order by id").fetchall()
+    assert reasons == [("idle_timeout", "IDLE_TIMEOUT"), ("idle_timeout", "IDLE_TIMEOUT")]
+
+
+def test_budget_is_checked_before_a_phase_starts(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        limits: {max_tokens: 100}
+        phases:
+          spend:
+            provider: scripted
+            script: [{tokens: 150, report: spent}]
+            transitions: [{to: more}]
+          more:
+            provider: scripted
+            script: [{report: never}]
+        """,
+    )
+    result = alphred(repo, "run", str(wf), "--json")
+    obj = json.loads(result.stdout)
+    assert result.returncode == 1 and obj["reason"] == "budget_exhausted"
+    assert obj["tokens"] == 150 and [p["attempt"] for p in obj["phases"]] == [1, 0]
+
+
+def test_retry_requeues_the_failed_phase(repo: Path) -> None:
+    flag = repo.parent / "fixed"
+    wf = workflow(
+        repo,
+        f"""\
+        phases:
+          check:
+            type: command
+            run: test -f {flag}
+        """,
+    )
+    assert alphred(repo, "run", str(wf)).returncode == 1
+    flag.touch()
+    result = alphred(repo, "retry", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    assert steps(json.loads(result.stdout)) == [("check", 1, "failed"), ("check", 2, "completed")]
+    assert alphred(repo, "retry", "1").returncode == 2  # a completed run cannot be retried
+
+
+def test_approve_and_reject_with_comments(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        phases:
+          gate:
+            type: approval
+            message: ship?
+            transitions:
+              - {to: $end, when: decision == "approved" and report.comment == "ship it"}
+              - {to: $fail}
+        """,
+    )
+    assert alphred(repo, "run", str(wf)).returncode == 4
+    result = alphred(repo, "approve", "1", "--comment", "ship it", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["steps"] == [
+        {"phase": "gate", "attempt": 1, "outcome": "completed", "decision": "approved", "next": "$end"}
+    ]
+    assert alphred(repo, "run", str(wf)).returncode == 4
+    rejected = alphred(repo, "reject", "2", "--comment", "no", "--json")
+    assert rejected.returncode == 1 and json.loads(rejected.stdout)["reason"] == "fail_target"
+    assert "Error [RUN_STATE]" in alphred(repo, "approve", "2").stderr
+
+
+def test_retryable_failure_backs_off_and_the_retry_sees_the_failure(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        phases:
+          flaky:
+            provider: scripted
+            max_retries: 1
+            script: [{fail: "upstream 503"}, {report: ok}]
+        """,
+    )
+    result = alphred(repo, "run", str(wf), "--json")
+    assert result.returncode == 0, result.stderr
+    first = json.loads(events_of(repo, "flaky", 1)[0][3])
+    second = json.loads(events_of(repo, "flaky", 2)[0][3])
+    assert first["context_items"] == 0 and second["context_items"] == 1
+    assert "retrying after internal" in result.stderr

@@ -1,0 +1,65 @@
+"""Every example workflow in ``workflows/`` validates and completes with ``--dry-run`` through ``python -m alphred``.
+
+``demo.yaml`` is the exception: it runs offline without ``--dry-run`` (its scripted agent writes the file its
+check needs), which ``test_run_cli`` covers.
+
+The repository has a local bare ``origin`` and a fake ``gh`` on PATH, so that a workflow with a
+``pull_request:`` block completes whether or not a dry run delivers its pull request.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from scm_fakes import ScmWorld, make_world
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "workflows").glob("*.yaml"))
+INPUTS = {
+    "design-implement-review": ["-i", "task=Add a --verbose flag", "-i", "test_command=true", "--approve-all"],
+    "fix-issue": ["-i", "issue=Crash on an empty config file", "-i", "test_command=test -d . && true"],
+    "ralph-loop": ["-i", "task=Make the check pass", "-i", "check=test -f README.md && grep -q project README.md"],
+    "review-only": ["-i", "against=main"],
+}
+EXPECTED_STEPS = {
+    "design-implement-review": ["design", "implement", "tests", "review", "gate"],
+    "fix-issue": ["implement", "tests", "review"],
+    "review-only": ["review", "post"],
+    "ralph-loop": ["work", "check"],
+}
+
+
+def alphred(world: ScmWorld, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**world.env, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "alphred", *args], cwd=world.repo, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_examples_are_there() -> None:
+    names = {path.stem for path in EXAMPLES}
+    assert {"fix-issue", "review-only", "ralph-loop", "design-implement-review", "demo"} <= names
+    assert names - {"demo"} <= set(INPUTS)
+
+
+def test_every_example_validates(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    result = alphred(world, "validate", *map(str, EXAMPLES))
+    assert result.returncode == 0, result.stderr + result.stdout
+    said = result.stdout + result.stderr
+    assert "warning" not in said and said.count(": ok: ") == len(EXAMPLES)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_STEPS))
+def test_the_example_runs_with_dry_run(tmp_path: Path, name: str) -> None:
+    world = make_world(tmp_path)
+    result = alphred(world, "run", str(ROOT / "workflows" / f"{name}.yaml"), "--dry-run", "--json", *INPUTS[name])
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout.strip().splitlines()[-1])
+    assert status["status"] == "completed" and status["reason"] is None
+    assert [s["phase"] for s in status["steps"]] == EXPECTED_STEPS[name]
+    assert all(s["outcome"] == "completed" for s in status["steps"])

@@ -1,0 +1,305 @@
+"""The ``claude`` provider through the real claude-agent-sdk, driving a fake Claude Code CLI (stream-json)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from alphred.engine import TokenCounter
+from alphred.errors import ProviderError
+from alphred.providers import EventType, ProviderEvent, ProviderOptions
+from alphred.providers import claude as claude_module
+from alphred.providers.claude import ClaudeProvider, credentials_source, root_bypass_problem
+from alphred.providers.contract import checked
+
+pytest.importorskip("claude_agent_sdk")
+
+FAKE = Path(__file__).parent.parent / "fixtures" / "fake_claude_cli.py"
+DECISIONS = ("approved", "changes_requested")
+
+
+@dataclass
+class FakeClaude:
+    """The fake CLI wired for one test: its wrapper script, its log, the worktree it runs in."""
+
+    cli: Path
+    log: Path
+    worktree: Path
+    monkeypatch: pytest.MonkeyPatch
+
+    def scenario(self, name: str, **env: str) -> None:
+        self.monkeypatch.setenv("FAKE_CLAUDE_SCENARIO", name)
+        for key, value in env.items():
+            self.monkeypatch.setenv(key, value)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.log.read_text().splitlines()] if self.log.exists() else []
+
+    def invocation(self) -> dict[str, Any]:
+        return next(e for e in reversed(self.entries()) if "argv" in e)
+
+    def options(self, **kw: Any) -> ProviderOptions:
+        base: dict[str, Any] = {"working_directory": self.worktree, "phase": "implement", "attempt": 1}
+        base.setdefault("decisions", DECISIONS)
+        base.update(kw)
+        return ProviderOptions(**base)
+
+
+@pytest.fixture
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeClaude:
+    cli = tmp_path / "claude"
+    cli.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    cli.chmod(0o755)
+    worktree = tmp_path / "worktree"
+    worktree.mkdir()
+    monkeypatch.setenv("FAKE_CLAUDE_LOG", str(tmp_path / "claude.log"))
+    monkeypatch.setenv("IS_SANDBOX", "1")  # tests may run as root: bypassPermissions needs it, as with the real CLI
+    monkeypatch.setenv("CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK", "1")
+    monkeypatch.delenv("FAKE_CLAUDE_DECISION", raising=False)
+    monkeypatch.delenv("FAKE_CLAUDE_FILE", raising=False)
+    monkeypatch.setenv("FAKE_CLAUDE_SCENARIO", "ok")
+    return FakeClaude(cli, tmp_path / "claude.log", worktree, monkeypatch)
+
+
+def collect(provider: Any, prompt: str, options: ProviderOptions) -> tuple[list[ProviderEvent], ProviderError | None]:
+    async def go() -> tuple[list[ProviderEvent], ProviderError | None]:
+        events: list[ProviderEvent] = []
+        try:
+            async for event in provider.run(prompt, options):
+                events.append(event)
+        except ProviderError as exc:
+            return events, exc
+        return events, None
+
+    return asyncio.run(go())
+
+
+def test_success_maps_messages_to_events_and_takes_the_structured_decision(fake: FakeClaude) -> None:
+    fake.scenario("ok", FAKE_CLAUDE_FILE="notes/hello.txt")
+    events, error = collect(ClaudeProvider(str(fake.cli)), "Fix the bug", fake.options())
+    assert error is None
+    types = [e.type for e in events]
+    assert types[0] is EventType.SYSTEM and types[-1] is EventType.RESULT and types.count(EventType.RESULT) == 1
+    assert [e.metadata["tool"] for e in events if e.type is EventType.TOOL_USE] == ["Bash", "Write", "StructuredOutput"]
+    assert sum(e.type is EventType.TOOL_RESULT for e in events) == 3
+    assert (fake.worktree / "notes" / "hello.txt").read_text().startswith("written by the fake claude")
+    result = events[-1]
+    assert result.metadata["routingDecision"] == "approved"
+    assert result.metadata["report"] == {"decision": "approved", "summary": "fake claude did the work"}
+    assert result.content == "All done."
+    counter = TokenCounter()  # fed exactly as the runtime feeds it
+    for e in events:
+        if e.type is EventType.USAGE or (e.type is EventType.RESULT and "usage" in e.metadata):
+            counter.feed(e.metadata)
+    assert counter.total == 450 and counter.cost_usd == pytest.approx(0.0042)
+
+
+def test_session_is_hermetic_in_the_worktree_with_the_phase_settings(fake: FakeClaude) -> None:
+    settings = {
+        "permission_mode": "acceptEdits",
+        "max_turns": 7,
+        "allowed_tools": ["Read", "Edit"],
+        "disallowed_tools": ["WebFetch"],
+    }
+    options = fake.options(
+        model="claude-test", system_prompt="Be terse.", settings=settings, context=("<upstream>plan</upstream>",)
+    )
+    _, error = collect(ClaudeProvider(str(fake.cli)), "Implement it", options)
+    assert error is None
+    call = fake.invocation()
+    argv = call["argv"]
+    assert Path(call["cwd"]).resolve() == fake.worktree.resolve()
+    assert "--setting-sources=" in argv
+    pairs = {argv[i]: argv[i + 1] for i in range(len(argv) - 1)}
+    assert pairs["--permission-mode"] == "acceptEdits"
+    assert pairs["--max-turns"] == "7" and pairs["--model"] == "claude-test"
+    assert pairs["--allowedTools"] == "Read,Edit" and pairs["--disallowedTools"] == "WebFetch"
+    assert pairs["--append-system-prompt"] == "Be terse."
+    assert json.loads(pairs["--json-schema"])["properties"]["decision"]["enum"] == list(DECISIONS)
+    prompt = next(e for e in fake.entries() if e.get("type") == "user")["message"]["content"]
+    assert prompt.index("<upstream>plan</upstream>") < prompt.index("Implement it") < prompt.index("changes_requested")
+
+
+def test_default_permission_mode_is_bypass_inside_the_worktree(fake: FakeClaude) -> None:
+    events, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options())
+    assert error is None
+    argv = fake.invocation()["argv"]
+    assert argv[argv.index("--permission-mode") + 1] == "bypassPermissions"
+    assert events[0].metadata["permissionMode"] == "bypassPermissions"
+
+
+def test_cli_path_comes_from_the_environment(fake: FakeClaude) -> None:
+    fake.monkeypatch.setenv("ALPHRED_CLAUDE_CLI", str(fake.cli))
+    fake.scenario("ok", FAKE_CLAUDE_DECISION="changes_requested")
+    events, error = collect(ClaudeProvider(), "go", fake.options())
+    assert error is None and fake.invocation()["argv"]
+    assert events[-1].metadata["routingDecision"] == "changes_requested"
+
+
+def test_null_structured_output_is_a_missing_decision_never_a_success_with_one(fake: FakeClaude) -> None:
+    fake.scenario("no_decision")
+    events, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options())
+    assert error is None
+    assert events[-1].metadata["routingDecision"] is None and "report" not in events[-1].metadata
+    assert any("no routing decision" in e.content for e in events if e.type is EventType.SYSTEM)
+
+
+def test_without_decisions_no_schema_is_requested(fake: FakeClaude) -> None:
+    events, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options(decisions=()))
+    assert error is None and "--json-schema" not in fake.invocation()["argv"]
+    assert events[-1].metadata["routingDecision"] is None
+
+
+def test_not_logged_in_is_an_auth_failure_that_is_not_retried(fake: FakeClaude) -> None:
+    fake.scenario("auth_error")
+    events, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options())
+    assert error is not None
+    assert (error.kind, error.retryable, error.code) == ("auth", False, "CLAUDE_AUTH")
+    assert "Not logged in" in error.message and "ANTHROPIC_API_KEY" in error.message
+    assert not any(e.type is EventType.RESULT for e in events)
+    assert any(e.type is EventType.USAGE and "usage" in e.metadata for e in events)  # the failed session's cost
+
+
+@pytest.mark.parametrize(
+    ("scenario", "kind", "retryable", "code", "words"),
+    [
+        ("rate_limit", "rate_limit", True, "CLAUDE_RATE_LIMIT", "429"),
+        ("crash", "internal", True, "CLAUDE_CRASH", "simulated crash"),
+        ("bad_json", "internal", True, "CLAUDE_BAD_OUTPUT", "oops"),
+        ("max_turns", "internal", True, "CLAUDE_MAX_TURNS", "max_turns"),
+        ("root_refusal", "invalid_request", False, "CLAUDE_ROOT_BYPASS", "IS_SANDBOX=1"),
+    ],
+)
+def test_failures_are_classified_with_deterministic_codes(
+    fake: FakeClaude, scenario: str, kind: str, retryable: bool, code: str, words: str
+) -> None:
+    fake.scenario(scenario)
+    _, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options())
+    assert error is not None
+    assert (error.kind, error.retryable, error.code) == (kind, retryable, code)
+    assert words in error.message
+
+
+def test_a_hung_cli_is_stopped_promptly_when_the_stream_is_closed(fake: FakeClaude) -> None:
+    fake.scenario("hang", FAKE_CLAUDE_HANG="30")
+
+    async def go() -> tuple[EventType, float]:
+        stream = ClaudeProvider(str(fake.cli)).run("go", fake.options())
+        assert isinstance(stream, AsyncIterator)
+        first = await anext(stream)
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(anext(stream), 0.3)  # what the runtime's idle_timeout does
+        await stream.aclose()  # type: ignore[attr-defined]
+        return first.type, time.monotonic() - started
+
+    first, elapsed = asyncio.run(go())
+    assert first is EventType.SYSTEM
+    assert elapsed < 3.0
+    pid = fake.invocation()["pid"]
+    assert not _alive(pid)
+
+
+def test_setting_the_cancel_event_interrupts_the_session(fake: FakeClaude) -> None:
+    fake.scenario("interrupt")
+
+    async def go() -> ProviderError:
+        cancel = asyncio.Event()
+        with pytest.raises(ProviderError) as caught:
+            async for event in ClaudeProvider(str(fake.cli)).run("go", fake.options(cancel=cancel)):
+                if event.type is EventType.TOOL_RESULT:
+                    cancel.set()
+        return caught.value
+
+    error = asyncio.run(go())
+    assert (error.code, error.retryable) == ("CLAUDE_INTERRUPTED", False)
+    requests = [e["request"]["subtype"] for e in fake.entries() if e.get("type") == "control_request"]
+    assert requests == ["initialize", "interrupt"]
+
+
+def test_bypass_as_root_without_sandbox_is_refused_before_the_cli_starts(fake: FakeClaude) -> None:
+    fake.monkeypatch.setattr(claude_module, "_euid", lambda: 0)
+    fake.monkeypatch.delenv("IS_SANDBOX")
+    provider = ClaudeProvider(str(fake.cli))
+    _, error = collect(provider, "go", fake.options())
+    assert error is not None and error.code == "CLAUDE_ROOT_BYPASS" and not error.retryable
+    assert not fake.log.exists()
+    assert not provider.check_phase({}).ready
+    assert provider.check_phase({"permission_mode": "acceptEdits"}).ready
+    assert not provider.check_phase({"permission_mode": "acceptEdits", "max_turns": 0}).ready
+    _, error = collect(provider, "go", fake.options(settings={"permission_mode": "yolo"}))
+    assert error is not None and error.code == "CLAUDE_BAD_SETTINGS" and "permission_mode" in error.message
+
+
+def test_root_bypass_rule() -> None:
+    assert root_bypass_problem("bypassPermissions", 0, {}) is not None
+    assert root_bypass_problem("bypassPermissions", 0, {"IS_SANDBOX": "1"}) is None
+    assert root_bypass_problem("bypassPermissions", 1000, {}) is None
+    assert root_bypass_problem("acceptEdits", 0, {}) is None
+
+
+def test_contract_wrapper_passes_a_good_stream_through_unchanged(fake: FakeClaude) -> None:
+    plain, _ = collect(ClaudeProvider(str(fake.cli)), "go", fake.options())
+    wrapped, error = collect(checked(ClaudeProvider(str(fake.cli))), "go", fake.options())
+    assert error is None
+    assert [(e.type, e.content) for e in wrapped] == [(e.type, e.content) for e in plain]
+
+
+def test_preflight_reports_missing_cli_and_credentials_with_the_fix(
+    fake: FakeClaude, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var in (*claude_module.CREDENTIAL_VARS, *claude_module.CLOUD_VARS, "CLAUDE_CONFIG_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    provider = ClaudeProvider(str(fake.cli))
+    missing = provider.check()
+    assert not missing.ready and "ANTHROPIC_API_KEY" in missing.detail and "claude /login" in missing.detail
+    (home / ".claude").mkdir()
+    (home / ".claude" / ".credentials.json").write_text("{}")
+    assert provider.check().ready
+    monkeypatch.setenv("ALPHRED_CLAUDE_CLI", str(tmp_path / "nowhere"))
+    no_cli = ClaudeProvider().check()
+    assert not no_cli.ready and "ALPHRED_CLAUDE_CLI" in no_cli.detail
+
+
+def test_credentials_sources() -> None:
+    nowhere = Path("/nonexistent-home")
+    assert credentials_source({"ANTHROPIC_API_KEY": "k"}, nowhere) == "ANTHROPIC_API_KEY"
+    assert credentials_source({"CLAUDE_CODE_OAUTH_TOKEN": "t"}, nowhere) == "CLAUDE_CODE_OAUTH_TOKEN"
+    assert credentials_source({"CLAUDE_CODE_USE_BEDROCK": "1"}, nowhere) == "CLAUDE_CODE_USE_BEDROCK"
+    assert credentials_source({"CLAUDE_CODE_USE_BEDROCK": "0"}, nowhere) is None
+
+
+def test_cli_start_and_provider_preflight_do_not_import_the_sdk() -> None:
+    code = (
+        "import sys\n"
+        "from alphred.cli import app\n"
+        "from alphred.providers import default_registry\n"
+        "registry = default_registry()\n"
+        "[registry.resolve(n).check() for n in registry.names]\n"
+        "assert 'claude_agent_sdk' not in sys.modules, 'SDK imported'\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "zombie" in status.read_text())

@@ -1,0 +1,388 @@
+"""The ``codex`` provider driving a fake ``codex exec --json`` (and the real binary, where one is installed)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from alphred.engine import TokenCounter
+from alphred.errors import ProviderError
+from alphred.providers import EventType, ProviderEvent, ProviderOptions
+from alphred.providers.codex import CodexEventMapper, CodexProvider, credentials_source, find_codex
+
+FAKE = Path(__file__).parent.parent / "fixtures" / "fake_codex.py"
+DECISIONS = ("approved", "changes_requested")
+
+
+@dataclass
+class FakeCodex:
+    """The fake codex wired for one test: its wrapper script, its log, the worktree it runs in."""
+
+    binary: Path
+    log: Path
+    worktree: Path
+    monkeypatch: pytest.MonkeyPatch
+
+    def scenario(self, name: str, **env: str) -> None:
+        self.monkeypatch.setenv("FAKE_CODEX_SCENARIO", name)
+        for key, value in env.items():
+            self.monkeypatch.setenv(key, value)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.log.read_text().splitlines()] if self.log.exists() else []
+
+    def invocation(self) -> dict[str, Any]:
+        return next(e for e in reversed(self.entries()) if "argv" in e)
+
+    def options(self, **kw: Any) -> ProviderOptions:
+        base: dict[str, Any] = {"working_directory": self.worktree, "phase": "review", "attempt": 1}
+        base.setdefault("decisions", DECISIONS)
+        base.update(kw)
+        return ProviderOptions(**base)
+
+
+@pytest.fixture
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeCodex:
+    binary = tmp_path / "codex"
+    binary.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    binary.chmod(0o755)
+    worktree = tmp_path / "worktree"
+    worktree.mkdir()
+    (worktree / "README.md").write_text("hello\n")
+    monkeypatch.setenv("FAKE_CODEX_LOG", str(tmp_path / "codex.log"))
+    monkeypatch.setenv("FAKE_CODEX_SCENARIO", "ok")
+    for var in ("FAKE_CODEX_DECISION", "FAKE_CODEX_FILE", "ALPHRED_CODEX_BIN"):
+        monkeypatch.delenv(var, raising=False)
+    return FakeCodex(binary, tmp_path / "codex.log", worktree, monkeypatch)
+
+
+def collect(provider: Any, prompt: str, options: ProviderOptions) -> tuple[list[ProviderEvent], ProviderError | None]:
+    async def go() -> tuple[list[ProviderEvent], ProviderError | None]:
+        events: list[ProviderEvent] = []
+        try:
+            async for event in provider.run(prompt, options):
+                events.append(event)
+        except ProviderError as exc:
+            return events, exc
+        return events, None
+
+    return asyncio.run(go())
+
+
+def tokens_of(events: list[ProviderEvent]) -> int:
+    counter = TokenCounter()  # fed exactly as the runtime feeds it
+    for e in events:
+        if e.type is EventType.USAGE or (e.type is EventType.RESULT and "usage" in e.metadata):
+            counter.feed(e.metadata)
+    return counter.total
+
+
+def test_success_maps_the_jsonl_stream_and_takes_the_decision(fake: FakeCodex) -> None:
+    fake.scenario("ok", FAKE_CODEX_FILE="src/new.py")
+    events, error = collect(CodexProvider(str(fake.binary)), "Review it", fake.options())
+    assert error is None
+    assert [e.type for e in events][-1] is EventType.RESULT
+    assert sum(e.type is EventType.RESULT for e in events) == 1
+    uses = [e for e in events if e.type is EventType.TOOL_USE]
+    assert [u.metadata["tool"] for u in uses] == ["shell", "file_change"]
+    results = [e for e in events if e.type is EventType.TOOL_RESULT]
+    assert results[0].content.startswith("exit 0:") and "README.md" in results[0].content
+    assert (fake.worktree / "src" / "new.py").read_text().startswith("written by the fake codex")
+    result = events[-1]
+    assert result.metadata["routingDecision"] == "approved"
+    assert result.metadata["report"]["summary"] == "fake codex reviewed the change"
+    assert result.content == "fake codex reviewed the change"
+    assert tokens_of(events) == 240
+
+
+def test_command_line_runs_in_the_worktree_with_stdin_closed(fake: FakeCodex) -> None:
+    options = fake.options(model="gpt-test", context=("<upstream>diff</upstream>",))
+    _, error = collect(CodexProvider(str(fake.binary)), "Review the diff", options)
+    assert error is None
+    call = fake.invocation()
+    argv = call["argv"]
+    assert argv[:2] == ["exec", "--json"] and call["stdin"] == "chr"
+    pairs = {argv[i]: argv[i + 1] for i in range(len(argv) - 1)}
+    assert Path(pairs["-C"]).resolve() == fake.worktree.resolve() == Path(call["cwd"]).resolve()
+    assert pairs["-s"] == "workspace-write" and pairs["-m"] == "gpt-test"
+    assert "--output-schema" in argv
+    prompt = argv[argv.index("--") + 1]
+    assert prompt.index("<upstream>diff</upstream>") < prompt.index("Review the diff") < prompt.index("approved")
+
+
+def test_read_only_sandbox_blocks_edits_yet_the_turn_completes(fake: FakeCodex) -> None:
+    fake.scenario("ok", FAKE_CODEX_FILE="blocked.txt")
+    events, error = collect(CodexProvider(str(fake.binary)), "go", fake.options(settings={"sandbox": "read-only"}))
+    assert error is None and not (fake.worktree / "blocked.txt").exists()
+    assert any(e.metadata.get("status") == "failed" for e in events if e.type is EventType.TOOL_RESULT)
+    assert any("Read-only file system" in e.content for e in events if e.type is EventType.SYSTEM)
+
+
+def test_decisions_come_from_the_output_schema_answer(fake: FakeCodex) -> None:
+    fake.scenario("ok", FAKE_CODEX_DECISION="changes_requested")
+    events, _ = collect(CodexProvider(str(fake.binary)), "go", fake.options())
+    assert events[-1].metadata["routingDecision"] == "changes_requested"
+    fake.scenario("no_decision")
+    events, error = collect(CodexProvider(str(fake.binary)), "go", fake.options())
+    assert error is None and events[-1].metadata["routingDecision"] is None and "report" not in events[-1].metadata
+    events, _ = collect(CodexProvider(str(fake.binary)), "go", fake.options(decisions=()))
+    assert "--output-schema" not in fake.invocation()["argv"]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "kind", "retryable", "code", "words"),
+    [
+        ("auth", "auth", False, "CODEX_AUTH", "OPENAI_API_KEY"),
+        ("rate_limit", "rate_limit", True, "CODEX_RATE_LIMIT", "429"),
+        ("turn_failed", "transport", True, "CODEX_TRANSPORT", "stream disconnected"),
+        ("crash", "internal", True, "CODEX_CRASH", "simulated crash"),
+    ],
+)
+def test_failures_are_classified_with_deterministic_codes(
+    fake: FakeCodex, scenario: str, kind: str, retryable: bool, code: str, words: str
+) -> None:
+    fake.scenario(scenario)
+    events, error = collect(CodexProvider(str(fake.binary)), "go", fake.options())
+    assert error is not None
+    assert (error.kind, error.retryable, error.code) == (kind, retryable, code)
+    assert words in error.message
+    assert not any(e.type is EventType.RESULT for e in events)
+
+
+def test_a_hung_codex_and_its_children_are_killed_when_the_stream_is_closed(fake: FakeCodex) -> None:
+    fake.scenario("hang", FAKE_CODEX_HANG="30")
+
+    async def go() -> float:
+        stream = CodexProvider(str(fake.binary)).run("go", fake.options())
+        assert isinstance(stream, AsyncIterator)
+        assert (await anext(stream)).type is EventType.SYSTEM
+        assert (await anext(stream)).type is EventType.SYSTEM
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(anext(stream), 0.5)  # what the runtime's idle_timeout does
+        await stream.aclose()  # type: ignore[attr-defined]
+        return time.monotonic() - started
+
+    assert asyncio.run(go()) < 3.0
+    pids = [e["pid"] for e in fake.entries() if "pid" in e] + [e["child"] for e in fake.entries() if "child" in e]
+    assert len(pids) == 2 and not any(_alive(pid) for pid in pids)
+
+
+def test_setting_the_cancel_event_stops_codex(fake: FakeCodex) -> None:
+    fake.scenario("hang", FAKE_CODEX_HANG="30")
+
+    async def go() -> tuple[ProviderError, float]:
+        cancel = asyncio.Event()
+        started = time.monotonic()
+        with pytest.raises(ProviderError) as caught:
+            async for event in CodexProvider(str(fake.binary)).run("go", fake.options(cancel=cancel)):
+                if event.content == "codex turn started":
+                    cancel.set()
+        return caught.value, time.monotonic() - started
+
+    error, elapsed = asyncio.run(go())
+    assert (error.code, error.retryable) == ("CODEX_INTERRUPTED", False) and elapsed < 5.0
+
+
+def test_binary_comes_from_the_environment_and_bad_settings_are_refused(fake: FakeCodex, tmp_path: Path) -> None:
+    fake.monkeypatch.setenv("ALPHRED_CODEX_BIN", str(fake.binary))
+    assert find_codex() == (str(fake.binary), "")
+    events, error = collect(CodexProvider(), "go", fake.options())
+    assert error is None and events[-1].type is EventType.RESULT
+    _, error = collect(CodexProvider(), "go", fake.options(settings={"sandbox": "yolo"}))
+    assert error is not None and error.code == "CODEX_BAD_SETTINGS"
+    fake.monkeypatch.setenv("ALPHRED_CODEX_BIN", str(tmp_path / "missing"))
+    _, error = collect(CodexProvider(), "go", fake.options())
+    assert error is not None and (error.code, error.retryable) == ("CODEX_NOT_FOUND", False)
+    assert "ALPHRED_CODEX_BIN" in error.message
+
+
+def test_preflight_reports_missing_credentials_with_the_fix(fake: FakeCodex, tmp_path: Path) -> None:
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    fake.monkeypatch.setenv("CODEX_HOME", str(home))
+    for var in ("OPENAI_API_KEY", "CODEX_API_KEY"):
+        fake.monkeypatch.delenv(var, raising=False)
+    provider = CodexProvider(str(fake.binary))
+    missing = provider.check()
+    assert not missing.ready and "OPENAI_API_KEY" in missing.detail and "codex login" in missing.detail
+    (home / "auth.json").write_text("{}")
+    assert provider.check().ready
+    assert credentials_source({"CODEX_API_KEY": "k"}, tmp_path) == "CODEX_API_KEY"
+    (home / "auth.json").unlink()
+    (home / "config.toml").write_text('model_provider = "local"\n')
+    assert provider.check().ready
+
+
+def test_mapper_keeps_unknown_and_unparsed_lines_as_system_notes() -> None:
+    mapper = CodexEventMapper(wants_decision=True)
+    lines = [
+        "not json at all",
+        json.dumps(
+            {
+                "type": "item.started",
+                "item": {"id": "i1", "type": "todo_list", "items": [{"text": "a", "completed": False}]},
+            }
+        ),
+        json.dumps(
+            {
+                "type": "item.started",
+                "item": {"id": "i2", "type": "mcp_tool_call", "server": "s", "tool": "t", "arguments": {}},
+            }
+        ),
+        json.dumps(
+            {
+                "type": "item.completed",
+                "item": {
+                    "id": "i2",
+                    "type": "mcp_tool_call",
+                    "server": "s",
+                    "tool": "t",
+                    "error": {"message": "boom"},
+                    "status": "failed",
+                },
+            }
+        ),
+        json.dumps({"type": "something.new"}),
+    ]
+    events = [e for line in lines for e in mapper.line(line)]
+    assert [e.type for e in events] == [
+        EventType.SYSTEM,
+        EventType.SYSTEM,
+        EventType.TOOL_USE,
+        EventType.TOOL_RESULT,
+        EventType.SYSTEM,
+    ]
+    assert events[0].metadata["unparsed"] and events[3].content == "error: boom"
+    with pytest.raises(ProviderError) as caught:
+        mapper.finish(0, [])
+    assert caught.value.code == "CODEX_NO_RESULT"
+
+
+# --- the real Codex CLI against a local fake Responses API (only where a codex binary is installed) ---------
+
+
+class _Responses(BaseHTTPRequestHandler):
+    """Turn 1: an ``exec_command`` call writing a file; once its output comes back: the JSON decision."""
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        done = any(i.get("type") == "function_call_output" for i in body.get("input", []))
+        if done:
+            text = json.dumps({"decision": "approved", "summary": "wrote the file"})
+            item: dict[str, Any] = {
+                "type": "message",
+                "id": "msg_1",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        else:
+            arguments = json.dumps({"cmd": "echo hello > codex_was_here.txt"})
+            item = {
+                "type": "function_call",
+                "id": "fc_1",
+                "call_id": "call_1",
+                "name": "exec_command",
+                "arguments": arguments,
+                "status": "completed",
+            }
+        usage = {
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "total_tokens": 15,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        }
+        final = {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 0,
+            "model": "fake",
+            "status": "completed",
+            "output": [item],
+            "usage": usage,
+        }
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("response.created", {"response": dict(final, status="in_progress", output=[])}),
+            ("response.output_item.done", {"output_index": 0, "item": item}),
+            ("response.completed", {"response": final}),
+        ]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for n, (kind, data) in enumerate(events):
+            self.wfile.write(
+                f"event: {kind}\ndata: {json.dumps(dict(data, type=kind, sequence_number=n))}\n\n".encode()
+            )
+        self.wfile.flush()
+
+
+def _real_codex() -> str | None:
+    configured = os.environ.get("ALPHRED_TEST_CODEX_BIN")
+    if configured:
+        return configured
+    os.environ.pop("ALPHRED_CODEX_BIN", None)
+    binary, _ = find_codex()
+    return binary or shutil.which("codex")
+
+
+@pytest.fixture
+def responses_server() -> Iterator[int]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Responses)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def test_real_codex_binary_against_a_local_fake_responses_api(
+    responses_server: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binary = _real_codex()
+    if binary is None:
+        pytest.skip("no real codex binary installed (pip install 'alphred[codex]' or set ALPHRED_TEST_CODEX_BIN)")
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\n'
+        f'base_url = "http://127.0.0.1:{responses_server}/v1"\nwire_api = "responses"\n'
+        'env_key = "FAKE_OPENAI_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n'
+    )
+    worktree = tmp_path / "worktree"
+    worktree.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    monkeypatch.setenv("FAKE_OPENAI_KEY", "fake-key")
+    provider = CodexProvider(binary)
+    assert provider.check().ready
+    options = ProviderOptions(worktree, "review", 1, model="fake-model", decisions=DECISIONS, timeout=60)
+    events, error = collect(provider, "Write a file, then approve.", options)
+    assert error is None, error
+    assert (worktree / "codex_was_here.txt").read_text() == "hello\n"
+    assert any(e.type is EventType.TOOL_USE and "codex_was_here.txt" in e.content for e in events)
+    assert events[-1].metadata["routingDecision"] == "approved"
+    assert tokens_of(events) == 30
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "zombie" in status.read_text())

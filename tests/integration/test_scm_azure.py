@@ -1,0 +1,110 @@
+"""Delivering a run as an Azure DevOps pull request: ``az repos pr`` (a fake on PATH), a real push.
+
+The remote's URL is an Azure DevOps URL (it chooses the provider and names the repository) while its push
+URL is a local bare repository, so the push is real and offline.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scm_fakes import ScmWorld, git, make_world
+
+from alphred.errors import DeliveryError, ScmNotReadyError
+from alphred.scm import DeliveryRequest, deliver_pull_request, preflight_pull_request
+
+BRANCH = "alphred/fix-issue/3"
+AZURE_URL = "https://acme@dev.azure.com/acme/widgets/_git/widgets"
+TARGET = [
+    "--organization", "https://dev.azure.com/acme", "--project", "widgets",
+    "--repository", "widgets", "--detect", "false",
+]  # fmt: skip
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> ScmWorld:
+    world = make_world(tmp_path)
+    git(world.repo, "remote", "set-url", "origin", AZURE_URL, env=world.env)
+    git(world.repo, "remote", "set-url", "--push", "origin", str(world.origin), env=world.env)
+    return world
+
+
+def request(world: ScmWorld, **changes: object) -> DeliveryRequest:
+    fields: dict[str, object] = {
+        "repo_root": world.repo,
+        "branch": BRANCH,
+        "base": "main",
+        "title": "Fix: -the crash",
+        "body": "Fixed.\n",
+        "draft": True,
+        "env": world.env,
+    }
+    fields.update(changes)
+    return DeliveryRequest(**fields)  # type: ignore[arg-type]
+
+
+def test_opens_an_azure_devops_pull_request_with_az(world: ScmWorld) -> None:
+    sha = world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    result = deliver_pull_request(request(world))
+    assert result.provider == "azure" and result.created
+    assert result.url == "https://dev.azure.com/acme/widgets/_git/widgets/pullrequest/17"
+    assert world.remote_sha(BRANCH) == sha
+    listed, created = world.calls()
+    assert listed["argv"] == [
+        "repos", "pr", "list", "--source-branch", BRANCH, "--status", "active", "--output", "json", *TARGET
+    ]  # fmt: skip
+    assert created["argv"] == [
+        "repos", "pr", "create", "--source-branch", BRANCH, "--target-branch", "main",
+        "--title=Fix: -the crash", "--description=Fixed.\n", "--output", "json", "--draft", "true", *TARGET,
+    ]  # fmt: skip
+
+
+def test_an_existing_azure_pull_request_is_reported(world: ScmWorld) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    result = deliver_pull_request(request(world, env={**world.env, "FAKE_AZ_EXISTING_PR": "9"}))
+    assert (result.url, result.created) == ("https://dev.azure.com/acme/widgets/_git/widgets/pullrequest/9", False)
+    assert [c["argv"][2] for c in world.calls()] == ["list"]
+
+
+def test_a_long_body_is_cut_to_azure_s_limit(world: ScmWorld) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    deliver_pull_request(request(world, body="word " * 2000))
+    description = next(a for a in world.calls()[-1]["argv"] if a.startswith("--description="))
+    assert 3990 <= len(description) - len("--description=") <= 4000 and "characters cut by alphred" in description
+
+
+def test_preflight_checks_the_extension_and_the_login(world: ScmWorld) -> None:
+    assert preflight_pull_request(world.repo, world.env).provider == "azure"
+    assert [c["argv"][:2] for c in world.calls()] == [["extension", "show"], ["account", "show"]]
+    with pytest.raises(ScmNotReadyError, match="az login"):
+        preflight_pull_request(world.repo, {**world.env, "FAKE_AZ_AUTH": "logged_out"})
+    with pytest.raises(ScmNotReadyError, match="az extension add --name azure-devops"):
+        preflight_pull_request(world.repo, {**world.env, "FAKE_AZ_EXTENSION": "missing"})
+    with pytest.raises(ScmNotReadyError, match="not installed or not on PATH"):
+        preflight_pull_request(world.repo, world.without_gh())
+
+
+def test_a_personal_access_token_replaces_the_login(world: ScmWorld) -> None:
+    env = {**world.env, "FAKE_AZ_AUTH": "logged_out", "AZURE_DEVOPS_EXT_PAT": "pat-0123456789"}
+    assert preflight_pull_request(world.repo, env).provider == "azure"
+
+
+def test_the_provider_can_be_forced(tmp_path: Path) -> None:
+    world = make_world(tmp_path)  # a local-path remote would mean gh
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    result = deliver_pull_request(request(world, provider="azure"))
+    assert result.provider == "azure" and world.calls()[-1]["argv"][:3] == ["repos", "pr", "create"]
+    assert "--organization" not in world.calls()[-1]["argv"]  # unknown repository: az detects it itself
+
+
+def test_a_failing_az_fails_the_delivery(world: ScmWorld) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    with pytest.raises(DeliveryError) as caught:
+        deliver_pull_request(request(world, env={**world.env, "FAKE_AZ_FAIL": "repos pr list"}))
+    assert caught.value.kind == "pull_request" and "TF401179" in str(caught.value)
+
+
+def test_an_unknown_provider_is_refused(world: ScmWorld) -> None:
+    with pytest.raises(ScmNotReadyError, match="unknown pull request provider 'bitbucket'"):
+        preflight_pull_request(world.repo, world.env, provider="bitbucket")

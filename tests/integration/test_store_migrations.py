@@ -1,0 +1,120 @@
+"""Migrations: versioned, idempotent, never losing rows, safe when two processes open a new database at once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, func, insert, inspect, select, update
+from sqlalchemy.exc import IntegrityError
+
+from alphred.errors import StoreError
+from alphred.spec.model import Workflow
+from alphred.store import SqlRunStore, migrate, open_engine
+from alphred.store.migrations import LATEST_VERSION, MIGRATIONS, schema_version
+from alphred.store.tables import TABLE_NAMES, SchemaMigration, TreeEdge, TreeNode, table
+
+MIGRATION_ROWS = table(SchemaMigration)
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def migration_rows(store: SqlRunStore) -> list[tuple[int, str]]:
+    with store.engine.connect() as conn:
+        return [(row.version, row.name) for row in conn.execute(select(MIGRATION_ROWS).order_by("version"))]
+
+
+def test_migrate_creates_every_table_and_records_its_version(empty_db_url: str) -> None:
+    engine = open_engine(empty_db_url)
+    try:
+        assert schema_version(engine) == 0
+        assert migrate(engine) == LATEST_VERSION
+        names = set(inspect(engine).get_table_names())
+        assert set(TABLE_NAMES) | {"schema_migrations"} <= names
+        indexes = {ix["name"] for ix in inspect(engine).get_indexes("workflow_runs")}
+        assert {"ix_workflow_runs_status", "ix_workflow_runs_created_at"} <= indexes
+        event_indexes = {ix["name"] for ix in inspect(engine).get_indexes("run_node_stream_events")}
+        assert "ix_run_node_stream_events_run" in event_indexes
+        assert migrate(engine) == LATEST_VERSION  # a second run is a no-op
+        assert schema_version(engine) == LATEST_VERSION == MIGRATIONS[-1].version
+    finally:
+        engine.dispose()
+
+
+def test_rerunning_migrations_keeps_every_row(empty_db_url: str, make_workflow: Callable[..., Workflow]) -> None:
+    with SqlRunStore(empty_db_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        run_id = store.create_run(tree_id, inputs={"issue": "keep me"})
+        store.add_artifact(run_id, "implement", 0, "report", text="kept")
+        with store.engine.begin() as conn:  # forget that anything was applied: everything runs again
+            conn.execute(delete(MIGRATION_ROWS))
+        assert migrate(store.engine) == LATEST_VERSION
+        assert migration_rows(store) == [(m.version, m.name) for m in MIGRATIONS]
+    with SqlRunStore(empty_db_url) as reopened:
+        run = reopened.get_run(run_id)
+        assert run.inputs == {"issue": "keep me"}
+        assert [n.node_key for n in run.nodes] == ["implement", "tests", "review"]
+        artifact = reopened.latest_artifact(run_id, "implement", "report")
+        assert artifact is not None and artifact.content_text == "kept"
+        assert reopened.compile(make_workflow()) == (tree_id, 1)
+
+
+def test_rerun_migration_keeps_the_same_tree_trigger(empty_db_url: str, make_workflow: Callable[..., Workflow]) -> None:
+    with SqlRunStore(empty_db_url) as store:
+        with store.engine.begin() as conn:
+            conn.execute(delete(MIGRATION_ROWS))
+        migrate(store.engine)  # triggers are created IF NOT EXISTS / replaced: no "already exists" error
+        first, _ = store.compile(make_workflow(key="first"))
+        second, _ = store.compile(make_workflow(key="second"))
+        edges, nodes = table(TreeEdge), table(TreeNode)
+        with store.engine.connect() as conn:
+            foreign = conn.execute(select(nodes.c.id).where(nodes.c.tree_id == second)).scalars().first()
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.execute(update(edges).where(edges.c.tree_id == first).values(target_node_id=foreign))
+
+
+def test_a_database_newer_than_this_alphred_is_refused(empty_db_url: str) -> None:
+    with SqlRunStore(empty_db_url) as store, store.engine.begin() as conn:
+        conn.execute(insert(MIGRATION_ROWS).values(version=LATEST_VERSION + 1, name="from the future"))
+    with pytest.raises(StoreError, match="newer"):
+        SqlRunStore(empty_db_url)
+
+
+_OPEN = """
+import sys, time
+from pathlib import Path
+from alphred.store import SqlRunStore
+url, go = sys.argv[1], Path(sys.argv[2])
+while not go.exists():
+    time.sleep(0.002)
+with SqlRunStore(url) as store:
+    print(store.schema_version, len(store.list_runs()))
+"""
+
+
+def test_two_processes_opening_a_new_database_at_once(empty_db_url: str, tmp_path: Path) -> None:
+    go = tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", _OPEN, empty_db_url, str(go)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    time.sleep(0.3)
+    go.touch()
+    outputs = [child.communicate(timeout=60) for child in children]
+    assert [child.returncode for child in children] == [0, 0, 0], outputs
+    assert {out for out, _ in outputs} == {f"{LATEST_VERSION} 0\n"}
+    with SqlRunStore(empty_db_url) as store:
+        assert migration_rows(store) == [(m.version, m.name) for m in MIGRATIONS]
+        with store.engine.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(MIGRATION_ROWS)).scalar_one() == len(MIGRATIONS)

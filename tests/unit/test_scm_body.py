@@ -1,0 +1,104 @@
+"""The PR body and the run summary: Markdown from a status object (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from alphred.scm.body import build_pr_body, cell, cut_text, default_pr_title, run_summary_markdown, steps_table
+
+
+def status(**changes: Any) -> dict[str, Any]:
+    obj: dict[str, Any] = {
+        "run_id": 7, "workflow": {"key": "fix-issue", "version": 2}, "status": "completed", "reason": None,
+        "inputs": {"issue": "crash"}, "branch": "alphred/fix-issue/7", "base": "a" * 40, "head": "b" * 40,
+        "worktree": None, "pr_url": None, "tokens": 12345, "cost_usd": 0.12345,
+        "phases": [
+            {"key": "implement", "status": "completed", "attempt": 2, "visits": 2, "decision": None,
+             "exit_code": None, "tokens": 12000},
+            {"key": "tests", "status": "completed", "attempt": 2, "visits": 2, "decision": None,
+             "exit_code": 0, "tokens": 0},
+            {"key": "review", "status": "completed", "attempt": 1, "visits": 1, "decision": "approved",
+             "exit_code": None, "tokens": 345},
+        ],
+        "steps": [
+            {"phase": "implement", "attempt": 1, "outcome": "completed", "decision": None, "next": "tests"},
+            {"phase": "tests", "attempt": 1, "outcome": "completed", "decision": None, "next": "implement"},
+            {"phase": "implement", "attempt": 2, "outcome": "completed", "decision": None, "next": "tests"},
+            {"phase": "tests", "attempt": 2, "outcome": "completed", "decision": None, "next": "review"},
+            {"phase": "review", "attempt": 1, "outcome": "completed", "decision": "approved", "next": "$end"},
+        ],
+    }  # fmt: skip
+    obj.update(changes)
+    return obj
+
+
+def test_the_summary_has_phases_decisions_attempts_tokens_and_cost() -> None:
+    text = run_summary_markdown(status(pr_url="https://github.com/acme/w/pull/1"))
+    assert text.startswith("### Alphred run 7 · fix-issue v2: completed\n")
+    assert "| review | completed | 1 | 1 | approved | – | 345 |" in text
+    assert "| tests | completed | 2 | 2 | – | 0 | 0 |" in text
+    assert "| 5 | review | 1 | completed | approved | $end |" in text
+    assert "**Tokens** 12,345 · **Cost** $0.1235 · **Branch** `alphred/fix-issue/7`" in text
+    assert "**Base** `aaaaaaaaaaaa`" in text
+    assert "**Pull request** https://github.com/acme/w/pull/1" in text
+
+
+def test_a_failed_run_shows_its_reason_and_no_pr_line() -> None:
+    text = run_summary_markdown(status(status="failed", reason="max_visits"))
+    assert ": failed (max_visits)" in text.splitlines()[0] and "Pull request" not in text
+
+
+def test_runs_without_steps_have_no_steps_section() -> None:
+    assert "Steps" not in run_summary_markdown(status(steps=None))
+
+
+def test_only_the_last_steps_are_listed() -> None:
+    steps = [{"phase": f"p{i}", "attempt": 1, "outcome": "completed", "decision": None, "next": None} for i in range(5)]
+    table = steps_table(steps, limit=2)
+    assert "| 4 | p3 |" in table and "| 5 | p4 |" in table and "p2" not in table
+    assert "3 earlier step(s) not shown." in table
+
+
+def test_the_pr_body_is_the_report_then_the_summary() -> None:
+    body = build_pr_body(status(), "## Fix\n\nThe config loader handles empty files.\n")
+    report, summary = body.split("\n---\n", 1)
+    assert report == "## Fix\n\nThe config loader handles empty files.\n"
+    assert "#### Alphred run 7 · fix-issue v2\n" in summary  # no status: the run is not completed yet
+    assert "| review | completed | 1 | 1 | approved |" in summary and body.endswith("Opened by Alphred.</sub>\n")
+
+
+def test_a_structured_report_becomes_a_json_block() -> None:
+    body = build_pr_body(status(), '{"summary": "ok", "severity": "none"}')
+    assert body.startswith('```json\n{\n  "summary": "ok",\n  "severity": "none"\n}\n```\n')
+
+
+def test_without_a_report_the_body_is_the_summary() -> None:
+    assert build_pr_body(status(), None).startswith("---\n\n#### Alphred run 7")
+
+
+def test_a_huge_report_is_cut_but_the_summary_stays() -> None:
+    body = build_pr_body(status(), "x" * 100_000, limit=5000)
+    assert len(body) <= 5001 and "characters cut by alphred" in body and "| review |" in body
+
+
+def test_default_title() -> None:
+    assert default_pr_title(status()) == "fix-issue (alphred run 7)"
+    assert default_pr_title(status(), "Fix an issue") == "Fix an issue (alphred run 7)"
+
+
+@given(st.text(), st.integers(min_value=0, max_value=500))
+def test_cut_text_respects_the_limit(text: str, limit: int) -> None:
+    cut = cut_text(text, limit)
+    assert len(cut) <= max(limit, 0)
+    if len(text) <= limit:
+        assert cut == text
+
+
+@given(st.text())
+def test_a_cell_never_breaks_the_table(value: str) -> None:
+    text = cell(value)
+    assert "\n" not in text and "\r" not in text
+    assert "|" not in text.replace("\\|", "")
