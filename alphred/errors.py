@@ -6,7 +6,8 @@ The tree::
     ├── UsageError                     (USAGE, exit 2)            bad command-line input
     │   ├── MissingInputError          (MISSING_INPUT)            a required workflow input was not given
     │   ├── UnknownRunError            (UNKNOWN_RUN)              a run id that does not exist
-    │   └── RunStateError              (RUN_STATE)                a command that the run's state does not allow
+    │   ├── RunStateError              (RUN_STATE)                a command that the run's state does not allow
+    │   └── RunBusyError               (RUN_BUSY)                 another live process executes the run
     ├── WorkflowInvalidError           (WORKFLOW_INVALID, exit 2) a workflow file failed validation
     ├── GuardSyntaxError               (GUARD_SYNTAX, exit 2)     a guard expression does not parse
     ├── TemplateError                  (TEMPLATE_SYNTAX, exit 2)  a ``{{ path }}`` template does not parse
@@ -18,7 +19,8 @@ The tree::
     ├── StoreError                     (STORE_ERROR, exit 1)
     │   ├── DatabaseLockedError        (DATABASE_LOCKED)
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
-    │   └── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
+    │   ├── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
+    │   └── LeaseLostError             (LEASE_LOST)               another process took over the run
     ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
     │                                                             no remote, no base branch
@@ -105,6 +107,17 @@ class RunStateError(UsageError):
         self.status = status
         self.action = action
         super().__init__(f"run {run_id} is {status}: cannot {action} it")
+
+
+class RunBusyError(UsageError):
+    """Raised when: another live process holds the run's lease (it is being executed right now)."""
+
+    code = "RUN_BUSY"
+
+    def __init__(self, run_id: int, owner: str | None) -> None:
+        self.run_id = run_id
+        self.owner = owner
+        super().__init__(f"run {run_id} is being executed by another process ({owner}); try again when it stops")
 
 
 @dataclass(frozen=True)
@@ -252,6 +265,16 @@ class InvalidTransitionError(StoreError):
 
 
 RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal"})
+
+
+class LeaseLostError(StoreError):
+    """Raised when: another process took over this run's lease; this process stops touching the run."""
+
+    code = "LEASE_LOST"
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        super().__init__(f"run {run_id} was taken over by another process; this one stops")
 
 
 class ProviderError(AlphredError):

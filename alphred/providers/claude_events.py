@@ -53,12 +53,24 @@ class ClaudeEventMapper:
         if isinstance(message, sdk.UserMessage):
             return [e for block in _blocks(message.content) if (e := self._block(block, {})) is not None]
         if isinstance(message, sdk.SystemMessage):
+            if message.subtype == "api_retry":
+                return [self._api_retry(message.data if isinstance(message.data, dict) else {})]
             return [_system(message)]
         if isinstance(message, sdk_types(sdk, "RateLimitEvent")):
             info = message.rate_limit_info
             meta = {"rate_limit": {"status": info.status, "resets_at": info.resets_at, "type": info.rate_limit_type}}
             return [ProviderEvent(EventType.SYSTEM, f"rate limit status: {info.status}", metadata=meta)]
         return []
+
+    def _api_retry(self, data: dict[str, Any]) -> ProviderEvent:
+        """Claude Code retrying a failed API call; an auth failure is final, so fail now instead of waiting."""
+        error, status = str(data.get("error") or "unknown"), data.get("error_status")
+        text = f"API call failed ({error}, HTTP {status}): retry {data.get('attempt')}/{data.get('max_retries')}"
+        if error in ("authentication_failed", "billing_error") or status in (401, 403):
+            code = "CLAUDE_BILLING" if error == "billing_error" else "CLAUDE_AUTH"
+            self.failure = provider_error("CLAUDE", f"claude failed: {text} (fix: {LOGIN_FIX})", "auth", code=code)
+        meta = {"subtype": "api_retry", "error": error, "error_status": status, "attempt": data.get("attempt")}
+        return ProviderEvent(EventType.SYSTEM, text, metadata=meta)
 
     def _assistant(self, message: Any) -> list[ProviderEvent]:
         base: dict[str, Any] = {"model": message.model}

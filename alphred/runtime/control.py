@@ -21,7 +21,7 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.engine.machine import AWAITING_APPROVAL
-from alphred.errors import AlphredError, RunStateError, StoreError, UnknownRunError
+from alphred.errors import AlphredError, RunBusyError, RunStateError, StoreError, UnknownRunError
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
 from alphred.providers import ProviderRegistry
 from alphred.spec import Workflow, load_workflow
@@ -31,16 +31,6 @@ from alphred.store.snapshots import read_snapshot
 from .lease import LeaseOwner, lease_ttl, owner_is_dead
 from .progress import Progress
 from .runner import Runner, RunOptions, existing_events_for
-
-
-class RunBusyError(AlphredError):
-    """Raised when: another live process holds the run's lease (it is being executed right now)."""
-
-    code = "RUN_BUSY"
-    exit_code = 2
-
-    def __init__(self, run_id: int, owner: str | None) -> None:
-        super().__init__(f"run {run_id} is being executed by another process ({owner}); try again when it stops")
 
 
 @dataclass

@@ -18,6 +18,7 @@ from alphred.engine import (
     TokenCounter,
     UpstreamReport,
     build_context,
+    decision_problem,
     template_context,
 )
 from alphred.errors import AlphredError, ProviderError
@@ -91,6 +92,7 @@ async def run_attempt(
         if ctx.on_event is not None:
             ctx.on_event(phase.key, attempt, sequence, event)
 
+    stats.details["start_sha"] = ctx.worktrees.head_sha(ctx.worktree)
     sink = EventSink(ctx.store, ctx.run_id, node.id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
     flusher = asyncio.create_task(_flush_periodically(sink))
@@ -205,29 +207,41 @@ async def _consume(
 def _completed(
     ctx: PhaseContext, phase: Phase, attempt: int, visit: int, result: ProviderEvent, stats: AttemptStats
 ) -> PhaseCompleted | PhaseFailed:
+    """Store the attempt's report, commit its changes, and report the outcome to the engine.
+
+    A report becomes kind ``report`` (what downstream phases receive as context) only when the attempt
+    succeeds; the output of a failing attempt is kept as kind ``output``.
+    """
     metadata = dict(result.metadata)
     exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
-    structured = metadata.get("report")
-    report: Any = structured if isinstance(structured, dict) else ctx.redactor.redact(result.content)
-    text = ctx.redactor.redact(result.content if not isinstance(structured, dict) else _json(structured))
-    ctx.store.add_artifact(
-        ctx.run_id, phase.key, attempt, "report", text=text, data=structured if isinstance(structured, dict) else None
-    )
+    raw_decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
+    decision = raw_decision if isinstance(raw_decision, str) else None
+    structured = ctx.redactor.redact_data(metadata["report"]) if isinstance(metadata.get("report"), dict) else None
+    text = _json(structured) if structured is not None else ctx.redactor.redact(result.content)
+    report: Any = structured if structured is not None else text
+    problem = None
     if phase.type is PhaseType.COMMAND and exit_code != 0 and not phase.allow_failure:
-        stats.message = f"command exited with {exit_code}"
+        problem = f"command exited with {exit_code}"
+    elif phase.type is PhaseType.AGENT:
+        problem = decision_problem(phase, decision)
+    kind = "output" if problem else "report"
+    ctx.store.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured)
+    if problem and phase.type is PhaseType.COMMAND:
+        stats.message = problem
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
-    crash_point("before_commit")
-    commit = ctx.worktrees.commit_phase(ctx.worktree, f"alphred({ctx.workflow.key}): {phase.key} [visit {visit}]")
-    crash_point("after_commit")
-    if commit is not None:
-        ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=commit.diff)
-        ctx.store.update_run(ctx.run_id, head_sha=commit.sha)
-        stats.details["commit"] = commit.sha
-    decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
+    if not problem:
+        crash_point("before_commit")
+        message = f"alphred({ctx.workflow.key}): {phase.key} [visit {visit}]"
+        commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=stats.details.get("start_sha"))
+        crash_point("after_commit")
+        if commit is not None:
+            ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=ctx.redactor.redact(commit.diff))
+            ctx.store.update_run(ctx.run_id, head_sha=commit.sha)
+            stats.details["commit"] = commit.sha
     return PhaseCompleted(
         phase.key,
         attempt,
-        decision=decision if isinstance(decision, str) else None,
+        decision=decision,
         report=report,
         exit_code=exit_code if isinstance(exit_code, int) else None,
         tokens=stats.tokens,

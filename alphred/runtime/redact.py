@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 MIN_SECRET_LENGTH = 6
@@ -36,3 +37,13 @@ class Redactor:
         if self._values is not None:
             text = self._values.sub(MASK, text)
         return KEY_SHAPES.sub(MASK, text)
+
+    def redact_data(self, data: Any) -> Any:
+        """``data`` (JSON-like) with every string in it redacted."""
+        if isinstance(data, str):
+            return self.redact(data)
+        if isinstance(data, dict):
+            return {str(k): self.redact_data(v) for k, v in data.items()}
+        if isinstance(data, list | tuple):
+            return [self.redact_data(v) for v in data]
+        return data

@@ -41,10 +41,12 @@ from alphred.engine import (
     SetRunStatus,
     StartPhase,
     state_to_json,
+    template_context,
     transition,
 )
-from alphred.errors import RETRYABLE_KINDS, AlphredError
+from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
+from alphred.guards.templates import render_template
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
@@ -57,16 +59,6 @@ from .progress import Progress
 from .redact import Redactor
 
 HEARTBEAT_SECONDS = 0.5
-
-
-class LeaseLostError(AlphredError):
-    """Raised when: another process took over this run's lease; this process stops touching the run."""
-
-    code = "LEASE_LOST"
-    exit_code = 1
-
-    def __init__(self, run_id: int) -> None:
-        super().__init__(f"run {run_id} was taken over by another process; this one stops")
 
 
 @dataclass
@@ -280,8 +272,14 @@ class Runner:
         if isinstance(effect, StartPhase):
             return await self._start_phase(state, effect)
         if isinstance(effect, AwaitApproval):
+            phase = self.workflow.phase(effect.phase)
+            message = ""
+            if "message" in phase.templates:
+                values = template_context(state, self.workflow, effect.phase)
+                message = f": {render_template(phase.templates['message'], values)}"
             self.progress.note(
-                f"phase {effect.phase} waits for approval: alphred approve {self.run_id} / alphred reject {self.run_id}"
+                f"phase {effect.phase} waits for approval{message} "
+                f"(alphred approve {self.run_id} / alphred reject {self.run_id})"
             )
         elif isinstance(effect, RunFinished):
             self._finish(effect)

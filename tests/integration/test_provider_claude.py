@@ -7,9 +7,11 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +172,17 @@ def test_not_logged_in_is_an_auth_failure_that_is_not_retried(fake: FakeClaude) 
     assert any(e.type is EventType.USAGE and "usage" in e.metadata for e in events)  # the failed session's cost
 
 
+def test_an_auth_failure_the_cli_keeps_retrying_fails_at_once(fake: FakeClaude) -> None:
+    fake.scenario("api_retry_auth", FAKE_CLAUDE_HANG="30")
+    started = time.monotonic()
+    events, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options())
+    assert time.monotonic() - started < 10.0
+    assert error is not None and (error.kind, error.retryable, error.code) == ("auth", False, "CLAUDE_AUTH")
+    assert "HTTP 401" in error.message and "ANTHROPIC_API_KEY" in error.message
+    assert [e.metadata.get("subtype") for e in events] == ["init", "api_retry"]
+    assert not _alive(fake.invocation()["pid"])
+
+
 @pytest.mark.parametrize(
     ("scenario", "kind", "retryable", "code", "words"),
     [
@@ -303,3 +316,115 @@ def _alive(pid: int) -> bool:
         return False
     status = Path(f"/proc/{pid}/status")
     return not (status.exists() and "zombie" in status.read_text())
+
+
+# --- the real Claude Code CLI (bundled in the SDK wheel) against a local fake Anthropic Messages API -------
+
+
+class _Messages(BaseHTTPRequestHandler):
+    """Turn 1: a Write tool call; turn 2: the StructuredOutput call; then text. ``status`` != 200 fails all."""
+
+    status = 200
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        if self.status != 200:
+            payload = json.dumps({"type": "error", "error": {"type": "authentication_error", "message": "bad key"}})
+            self.send_response(self.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload.encode())
+            return
+        done = sum(
+            1
+            for m in body["messages"]
+            if m["role"] == "user" and isinstance(m["content"], list)
+            for b in m["content"]
+            if b.get("type") == "tool_result"
+        )
+        block: dict[str, Any] = {"type": "text", "text": "done"}
+        arguments: dict[str, Any] | None = None
+        if done == 0:
+            block = {"type": "tool_use", "id": "toolu_w", "name": "Write", "input": {}}
+            arguments = {"file_path": "hello.txt", "content": "hi from claude\n"}
+        elif done == 1:
+            block = {"type": "tool_use", "id": "toolu_s", "name": "StructuredOutput", "input": {}}
+            arguments = {"decision": "approved", "summary": "wrote hello.txt"}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(arguments)} if arguments else None
+        message: dict[str, Any] = {
+            "id": f"msg_{done}",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-fake",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 7, "output_tokens": 1},
+        }
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("message_start", {"type": "message_start", "message": message}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+            *([("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta})] if delta else []),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            ("message_delta", {"type": "message_delta", "usage": {"output_tokens": 5},
+                               "delta": {"stop_reason": "tool_use" if delta else "end_turn", "stop_sequence": None}}),
+            ("message_stop", {"type": "message_stop"}),
+        ]  # fmt: skip
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for name, data in events:
+            self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+        self.wfile.flush()
+
+
+@pytest.fixture
+def real_claude(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[type[_Messages], Path]]:
+    """The real CLI's environment: a fake Messages API on 127.0.0.1, a scratch HOME, no side traffic."""
+    monkeypatch.delenv("ALPHRED_CLAUDE_CLI", raising=False)
+    cli, _ = claude_module.find_cli()
+    if cli is None:
+        pytest.skip("no Claude Code CLI installed")
+    handler = type("Messages", (_Messages,), {})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    home = tmp_path / "home"
+    home.mkdir()
+    worktree = tmp_path / "worktree"
+    worktree.mkdir()
+    for var in (*claude_module.CREDENTIAL_VARS, *claude_module.CLOUD_VARS, "CLAUDE_CONFIG_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "fake-key")
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+    monkeypatch.setenv("IS_SANDBOX", "1")
+    yield handler, worktree
+    server.shutdown()
+    server.server_close()
+
+
+def test_real_claude_code_cli_edits_the_worktree_and_returns_the_structured_decision(
+    real_claude: tuple[type[_Messages], Path],
+) -> None:
+    _, worktree = real_claude
+    options = ProviderOptions(worktree, "implement", 1, model="claude-fake", decisions=DECISIONS)
+    events, error = collect(ClaudeProvider(), "Write hello.txt, then approve.", options)
+    assert error is None, error
+    assert (worktree / "hello.txt").read_text() == "hi from claude\n"
+    assert [e.metadata["tool"] for e in events if e.type is EventType.TOOL_USE] == ["Write", "StructuredOutput"]
+    assert events[-1].metadata["routingDecision"] == "approved"
+    assert events[-1].metadata["report"] == {"decision": "approved", "summary": "wrote hello.txt"}
+
+
+def test_real_claude_code_cli_with_a_rejected_key_fails_fast_as_auth(real_claude: tuple[type[_Messages], Path]) -> None:
+    handler, worktree = real_claude
+    handler.status = 401
+    started = time.monotonic()
+    _, error = collect(ClaudeProvider(), "hi", ProviderOptions(worktree, "implement", 1, model="claude-fake"))
+    assert error is not None and (error.kind, error.code, error.retryable) == ("auth", "CLAUDE_AUTH", False)
+    assert time.monotonic() - started < 30.0  # the CLI alone would retry for minutes

@@ -167,3 +167,18 @@ def test_providers_command_lists_every_provider_with_its_readiness(
     assert text.exit_code == 0
     claude_line = next(line for line in text.stdout.splitlines() if line.startswith("claude"))
     assert "not ready" in claude_line and "claude /login" in claude_line
+
+
+def test_not_logged_in_mid_run_fails_the_run_at_once_without_retries(
+    setup: tuple[Path, Path, dict[str, str]],
+) -> None:
+    repo, workflow, env = setup
+    workflow.write_text(WORKFLOW.replace("    provider: claude\n", "    provider: claude\n    max_retries: 3\n"))
+    env["FAKE_CLAUDE_SCENARIO"] = "auth_error"
+    done = alphred(env, "run", str(workflow), "--repo", str(repo), "--json")
+    assert done.returncode == 1, done.stderr
+    status = json.loads(done.stdout)
+    assert status["status"] == "failed"
+    assert [(s["phase"], s["attempt"], s["outcome"]) for s in status["steps"]] == [("implement", 1, "failed")]
+    assert status["reason"] == "auth"
+    assert "Not logged in" in done.stderr and "ANTHROPIC_API_KEY" in done.stderr

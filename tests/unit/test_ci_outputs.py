@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -81,10 +83,6 @@ def test_an_unwritable_file_is_a_warning_not_a_failure(tmp_path: Path) -> None:
 
 
 def test_the_ci_guide_has_complete_pipelines_with_every_delivery_flag() -> None:
-    import re
-
-    import yaml
-
     text = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
     github, gitlab = (yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.S))
     assert set(github["jobs"]) == {"run", "continue"} and github["permissions"]["pull-requests"] == "write"
