@@ -49,30 +49,45 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
     return registry
 
 
-def _environment(store: SqlRunStore, location: Any, quiet: bool) -> Environment:
+def _environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
     from alphred.runtime.control import Environment
+    from alphred.runtime.jsonl import JsonlEvents
     from alphred.runtime.progress import Progress
+    from alphred.runtime.redact import Redactor
 
+    events = JsonlEvents(sys.stdout, redact=Redactor(os.environ).redact) if events_format == "jsonl" else None
     return Environment(
         store=store,
         location=location,
         registry_for=build_registry,
         progress=lambda run_id: Progress(enabled=not quiet, run_id=run_id),
+        events=events,
     )
 
 
 def _report(store: SqlRunStore, record: RunRecord, as_json: bool) -> int:
+    """Print the status object if asked, write GitHub Actions outputs if present, return the exit code."""
+    from alphred.runtime.ci import write_github_outputs
     from alphred.runtime.status import exit_code_for, status_object
 
+    status = status_object(record, store.list_steps(record.id))
     if as_json:
-        sys.stdout.write(json.dumps(status_object(record, store.list_steps(record.id))) + "\n")
+        sys.stdout.write(json.dumps(status) + "\n")
         sys.stdout.flush()
+    write_github_outputs(status, os.environ, warn=lambda message: click.echo(f"warning: {message}", err=True))
     return exit_code_for(record.status.value, record.reason)
 
 
 def output_options(func: F) -> F:
-    """``--json`` and ``--quiet``, shared by every command that drives a run."""
+    """``--json``, ``--events jsonl`` and ``--quiet``, shared by every command that drives a run."""
     func = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(func)
+    func = click.option(
+        "--events",
+        "events_format",
+        type=click.Choice(["jsonl"]),
+        default=None,
+        help="Stream lifecycle and provider events as JSON lines on stdout.",
+    )(func)
     return click.option("--json", "as_json", is_flag=True, help="Print the run's status object as JSON on stdout.")(
         func
     )
@@ -88,6 +103,9 @@ def output_options(func: F) -> F:
 @click.option("--dry-run", is_flag=True, help="Replace every agent phase by a stub taking its first decision.")
 @click.option("--keep-worktree", is_flag=True, help="Keep the worktree after a successful run.")
 @click.option("--approve-all", is_flag=True, help="Approve every approval phase automatically (for CI).")
+@click.option("--pr/--no-pr", "pr", default=None, help="Open a pull request when the run completes (--no-pr wins).")
+@click.option("--remote", metavar="NAME", default=None, help="Remote to push the run's branch to (default: origin).")
+@click.option("--draft", is_flag=True, help="Open the pull request as a draft.")
 @output_options
 @db_option
 def run(
@@ -100,7 +118,11 @@ def run(
     dry_run: bool,
     keep_worktree: bool,
     approve_all: bool,
+    pr: bool | None,
+    remote: str | None,
+    draft: bool,
     as_json: bool,
+    events_format: str | None,
     quiet: bool,
     db: str | None,
 ) -> int:
@@ -110,7 +132,9 @@ def run(
     130 interrupted (resume with `alphred resume RUN`).
     """
     from alphred.errors import WorkflowInvalidError
+    from alphred.git import GitWorktrees
     from alphred.runtime.control import start_run
+    from alphred.runtime.delivery import plan_pull_request
     from alphred.runtime.runner import RunOptions
     from alphred.runtime.where import resolve_for_write
     from alphred.spec import check_workflow
@@ -125,24 +149,53 @@ def run(
         raise WorkflowInvalidError(diagnostics)
     inputs = collect_inputs(workflow, pairs, input_file)
     registry = build_registry(workflow, dry_run)
+    env = dict(os.environ)
+    repo, repo_template = _registered_repo(repo, env, db)
     location, url = resolve_for_write(repo, db)
+    if repo_template is None:
+        from alphred.runtime.repos import registered_branch_template
+
+        repo_template = registered_branch_template(location.root, env, db)
+    plan = plan_pull_request(
+        workflow, location.root, env, pr=pr, remote=remote, draft=draft,
+        run_base_ref=GitWorktrees(location).resolve_base(base).ref_name, dry_run=dry_run,
+    )  # fmt: skip
     options = RunOptions(
-        inputs=inputs, base=base, branch=branch, keep_worktree=keep_worktree,
-        approve_all=approve_all, dry_run=dry_run, env=dict(os.environ),
+        inputs=inputs, base=base, branch=branch, branch_template=repo_template, keep_worktree=keep_worktree,
+        approve_all=approve_all, dry_run=dry_run, pull_request=plan, env=env,
     )  # fmt: skip
     with SqlRunStore(url) as store:
-        record = start_run(_environment(store, location, quiet), workflow, options, registry)
+        record = start_run(_environment(store, location, quiet, events_format), workflow, options, registry)
         return _report(store, record, as_json)
 
 
-def _continue(run_id: int, action: str, repo: str | None, db: str | None, as_json: bool, quiet: bool, **kw: Any) -> int:
+def _registered_repo(repo: str | None, env: dict[str, str], db: str | None) -> tuple[str | None, str | None]:
+    """``--repo NAME`` of a registered repository (cloned on first use) -> its path and branch template."""
+    if repo is None or os.path.exists(repo):
+        return repo, None
+    from alphred.runtime.repos import resolve_registered_repo
+
+    resolved = resolve_registered_repo(repo, env, db=db, warn=lambda m: click.echo(f"warning: {m}", err=True))
+    return str(resolved[0]), resolved[1]
+
+
+def _continue(
+    run_id: int,
+    action: str,
+    repo: str | None,
+    db: str | None,
+    as_json: bool,
+    events_format: str | None,
+    quiet: bool,
+    **kw: Any,
+) -> int:
     from alphred.runtime.control import continue_run
     from alphred.runtime.where import resolve_for_write
     from alphred.store import SqlRunStore
 
     location, url = resolve_for_write(repo, db)
     with SqlRunStore(url) as store:
-        record = continue_run(_environment(store, location, quiet), run_id, action, **kw)
+        record = continue_run(_environment(store, location, quiet, events_format), run_id, action, **kw)
         return _report(store, record, as_json)
 
 
@@ -154,9 +207,9 @@ RUN_ARG = click.argument("run_id", metavar="RUN", type=int)
 @repo_option
 @db_option
 @output_options
-def resume(run_id: int, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+def resume(run_id: int, repo: str | None, db: str | None, as_json: bool, events_format: str | None, quiet: bool) -> int:
     """Continue a paused or interrupted run (also one whose process was killed); exit codes as `run`."""
-    return _continue(run_id, "resume", repo, db, as_json, quiet)
+    return _continue(run_id, "resume", repo, db, as_json, events_format, quiet)
 
 
 @app.command()
@@ -164,9 +217,9 @@ def resume(run_id: int, repo: str | None, db: str | None, as_json: bool, quiet: 
 @repo_option
 @db_option
 @output_options
-def retry(run_id: int, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+def retry(run_id: int, repo: str | None, db: str | None, as_json: bool, events_format: str | None, quiet: bool) -> int:
     """Retry a failed run: its failed phase runs again as a new attempt; exit codes as `run`."""
-    return _continue(run_id, "retry", repo, db, as_json, quiet)
+    return _continue(run_id, "retry", repo, db, as_json, events_format, quiet)
 
 
 @app.command()
@@ -175,9 +228,17 @@ def retry(run_id: int, repo: str | None, db: str | None, as_json: bool, quiet: b
 @repo_option
 @db_option
 @output_options
-def approve(run_id: int, comment: str | None, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+def approve(
+    run_id: int,
+    comment: str | None,
+    repo: str | None,
+    db: str | None,
+    as_json: bool,
+    events_format: str | None,
+    quiet: bool,
+) -> int:
     """Approve the approval phase a run waits on, and continue the run; exit codes as `run`."""
-    return _continue(run_id, "approve", repo, db, as_json, quiet, comment=comment)
+    return _continue(run_id, "approve", repo, db, as_json, events_format, quiet, comment=comment)
 
 
 @app.command()
@@ -186,9 +247,17 @@ def approve(run_id: int, comment: str | None, repo: str | None, db: str | None, 
 @repo_option
 @db_option
 @output_options
-def reject(run_id: int, comment: str | None, repo: str | None, db: str | None, as_json: bool, quiet: bool) -> int:
+def reject(
+    run_id: int,
+    comment: str | None,
+    repo: str | None,
+    db: str | None,
+    as_json: bool,
+    events_format: str | None,
+    quiet: bool,
+) -> int:
     """Reject the approval phase a run waits on, and continue the run; exit codes as `run`."""
-    return _continue(run_id, "reject", repo, db, as_json, quiet, comment=comment)
+    return _continue(run_id, "reject", repo, db, as_json, events_format, quiet, comment=comment)
 
 
 def _open_existing(repo: str | None, db: str | None) -> tuple[Any, Any]:

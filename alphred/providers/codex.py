@@ -169,7 +169,7 @@ class CodexEventMapper:
             return [ProviderEvent(EventType.SYSTEM, "codex turn started")]
         if kind == "turn.completed":
             self.completed = True
-            self.usage = dict(frame.get("usage") or {})
+            self.usage = _mapping(frame.get("usage"))
             total = token_count(self.usage.get("input_tokens")) + token_count(self.usage.get("output_tokens"))
             meta = {"total_tokens": total, "usage": self.usage}  # a running total: never counted twice
             return [ProviderEvent(EventType.USAGE, f"{total} tokens", metadata=meta)]
@@ -197,9 +197,8 @@ class CodexEventMapper:
                 )
             ]
         if kind == "todo_list":
-            steps = "; ".join(
-                f"[{'x' if s.get('completed') else ' '}] {s.get('text')}" for s in item.get("items") or []
-            )
+            todo = [_mapping(step) for step in _sequence(item.get("items"))]
+            steps = "; ".join(f"[{'x' if step.get('completed') else ' '}] {step.get('text')}" for step in todo)
             return (
                 [ProviderEvent(EventType.SYSTEM, cap_text(f"plan: {steps}"), metadata=meta)]
                 if stage != "updated" or steps
@@ -258,12 +257,20 @@ def _failure(message: str, detail: str) -> ProviderError:
     return provider_error("CODEX", f"{message}{fix}", kind)
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _sequence(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
 def _tool_use(kind: str, item: dict[str, Any]) -> tuple[str, str] | None:
     if kind == "command_execution":
         return "shell", str(item.get("command"))
     if kind == "file_change":
-        changes = item.get("changes") or []
-        return "file_change", ", ".join(f"{c.get('kind')} {c.get('path')}" for c in changes if isinstance(c, dict))
+        changes = [_mapping(change) for change in _sequence(item.get("changes"))]
+        return "file_change", ", ".join(f"{c.get('kind')} {c.get('path')}" for c in changes)
     if kind == "mcp_tool_call":
         return "mcp", f"{item.get('server')}.{item.get('tool')} {json.dumps(item.get('arguments'), default=str)}"
     if kind == "web_search":

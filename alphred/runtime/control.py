@@ -28,6 +28,8 @@ from alphred.spec import Workflow, load_workflow
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.snapshots import read_snapshot
 
+from .delivery import PullRequestPlan
+from .jsonl import JsonlEvents
 from .lease import LeaseOwner, lease_ttl, owner_is_dead
 from .progress import Progress
 from .runner import Runner, RunOptions, existing_events_for
@@ -41,6 +43,7 @@ class Environment:
     location: RepoLocation
     registry_for: Callable[[Workflow, bool], ProviderRegistry]
     progress: Callable[[int], Progress]
+    events: JsonlEvents | None = None
 
 
 def create_run(env: Environment, workflow: Workflow, options: RunOptions) -> tuple[int, Path, RunState]:
@@ -57,7 +60,7 @@ def create_run(env: Environment, workflow: Workflow, options: RunOptions) -> tup
         base_ref=base.ref_name,
         repo_path=str(env.location.root),
     )
-    template = choose_branch_template(options.branch, None, options.env)
+    template = choose_branch_template(options.branch, options.branch_template, options.env)
     tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
     worktree = worktrees.create(run_id, render_branch_name(template, tokens), base.sha)
     state = initial_state(workflow, options.inputs)
@@ -74,7 +77,10 @@ def create_run(env: Environment, workflow: Workflow, options: RunOptions) -> tup
 def start_run(env: Environment, workflow: Workflow, options: RunOptions, registry: ProviderRegistry) -> RunRecord:
     """Create a run and drive it from its start phase; return its final record."""
     run_id, worktree, state = create_run(env, workflow, options)
-    owner = _claim(env.store, env.store.get_run(run_id))
+    record = env.store.get_run(run_id)
+    owner = _claim(env.store, record)
+    if env.events is not None:
+        env.events.run_started(run_id, workflow.key, record.branch)
     return _drive(env, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()])
 
 
@@ -173,6 +179,7 @@ def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState,
         keep_worktree=bool(stored.get("keep_worktree")),
         approve_all=bool(stored.get("approve_all")),
         dry_run=bool(stored.get("dry_run")),
+        pull_request=PullRequestPlan.from_stored(stored.get("pull_request")),
     )
     return workflow, state, options
 
@@ -267,7 +274,7 @@ def _drive(
 ) -> RunRecord:
     runner = Runner(
         env.store, workflow, run_id, env.location, registry,
-        worktree=worktree, options=options, owner=owner, progress=env.progress(run_id),
+        worktree=worktree, options=options, owner=owner, progress=env.progress(run_id), events=env.events,
     )  # fmt: skip
     runner.drive(state, first)
     return env.store.get_run(run_id)

@@ -15,7 +15,7 @@ import random
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,15 +44,17 @@ from alphred.engine import (
     template_context,
     transition,
 )
-from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError
+from alphred.errors import RETRYABLE_KINDS, AlphredError, DeliveryError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.guards.templates import render_template
-from alphred.providers import ProviderEvent, ProviderRegistry
+from alphred.providers import ProviderRegistry
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
 
 from .command import kill_active_groups
 from .crash import crash_point
+from .delivery import PullRequestPlan, as_failed, completes, deliver
+from .jsonl import JsonlEvents
 from .lease import LeaseOwner, lease_ttl
 from .phase import AttemptStats, PhaseContext, run_attempt
 from .progress import Progress
@@ -68,14 +70,21 @@ class RunOptions:
     inputs: Mapping[str, str] = field(default_factory=dict)
     base: str | None = None
     branch: str | None = None
+    branch_template: str | None = None  # the registered repository's template, below --branch
     keep_worktree: bool = False
     approve_all: bool = False
     dry_run: bool = False
+    pull_request: PullRequestPlan | None = None
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
 
     def stored(self) -> dict[str, Any]:
         """The part that a later ``resume`` must honour."""
-        return {"keep_worktree": self.keep_worktree, "approve_all": self.approve_all, "dry_run": self.dry_run}
+        return {
+            "keep_worktree": self.keep_worktree,
+            "approve_all": self.approve_all,
+            "dry_run": self.dry_run,
+            "pull_request": self.pull_request.stored() if self.pull_request else None,
+        }
 
 
 @dataclass
@@ -111,7 +120,7 @@ class Runner:
         options: RunOptions,
         owner: LeaseOwner,
         progress: Progress | None = None,
-        on_event: Callable[[str, int, int, ProviderEvent], None] | None = None,
+        events: JsonlEvents | None = None,
     ) -> None:
         self.store = store
         self.workflow = workflow
@@ -133,8 +142,9 @@ class Runner:
             registry=registry,
             redactor=Redactor(environment),
             env=environment,
-            on_event=on_event,
+            on_event=events.provider_callback(run_id) if events is not None else None,
         )
+        self.events = events
         self._stats: dict[tuple[str, int], AttemptStats] = {}
         self._failures: dict[str, _Failure] = {}
         self._edge_ids: dict[tuple[str, int], int] | None = None
@@ -180,7 +190,18 @@ class Runner:
                 raise LeaseLostError(self.run_id)
             previous = state
             state, effects = transition(state, event)
-            self._persist(previous, state, effects)
+            pr_url = None
+            plan = self.options.pull_request
+            if plan is not None and completes(effects):
+                try:
+                    pr_url = deliver(
+                        self.store, self.workflow, self.run_id, plan, state, effects, self.ctx.redactor, self.ctx.env
+                    )
+                    self.progress.note(f"pull request: {pr_url}")
+                except DeliveryError as exc:
+                    sys.stderr.write(f"Error [{exc.code}]: {exc}\n")
+                    state, effects = as_failed(state, effects)
+            self._persist(previous, state, effects, pr_url)
             for effect in effects:
                 events.extend(await self._act(state, effect))
             if not events and self._stop == "cancel" and state.status not in TERMINAL_RUN_STATUSES:
@@ -189,7 +210,9 @@ class Runner:
 
     # -- persist first ----------------------------------------------------------------------------------
 
-    def _persist(self, previous: RunState, state: RunState, effects: tuple[Effect, ...]) -> None:
+    def _persist(
+        self, previous: RunState, state: RunState, effects: tuple[Effect, ...], pr_url: str | None = None
+    ) -> None:
         if previous == state and not effects:
             return  # a stale or no-op event: nothing to write
         with self.store.transaction() as tx:
@@ -215,10 +238,15 @@ class Runner:
                 "cost_usd": state.cost_usd,
                 "steps": state.steps,
             }
+            if pr_url is not None:
+                fields["pr_url"] = pr_url
             if state.status is RunStatus.PAUSED and self._pause:
                 fields["pause_requested"] = False
                 self._pause = False
             tx.update_run(self.run_id, **fields)
+        if self.events is not None:
+            for effect in effects:
+                self.events.effect(self.run_id, effect)
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
 
@@ -374,6 +402,9 @@ class Runner:
         if fields:
             self.store.update_run(self.run_id, **fields)
         self.progress.run_finished(effect)
+        if self.events is not None:
+            record = self.store.get_run(self.run_id)
+            self.events.run_finished(self.run_id, effect.status.value, effect.reason, pr_url=record.pr_url)
 
     # -- out of band ------------------------------------------------------------------------------------
 

@@ -254,6 +254,15 @@ def test_bypass_as_root_without_sandbox_is_refused_before_the_cli_starts(fake: F
     assert error is not None and error.code == "CLAUDE_BAD_SETTINGS" and "permission_mode" in error.message
 
 
+def test_a_missing_cli_is_a_deterministic_not_found_error(fake: FakeClaude, tmp_path: Path) -> None:
+    _, error = collect(ClaudeProvider(str(tmp_path / "no-such-claude")), "go", fake.options())
+    assert error is not None and (error.code, error.kind, error.retryable) == (
+        "CLAUDE_NOT_FOUND",
+        "invalid_request",
+        False,
+    )
+
+
 def test_root_bypass_rule() -> None:
     assert root_bypass_problem("bypassPermissions", 0, {}) is not None
     assert root_bypass_problem("bypassPermissions", 0, {"IS_SANDBOX": "1"}) is None

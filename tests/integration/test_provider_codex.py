@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
@@ -224,6 +226,44 @@ def test_preflight_reports_missing_credentials_with_the_fix(fake: FakeCodex, tmp
     (home / "auth.json").unlink()
     (home / "config.toml").write_text('model_provider = "local"\n')
     assert provider.check().ready
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=10,
+)
+item_types = st.sampled_from(
+    [
+        "todo_list",
+        "command_execution",
+        "file_change",
+        "mcp_tool_call",
+        "web_search",
+        "agent_message",
+        "reasoning",
+        "error",
+    ]
+)
+items = st.fixed_dictionaries(
+    {"type": item_types},
+    optional={k: json_values for k in ("id", "text", "items", "changes", "status", "error", "arguments", "result")},
+)
+frames = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            ["item.started", "item.completed", "item.updated", "turn.completed", "turn.failed", "error"]
+        )
+    },
+    optional={"item": items, "usage": json_values, "error": json_values, "message": json_values},
+)
+
+
+@given(st.lists(st.text(max_size=40) | frames.map(json.dumps), max_size=6))
+def test_mapper_never_raises_on_any_line(lines: list[str]) -> None:
+    mapper = CodexEventMapper(wants_decision=True)
+    for line in lines:
+        assert all(isinstance(e, ProviderEvent) for e in mapper.line(line))
 
 
 def test_mapper_keeps_unknown_and_unparsed_lines_as_system_notes() -> None:
