@@ -90,32 +90,31 @@ def status(run_id: int, repo: str | None, db: str | None, as_json: bool) -> int:
 @app.command()
 @click.argument("run_id", metavar="RUN", type=int)
 @click.option("--phase", "phase", metavar="KEY", help="Only this phase's events.")
-@click.option("--follow", "-f", is_flag=True, help="Keep printing new events until the run ends.")
+@click.option("--follow", "-f", is_flag=True, help="Keep printing new events while the run is running.")
 @repo_option
 @db_option
 def logs(run_id: int, phase: str | None, follow: bool, repo: str | None, db: str | None) -> int:
     """Print a run's provider events (stdout), oldest first."""
-    from alphred.engine import TERMINAL_RUN_STATUSES
-
     store = _open(repo, db)
     record = _record(store, run_id)
     if phase is not None and phase not in {n.node_key for n in record.nodes}:
         from alphred.errors import UsageError
 
         raise UsageError(f"run {run_id} has no phase '{phase}'")
-    after = 0
-    while True:
-        for event in store.events(run_id, phase, after):
-            after = event.id
-            stamp = event.timestamp.strftime("%H:%M:%S")
-            click.echo(
-                f"{stamp} {event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11} {event.content or ''}"
-            )
-        if not follow or store.get_run(run_id).status.value in {s.value for s in TERMINAL_RUN_STATUSES}:
-            if follow:
-                for event in store.events(run_id, phase, after):
-                    click.echo(
-                        f"{event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11} {event.content or ''}"
-                    )
-            return 0
+    after = _print_events(store, run_id, phase, 0)
+    while follow and store.get_run(run_id).status.value in ("pending", "running"):
         time.sleep(0.5)
+        after = _print_events(store, run_id, phase, after)
+    if follow:
+        _print_events(store, run_id, phase, after)  # what arrived while the run ended
+    return 0
+
+
+def _print_events(store: Any, run_id: int, phase: str | None, after: int) -> int:
+    """Print the run's events newer than ``after``; return the id of the last one printed."""
+    for event in store.events(run_id, phase, after):
+        after = event.id
+        stamp = event.timestamp.strftime("%H:%M:%S")
+        head = f"{stamp} {event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11}"
+        click.echo(f"{head} {event.content or ''}")
+    return after

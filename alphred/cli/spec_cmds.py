@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import click
 
-from .app import app
+from .app import app, db_option, repo_option
 
 
 @app.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing for valid files.")
-def validate(files: tuple[str, ...], strict: bool, quiet: bool) -> int:
-    """Check workflow files; print every problem as FILE:LINE:COL: severity: message."""
+@repo_option
+@db_option
+def validate(files: tuple[str, ...], strict: bool, quiet: bool, repo: str | None, db: str | None) -> int:
+    """Check workflow files; print every problem as FILE:LINE:COL: severity: message.
+
+    Exit 0 when every file is valid (warnings allowed unless --strict), 2 otherwise. Reads no database
+    and no repository: --repo and --db are accepted for uniformity and ignored.
+    """
     from alphred.spec import check_workflow
 
     failed = False
@@ -40,7 +46,9 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool) -> int:
     show_default=True,
     help="Output format.",
 )
-def graph(file: str, fmt: str) -> int:
+@repo_option
+@db_option
+def graph(file: str, fmt: str, repo: str | None, db: str | None) -> int:
     """Print a workflow's phases and transitions (guards on the edges) as Mermaid or DOT."""
     from alphred.spec import load_workflow
     from alphred.spec.graph import render_dot, render_mermaid

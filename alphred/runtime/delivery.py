@@ -87,7 +87,7 @@ def deliver(
     env: Mapping[str, str],
 ) -> str:
     """Push the run's branch and open (or find) its pull request; return the URL. Raises DeliveryError."""
-    from alphred.scm import DeliveryRequest, build_pr_body, deliver_pull_request, default_pr_title
+    from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title, deliver_pull_request
 
     record = store.get_run(run_id)
     status = status_object(record, store.list_steps(run_id))

@@ -448,3 +448,25 @@ def test_retryable_failure_backs_off_and_the_retry_sees_the_failure(repo: Path) 
     second = json.loads(events_of(repo, "flaky", 2)[0][3])
     assert first["context_items"] == 0 and second["context_items"] == 1
     assert "retrying after internal" in result.stderr
+
+
+def test_logs_follow_streams_until_the_run_ends(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        phases:
+          a:
+            provider: scripted
+            script: [{sleep: 1.5, report: finished a}]
+            transitions: [{to: b}]
+          b:
+            type: command
+            run: echo from-b
+        """,
+    )
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: len(events_of(repo, "a", 1)) >= 1)
+    follow = alphred(repo, "logs", "1", "--follow", timeout=30)
+    process.communicate(timeout=30)
+    assert follow.returncode == 0 and process.returncode == 0
+    assert "a#1" in follow.stdout and "finished a" in follow.stdout and "from-b" in follow.stdout

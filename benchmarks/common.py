@@ -1,0 +1,106 @@
+"""Helpers shared by the benchmark scripts: timing, medians, scratch git repositories, tables.
+
+Benchmarks are scripts, never timed tests. Each script prints its figures and, where a peer exists, the
+ratio measured in the same run. ``ROOT`` is put on ``sys.path`` so the scripts run from a fresh clone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "bench@localhost",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "bench@localhost",
+}
+
+
+def median(values: Sequence[float]) -> float:
+    """The median of ``values``."""
+    return float(statistics.median(values))
+
+
+def spread(values: Sequence[float]) -> str:
+    """``min..max`` of ``values`` for the printed tables."""
+    return f"{min(values):.2f}..{max(values):.2f}"
+
+
+def timed(func: Callable[[], object]) -> float:
+    """Seconds ``func()`` took (wall clock)."""
+    started = time.perf_counter()
+    func()
+    return time.perf_counter() - started
+
+
+def subprocess_env() -> dict[str, str]:
+    """The environment for child processes: this checkout on ``PYTHONPATH``, a fixed git identity."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env.update(GIT_IDENTITY)
+    return env
+
+
+def git(args: Sequence[str], cwd: Path) -> str:
+    """Run ``git ARGS`` in ``cwd`` (checked); its stdout."""
+    env = {**os.environ, **GIT_IDENTITY}
+    result = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    return result.stdout
+
+
+def make_repo(path: Path, files: int = 3) -> Path:
+    """A git repository at ``path`` with one commit of ``files`` small files (spread over directories)."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(["init", "-q", "-b", "main"], path)
+    for index in range(files):
+        target = path / f"src/d{index // 500:03d}/f{index:05d}.txt" if files > 10 else path / f"f{index}.txt"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"file {index}\n")
+    git(["add", "-A"], path)
+    git(["commit", "-q", "-m", "initial"], path)
+    return path
+
+
+@contextlib.contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A temporary directory, removed afterwards."""
+    directory = Path(tempfile.mkdtemp(prefix=f"alphred-bench-{prefix}-"))
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
+    """A plain Markdown table (also readable on a terminal)."""
+    cells = [[str(c) for c in header], *[[str(c) for c in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |" for row in cells]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def verdict(value: float, goal: float, lower_is_better: bool = True) -> str:
+    """``met`` or ``MISSED`` against ``goal``."""
+    ok = value <= goal if lower_is_better else value >= goal
+    return "met" if ok else "MISSED"
+
+
+def peer_available(module: str) -> bool:
+    """Whether an optional peer (``pip install -r benchmarks/requirements.txt``) is importable."""
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
