@@ -38,6 +38,9 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
         assert phase.provider is not None
         provider = registry.resolve(phase.provider)  # UNKNOWN_AGENT_PROVIDER before anything is created
         readiness = provider.check()
+        check_phase = getattr(provider, "check_phase", None)
+        if readiness.ready and callable(check_phase):
+            readiness = check_phase(phase.options)
         if not readiness.ready:
             error = ProviderError(
                 f"provider '{phase.provider}' (phase {phase.key}) is not ready: {readiness.detail}",

@@ -25,6 +25,7 @@ from alphred.errors import AlphredError, ProviderError
 from alphred.git import GitWorktrees
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
+from alphred.providers.contract import checked
 from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore
 
@@ -130,7 +131,7 @@ def _events_for(
         command = render_template(phase.templates["run"], values, quote=shlex.quote)
         return run_command(command, ctx.worktree, timeout=None, env=ctx.env)
     assert phase.provider is not None
-    provider = ctx.registry.resolve(phase.provider)
+    provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
     bundle = build_context(ctx.workflow, phase.key, _upstream_reports(ctx, phase))
     ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=bundle.manifest)

@@ -169,13 +169,16 @@ class Runner:
             with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
                 loop.add_signal_handler(sig, self._on_signal, sig)
                 installed.append(sig)
-        heartbeat = asyncio.create_task(self._heartbeat())
+        background = [asyncio.create_task(self._heartbeat())]
+        if self.progress.live:
+            background.append(asyncio.create_task(self._ticker()))
         try:
             return await self._drive(state, first)
         finally:
-            heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heartbeat
+            for task in background:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             for sig in installed:
                 loop.remove_signal_handler(sig)
             if self._stop != "lost":
@@ -426,6 +429,11 @@ class Runner:
         self._wake.set()
         if self._phase_task is not None and not self._phase_task.done():
             self._phase_task.cancel()
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            self.progress.tick()
 
     async def _heartbeat(self) -> None:
         while True:

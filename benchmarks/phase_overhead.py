@@ -1,0 +1,291 @@
+"""Per-phase orchestration overhead: Alphred vs LangGraph (SqliteSaver) vs DBOS (SQLite), same loop.
+
+The loop is a scripted review loop: ``review`` (decision ``changes_requested``) -> ``fix`` -> ``review``...
+until the edge cap sends the last ``review`` to ``$end`` (``--phases`` executions in all, 301 by default).
+
+- **Alphred** runs it in-process on SQLite in a scratch git repository (worktree, lease, one SQL
+  transaction per engine transition, change detection after each phase: git bookkeeping included).
+  Overhead per phase = (time from the first phase's start to the last phase's end - time spent inside the
+  provider) / phases: start-up (compile, run creation, ``git worktree add``) and the final worktree removal
+  are left out. Two variants: ``no edits`` (the fix phase changes no file: change detection only) and
+  ``edits`` (the fix phase writes a file each visit: one commit and one diff artifact per fix).
+- **LangGraph**: the same two-node graph with a conditional edge, ``SqliteSaver`` on a file, one
+  checkpoint per step; time per step = ``invoke`` wall time / node executions (graph compiled beforehand).
+- **DBOS**: one workflow calling ``review`` and ``fix`` as ``@DBOS.step`` functions, N times each (2N
+  steps), SQLite system database; time per step = workflow wall time / steps (launched beforehand).
+
+Each system runs in its own fresh interpreter, round-robin, ``--runs`` times; medians are printed with the
+ratios. Usage::
+
+    pip install -r benchmarks/requirements.txt   # the peers (dev-only)
+    python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, TypedDict
+
+from common import ROOT, make_repo, median, peer_available, scratch, spread, subprocess_env, table, verdict
+
+GOAL_VS_LANGGRAPH = 1.0
+GOAL_VS_DBOS = 0.35
+
+
+def workflow_yaml(phases: int, edits: bool) -> str:
+    """A review loop of ``phases`` executions (rounded up to odd): review, fix, review, ..., review."""
+    fixes = max(phases // 2, 1)
+    if edits:
+        entries = "\n".join(
+            f'      - report: "fixed {i}"\n        files: {{fix.txt: "round {i}\\n"}}' for i in range(1, fixes + 1)
+        )
+    else:
+        entries = '      - report: "fixed"'
+    return f"""\
+alphred: 1
+key: review-loop
+defaults: {{provider: scripted, max_visits: {phases + 10}}}
+limits: {{max_steps: {phases + 10}}}
+phases:
+  review:
+    prompt: Review the change.
+    decisions: [approved, changes_requested]
+    script:
+      - decision: changes_requested
+        report: "please fix"
+    transitions:
+      - to: fix
+        when: decision == "changes_requested"
+        max: {fixes}
+      - to: $end
+  fix:
+    prompt: "Fix what the review says: {{{{ phases.review.report }}}}"
+    script:
+{entries}
+    transitions:
+      - to: review
+"""
+
+
+class Loop(TypedDict):
+    """The LangGraph loop's state."""
+
+    reviews: int
+    fixes: int
+    decision: str
+    report: str
+
+
+# -- workers: each runs in its own interpreter and prints one JSON object ------------------------------
+
+
+def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
+    """One Alphred run of the loop in a scratch repository; timings in seconds."""
+    from alphred.git import locate_repository
+    from alphred.providers import ProviderRegistry
+    from alphred.providers.scripted import ScriptedProvider
+    from alphred.runtime.control import Environment, start_run
+    from alphred.runtime.progress import Progress
+    from alphred.runtime.runner import RunOptions
+    from alphred.runtime.where import resolve_for_write
+    from alphred.spec import load_workflow
+    from alphred.store import SqlRunStore
+
+    class ClockedProgress(Progress):
+        """Records when the first phase starts and the last one finishes."""
+
+        first: float | None = None
+        last: float = 0.0
+
+        def phase_started(self, *args: Any) -> None:
+            if ClockedProgress.first is None:
+                ClockedProgress.first = time.perf_counter()
+
+        def step_finished(self, *args: Any) -> None:
+            ClockedProgress.last = time.perf_counter()
+
+    inside_provider = [0.0]
+
+    class ClockedScripted(ScriptedProvider):
+        """The scripted provider, with the time spent inside it summed up."""
+
+        async def run(self, prompt: str, options: Any) -> Any:
+            stream = super().run(prompt, options)
+            while True:
+                started = time.perf_counter()
+                try:
+                    event = await anext(stream)
+                except StopAsyncIteration:
+                    inside_provider[0] += time.perf_counter() - started
+                    return
+                inside_provider[0] += time.perf_counter() - started
+                yield event
+
+    with scratch("overhead") as tmp:
+        repo = make_repo(tmp / "repo")
+        path = tmp / "loop.yaml"
+        path.write_text(workflow_yaml(phases, edits))
+        started = time.perf_counter()
+        workflow = load_workflow(path)
+        location, url = resolve_for_write(str(locate_repository(repo).root), None)
+        registry = ProviderRegistry({"scripted": ClockedScripted})
+        with SqlRunStore(url) as store:
+            env = Environment(
+                store=store,
+                location=location,
+                registry_for=lambda _w, _d: registry,
+                progress=lambda run_id: ClockedProgress(enabled=False, run_id=run_id),
+            )
+            record = start_run(env, workflow, RunOptions(), registry)
+        total = time.perf_counter() - started
+    assert record.status.value == "completed", (record.status, record.reason)
+    assert ClockedProgress.first is not None
+    loop = ClockedProgress.last - ClockedProgress.first
+    return {"steps": record.steps, "loop_s": loop, "provider_s": inside_provider[0], "total_s": total}
+
+
+def run_langgraph(phases: int, edits: bool) -> dict[str, Any]:
+    """The same loop as a LangGraph graph with the SQLite checkpointer."""
+    import sqlite3
+
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import END, START, StateGraph
+
+    fixes = max(phases // 2, 1)
+
+    with scratch("langgraph") as tmp:
+
+        def review(state: Loop) -> dict[str, Any]:
+            return {"reviews": state["reviews"] + 1, "decision": "changes_requested", "report": "please fix"}
+
+        def fix(state: Loop) -> dict[str, Any]:
+            if edits:
+                (tmp / "fix.txt").write_text(f"round {state['fixes'] + 1}\n")
+            return {"fixes": state["fixes"] + 1, "report": "fixed"}
+
+        def route(state: Loop) -> str:
+            return "fix" if state["decision"] == "changes_requested" and state["fixes"] < fixes else END
+
+        builder = StateGraph(Loop)
+        builder.add_node("review", review)
+        builder.add_node("fix", fix)
+        builder.add_edge(START, "review")
+        builder.add_conditional_edges("review", route, ["fix", END])
+        builder.add_edge("fix", "review")
+        connection = sqlite3.connect(tmp / "checkpoints.db", check_same_thread=False)
+        graph = builder.compile(checkpointer=SqliteSaver(connection))
+        config: Any = {"configurable": {"thread_id": "bench"}, "recursion_limit": phases * 2 + 10}
+        started = time.perf_counter()
+        final = graph.invoke({"reviews": 0, "fixes": 0, "decision": "", "report": ""}, config)
+        loop = time.perf_counter() - started
+        connection.close()
+    steps = final["reviews"] + final["fixes"]
+    return {"steps": steps, "loop_s": loop, "provider_s": 0.0, "total_s": loop}
+
+
+def run_dbos(phases: int, edits: bool) -> dict[str, Any]:
+    """The same loop as a DBOS workflow of 2N steps on a SQLite system database."""
+    import logging
+
+    from dbos import DBOS
+
+    fixes = max(phases // 2, 1)
+    with scratch("dbos") as tmp:
+        DBOS(config={"name": "bench", "system_database_url": f"sqlite:///{tmp / 'dbos.sqlite'}", "log_level": "ERROR"})
+        logging.getLogger("dbos").setLevel(logging.ERROR)
+
+        @DBOS.step()
+        def review(round_: int) -> str:
+            return "changes_requested"
+
+        @DBOS.step()
+        def fix(round_: int) -> str:
+            if edits:
+                (tmp / "fix.txt").write_text(f"round {round_}\n")
+            return "fixed"
+
+        @DBOS.workflow()
+        def loop(rounds: int) -> int:
+            steps = 0
+            for round_ in range(rounds):
+                if review(round_) == "changes_requested":
+                    fix(round_)
+                    steps += 2
+            return steps
+
+        DBOS.launch()
+        started = time.perf_counter()
+        steps = loop(fixes)
+        elapsed = time.perf_counter() - started
+        DBOS.destroy()
+    return {"steps": steps, "loop_s": elapsed, "provider_s": 0.0, "total_s": elapsed}
+
+
+WORKERS = {"alphred": run_alphred, "langgraph": run_langgraph, "dbos": run_dbos}
+
+
+def measure(system: str, phases: int, edits: bool) -> dict[str, Any]:
+    """Run one worker in a fresh interpreter; its JSON result."""
+    args = [sys.executable, __file__, "--worker", system, "--phases", str(phases)]
+    if edits:
+        args.append("--edits")
+    out = subprocess.run(args, capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"{system} worker failed:\n{out.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def per_step_ms(result: dict[str, Any]) -> float:
+    """Orchestration overhead per step in milliseconds."""
+    return float((result["loop_s"] - result["provider_s"]) / result["steps"] * 1000)
+
+
+def main() -> None:
+    """Parse arguments, run every system round-robin, print the table and the ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--phases", type=int, default=301, help="phase executions per run (default 301)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per system (medians are reported)")
+    parser.add_argument("--quick", action="store_true", help="smoke mode: 41 phases, 1 run")
+    parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
+    parser.add_argument("--edits", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(WORKERS[args.worker](args.phases, args.edits)))
+        return
+    phases, runs = (41, 1) if args.quick else (args.phases, args.runs)
+    variants = [("alphred", False, "Alphred (no edits: change detection only)")]
+    variants.append(("alphred", True, "Alphred (fix edits a file: 1 commit per fix)"))
+    for peer, label in (("langgraph", "LangGraph + SqliteSaver"), ("dbos", "DBOS on SQLite (2N steps)")):
+        if peer_available(peer):
+            variants.append((peer, False, label))
+        else:
+            print(f"note: {peer} not installed (pip install -r benchmarks/requirements.txt); skipped")
+    samples: dict[str, list[dict[str, Any]]] = {label: [] for _, _, label in variants}
+    for _ in range(runs):
+        for system, edits, label in variants:
+            samples[label].append(measure(system, phases, edits))
+    medians = {label: median([per_step_ms(r) for r in results]) for label, results in samples.items()}
+    rows = []
+    for label, results in samples.items():
+        times = [per_step_ms(r) for r in results]
+        provider = median([r["provider_s"] * 1000 / r["steps"] for r in results])
+        total = median([r["total_s"] for r in results])
+        rows.append([label, results[0]["steps"], f"{medians[label]:.2f}", spread(times), f"{provider:.3f}", f"{total:.2f}"])
+    print(f"\nPer-step orchestration overhead, {phases} phases, median of {runs} run(s):\n")
+    print(table(rows, ["system", "steps", "ms/step", "range", "provider ms/step", "run s"]))
+    print()
+    for alphred_label in (v[2] for v in variants if v[0] == "alphred"):
+        for peer_label, goal in (("LangGraph + SqliteSaver", GOAL_VS_LANGGRAPH), ("DBOS on SQLite (2N steps)", GOAL_VS_DBOS)):
+            if peer_label in medians:
+                ratio = medians[alphred_label] / medians[peer_label]
+                print(f"{alphred_label} / {peer_label}: {ratio:.2f}x (goal <= {goal}x: {verdict(ratio, goal)})")
+
+
+if __name__ == "__main__":
+    main()
