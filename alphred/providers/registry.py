@@ -71,7 +71,9 @@ def default_registry() -> ProviderRegistry:
 def _entry_point_factory(name: str, load: Callable[[], object]) -> ProviderFactory:
     def factory() -> Provider:
         target = load()
-        provider = target() if callable(target) and not isinstance(target, Provider) else target
+        # A class (which structurally looks like a Provider too) or a factory function is called.
+        is_factory = isinstance(target, type) or (callable(target) and not isinstance(target, Provider))
+        provider = target() if is_factory else target
         if not isinstance(provider, Provider):
             raise UnknownProviderError(f"{name} (entry point does not give a Provider)", ())
         return provider

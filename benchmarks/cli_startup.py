@@ -1,0 +1,90 @@
+"""CLI start-up: ``alphred --help`` and ``alphred validate`` on a generated 10-phase file.
+
+Each command runs in a fresh interpreter the way the console script does (``from alphred.cli import main;
+main()``), ``--runs`` times, alternating with the bare interpreter (``python -c pass``). Printed: medians
+and the time over the bare interpreter, which is what the goal (<= 150 ms) bounds. Usage::
+
+    python benchmarks/cli_startup.py [--runs 21] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import ROOT, median, scratch, spread, subprocess_env, table, verdict
+
+GOAL_MS = 150.0
+ENTRY = "from alphred.cli import main; main()"
+
+
+def workflow_yaml(phases: int) -> str:
+    """A valid workflow of ``phases`` scripted phases in a review loop with guards and templates."""
+    lines = [
+        "alphred: 1",
+        "key: generated",
+        "inputs:",
+        "  task: {default: demo}",
+        "defaults: {provider: scripted}",
+        "phases:",
+    ]
+    for index in range(phases):
+        following = f"p{index + 1}" if index + 1 < phases else "$end"
+        lines += [
+            f"  p{index}:",
+            f'    prompt: "Step {index} of {{{{ inputs.task }}}}: {{{{ phases.p{max(index - 1, 0)}.report }}}}"',
+            "    decisions: [approved, changes_requested]",
+            '    script: [{decision: approved, report: "ok"}]',
+            "    transitions:",
+            f'      - {{to: {following}, when: decision == "approved" and attempt < 5}}',
+            f"      - {{to: p{max(index - 1, 0)}, max: 2}}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def timed_process(args: list[str], cwd: Path) -> float:
+    """Milliseconds one process took from spawn to exit (it must succeed)."""
+    started = time.perf_counter()
+    result = subprocess.run(args, cwd=cwd, env=subprocess_env(), capture_output=True, check=False)
+    elapsed = (time.perf_counter() - started) * 1000
+    if result.returncode != 0:
+        raise SystemExit(f"{args} failed ({result.returncode}):\n{result.stderr.decode()[-2000:]}")
+    return elapsed
+
+
+def main() -> None:
+    """Time the bare interpreter and both commands round-robin; print medians and the verdicts."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=21, help="runs per command (medians are reported)")
+    parser.add_argument("--quick", action="store_true", help="smoke mode: 3 runs")
+    args = parser.parse_args()
+    runs = 3 if args.quick else args.runs
+    with scratch("cli") as tmp:
+        path = tmp / "generated.yaml"
+        path.write_text(workflow_yaml(10))
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "alphred --help": [sys.executable, "-c", ENTRY, "--help"],
+            "alphred validate (10 phases)": [sys.executable, "-c", ENTRY, "validate", str(path)],
+        }
+        for command in commands.values():  # warm the file cache and the bytecode
+            timed_process(command, ROOT)
+        samples: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(runs):
+            for name, command in commands.items():
+                samples[name].append(timed_process(command, ROOT))
+    bare = median(samples["python -c pass"])
+    rows = []
+    for name, values in samples.items():
+        over = median(values) - bare
+        goal = "" if name.startswith("python") else f"{over:.0f} ms ({verdict(over, GOAL_MS)})"
+        rows.append([name, f"{median(values):.0f}", spread(values), goal])
+    print(f"\nCLI start-up, median of {runs} runs (ms):\n")
+    print(table(rows, ["command", "median ms", "range ms", f"over bare interpreter (goal <= {GOAL_MS:.0f} ms)"]))
+
+
+if __name__ == "__main__":
+    main()
