@@ -72,8 +72,9 @@ def _entry_point_factory(name: str, load: Callable[[], object]) -> ProviderFacto
     def factory() -> Provider:
         target = load()
         # A class (which structurally looks like a Provider too) or a factory function is called.
-        is_factory = isinstance(target, type) or (callable(target) and not isinstance(target, Provider))
-        provider = target() if is_factory else target
+        provider: object = target
+        if callable(target) and (isinstance(target, type) or not isinstance(target, Provider)):
+            provider = target()
         if not isinstance(provider, Provider):
             raise UnknownProviderError(f"{name} (entry point does not give a Provider)", ())
         return provider
