@@ -34,9 +34,9 @@ def median(values: Sequence[float]) -> float:
     return float(statistics.median(values))
 
 
-def spread(values: Sequence[float]) -> str:
+def spread(values: Sequence[float], digits: int = 2) -> str:
     """``min..max`` of ``values`` for the printed tables."""
-    return f"{min(values):.2f}..{max(values):.2f}"
+    return f"{min(values):.{digits}f}..{max(values):.{digits}f}"
 
 
 def timed(func: Callable[[], object]) -> float:
@@ -46,10 +46,19 @@ def timed(func: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
+PYCACHE = Path(tempfile.gettempdir()) / "alphred-bench-pycache"
+
+
 def subprocess_env() -> dict[str, str]:
-    """The environment for child processes: this checkout on ``PYTHONPATH``, a fixed git identity."""
+    """The environment for child processes: this checkout on ``PYTHONPATH``, a fixed git identity.
+
+    Bytecode is written (to a cache outside the checkout), as an installed package has it: a child that
+    recompiled every module from source would measure the compiler, not Alphred.
+    """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     env.update(GIT_IDENTITY)
     return env
 

@@ -420,6 +420,10 @@ class Runner:
             os._exit(130)
         name = "Ctrl+C" if sig == signal.SIGINT else sig.name
         self.progress.note(f"{name}: interrupting the active phase (press again to stop at once)")
+        self.interrupt()
+
+    def interrupt(self) -> None:
+        """Interrupt the run out of band: the active attempt (or the next one to start) ends ``interrupted``."""
         self._request_stop("interrupt")
 
     def _request_stop(self, why: str) -> None:

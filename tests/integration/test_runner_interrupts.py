@@ -1,0 +1,49 @@
+"""Interrupts that race with a phase start are not lost (in-process, real SQLite and git)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from alphred.engine import RunStarted
+from alphred.git import ensure_alphred_dir, locate_repository
+from alphred.providers import ProviderRegistry
+from alphred.runtime.control import Environment, create_run
+from alphred.runtime.lease import LeaseOwner
+from alphred.runtime.progress import Progress
+from alphred.runtime.runner import Runner, RunOptions
+from alphred.spec import load_workflow
+from alphred.store import SqlRunStore
+
+
+def test_an_interrupt_before_the_phase_starts_interrupts_it(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
+    subprocess.run(
+        ["git", "-c", "user.name=T", "-c", "user.email=t@x.invalid", "commit", "-q", "--allow-empty", "-m", "i"],
+        cwd=repo, check=True, env=env,
+    )  # fmt: skip
+    marker = tmp_path / "ran"
+    wf = tmp_path / "wf.yaml"
+    wf.write_text(f"alphred: 1\nkey: wf\nphases:\n  touch:\n    type: command\n    run: touch {marker}\n")
+    workflow = load_workflow(wf)
+    location = locate_repository(repo)
+    ensure_alphred_dir(location)
+    with SqlRunStore(f"sqlite:///{location.alphred_dir / 'alphred.db'}") as store:
+        environment = Environment(store, location, lambda w, d: ProviderRegistry({}), lambda r: Progress(False))
+        options = RunOptions(env=env)
+        run_id, worktree, state = create_run(environment, workflow, options)
+        owner = LeaseOwner.current()
+        assert store.acquire_lease(run_id, str(owner), 30)
+        runner = Runner(
+            store, workflow, run_id, location, ProviderRegistry({}), worktree=worktree, options=options, owner=owner
+        )
+        runner.interrupt()  # Ctrl+C lands after StartPhase was persisted, before the command is spawned
+        final = runner.drive(state, [RunStarted()])
+        record = store.get_run(run_id)
+        steps = store.list_steps(run_id)
+    assert (final.status.value, record.status.value, record.reason) == ("paused", "paused", "interrupted")
+    assert [(s.phase, s.attempt, s.outcome.value) for s in steps] == [("touch", 1, "interrupted")]
+    assert not marker.exists()
