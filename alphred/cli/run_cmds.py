@@ -203,64 +203,37 @@ def _continue(
 
 
 RUN_ARG = click.argument("run_id", metavar="RUN", type=int)
+COMMENT = click.option(
+    "--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase."
+)
 
 
-@app.command()
-@RUN_ARG
-@repo_option
-@db_option
-@output_options
-def resume(run_id: int, repo: str | None, db: str | None, as_json: bool, events_format: str | None, quiet: bool) -> int:
-    """Continue a paused or interrupted run (also one whose process was killed); exit codes as `run`."""
-    return _continue(run_id, "resume", repo, db, as_json, events_format, quiet)
+def _continue_command(action: str, summary: str, with_comment: bool = False) -> None:
+    """Register ``alphred ACTION RUN``: it drives the run on in the foreground, like ``run``."""
+
+    def command(
+        run_id: int,
+        repo: str | None,
+        db: str | None,
+        as_json: bool,
+        events_format: str | None,
+        quiet: bool,
+        comment: str | None = None,
+    ) -> int:
+        extra = {"comment": comment} if with_comment else {}
+        return _continue(run_id, action, repo, db, as_json, events_format, quiet, **extra)
+
+    command.__doc__ = f"{summary}; exit codes as `run`."
+    decorated = output_options(db_option(repo_option(command)))
+    if with_comment:
+        decorated = COMMENT(decorated)
+    app.command(name=action)(RUN_ARG(decorated))
 
 
-@app.command()
-@RUN_ARG
-@repo_option
-@db_option
-@output_options
-def retry(run_id: int, repo: str | None, db: str | None, as_json: bool, events_format: str | None, quiet: bool) -> int:
-    """Retry a failed run: its failed phase runs again as a new attempt; exit codes as `run`."""
-    return _continue(run_id, "retry", repo, db, as_json, events_format, quiet)
-
-
-@app.command()
-@RUN_ARG
-@click.option("--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase.")
-@repo_option
-@db_option
-@output_options
-def approve(
-    run_id: int,
-    comment: str | None,
-    repo: str | None,
-    db: str | None,
-    as_json: bool,
-    events_format: str | None,
-    quiet: bool,
-) -> int:
-    """Approve the approval phase a run waits on, and continue the run; exit codes as `run`."""
-    return _continue(run_id, "approve", repo, db, as_json, events_format, quiet, comment=comment)
-
-
-@app.command()
-@RUN_ARG
-@click.option("--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase.")
-@repo_option
-@db_option
-@output_options
-def reject(
-    run_id: int,
-    comment: str | None,
-    repo: str | None,
-    db: str | None,
-    as_json: bool,
-    events_format: str | None,
-    quiet: bool,
-) -> int:
-    """Reject the approval phase a run waits on, and continue the run; exit codes as `run`."""
-    return _continue(run_id, "reject", repo, db, as_json, events_format, quiet, comment=comment)
+_continue_command("resume", "Continue a paused or interrupted run (also one whose process was killed)")
+_continue_command("retry", "Retry a failed run: its failed phase runs again as a new attempt")
+_continue_command("approve", "Approve the approval phase a run waits on, and continue the run", with_comment=True)
+_continue_command("reject", "Reject the approval phase a run waits on, and continue the run", with_comment=True)
 
 
 def _open_existing(repo: str | None, db: str | None) -> tuple[Any, Any]:

@@ -147,6 +147,13 @@ def _lists_alphred(data: bytes) -> bool:
 
 
 @contextlib.contextmanager
+def locked_file(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``path`` (created if missing) for the block."""
+    with open(path, "a+b") as handle, _locked(handle):
+        yield
+
+
+@contextlib.contextmanager
 def _locked(handle: IO[bytes]) -> Iterator[None]:
     try:
         import fcntl

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 from alphred.errors import GitError, RepositoryCloneError, RepositoryRegistryError, UnknownRepositoryError
 from alphred.git import locate_repository
 from alphred.git.command import describe_failure, run_git
+from alphred.git.location import locked_file
 from alphred.scm.remote import tool_environment
 from alphred.store import SqlRunStore
 from alphred.store.engine import READ_ONLY
@@ -123,7 +124,7 @@ def _ensure_clone(
     repos.mkdir(parents=True, exist_ok=True)
     target = Path(record.path) if record.path else repos / record.name
     git_env = tool_environment(env)
-    with _lock(repos / f".{record.name}.lock"):
+    with locked_file(repos / f".{record.name}.lock"):
         with reading(store) as conn:
             current = get_repository(conn, record.name) or record
         if current.clone_status == "cloned" and (target / ".git").exists():
@@ -183,18 +184,3 @@ def writing(store: SqlRunStore) -> Iterator[Connection]:
     """A write transaction's connection on ``store``, committed when the block ends."""
     with store.engine.begin() as conn:
         yield conn
-
-
-@contextlib.contextmanager
-def _lock(path: Path) -> Iterator[None]:
-    with open(path, "a+b") as handle:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: no lock; a concurrent first clone fails cleanly
-            yield
-            return
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
