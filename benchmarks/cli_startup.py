@@ -15,34 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from common import ROOT, median, scratch, spread, subprocess_env, table, verdict
+from common import ROOT, generated_workflow, median, scratch, spread, subprocess_env, table, verdict
 
 GOAL_MS = 150.0
 ENTRY = "from alphred.cli import main; main()"
-
-
-def workflow_yaml(phases: int) -> str:
-    """A valid workflow of ``phases`` scripted phases in a review loop with guards and templates."""
-    lines = [
-        "alphred: 1",
-        "key: generated",
-        "inputs:",
-        "  task: {default: demo}",
-        "defaults: {provider: scripted}",
-        "phases:",
-    ]
-    for index in range(phases):
-        following = f"p{index + 1}" if index + 1 < phases else "$end"
-        lines += [
-            f"  p{index}:",
-            f'    prompt: "Step {index} of {{{{ inputs.task }}}}: {{{{ phases.p{max(index - 1, 0)}.report }}}}"',
-            "    decisions: [approved, changes_requested]",
-            '    script: [{decision: approved, report: "ok"}]',
-            "    transitions:",
-            f'      - {{to: {following}, when: decision == "approved" and attempt < 5}}',
-            f"      - {{to: p{max(index - 1, 0)}, max: 2}}",
-        ]
-    return "\n".join(lines) + "\n"
 
 
 def timed_process(args: list[str], cwd: Path) -> float:
@@ -64,7 +40,7 @@ def main() -> None:
     runs = 3 if args.quick else args.runs
     with scratch("cli") as tmp:
         path = tmp / "generated.yaml"
-        path.write_text(workflow_yaml(10))
+        path.write_text(generated_workflow(10))
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "alphred --help": [sys.executable, "-c", ENTRY, "--help"],
@@ -81,7 +57,7 @@ def main() -> None:
     for name, values in samples.items():
         over = median(values) - bare
         goal = "" if name.startswith("python") else f"{over:.0f} ms ({verdict(over, GOAL_MS)})"
-        rows.append([name, f"{median(values):.0f}", spread(values), goal])
+        rows.append([name, f"{median(values):.0f}", spread(values, 0), goal])
     print(f"\nCLI start-up, median of {runs} runs (ms):\n")
     print(table(rows, ["command", "median ms", "range ms", f"over bare interpreter (goal <= {GOAL_MS:.0f} ms)"]))
 

@@ -93,6 +93,31 @@ def scratch(prefix: str) -> Iterator[Path]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def generated_workflow(phases: int) -> str:
+    """A valid, warning-free workflow of ``phases`` scripted phases: a chain with guarded back edges.
+
+    Every phase has a prompt template reading an input and the previous phase's report, a ``decisions``
+    list, a script, and three transitions (a guard on ``decision`` and ``attempt``, a capped back edge and
+    a ``$fail`` fallback), so that validation exercises guards, templates and the graph checks.
+    """
+    lines = ["alphred: 1", "key: generated", "inputs:", "  task: {default: demo}", "defaults: {provider: scripted}"]
+    lines.append("phases:")
+    for index in range(phases):
+        following = f"p{index + 1}" if index + 1 < phases else "$end"
+        previous = f"p{max(index - 1, 0)}"
+        lines += [
+            f"  p{index}:",
+            f'    prompt: "Step {index} of {{{{ inputs.task }}}}: {{{{ phases.{previous}.report }}}}"',
+            "    decisions: [approved, changes_requested]",
+            '    script: [{decision: approved, report: "ok"}]',
+            "    transitions:",
+            f'      - {{to: {following}, when: decision == "approved" and attempt < 5}}',
+            f'      - {{to: {previous}, when: decision == "changes_requested", max: 2}}',
+            "      - {to: $fail}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
 def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
     """A plain Markdown table (also readable on a terminal)."""
     cells = [[str(c) for c in header], *[[str(c) for c in row] for row in rows]]

@@ -222,19 +222,27 @@ class Runner:
             if not tx.renew_lease(self.run_id, self.owner, self.ttl):
                 self._stop = "lost"
                 raise LeaseLostError(self.run_id)
+            changed = {
+                key: {
+                    "visits": phase.visits,
+                    "decision": phase.decision,
+                    "exit_code": phase.exit_code,
+                    "tokens": phase.tokens,
+                    "cost_usd": phase.cost_usd,
+                }
+                for key, phase in state.phases.items()
+                if previous.phases.get(key) != phase
+            }
+            written: set[str] = set()
             for effect in effects:
-                self._persist_one(tx, effect)
-            for key, phase in state.phases.items():
-                if previous.phases.get(key) != phase:
-                    tx.update_node(
-                        self.run_id,
-                        key,
-                        visits=phase.visits,
-                        decision=phase.decision,
-                        exit_code=phase.exit_code,
-                        tokens=phase.tokens,
-                        cost_usd=phase.cost_usd,
-                    )
+                if isinstance(effect, SetPhaseStatus):
+                    written.add(effect.phase)
+                self._persist_one(
+                    tx, effect, changed.get(effect.phase, {}) if isinstance(effect, SetPhaseStatus) else {}
+                )
+            for key, fields_of_phase in changed.items():
+                if key not in written:  # counters moved without a status move
+                    tx.update_node(self.run_id, key, **fields_of_phase)
             fields: dict[str, Any] = {
                 "engine_state": {"engine": state_to_json(state), "runtime": self.options.stored()},
                 "tokens": state.tokens,
@@ -253,7 +261,7 @@ class Runner:
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
 
-    def _persist_one(self, tx: StoreTransaction, effect: Effect) -> None:
+    def _persist_one(self, tx: StoreTransaction, effect: Effect, node_fields: Mapping[str, Any]) -> None:
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
         elif isinstance(effect, SetPhaseStatus):
@@ -262,7 +270,7 @@ class Runner:
             ):
                 self._stop = "lost"
                 raise LeaseLostError(self.run_id)
-            tx.set_node_status(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt)
+            tx.set_node_status(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt, **node_fields)
         elif isinstance(effect, RecordStep):
             stats = self._stats.pop((effect.phase, effect.attempt), None) or AttemptStats()
             details = dict(stats.details)
@@ -364,7 +372,7 @@ class Runner:
             )
         else:
             self._failures.pop(effect.phase, None)
-        pause = self._pause or self._pause_requested()
+        pause = self._pause  # set by the heartbeat when `alphred pause` asked for it
         return [PauseRequested(), outcome] if pause else [outcome]
 
     def _stopped_events(self, effect: StartPhase) -> list[Event]:
@@ -390,10 +398,6 @@ class Runner:
             if self._stop is not None:
                 return None
         return (note,)
-
-    def _pause_requested(self) -> bool:
-        record = self.store.find_run(self.run_id)
-        return bool(record and record.pause_requested)
 
     def _finish(self, effect: RunFinished) -> None:
         fields: dict[str, object] = {}

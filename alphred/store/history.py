@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Row, func, insert, select
+from sqlalchemy import Row, bindparam, func, insert, select
 
 from alphred.store.columns import utcnow
 from alphred.store.events import insert_events
@@ -26,6 +26,28 @@ EVENTS = table(RunNodeStreamEvent)
 ARTIFACTS = table(PhaseArtifact)
 ROUTING = table(RoutingDecision)
 DIAGNOSTICS = table(RunNodeDiagnostic)
+
+# Built once (see runs.py): the statements every phase attempt executes.
+_NEXT_SEQUENCE = select(func.coalesce(func.max(EVENTS.c.sequence), 0)).where(
+    EVENTS.c.run_node_id == bindparam("_node_id"), EVENTS.c.attempt == bindparam("_attempt")
+)
+_EVENT_COUNT = select(func.count()).where(
+    EVENTS.c.run_node_id == bindparam("_node_id"), EVENTS.c.attempt == bindparam("_attempt")
+)
+_INSERT_ARTIFACT = insert(ARTIFACTS)
+_INSERT_ROUTING = insert(ROUTING)
+_INSERT_DIAGNOSTIC = insert(DIAGNOSTICS)
+_LATEST_ARTIFACT = (
+    select(ARTIFACTS, NODES.c.node_key)
+    .join(NODES, NODES.c.id == ARTIFACTS.c.run_node_id)
+    .where(
+        ARTIFACTS.c.run_id == bindparam("_run_id"),
+        NODES.c.node_key == bindparam("_node_key"),
+        ARTIFACTS.c.kind == bindparam("_kind"),
+    )
+    .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
+    .limit(1)
+)
 
 
 def content_sha256(text: str | None, data: Any) -> str:
@@ -58,10 +80,8 @@ class HistoryOps(RunOps):
 
     def next_event_sequence(self, run_node_id: int, attempt: int) -> int:
         """The next free ``sequence`` of an attempt's events (1 for the first event)."""
-        query = select(func.coalesce(func.max(EVENTS.c.sequence), 0)).where(
-            EVENTS.c.run_node_id == run_node_id, EVENTS.c.attempt == attempt
-        )
-        return int(self._conn.execute(query).scalar_one()) + 1
+        found = self._conn.execute(_NEXT_SEQUENCE, {"_node_id": run_node_id, "_attempt": attempt}).scalar_one()
+        return int(found) + 1
 
     def events(
         self, run_id: int, node_key: str | None = None, after_id: int = 0, limit: int | None = None
@@ -116,7 +136,7 @@ class HistoryOps(RunOps):
             "sha256": content_sha256(text, data),
             "created_at": utcnow(),
         }
-        artifact_id = inserted_id(self._conn.execute(insert(ARTIFACTS).values(**values)))
+        artifact_id = inserted_id(self._conn.execute(_INSERT_ARTIFACT, values))
         return ArtifactRecord(id=artifact_id, node_key=node_key, **values)
 
     def _artifact_query(self, run_id: int) -> Any:
@@ -128,13 +148,7 @@ class HistoryOps(RunOps):
 
     def latest_artifact(self, run_id: int, node_key: str, kind: str) -> ArtifactRecord | None:
         """The phase's artifact of ``kind`` from its latest attempt (the newest one within it), if any."""
-        query = (
-            self._artifact_query(run_id)
-            .where(NODES.c.node_key == node_key, ARTIFACTS.c.kind == kind)
-            .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
-            .limit(1)
-        )
-        row = self._conn.execute(query).first()
+        row = self._conn.execute(_LATEST_ARTIFACT, {"_run_id": run_id, "_node_key": node_key, "_kind": kind}).first()
         return None if row is None else _artifact(row)
 
     def artifacts(self, run_id: int, node_key: str | None = None, kind: str | None = None) -> list[ArtifactRecord]:
@@ -166,7 +180,7 @@ class HistoryOps(RunOps):
             "decision": decision, "target": target, "priority": priority, "edge_id": edge_id,
             "reason": reason, "created_at": utcnow(),
         }  # fmt: skip
-        return inserted_id(self._conn.execute(insert(ROUTING).values(**values)))
+        return inserted_id(self._conn.execute(_INSERT_ROUTING, values))
 
     def routing_decisions(self, run_id: int) -> list[RoutingRecord]:
         """The run's routing decisions in the order they were made."""
@@ -211,15 +225,15 @@ class HistoryOps(RunOps):
         """Record how a finished attempt ended; ``event_count`` defaults to the attempt's stored events."""
         node_id = self.node_id(run_id, node_key)
         if event_count is None:
-            count = select(func.count()).where(EVENTS.c.run_node_id == node_id, EVENTS.c.attempt == attempt)
-            event_count = int(self._conn.execute(count).scalar_one())
+            found = self._conn.execute(_EVENT_COUNT, {"_node_id": node_id, "_attempt": attempt}).scalar_one()
+            event_count = int(found)
         values = {
             "run_id": run_id, "run_node_id": node_id, "attempt": attempt, "outcome": str(outcome),
             "reason": reason, "error_code": error_code, "duration_ms": duration_ms, "tokens": tokens,
             "cost_usd": cost_usd, "event_count": event_count,
             "details": None if details is None else dict(details), "created_at": utcnow(),
         }  # fmt: skip
-        return inserted_id(self._conn.execute(insert(DIAGNOSTICS).values(**values)))
+        return inserted_id(self._conn.execute(_INSERT_DIAGNOSTIC, values))
 
     def list_steps(self, run_id: int) -> list[StepRecord]:
         """The run's finished attempts in execution order, each with its routing decision (if any)."""

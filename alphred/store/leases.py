@@ -5,12 +5,46 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, or_, select, update
+from sqlalchemy import Integer, Table, Text, Update, bindparam, or_, select, update
 from sqlalchemy.engine import Connection
 
 from alphred.errors import UnknownRunError
 from alphred.store.columns import utcnow
 from alphred.store.runs import NODES, RUNS
+
+
+def _lease_statements(source: Table, where: tuple[Any, ...]) -> dict[str, Update]:
+    """The lease UPDATEs of one table, built once (bound: ``_owner``, ``_now``, ``_steal``, ``_expires``)."""
+    owners, expiry = source.c.lease_owner, source.c.lease_expires_at
+    owner = bindparam("_owner", type_=owners.type)
+    expires = bindparam("_expires", type_=expiry.type)
+    free = (owners.is_(None), owners == owner, expiry < bindparam("_now", type_=expiry.type))
+    take: dict[str, Any] = {"lease_owner": owner, "lease_expires_at": expires}
+    held = (*where, owners == owner)
+    return {
+        "acquire": update(source).where(*where, or_(*free)).values(take),
+        "steal": update(source)
+        .where(*where, or_(*free, owners == bindparam("_steal", type_=owners.type)))
+        .values(take),
+        "renew": update(source).where(*held).values(lease_expires_at=expires),
+        "release": update(source).where(*held).values(lease_owner=None, lease_expires_at=None),
+    }
+
+
+_STATEMENTS = {
+    "run": _lease_statements(RUNS, (RUNS.c.id == bindparam("_run_id", type_=Integer),)),
+    "node": _lease_statements(
+        NODES,
+        (NODES.c.run_id == bindparam("_run_id", type_=Integer), NODES.c.node_key == bindparam("_key", type_=Text)),
+    ),
+}
+
+
+def _params(run_id: int, node_key: str | None, **values: Any) -> dict[str, Any]:
+    params = {"_run_id": run_id, **values}
+    if node_key is not None:
+        params["_key"] = node_key
+    return params
 
 
 class LeaseOps:
@@ -43,19 +77,15 @@ class LeaseOps:
 
         A lease is free when unheld, held by ``owner``, expired, or held by ``steal_from`` (a dead owner).
         """
-        source, where = self._lease_target(run_id, node_key)
         now = now or utcnow()
-        owners = source.c.lease_owner
-        free = [owners.is_(None), owners == owner, source.c.lease_expires_at < now]
+        statements = _STATEMENTS["run" if node_key is None else "node"]
+        params = _params(run_id, node_key, _owner=owner, _now=now, _expires=now + timedelta(seconds=ttl_seconds))
         if steal_from is not None:
-            free.append(owners == steal_from)
-        statement = (
-            update(source)
-            .where(*where, or_(*free))
-            .values(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl_seconds))
-        )
-        if self._conn.execute(statement).rowcount == 1:
+            params["_steal"] = steal_from
+        statement = statements["acquire" if steal_from is None else "steal"]
+        if self._conn.execute(statement, params).rowcount == 1:
             return True
+        source, where = self._lease_target(run_id, node_key)
         self._lease_missing(source, where, run_id, node_key)
         return False
 
@@ -69,15 +99,11 @@ class LeaseOps:
         now: datetime | None = None,
     ) -> bool:
         """Extend ``owner``'s lease; False when ``owner`` no longer holds it."""
-        source, where = self._lease_target(run_id, node_key)
         expires = (now or utcnow()) + timedelta(seconds=ttl_seconds)
-        statement = update(source).where(*where, source.c.lease_owner == owner).values(lease_expires_at=expires)
-        return self._conn.execute(statement).rowcount == 1
+        statement = _STATEMENTS["run" if node_key is None else "node"]["renew"]
+        return self._conn.execute(statement, _params(run_id, node_key, _owner=owner, _expires=expires)).rowcount == 1
 
     def release_lease(self, run_id: int, owner: str, *, node_key: str | None = None) -> bool:
         """Give up ``owner``'s lease; False when ``owner`` did not hold it."""
-        source, where = self._lease_target(run_id, node_key)
-        statement = (
-            update(source).where(*where, source.c.lease_owner == owner).values(lease_owner=None, lease_expires_at=None)
-        )
-        return self._conn.execute(statement).rowcount == 1
+        statement = _STATEMENTS["run" if node_key is None else "node"]["release"]
+        return self._conn.execute(statement, _params(run_id, node_key, _owner=owner)).rowcount == 1

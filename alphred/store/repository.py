@@ -65,6 +65,7 @@ class SqlRunStore:
             self._engine = open_engine(url_or_engine, busy_timeout=busy_timeout)
             self._owns_engine = True
         self._reader = self._engine.execution_options(**{READ_ONLY: True})
+        self._node_ids: dict[tuple[int, str], int] = {}  # (run id, phase key) -> run_nodes.id, committed
         try:
             self.schema_version = migrate(self._engine)
         except BaseException:
@@ -121,13 +122,17 @@ class SqlRunStore:
     def transaction(self) -> Iterator[StoreTransaction]:
         """One write transaction: committed when the block ends, rolled back if it raises."""
         with self._engine.begin() as conn:
-            yield StoreTransaction(conn)
+            tx = StoreTransaction(conn, self._node_ids)
+            yield tx
+        self._node_ids.update(tx.found_node_ids)  # committed: safe to remember
 
     @contextmanager
     def reading(self) -> Iterator[StoreTransaction]:
         """One read transaction (a consistent snapshot; on SQLite it takes no write lock)."""
         with self._reader.connect() as conn, conn.begin():
-            yield StoreTransaction(conn)
+            tx = StoreTransaction(conn, self._node_ids)
+            yield tx
+        self._node_ids.update(tx.found_node_ids)  # read from committed rows
 
     @contextmanager
     def session(self) -> Iterator[Session]:

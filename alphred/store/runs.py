@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Row, Table, insert, select, update
+from sqlalchemy import BindParameter, Integer, Row, Table, Text, bindparam, insert, select, update
 from sqlalchemy.engine import Connection, CursorResult
 from sqlmodel import Session
 
@@ -43,6 +43,26 @@ NODE_FIELDS = frozenset(
 """Run-node columns ``update_node`` and ``set_node_status`` accept as keyword fields."""
 
 _NODE_ENDED = frozenset({NodeStatus.COMPLETED, NodeStatus.FAILED, NodeStatus.SKIPPED, NodeStatus.CANCELLED})
+
+# Statements of the per-phase hot path, built once: building a statement (coercing every clause and
+# generating its cache key) costs several times more than executing it. Bound parameters start with ``_``
+# so that they never clash with the column names an UPDATE sets from its parameters.
+_RUN_ID: BindParameter[int] = bindparam("_run_id", type_=Integer)
+_NODE_KEY: BindParameter[str] = bindparam("_node_key", type_=Text)
+_RUN_BY_ID = (
+    select(RUNS, TREES.c.tree_key, TREES.c.version.label("tree_version"))
+    .join(TREES, TREES.c.id == RUNS.c.tree_id)
+    .where(RUNS.c.id == _RUN_ID)
+)
+_NODES_OF_RUN = select(NODES).where(NODES.c.run_id == _RUN_ID).order_by(NODES.c.sequence_index)
+_LOCKED_RUN = select(RUNS).where(RUNS.c.id == _RUN_ID).with_for_update()
+_UPDATE_RUN = update(RUNS).where(RUNS.c.id == _RUN_ID)
+_NODE_ID = select(NODES.c.id).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
+_NODE = select(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
+_LOCKED_NODE = _NODE.with_for_update()
+_NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
+_UPDATE_NODE_BY_ID = update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
+_UPDATE_NODE = update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
 
 
 def checked_fields(fields: Mapping[str, Any], allowed: frozenset[str], entity: str) -> dict[str, Any]:
@@ -119,8 +139,10 @@ def _run_record(row: Row[Any], nodes: Iterable[NodeRecord]) -> RunRecord:
 class RunOps:
     """Reads and writes of runs and their phases, all on one connection inside one transaction."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, node_ids: dict[tuple[int, str], int] | None = None) -> None:
         self._conn = conn
+        self._known_node_ids = node_ids if node_ids is not None else {}  # committed ones, shared by the store
+        self.found_node_ids: dict[tuple[int, str], int] = {}  # looked up in this transaction
 
     @property
     def connection(self) -> Connection:
@@ -195,10 +217,11 @@ class RunOps:
 
     def find_run(self, run_id: int) -> RunRecord | None:
         """The run ``run_id`` with its phases, or None when there is no such run."""
-        row = self._conn.execute(self._run_query().where(RUNS.c.id == run_id)).first()
+        row = self._conn.execute(_RUN_BY_ID, {"_run_id": run_id}).first()
         if row is None:
             return None
-        return _run_record(row, self._nodes_of([run_id]).get(run_id, ()))
+        nodes = self._conn.execute(_NODES_OF_RUN, {"_run_id": run_id})
+        return _run_record(row, [node_record(node) for node in nodes])
 
     def get_run(self, run_id: int) -> RunRecord:
         """The run ``run_id`` with its phases; UnknownRunError when there is no such run."""
@@ -237,7 +260,7 @@ class RunOps:
         ``completed_at``; an ended status sets ``completed_at``; ``paused`` clears ``pause_requested``.
         """
         extra = checked_fields(fields, RUN_FIELDS, "run")
-        row = self._locked_row(RUNS, RUNS.c.id == run_id)
+        row = self._conn.execute(_LOCKED_RUN, {"_run_id": run_id}).first()
         if row is None:
             raise UnknownRunError(run_id)
         target = check_run_transition(row.status, new, run_id)
@@ -252,14 +275,14 @@ class RunOps:
         if target in (RunStatus.PAUSED, RunStatus.CANCELLED):
             values["pause_requested"] = False
         values.update(extra)
-        self._conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(**values))
+        self._conn.execute(_UPDATE_RUN, {**values, "_run_id": run_id})
         return RunStatus(row.status)
 
     def update_run(self, /, run_id: int, **fields: Any) -> None:
         """Set non-status fields of run ``run_id`` (branch, head_sha, tokens, pr_url, ...)."""
         values = checked_fields(fields, RUN_FIELDS, "run")
         values["updated_at"] = utcnow()
-        if self._conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(**values)).rowcount != 1:
+        if self._conn.execute(_UPDATE_RUN, {**values, "_run_id": run_id}).rowcount != 1:
             raise UnknownRunError(run_id)
 
     def add_run_usage(self, run_id: int, *, tokens: int = 0, cost_usd: float = 0.0, steps: int = 0) -> None:
@@ -297,16 +320,18 @@ class RunOps:
 
     def node_id(self, run_id: int, node_key: str) -> int:
         """The ``run_nodes.id`` of phase ``node_key`` in run ``run_id`` (KeyError when there is none)."""
-        found = self._conn.execute(
-            select(NODES.c.id).where(NODES.c.run_id == run_id, NODES.c.node_key == node_key)
-        ).scalar()
+        known = self._known_node_ids.get((run_id, node_key)) or self.found_node_ids.get((run_id, node_key))
+        if known is not None:
+            return known  # a phase's row id never changes once committed
+        found = self._conn.execute(_NODE_ID, {"_run_id": run_id, "_node_key": node_key}).scalar()
         if found is None:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
+        self.found_node_ids[(run_id, node_key)] = int(found)
         return int(found)
 
     def get_node(self, run_id: int, node_key: str) -> NodeRecord:
         """Phase ``node_key`` of run ``run_id`` (KeyError when there is none)."""
-        row = self._conn.execute(select(NODES).where(NODES.c.run_id == run_id, NODES.c.node_key == node_key)).first()
+        row = self._conn.execute(_NODE, {"_run_id": run_id, "_node_key": node_key}).first()
         if row is None:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
         return node_record(row)
@@ -319,7 +344,7 @@ class RunOps:
         ``running`` drops the lease. Explicit ``fields`` win over these defaults.
         """
         extra = checked_fields(fields, NODE_FIELDS, "phase")
-        row = self._locked_row(NODES, NODES.c.run_id == run_id, NODES.c.node_key == node_key)
+        row = self._conn.execute(_LOCKED_NODE, {"_run_id": run_id, "_node_key": node_key}).first()
         if row is None:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
         target = check_node_transition(row.status, new, f"{run_id}/{node_key}")
@@ -332,14 +357,14 @@ class RunOps:
         if row.status == NodeStatus.RUNNING.value:
             values.update(lease_owner=None, lease_expires_at=None)
         values.update(extra)
-        self._conn.execute(update(NODES).where(NODES.c.id == row.id).values(**values))
-        return node_record(self._conn.execute(select(NODES).where(NODES.c.id == row.id)).one())
+        self._conn.execute(_UPDATE_NODE_BY_ID, {**values, "_id": row.id})
+        return node_record(self._conn.execute(_NODE_BY_ID, {"_id": row.id}).one())
 
     def update_node(self, /, run_id: int, node_key: str, **fields: Any) -> NodeRecord:
         """Set non-status fields of a phase (decision, exit_code, tokens, visits, ...) and return it."""
         values = checked_fields(fields, NODE_FIELDS, "phase")
         values["updated_at"] = utcnow()
-        where = (NODES.c.run_id == run_id, NODES.c.node_key == node_key)
-        if self._conn.execute(update(NODES).where(*where).values(**values)).rowcount != 1:
+        keys = {"_run_id": run_id, "_node_key": node_key}
+        if self._conn.execute(_UPDATE_NODE, {**values, **keys}).rowcount != 1:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
-        return node_record(self._conn.execute(select(NODES).where(*where)).one())
+        return node_record(self._conn.execute(_NODE, keys).one())
