@@ -52,7 +52,8 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
     return registry
 
 
-def _environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
+def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
+    """What the run operations need: store, repository, provider registry, progress and event stream."""
     from alphred.runtime.control import Environment
     from alphred.runtime.jsonl import JsonlEvents
     from alphred.runtime.progress import Progress
@@ -168,7 +169,7 @@ def run(
         approve_all=approve_all, dry_run=dry_run, pull_request=plan, env=env,
     )  # fmt: skip
     with SqlRunStore(url) as store:
-        record = start_run(_environment(store, location, quiet, events_format), workflow, options, registry)
+        record = start_run(environment(store, location, quiet, events_format), workflow, options, registry)
         return _report(store, record, as_json)
 
 
@@ -198,7 +199,7 @@ def _continue(
 
     location, url = resolve_for_write(repo, db)
     with SqlRunStore(url) as store:
-        record = continue_run(_environment(store, location, quiet, events_format), run_id, action, **kw)
+        record = continue_run(environment(store, location, quiet, events_format), run_id, action, **kw)
         return _report(store, record, as_json)
 
 
@@ -277,5 +278,5 @@ def cancel(run_id: int, repo: str | None, db: str | None) -> int:
         record = store.find_run(run_id)
         if location is None and record is not None and record.repo_path:
             location = locate_repository(record.repo_path)
-        click.echo(request_cancel(_environment(store, location, True), run_id), err=True)
+        click.echo(request_cancel(environment(store, location, True), run_id), err=True)
     return 0

@@ -25,6 +25,8 @@ FALLBACK_EMAIL = "alphred@localhost"
 # whose creation was interrupted (its files may be half checked out), which is then discarded.
 _INITIALIZING = "alphred: initializing"
 _DIFF_ARGS = ("--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "--numstat", "-p")
+# An index file ends with a hash of its content (20 bytes for SHA-1, 32 for SHA-256 repositories).
+_INDEX_TRAILER = 32
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ class GitWorktrees:
         self.location = location
         self._env = git_environment()
         self._commit_env: dict[str, str] | None = None
+        # worktree -> (HEAD, end of its index file) when its index last held exactly HEAD's tree
+        self._clean: dict[Path, tuple[str, bytes]] = {}
 
     def worktree_path(self, run_id: int) -> Path:
         """Where the worktree of run ``run_id`` lives."""
@@ -132,14 +136,17 @@ class GitWorktrees:
         stall a run.
         """
         self._git("add", "-A", cwd=worktree)
-        out = self._git("diff", "--cached", *_DIFF_ARGS, cwd=worktree).stdout
         head = self.head_sha(worktree)
         start = since or head
+        if start == head and self._index_unchanged(worktree, head):
+            return None  # ``add -A`` left the index as it was when it held HEAD's tree: nothing to commit
+        out = self._git("diff", "--cached", *_DIFF_ARGS, cwd=worktree).stdout
         sha = head
         if out.strip():
             args = ("commit", "-q", "--no-verify", "--no-gpg-sign", "--allow-empty-message", "-m", message)
             run_git(args, worktree, self._identity_env())
             sha = self.head_sha(worktree)
+        self._remember_index(worktree, sha)
         if sha == start:
             return None
         if start != head:  # the phase committed on its own: the diff must cover those commits too
@@ -165,6 +172,7 @@ class GitWorktrees:
 
     def remove(self, worktree: Path) -> None:
         """Delete a run's worktree and its registration; its branch (and commits) stay."""
+        self._clean.pop(worktree, None)
         result = self._git("worktree", "remove", "--force", "--force", str(worktree), check=False)
         if result.returncode == 0:
             return
@@ -175,6 +183,38 @@ class GitWorktrees:
         self._git("worktree", "prune")
 
     # -- internals ---------------------------------------------------------------------------------------
+
+    def _index_trailer(self, worktree: Path) -> bytes | None:
+        """The last bytes of the worktree's index (its content hash), None when unknown or not hashed."""
+        try:
+            with open(read_gitfile(worktree / ".git") / "index", "rb") as handle:
+                size = handle.seek(0, 2)
+                if size <= _INDEX_TRAILER:
+                    return None
+                handle.seek(size - _INDEX_TRAILER)
+                tail = handle.read(_INDEX_TRAILER)
+        except (OSError, GitError):
+            return None
+        if not tail[-20:].strip(b"\0"):  # ``index.skipHash``: no content hash to compare
+            return None
+        return size.to_bytes(8, "big") + tail
+
+    def _remember_index(self, worktree: Path, head: str) -> None:
+        """Record that the index of ``worktree`` now holds exactly the tree of ``head``."""
+        trailer = self._index_trailer(worktree)
+        if trailer is None:
+            self._clean.pop(worktree, None)
+        else:
+            self._clean[worktree] = (head, trailer)
+
+    def _index_unchanged(self, worktree: Path, head: str) -> bool:
+        """Whether the index is byte for byte the one recorded for ``head`` (so nothing is staged).
+
+        The index ends with a hash of its whole content, so an equal ending means an equal index. Any
+        doubt (no record, another HEAD, an index without hash) answers False: git is asked instead.
+        """
+        recorded = self._clean.get(worktree)
+        return recorded is not None and recorded == (head, self._index_trailer(worktree))
 
     def _git(self, *args: str, cwd: Path | None = None, check: bool = True) -> _Completed:
         return run_git(args, cwd or self.location.root, self._env, check=check)

@@ -46,8 +46,13 @@ class Environment:
     events: JsonlEvents | None = None
 
 
-def create_run(env: Environment, workflow: Workflow, options: RunOptions) -> tuple[int, Path, RunState]:
-    """Compile the workflow, create the run, its branch and worktree; return (run id, worktree, state)."""
+def create_run(
+    env: Environment, workflow: Workflow, options: RunOptions, owner: LeaseOwner | None = None
+) -> tuple[int, Path, RunState]:
+    """Compile the workflow, create the run, its branch and worktree; return (run id, worktree, state).
+
+    With ``owner`` the run is created already leased to it, so no worker can take it before it starts.
+    """
     store = env.store
     worktrees = GitWorktrees(env.location)
     base = worktrees.resolve_base(options.base)
@@ -59,6 +64,7 @@ def create_run(env: Environment, workflow: Workflow, options: RunOptions) -> tup
         base_sha=base.sha,
         base_ref=base.ref_name,
         repo_path=str(env.location.root),
+        **_lease_fields(owner),
     )
     template = choose_branch_template(options.branch, options.branch_template, options.env)
     tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
@@ -76,9 +82,9 @@ def create_run(env: Environment, workflow: Workflow, options: RunOptions) -> tup
 
 def start_run(env: Environment, workflow: Workflow, options: RunOptions, registry: ProviderRegistry) -> RunRecord:
     """Create a run and drive it from its start phase; return its final record."""
-    run_id, worktree, state = create_run(env, workflow, options)
+    owner = LeaseOwner.current()
+    run_id, worktree, state = create_run(env, workflow, options, owner)
     record = env.store.get_run(run_id)
-    owner = _claim(env.store, record)
     if env.events is not None:
         env.events.run_started(run_id, workflow.key, record.branch)
     return _drive(env, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()])
@@ -135,9 +141,7 @@ def request_cancel(env: Environment, run_id: int) -> str:
     if record.status in (RunStatus.COMPLETED, RunStatus.FAILED):
         raise RunStateError(run_id, record.status.value, "cancel")
     store.request_cancel(run_id)
-    holder = record.lease_owner
-    live = holder is not None and not owner_is_dead(holder) and not _expired(record)
-    if live:
+    if not lease_is_free(record):
         return f"run {run_id}: cancel requested; the process running it stops now"
     workflow, state, options = _restore(store, record)
     try:
@@ -215,6 +219,20 @@ def _record_approval(store: SqlRunStore, record: RunRecord, state: RunState, act
     )  # fmt: skip
 
 
+def _lease_fields(owner: LeaseOwner | None) -> dict[str, object]:
+    if owner is None:
+        return {}
+    from datetime import UTC, datetime, timedelta
+
+    return {"lease_owner": str(owner), "lease_expires_at": datetime.now(UTC) + timedelta(seconds=lease_ttl())}
+
+
+def lease_is_free(record: RunRecord) -> bool:
+    """True when no live process holds the run's lease (never held, owner dead on this host, or expired)."""
+    holder = record.lease_owner
+    return holder is None or owner_is_dead(holder) or _expired(record)
+
+
 def _expired(record: RunRecord) -> bool:
     from datetime import UTC, datetime
 
@@ -229,7 +247,7 @@ def _expired(record: RunRecord) -> bool:
 def _claim(store: SqlRunStore, record: RunRecord) -> LeaseOwner:
     owner = LeaseOwner.current()
     holder = record.lease_owner
-    steal = holder if holder is not None and owner_is_dead(holder) else None
+    steal = holder if holder is not None and (owner_is_dead(holder) or _expired(record)) else None
     if not store.acquire_lease(record.id, str(owner), lease_ttl(), steal_from=steal):
         raise RunBusyError(record.id, holder)
     return owner

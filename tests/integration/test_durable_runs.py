@@ -470,3 +470,17 @@ def test_logs_follow_streams_until_the_run_ends(repo: Path) -> None:
     process.communicate(timeout=30)
     assert follow.returncode == 0 and process.returncode == 0
     assert "a#1" in follow.stdout and "finished a" in follow.stdout and "from-b" in follow.stdout
+
+
+def test_worker_takes_over_an_abandoned_run_and_leaves_live_ones_alone(repo: Path) -> None:
+    wf = workflow(repo, SLOW)
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: len(events_of(repo, "slow", 1)) >= 1)
+    idle = alphred(repo, "worker", "--once")  # the run's process is alive: nothing to take
+    assert idle.returncode == 0 and "finished 0 run(s)" in idle.stderr
+    kill_group(process)
+    taken = alphred(repo, "worker", "--once")
+    assert taken.returncode == 0, taken.stderr
+    assert "run 1: completed" in taken.stderr and "finished 1 run(s)" in taken.stderr
+    assert steps(status(repo))[-2:] == [("slow", 2, "completed"), ("last", 1, "completed")]
+    assert "finished 0 run(s)" in alphred(repo, "worker", "--once").stderr
