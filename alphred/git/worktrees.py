@@ -75,6 +75,7 @@ class GitWorktrees:
         self._commit_env: dict[str, str] | None = None
         # worktree -> (HEAD, end of its index file) when its index last held exactly HEAD's tree
         self._clean: dict[Path, tuple[str, bytes]] = {}
+        self._gitdirs: dict[Path, Path] = {}  # worktree -> its git directory (read from its ``.git`` file)
 
     def worktree_path(self, run_id: int) -> Path:
         """Where the worktree of run ``run_id`` lives."""
@@ -100,6 +101,7 @@ class GitWorktrees:
         An existing complete worktree of that run on that branch (or a suffixed variant) is reused.
         """
         path = self.worktree_path(run_id)
+        self._forget(path)
         branch = sanitize_branch_name(branch)
         existing = self._existing(path, re.compile(re.escape(branch) + r"(-\d+)?"))
         if existing is not None:
@@ -117,6 +119,7 @@ class GitWorktrees:
     def reopen(self, run_id: int, branch: str) -> Worktree:
         """Give run ``run_id`` its worktree on its existing ``branch`` again (resume after removal)."""
         path = self.worktree_path(run_id)
+        self._forget(path)
         existing = self._existing(path, re.compile(re.escape(branch)))
         if existing is not None:
             return existing
@@ -165,14 +168,14 @@ class GitWorktrees:
     def head_sha(self, worktree: Path) -> str:
         """The commit checked out in ``worktree``."""
         with contextlib.suppress(GitError):
-            _, sha = read_head(read_gitfile(worktree / ".git"), self.location.git_common_dir)
+            _, sha = read_head(self._gitdir(worktree), self.location.git_common_dir)
             if sha is not None:
                 return sha
         return self._git("rev-parse", "--verify", "HEAD", cwd=worktree).stdout.decode().strip()
 
     def remove(self, worktree: Path) -> None:
         """Delete a run's worktree and its registration; its branch (and commits) stay."""
-        self._clean.pop(worktree, None)
+        self._forget(worktree)
         result = self._git("worktree", "remove", "--force", "--force", str(worktree), check=False)
         if result.returncode == 0:
             return
@@ -184,10 +187,22 @@ class GitWorktrees:
 
     # -- internals ---------------------------------------------------------------------------------------
 
+    def _gitdir(self, worktree: Path) -> Path:
+        """The git directory of ``worktree``, read from its ``.git`` file once."""
+        gitdir = self._gitdirs.get(worktree)
+        if gitdir is None:
+            gitdir = self._gitdirs[worktree] = read_gitfile(worktree / ".git")
+        return gitdir
+
+    def _forget(self, worktree: Path) -> None:
+        """Drop what is remembered of ``worktree`` (it is being removed or created anew)."""
+        self._clean.pop(worktree, None)
+        self._gitdirs.pop(worktree, None)
+
     def _index_trailer(self, worktree: Path) -> bytes | None:
         """The last bytes of the worktree's index (its content hash), None when unknown or not hashed."""
         try:
-            with open(read_gitfile(worktree / ".git") / "index", "rb") as handle:
+            with open(self._gitdir(worktree) / "index", "rb") as handle:
                 size = handle.seek(0, 2)
                 if size <= _INDEX_TRAILER:
                     return None

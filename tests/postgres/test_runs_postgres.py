@@ -1,0 +1,144 @@
+"""Whole runs against a real PostgreSQL: run, crash and resume, and two processes racing for one attempt."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "repo"
+    path.mkdir()
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "init"]):
+        subprocess.run(["git", *args], cwd=path, check=True, env=environment(tmp_path), capture_output=True)
+    return path
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
+    env.update(
+        HOME=str(tmp_path),
+        GIT_CONFIG_GLOBAL="/dev/null",
+        GIT_AUTHOR_NAME="T",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="T",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def command(repo: Path, url: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", "alphred", *args, "--repo", str(repo), "--db", url]
+
+
+def alphred(repo: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command(repo, url, *args), env=environment(repo.parent), capture_output=True, text=True, timeout=90
+    )
+
+
+def count(url: str, sql: str) -> int:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text(sql)).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_demo_runs_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    result = alphred(repo, fresh_postgres_url, "run", str(ROOT / "workflows" / "demo.yaml"), "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert status["status"] == "completed" and len(status["steps"]) == 6
+    assert not (repo / ".alphred" / "alphred.db").exists()  # everything went to PostgreSQL
+    events = count(fresh_postgres_url, "select count(*) from run_node_stream_events")
+    assert events >= 12
+    listed = alphred(repo, fresh_postgres_url, "runs", "--json")
+    assert [r["run_id"] for r in json.loads(listed.stdout)] == [status["run_id"]]
+
+
+def test_kill_and_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    wf = repo.parent / "wf.yaml"
+    wf.write_text(
+        textwrap.dedent(
+            """\
+            alphred: 1
+            key: wf
+            phases:
+              slow:
+                provider: scripted
+                script: [{sleep: 30}, {report: done}]
+            """
+        )
+    )
+    process = subprocess.Popen(
+        command(repo, fresh_postgres_url, "run", str(wf)),
+        env=environment(repo.parent),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if count(fresh_postgres_url, "select count(*) from run_node_stream_events") >= 1:
+                break
+        except Exception:  # the schema is still being created
+            pass
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+    result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    assert [(s["attempt"], s["outcome"]) for s in json.loads(result.stdout)["steps"]] == [
+        (1, "interrupted"),
+        (2, "completed"),
+    ]
+
+
+def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    log = repo.parent / "executions.log"
+    wf = repo.parent / "gate.yaml"
+    wf.write_text(
+        textwrap.dedent(
+            f"""\
+            alphred: 1
+            key: gate
+            phases:
+              gate:
+                type: approval
+                transitions: [{{to: work}}]
+              work:
+                type: command
+                run: echo "$$" >> {log}; sleep 1
+            """
+        )
+    )
+    assert alphred(repo, fresh_postgres_url, "run", str(wf)).returncode == 4
+    racers = [
+        subprocess.Popen(
+            command(repo, fresh_postgres_url, "approve", "1"),
+            env=environment(repo.parent),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=60) for p in racers]
+    assert sorted(p.returncode for p in racers) == [0, 2], outputs
+    assert len(log.read_text().splitlines()) == 1
