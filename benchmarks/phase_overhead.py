@@ -24,12 +24,12 @@ ratios. Usage::
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import subprocess
 import sys
 import time
-from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
 from common import ROOT, make_repo, median, peer_available, scratch, spread, subprocess_env, table, verdict
 
@@ -97,17 +97,17 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
     from alphred.store import SqlRunStore
 
     class ClockedProgress(Progress):
-        """Records when the first phase starts and the last one finishes."""
+        """Records when the first phase starts and when each one finishes."""
 
         first: float | None = None
-        last: float = 0.0
+        ends: ClassVar[list[float]] = []
 
         def phase_started(self, *args: Any) -> None:
             if ClockedProgress.first is None:
                 ClockedProgress.first = time.perf_counter()
 
         def step_finished(self, *args: Any) -> None:
-            ClockedProgress.last = time.perf_counter()
+            ClockedProgress.ends.append(time.perf_counter())
 
     inside_provider = [0.0]
 
@@ -145,8 +145,18 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
         total = time.perf_counter() - started
     assert record.status.value == "completed", (record.status, record.reason)
     assert ClockedProgress.first is not None
-    loop = ClockedProgress.last - ClockedProgress.first
-    return {"steps": record.steps, "loop_s": loop, "provider_s": inside_provider[0], "total_s": total}
+    ends = ClockedProgress.ends
+    loop = ends[-1] - ClockedProgress.first
+    gaps = [b - a for a, b in itertools.pairwise(ends)]
+    third = max(len(gaps) // 3, 1)
+    return {
+        "steps": record.steps,
+        "loop_s": loop,
+        "provider_s": inside_provider[0],
+        "total_s": total,
+        "first_third_ms": median(gaps[:third]) * 1000,
+        "last_third_ms": median(gaps[-third:]) * 1000,
+    }
 
 
 def run_langgraph(phases: int, edits: bool) -> dict[str, Any]:
@@ -276,12 +286,23 @@ def main() -> None:
         times = [per_step_ms(r) for r in results]
         provider = median([r["provider_s"] * 1000 / r["steps"] for r in results])
         total = median([r["total_s"] for r in results])
-        rows.append([label, results[0]["steps"], f"{medians[label]:.2f}", spread(times), f"{provider:.3f}", f"{total:.2f}"])
+        rows.append(
+            [label, results[0]["steps"], f"{medians[label]:.2f}", spread(times), f"{provider:.3f}", f"{total:.2f}"]
+        )
     print(f"\nPer-step orchestration overhead, {phases} phases, median of {runs} run(s):\n")
     print(table(rows, ["system", "steps", "ms/step", "range", "provider ms/step", "run s"]))
     print()
+    for label, results in samples.items():
+        if "first_third_ms" in results[0]:
+            first = median([r["first_third_ms"] for r in results])
+            last = median([r["last_third_ms"] for r in results])
+            print(f"{label}: {first:.2f} ms/step over the first third of the loop, {last:.2f} over the last")
+    print()
     for alphred_label in (v[2] for v in variants if v[0] == "alphred"):
-        for peer_label, goal in (("LangGraph + SqliteSaver", GOAL_VS_LANGGRAPH), ("DBOS on SQLite (2N steps)", GOAL_VS_DBOS)):
+        for peer_label, goal in (
+            ("LangGraph + SqliteSaver", GOAL_VS_LANGGRAPH),
+            ("DBOS on SQLite (2N steps)", GOAL_VS_DBOS),
+        ):
             if peer_label in medians:
                 ratio = medians[alphred_label] / medians[peer_label]
                 print(f"{alphred_label} / {peer_label}: {ratio:.2f}x (goal <= {goal}x: {verdict(ratio, goal)})")

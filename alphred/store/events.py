@@ -63,29 +63,38 @@ def event_tuple(row: EventRow | Mapping[str, Any] | Any) -> tuple[Any, ...]:
 
 
 def _sqlite_time(value: datetime) -> str:
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC).replace(tzinfo=None)
-    return value.strftime(_SQLITE_TIME)
+    """``value`` in SQLAlchemy's SQLite DATETIME format (``_SQLITE_TIME``), in UTC, as text."""
+    zone = value.tzinfo
+    if zone is not None:
+        value = value.replace(tzinfo=None) if zone is UTC else value.astimezone(UTC).replace(tzinfo=None)
+    return value.isoformat(" ", "microseconds")  # = strftime(_SQLITE_TIME), about twice as fast
+
+
+def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple[Any, ...]:
+    """One event encoded for SQLite's driver, as SQLAlchemy would store it."""
+    if type(row) is EventRow:  # the runtime's rows: straight to the columns (as ``event_tuple`` reads them)
+        stamp, content, metadata = _timestamp(row.timestamp), row.content, row.metadata
+        if content is not None and not isinstance(content, str):
+            content = json.dumps(content)
+        return (
+            row.workflow_run_id, row.run_node_id, row.attempt, row.sequence, str(row.event_type),
+            now_text if stamp is None else _sqlite_time(stamp), content,
+            None if metadata is None else json.dumps(dict(metadata)),
+        )  # fmt: skip
+    v = event_tuple(row)
+    return (*v[:5], now_text if v[5] is None else _sqlite_time(v[5]), v[6], None if v[7] is None else json.dumps(v[7]))
 
 
 def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
     """Insert provider events with one ``executemany``; return how many were written."""
     now = utcnow()
-    values = [event_tuple(row) for row in rows]
-    if not values:
-        return 0
     if conn.dialect.name == "sqlite":
         now_text = _sqlite_time(now)
-        encoded = [
-            (
-                *v[:5],
-                now_text if v[5] is None else _sqlite_time(v[5]),
-                v[6],
-                None if v[7] is None else json.dumps(v[7]),
-            )
-            for v in values
-        ]
-        conn.exec_driver_sql(_SQLITE_INSERT, encoded)
-    else:
+        encoded = [_sqlite_row(row, now_text) for row in rows]
+        if encoded:
+            conn.exec_driver_sql(_SQLITE_INSERT, encoded)
+        return len(encoded)
+    values = [event_tuple(row) for row in rows]
+    if values:
         conn.execute(insert(EVENTS), [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
     return len(values)
