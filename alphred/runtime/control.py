@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,17 +23,18 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.engine.machine import AWAITING_APPROVAL
-from alphred.errors import AlphredError, RunBusyError, RunStateError, StoreError, UnknownRunError
+from alphred.errors import AlphredError, DeliveryError, RunBusyError, RunStateError, StoreError, UnknownRunError
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
 from alphred.providers import ProviderRegistry
 from alphred.spec import Workflow, load_workflow
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.snapshots import read_snapshot
 
-from .delivery import PullRequestPlan
+from .delivery import DELIVERY_FAILED, PullRequestPlan, deliver
 from .jsonl import JsonlEvents
 from .lease import LeaseOwner, lease_ttl, owner_is_dead
 from .progress import Progress
+from .redact import Redactor
 from .runner import Runner, RunOptions, existing_events_for
 
 
@@ -104,6 +107,8 @@ def continue_run(
     workflow, state, options = _restore(store, record)
     if approve_all is not None:
         options.approve_all = approve_all
+    if action == "retry" and record.reason == DELIVERY_FAILED and options.pull_request is not None:
+        return _redeliver(env, record, workflow, state, options)
     first = _first_events(record, state, action, comment)
     owner = _claim(store, record)
     try:
@@ -119,6 +124,40 @@ def continue_run(
             store.release_lease(run_id, str(owner))
         raise
     return _drive(env, workflow, run_id, worktree, options, registry, owner, state, first)
+
+
+def _redeliver(
+    env: Environment, record: RunRecord, workflow: Workflow, state: RunState, options: RunOptions
+) -> RunRecord:
+    """``retry`` of a run whose delivery failed: push and open the pull request again, nothing else."""
+    store, run_id, plan = env.store, record.id, options.pull_request
+    assert plan is not None
+    owner = _claim(store, record)
+    progress = env.progress(run_id)
+    try:
+        store.set_run_status(run_id, RunStatus.RUNNING.value)
+        try:
+            url = deliver(store, workflow, run_id, plan, state, (), Redactor(options.env), options.env)
+        except DeliveryError as exc:
+            sys.stderr.write(f"Error [{exc.code}]: {exc}\n")
+            store.set_run_status(run_id, RunStatus.FAILED.value, DELIVERY_FAILED)
+            return store.get_run(run_id)
+        progress.note(f"pull request: {url}")
+        done = dataclasses.replace(state, status=RunStatus.COMPLETED, reason=None)
+        fields: dict[str, object] = {
+            "pr_url": url,
+            "engine_state": {"engine": state_to_json(done), "runtime": options.stored()},
+        }
+        worktree = Path(record.worktree_path) if record.worktree_path else None
+        if worktree is not None and worktree.is_dir() and not options.keep_worktree:
+            GitWorktrees(env.location).remove(worktree)
+            fields["worktree_path"] = None
+        store.set_run_status(run_id, RunStatus.COMPLETED.value, None, **fields)
+        progress.note("run completed")
+    finally:
+        with contextlib.suppress(AlphredError):
+            store.release_lease(run_id, str(owner))
+    return store.get_run(run_id)
 
 
 def request_pause(store: SqlRunStore, run_id: int) -> str:

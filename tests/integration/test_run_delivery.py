@@ -109,6 +109,13 @@ def test_rejected_push_fails_the_run_and_keeps_branch_and_worktree(tmp_path: Pat
     assert "Error [DELIVERY_FAILED]" in result.stderr
     assert git(world.repo, "rev-parse", status["branch"]) == status["head"]
     assert status["worktree"] and Path(status["worktree"]).is_dir()
+    hook.unlink()  # the remote accepts pushes again: `retry` delivers, and only delivers
+    retried = alphred(world, "retry", "1", "--json")
+    assert retried.returncode == 0, retried.stderr
+    after = json.loads(retried.stdout)
+    assert (after["status"], after["reason"]) == ("completed", None)
+    assert after["pr_url"] == "https://github.com/acme/widgets/pull/42" and after["steps"] == status["steps"]
+    assert world.remote_sha(status["branch"]) == status["head"] and after["worktree"] is None
 
 
 def test_an_existing_pull_request_is_reported_not_duplicated(tmp_path: Path) -> None:
