@@ -145,6 +145,7 @@ def _parser() -> Lark:
         transformer=_transformer(),
         maybe_placeholders=False,
         propagate_positions=False,
+        cache=True,  # the grammar analysis is cached in the temp directory: about half of the build time
     )
 
 

@@ -35,6 +35,9 @@ from .redact import Redactor
 from .sink import FLUSH_EVERY_SECONDS, EventSink
 
 
+RESCHEDULE_SECONDS = 0.05
+
+
 @dataclass
 class AttemptStats:
     """What the runtime measured of one attempt (for the diagnostics row)."""
@@ -163,33 +166,42 @@ def _upstream_reports(ctx: PhaseContext, phase: Phase) -> dict[str, UpstreamRepo
 async def _consume(
     events: AsyncIterator[ProviderEvent], phase: Phase, sink: EventSink, outcome: _Outcome
 ) -> ProviderError | None:
-    """Drain the stream under the phase's timeout and idle timeout; None when it ended with a result."""
+    """Drain the stream under the phase's timeout and idle timeout; None when it ended with a result.
+
+    One ``asyncio.timeout_at`` watches both limits: its deadline is the earlier of the phase's end and the last
+    event plus ``idle_timeout``, moved forward as events arrive (at most every RESCHEDULE_SECONDS).
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + phase.timeout if phase.timeout else None
     iterator = aiter(events)
+
+    def next_deadline() -> float:
+        idle_end = loop.time() + phase.idle_timeout
+        return idle_end if deadline is None else min(deadline, idle_end)
+
     try:
-        while True:
-            wait = phase.idle_timeout
-            reason = "idle_timeout"
-            if deadline is not None and deadline - loop.time() < wait:
-                wait, reason = max(deadline - loop.time(), 0.0), "timeout"
-            try:
-                event = await asyncio.wait_for(anext(iterator), wait)
-            except StopAsyncIteration:
-                break
-            except TimeoutError:
-                limit = phase.timeout if reason == "timeout" else phase.idle_timeout
-                what = "ran past its timeout" if reason == "timeout" else "produced no event for its idle_timeout"
-                return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=reason.upper())
-            if outcome.result is not None:
-                return ProviderError(
-                    f"provider sent a {event.type.value} event after its result", kind="internal", code="CONTRACT"
-                )
-            sink.add(event)
-            if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
-                outcome.counter.feed(event.metadata)
-            if event.type is EventType.RESULT:
-                outcome.result = event
+        async with asyncio.timeout_at(next_deadline()) as watch:
+            moved = loop.time()
+            async for event in iterator:
+                if outcome.result is not None:
+                    return ProviderError(
+                        f"provider sent a {event.type.value} event after its result", kind="internal", code="CONTRACT"
+                    )
+                sink.add(event)
+                if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
+                    outcome.counter.feed(event.metadata)
+                if event.type is EventType.RESULT:
+                    outcome.result = event
+                now = loop.time()
+                if now - moved >= RESCHEDULE_SECONDS:
+                    watch.reschedule(next_deadline())
+                    moved = now
+    except TimeoutError:
+        timed_out = deadline is not None and loop.time() >= deadline - 0.001
+        reason = "timeout" if timed_out else "idle_timeout"
+        limit = phase.timeout if timed_out else phase.idle_timeout
+        what = "ran past its timeout" if timed_out else "produced no event for its idle_timeout"
+        return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=reason.upper())
     except ProviderError as exc:
         return exc
     except AlphredError as exc:

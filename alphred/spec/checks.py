@@ -121,7 +121,10 @@ def _check_guards(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Colle
                 break
             if used not in phase.decisions:
                 out.error(where, _undeclared(used, phase))
+        others = {p[1] for p in guard_paths(t.guard) if len(p) == 3 and p[0] == "phases" and p[2] == "decision"}
         for other in workflow.phases:
+            if other.key not in others:
+                continue
             for used in compared_strings(t.guard, ("phases", other.key, "decision")):
                 if used not in other.decisions:
                     out.error(where, _undeclared(used, other))

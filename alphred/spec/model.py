@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from alphred.guards import Expr
@@ -138,12 +139,13 @@ class Workflow:
 
     def phase(self, key: str) -> Phase:
         """Return the phase called ``key`` (KeyError when there is none)."""
-        for phase in self.phases:
-            if phase.key == key:
-                return phase
-        raise KeyError(key)
+        return self._by_key[key]
 
-    @property
+    @cached_property
+    def _by_key(self) -> dict[str, Phase]:
+        return {p.key: p for p in self.phases}
+
+    @cached_property
     def phase_keys(self) -> tuple[str, ...]:
         """Phase keys in file order."""
         return tuple(p.key for p in self.phases)
