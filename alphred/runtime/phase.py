@@ -34,7 +34,6 @@ from .crash import crash_point
 from .redact import Redactor
 from .sink import FLUSH_EVERY_SECONDS, EventSink
 
-
 RESCHEDULE_SECONDS = 0.05
 
 

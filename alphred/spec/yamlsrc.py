@@ -13,7 +13,6 @@ from alphred.errors import Diagnostic
 
 from .model import SourcePos
 
-
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
 
 
