@@ -88,8 +88,9 @@ async def run_attempt(
 
     ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry).
     """
-    node = ctx.store.get_node(ctx.run_id, phase.key)
-    first = ctx.store.next_event_sequence(node.id, attempt)
+    with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
+        node = tx.get_node(ctx.run_id, phase.key)
+        first = tx.next_event_sequence(node.id, attempt)
 
     def forward(sequence: int, event: ProviderEvent) -> None:
         if ctx.on_event is not None:
@@ -155,10 +156,13 @@ def _events_for(
 def _upstream_reports(ctx: PhaseContext, phase: Phase) -> dict[str, UpstreamReport]:
     keys = phase.context if phase.context is not None else ctx.workflow.predecessors(phase.key)
     reports: dict[str, UpstreamReport] = {}
-    for key in keys:
-        artifact = ctx.store.latest_artifact(ctx.run_id, key, "report")
-        if artifact is not None and artifact.content_text is not None:
-            reports[key] = UpstreamReport(key, artifact.attempt, artifact.content_text)
+    if not keys:
+        return reports
+    with ctx.store.reading() as tx:
+        for key in keys:
+            artifact = tx.latest_artifact(ctx.run_id, key, "report")
+            if artifact is not None and artifact.content_text is not None:
+                reports[key] = UpstreamReport(key, artifact.attempt, artifact.content_text)
     return reports
 
 

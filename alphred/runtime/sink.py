@@ -77,8 +77,15 @@ class EventSink:
 
 
 def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:
+    """``metadata`` with secrets masked; the same object when nothing needed masking (the common case)."""
     try:
-        text = json.dumps(metadata, default=str, sort_keys=True)
+        text = json.dumps(metadata, sort_keys=True)
+        plain = True
     except (TypeError, ValueError):
-        return {"unserialisable": True}
-    return json.loads(redactor.redact(text))
+        try:
+            text = json.dumps(metadata, default=str, sort_keys=True)
+        except (TypeError, ValueError):
+            return {"unserialisable": True}
+        plain = False
+    redacted = redactor.redact(text)
+    return metadata if plain and redacted == text else json.loads(redacted)
