@@ -113,6 +113,8 @@ def continue_run(
     owner = _claim(store, record)
     try:
         record = store.get_run(run_id)  # re-read under the lease
+        if record.pause_requested:
+            store.update_run(run_id, pause_requested=False)  # continuing is the answer to an old pause request
         if record.status == RunStatus.RUNNING:
             first = existing_events_for(state) + first
         worktree = _worktree(env, record)
