@@ -484,3 +484,20 @@ def test_worker_takes_over_an_abandoned_run_and_leaves_live_ones_alone(repo: Pat
     assert "run 1: completed" in taken.stderr and "finished 1 run(s)" in taken.stderr
     assert steps(status(repo))[-2:] == [("slow", 2, "completed"), ("last", 1, "completed")]
     assert "finished 0 run(s)" in alphred(repo, "worker", "--once").stderr
+
+
+def test_resume_after_a_crash_ignores_a_pause_requested_before_it(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        SLOW.replace(
+            '{report: done, files: {slow.txt: "done\\n"}}', '{sleep: 1.2, report: done, files: {slow.txt: "done\\n"}}'
+        ),
+    )
+    assert "sleep: 1.2" in wf.read_text()
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: len(events_of(repo, "slow", 1)) >= 1)
+    assert alphred(repo, "pause", "1").returncode == 0
+    kill_group(process)  # the process died before it could pause
+    result = alphred(repo, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["status"] == "completed"
