@@ -27,7 +27,7 @@ from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
 from alphred.providers.contract import checked
 from alphred.spec import Phase, PhaseType, Workflow
-from alphred.store import SqlRunStore
+from alphred.store import SqlRunStore, StoreTransaction
 
 from .command import run_command
 from .crash import crash_point
@@ -67,6 +67,9 @@ class PhaseContext:
     redactor: Redactor
     env: dict[str, str]
     on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
+    # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
+    # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
+    pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
 
 
 class _Outcome:
@@ -137,7 +140,8 @@ def _events_for(
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
     bundle = build_context(ctx.workflow, phase.key, _upstream_reports(ctx, phase))
-    ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=bundle.manifest)
+    manifest = bundle.manifest
+    ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=manifest))
     options = ProviderOptions(
         working_directory=ctx.worktree,
         phase=phase.key,
@@ -241,7 +245,7 @@ def _completed(
     elif phase.type is PhaseType.AGENT:
         problem = decision_problem(phase, decision)
     kind = "output" if problem else "report"
-    ctx.store.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured)
+    ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured))
     if problem and phase.type is PhaseType.COMMAND:
         stats.message = problem
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
@@ -251,8 +255,13 @@ def _completed(
         commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=stats.details.get("start_sha"))
         crash_point("after_commit")
         if commit is not None:
-            ctx.store.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=ctx.redactor.redact(commit.diff))
-            ctx.store.update_run(ctx.run_id, head_sha=commit.sha)
+            diff, sha = ctx.redactor.redact(commit.diff), commit.sha
+
+            def record_commit(tx: StoreTransaction) -> None:
+                tx.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=diff)
+                tx.update_run(ctx.run_id, head_sha=sha)
+
+            ctx.pending.append(record_commit)
             stats.details["commit"] = commit.sha
     return PhaseCompleted(
         phase.key,

@@ -173,7 +173,9 @@ class Runner:
         if self.progress.live:
             background.append(asyncio.create_task(self._ticker()))
         try:
-            return await self._drive(state, first)
+            state = await self._drive(state, first)
+            self.flush_pending()
+            return state
         finally:
             for task in background:
                 task.cancel()
@@ -196,6 +198,7 @@ class Runner:
             pr_url = None
             plan = self.options.pull_request
             if plan is not None and completes(effects):
+                self.flush_pending()  # the PR body reads the last phase's report
                 try:
                     pr_url = deliver(
                         self.store, self.workflow, self.run_id, plan, state, effects, self.ctx.redactor, self.ctx.env
@@ -222,6 +225,7 @@ class Runner:
             if not tx.renew_lease(self.run_id, self.owner, self.ttl):
                 self._stop = "lost"
                 raise LeaseLostError(self.run_id)
+            self._write_pending(tx)
             changed = {
                 key: {
                     "visits": phase.visits,
@@ -243,8 +247,10 @@ class Runner:
             for key, fields_of_phase in changed.items():
                 if key not in written:  # counters moved without a status move
                     tx.update_node(self.run_id, key, **fields_of_phase)
+            snapshot = state_to_json(state)
+            snapshot["history"] = []  # the steps are rows already; keeps each write O(1) in the run's length
             fields: dict[str, Any] = {
-                "engine_state": {"engine": state_to_json(state), "runtime": self.options.stored()},
+                "engine_state": {"engine": snapshot, "runtime": self.options.stored()},
                 "tokens": state.tokens,
                 "cost_usd": state.cost_usd,
                 "steps": state.steps,
@@ -260,6 +266,18 @@ class Runner:
                 self.events.effect(self.run_id, effect)
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
+
+    def _write_pending(self, tx: StoreTransaction) -> None:
+        """Carry out the writes the last attempt left (artifacts, head sha) in this transaction."""
+        pending, self.ctx.pending = self.ctx.pending, []
+        for write in pending:
+            write(tx)
+
+    def flush_pending(self) -> None:
+        """Write what the last attempt left, in a transaction of its own (before delivery, at the end)."""
+        if self.ctx.pending:
+            with self.store.transaction() as tx:
+                self._write_pending(tx)
 
     def _persist_one(self, tx: StoreTransaction, effect: Effect, node_fields: Mapping[str, Any]) -> None:
         if isinstance(effect, SetRunStatus):
