@@ -50,6 +50,7 @@ from alphred.guards.templates import render_template
 from alphred.providers import ProviderRegistry
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
+from alphred.store.snapshots import read_requests
 
 from .command import kill_active_groups
 from .crash import crash_point
@@ -390,7 +391,9 @@ class Runner:
             )
         else:
             self._failures.pop(effect.phase, None)
-        pause = self._pause  # set by the heartbeat when `alphred pause` asked for it
+        if not self._pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
+            self._pause = read_requests(self.store, self.run_id)[0]
+        pause = self._pause
         return [PauseRequested(), outcome] if pause else [outcome]
 
     def _stopped_events(self, effect: StartPhase) -> list[Event]:
