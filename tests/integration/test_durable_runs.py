@@ -295,7 +295,7 @@ def test_pause_finishes_the_current_phase_then_resume(repo: Path) -> None:
         phases:
           a:
             provider: scripted
-            script: [{sleep: 1.5, report: a done}]
+            script: [{sleep: 3, report: a done}]
             transitions: [{to: b}]
           b:
             type: command
