@@ -13,18 +13,7 @@ import alphred.git.worktrees as worktrees_module
 from alphred.git import GitWorktrees, Worktree, locate_repository
 from alphred.git.command import run_git
 
-
-@pytest.fixture(autouse=True)
-def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No global or system git configuration: like a fresh CI machine."""
-    for key in list(os.environ):
-        if key.startswith("GIT_") or key == "EMAIL":
-            monkeypatch.delenv(key)
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+pytestmark = pytest.mark.usefixtures("isolated_git")
 
 
 def git(cwd: Path, *args: str) -> str:

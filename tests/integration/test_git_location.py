@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fcntl
-import os
 import subprocess
 import threading
 from pathlib import Path
@@ -13,19 +12,7 @@ import pytest
 from alphred.errors import GitError, NotAGitRepositoryError
 from alphred.git import RepoLocation, ensure_alphred_dir, locate_repository
 
-
-@pytest.fixture(autouse=True)
-def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Keep the machine's git configuration and identity out of every test."""
-    for key in list(os.environ):
-        if key.startswith("GIT_") or key == "EMAIL":
-            monkeypatch.delenv(key)
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+pytestmark = pytest.mark.usefixtures("isolated_git")
 
 
 def git(cwd: Path, *args: str) -> str:

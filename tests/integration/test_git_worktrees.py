@@ -11,19 +11,7 @@ import pytest
 from alphred.errors import GitError, UnbornHeadError, UnknownRefError
 from alphred.git import GitWorktrees, ResolvedBase, Worktree, locate_repository, phase_commit_message
 
-
-@pytest.fixture(autouse=True)
-def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No global or system git configuration, no identity: like a fresh CI machine."""
-    for key in list(os.environ):
-        if key.startswith("GIT_") or key == "EMAIL":
-            monkeypatch.delenv(key)
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+pytestmark = pytest.mark.usefixtures("isolated_git")
 
 
 def git(cwd: Path, *args: str) -> str:
