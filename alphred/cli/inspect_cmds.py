@@ -14,7 +14,8 @@ from alphred.errors import UnknownRunError
 from .app import app, db_option, repo_option
 
 
-def _open(repo: str | None, db: str | None) -> Any:
+def open_existing_store(repo: str | None, db: str | None) -> Any:
+    """The store of ``--repo``/``--db`` if it exists, else None; creates nothing."""
     from alphred.runtime.where import resolve_for_read
     from alphred.store import SqlRunStore
 
@@ -30,7 +31,7 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
     from alphred.runtime.status import status_object
 
-    store = _open(repo, db)
+    store = open_existing_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
     if as_json:
         sys.stdout.write(json.dumps([status_object(r) for r in records]) + "\n")
@@ -63,7 +64,7 @@ def status(run_id: int, repo: str | None, db: str | None, as_json: bool) -> int:
     """Show a run: status, reason, branch, phases and steps."""
     from alphred.runtime.status import status_object
 
-    store = _open(repo, db)
+    store = open_existing_store(repo, db)
     record = _record(store, run_id)
     obj = status_object(record, store.list_steps(run_id))
     if as_json:
@@ -95,7 +96,7 @@ def status(run_id: int, repo: str | None, db: str | None, as_json: bool) -> int:
 @db_option
 def logs(run_id: int, phase: str | None, follow: bool, repo: str | None, db: str | None) -> int:
     """Print a run's provider events (stdout), oldest first."""
-    store = _open(repo, db)
+    store = open_existing_store(repo, db)
     record = _record(store, run_id)
     if phase is not None and phase not in {n.node_key for n in record.nodes}:
         from alphred.errors import UsageError

@@ -240,11 +240,11 @@ _continue_command("reject", "Reject the approval phase a run waits on, and conti
 def _open_existing(repo: str | None, db: str | None) -> tuple[Any, Any]:
     from alphred.errors import UnknownRunError
     from alphred.git import locate_repository
-    from alphred.runtime.where import resolve_for_read
-    from alphred.store import SqlRunStore
+
+    from .inspect_cmds import open_existing_store
 
     location = locate_repository(repo) if not db else None
-    store = SqlRunStore.open_existing(resolve_for_read(repo, db))
+    store = open_existing_store(repo, db)
     if store is None:
         raise UnknownRunError("(no database yet)")
     return store, location

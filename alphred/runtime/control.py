@@ -25,6 +25,7 @@ from alphred.engine import (
 from alphred.engine.machine import AWAITING_APPROVAL
 from alphred.errors import AlphredError, DeliveryError, RunBusyError, RunStateError, StoreError, UnknownRunError
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
+from alphred.git.location import read_gitfile
 from alphred.providers import ProviderRegistry
 from alphred.spec import Workflow, load_workflow
 from alphred.store import RunRecord, SqlRunStore
@@ -310,14 +311,9 @@ def _worktree(env: Environment, record: RunRecord) -> Path:
 def _clear_stale_git_locks(worktree: Path) -> None:
     """A process killed mid-commit leaves ``index.lock`` behind; its owner is gone, so remove it."""
     dot_git = worktree / ".git"
-    gitdir = dot_git
-    if dot_git.is_file():
-        text = dot_git.read_text().strip()
-        if text.startswith("gitdir:"):
-            gitdir = (worktree / text.split(":", 1)[1].strip()).resolve()
-    lock = gitdir / "index.lock"
+    gitdir = read_gitfile(dot_git) if dot_git.is_file() else dot_git
     with contextlib.suppress(FileNotFoundError):
-        lock.unlink()
+        (gitdir / "index.lock").unlink()
 
 
 def _drive(

@@ -23,7 +23,7 @@ from alphred.spec import Workflow
 from alphred.store import SqlRunStore
 
 from .redact import Redactor
-from .status import status_object
+from .status import status_object, step_entry
 
 DELIVERY_FAILED = "delivery_failed"
 
@@ -91,11 +91,7 @@ def deliver(
 
     record = store.get_run(run_id)
     status = status_object(record, store.list_steps(run_id))
-    status["steps"].extend(
-        {"phase": e.phase, "attempt": e.attempt, "outcome": e.outcome.value, "decision": e.decision, "next": e.next}
-        for e in effects
-        if isinstance(e, RecordStep)
-    )
+    status["steps"].extend(step_entry(e) for e in effects if isinstance(e, RecordStep))
     status["status"] = RunStatus.COMPLETED.value
     spec = workflow.pull_request
     report = None

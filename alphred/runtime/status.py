@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from alphred.engine import RecordStep
 from alphred.store import RunRecord, StepRecord
 
 
@@ -48,17 +49,19 @@ def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict
         "phases": phases,
     }
     if steps is not None:
-        obj["steps"] = [
-            {
-                "phase": step.phase,
-                "attempt": step.attempt,
-                "outcome": step.outcome.value,
-                "decision": step.decision,
-                "next": step.next,
-            }
-            for step in steps
-        ]
+        obj["steps"] = [step_entry(step) for step in steps]
     return obj
+
+
+def step_entry(step: StepRecord | RecordStep) -> dict[str, Any]:
+    """One ``steps`` entry of the status object, from a stored step or one about to be stored."""
+    return {
+        "phase": step.phase,
+        "attempt": step.attempt,
+        "outcome": step.outcome.value,
+        "decision": step.decision,
+        "next": step.next,
+    }
 
 
 EXIT_CODES = {"completed": 0, "failed": 1, "cancelled": 3, "paused": 4, "pending": 4, "running": 1}
