@@ -15,13 +15,15 @@ The tree::
     ├── GitError                       (GIT_ERROR, exit 2)
     │   ├── NotAGitRepositoryError     (NOT_A_GIT_REPOSITORY)
     │   ├── UnbornHeadError            (UNBORN_HEAD)
-    │   └── UnknownRefError            (UNKNOWN_REF)
+    │   ├── UnknownRefError            (UNKNOWN_REF)
+    │   └── GitLockedError             (GIT_LOCKED)               a git lock is held (contention: retryable)
     ├── StoreError                     (STORE_ERROR, exit 1)
     │   ├── DatabaseLockedError        (DATABASE_LOCKED)
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
     │   ├── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
     │   └── LeaseLostError             (LEASE_LOST)               another process took over the run
     ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
+    ├── RuntimeFailure                 (RUNTIME_ERROR, exit 1)    an unexpected error failed an attempt
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
     │                                                             no remote, no base branch
     ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch or opening its PR failed
@@ -224,6 +226,16 @@ class UnknownRefError(GitError):
         super().__init__(f"unknown git ref '{ref}'")
 
 
+class GitLockedError(GitError):
+    """Raised when: git could not take one of its lock files (another git process holds it right now).
+
+    Lock contention is transient: the attempt fails with the retryable kind ``git_locked``. A lock left by
+    a dead process is removed on take-over (see ``alphred.git.recovery``).
+    """
+
+    code = "GIT_LOCKED"
+
+
 class StoreError(AlphredError):
     """Raised when: the database cannot be opened, migrated, read or written."""
 
@@ -264,7 +276,8 @@ class InvalidTransitionError(StoreError):
         super().__init__(f"{entity} {ident}: status move {old} -> {new} is not allowed")
 
 
-RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal"})
+GIT_LOCKED_KIND = "git_locked"
+RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal", GIT_LOCKED_KIND})
 
 
 class LeaseLostError(StoreError):
@@ -300,6 +313,12 @@ class ProviderError(AlphredError):
         if code is not None:
             self.code = code
         self.retry_after = retry_after
+
+
+class RuntimeFailure(AlphredError):
+    """Raised when: never; its ``code`` names an attempt failed by an unexpected (non-Alphred) exception."""
+
+    code = "RUNTIME_ERROR"
 
 
 class ScmNotReadyError(AlphredError):

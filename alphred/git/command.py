@@ -11,7 +11,9 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from alphred.errors import GitError
+from alphred.errors import GitError, GitLockedError
+
+_LOCKED = b".lock': File exists"  # git: "fatal: Unable to create '.../index.lock': File exists."
 
 # Variables that would point git at another repository or index than the directory it runs in (they are
 # set, for example, when Alphred runs from inside a git hook). Dropping them keeps the user's index safe.
@@ -49,7 +51,10 @@ def run_git(
             raise GitError(f"directory {cwd} does not exist") from None
         raise GitError("git is not installed or not on PATH") from exc
     if check and result.returncode != 0:
-        raise GitError(describe_failure(args, result))
+        message = describe_failure(args, result)
+        if _LOCKED in result.stderr:
+            raise GitLockedError(message)
+        raise GitError(message)
     return result
 
 

@@ -10,18 +10,13 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 from alphred.errors import ProviderError
+from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, result_event
 
 REPORT_TAIL_CHARS = 8000
 KILL_GRACE_SECONDS = 2.0
-ACTIVE_GROUPS: set[int] = set()  # process groups of running commands, for an emergency stop
-
-
-def kill_active_groups() -> None:
-    """SIGKILL every running command's process group (a second Ctrl+C stops at once, leaving no orphan)."""
-    for pgid in list(ACTIVE_GROUPS):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
+ACTIVE_GROUPS = groups.ACTIVE  # process groups of running commands and agent CLIs, for an emergency stop
+kill_active_groups = groups.kill_all
 
 
 async def run_command(
@@ -46,7 +41,7 @@ async def run_command(
         start_new_session=True,
         env=dict(env) if env is not None else None,
     )
-    ACTIVE_GROUPS.add(process.pid)
+    groups.register(process.pid)
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     readers = [
         asyncio.create_task(_pump(process.stdout, "stdout", queue)),
@@ -86,7 +81,7 @@ async def run_command(
     finally:
         if not finished:
             await _kill_group(process)
-        ACTIVE_GROUPS.discard(process.pid)
+        groups.unregister(process.pid)
         for reader in readers:
             reader.cancel()
     report = "".join(tail)[-REPORT_TAIL_CHARS:]

@@ -22,7 +22,7 @@ from alphred.engine import (
     template_context,
 )
 from alphred.errors import AlphredError, ProviderError
-from alphred.git import GitWorktrees
+from alphred.git import CommitResult, GitWorktrees, phase_commit_message
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
 from alphred.providers.contract import checked
@@ -70,6 +70,8 @@ class PhaseContext:
     # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
     # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
     pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
+    # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
+    cancel: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class _Outcome:
@@ -91,24 +93,30 @@ async def run_attempt(
 
     ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry).
     """
-    with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
-        node = tx.get_node(ctx.run_id, phase.key)
-        first = tx.next_event_sequence(node.id, attempt)
+
+    def prepare() -> tuple[int, int, str, dict[str, UpstreamReport]]:
+        with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
+            node = tx.get_node(ctx.run_id, phase.key)
+            first = tx.next_event_sequence(node.id, attempt)
+        reports = _upstream_reports(ctx, phase) if phase.type is PhaseType.AGENT else {}
+        return node.id, first, ctx.worktrees.head_sha(ctx.worktree), reports
+
+    node_id, first, start_sha, reports = await asyncio.to_thread(prepare)
 
     def forward(sequence: int, event: ProviderEvent) -> None:
         if ctx.on_event is not None:
             ctx.on_event(phase.key, attempt, sequence, event)
 
-    stats.details["start_sha"] = ctx.worktrees.head_sha(ctx.worktree)
-    sink = EventSink(ctx.store, ctx.run_id, node.id, attempt, ctx.redactor, first, forward)
+    stats.details["start_sha"] = start_sha
+    sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
     flusher = asyncio.create_task(_flush_periodically(sink))
     try:
-        events = _events_for(ctx, state, phase, attempt, notes)
+        events = _events_for(ctx, state, phase, attempt, notes, reports)
         failure = await _consume(events, phase, sink, outcome)
     finally:
         flusher.cancel()
-        sink.flush()
+        await asyncio.shield(asyncio.to_thread(sink.flush))
     stats.events = sink.count
     stats.tokens = outcome.counter.total
     stats.cost_usd = outcome.counter.cost_usd
@@ -119,18 +127,23 @@ async def run_attempt(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
     assert outcome.result is not None
-    return _completed(ctx, phase, attempt, visit, outcome.result, stats)
+    return await asyncio.to_thread(_completed, ctx, phase, attempt, visit, outcome.result, stats)
 
 
 async def _flush_periodically(sink: EventSink) -> None:
     """Write buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent."""
     while True:
         await asyncio.sleep(FLUSH_EVERY_SECONDS)
-        sink.flush()
+        await asyncio.to_thread(sink.flush)
 
 
 def _events_for(
-    ctx: PhaseContext, state: RunState, phase: Phase, attempt: int, notes: tuple[str, ...]
+    ctx: PhaseContext,
+    state: RunState,
+    phase: Phase,
+    attempt: int,
+    notes: tuple[str, ...],
+    reports: dict[str, UpstreamReport],
 ) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
@@ -139,7 +152,7 @@ def _events_for(
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
-    bundle = build_context(ctx.workflow, phase.key, _upstream_reports(ctx, phase))
+    bundle = build_context(ctx.workflow, phase.key, reports)
     manifest = bundle.manifest
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=manifest))
     options = ProviderOptions(
@@ -152,7 +165,7 @@ def _events_for(
         model=phase.model,
         decisions=phase.decisions,
         settings=phase.options,
-        cancel=asyncio.Event(),
+        cancel=ctx.cancel,
     )
     return provider.run(prompt, options)
 
@@ -250,19 +263,29 @@ def _completed(
         stats.message = problem
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
     if not problem:
-        crash_point("before_commit")
-        message = f"alphred({ctx.workflow.key}): {phase.key} [visit {visit}]"
-        commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=stats.details.get("start_sha"))
+        completed = PhaseCompleted(
+            phase.key, attempt, decision=decision, report=report,
+            exit_code=exit_code if isinstance(exit_code, int) else None, tokens=stats.tokens, cost_usd=stats.cost_usd,
+        )  # fmt: skip
+        message = phase_commit_message(ctx.workflow.key, phase.key, visit, run_id=ctx.run_id, attempt=attempt)
+        intent = outcome_intent(completed, visit)
+
+        def record_intent() -> None:
+            """The outcome is written before the commit: a take-over finds it and redoes nothing."""
+            ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, OUTCOME, data=intent))
+            with ctx.store.transaction() as tx:
+                for write in ctx.pending:
+                    write(tx)
+            ctx.pending.clear()
+            crash_point("before_commit")
+
+        since = stats.details.get("start_sha")
+        commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=since, before_commit=record_intent)
         crash_point("after_commit")
         if commit is not None:
-            diff, sha = ctx.redactor.redact(commit.diff), commit.sha
-
-            def record_commit(tx: StoreTransaction) -> None:
-                tx.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=diff)
-                tx.update_run(ctx.run_id, head_sha=sha)
-
-            ctx.pending.append(record_commit)
+            ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
             stats.details["commit"] = commit.sha
+        return completed
     return PhaseCompleted(
         phase.key,
         attempt,
@@ -272,6 +295,39 @@ def _completed(
         tokens=stats.tokens,
         cost_usd=stats.cost_usd,
     )
+
+
+OUTCOME = "outcome"
+"""Artifact kind of an attempt's outcome, written before its commit (the commit's intent)."""
+
+
+def outcome_intent(event: PhaseCompleted, visit: int) -> dict[str, Any]:
+    """The JSON form of a completed attempt's outcome, kept as its ``outcome`` artifact."""
+    return {
+        "decision": event.decision, "report": event.report, "exit_code": event.exit_code,
+        "tokens": event.tokens, "cost_usd": event.cost_usd, "visit": visit,
+    }  # fmt: skip
+
+
+def outcome_event(phase: str, attempt: int, data: dict[str, Any]) -> PhaseCompleted:
+    """The engine event of an outcome stored by ``outcome_intent``."""
+    return PhaseCompleted(
+        phase, attempt, decision=data.get("decision"), report=data.get("report"), exit_code=data.get("exit_code"),
+        tokens=int(data.get("tokens") or 0), cost_usd=float(data.get("cost_usd") or 0.0),
+    )  # fmt: skip
+
+
+def record_commit(
+    ctx: PhaseContext, phase: str, attempt: int, commit: CommitResult
+) -> Callable[[StoreTransaction], None]:
+    """The write that records a phase's commit: its diff (redacted) as an artifact, the run's head."""
+    diff, sha = ctx.redactor.redact(commit.diff), commit.sha
+
+    def write(tx: StoreTransaction) -> None:
+        tx.add_artifact(ctx.run_id, phase, attempt, "diff", text=diff)
+        tx.update_run(ctx.run_id, head_sha=sha)
+
+    return write
 
 
 def _json(data: Any) -> str:

@@ -214,7 +214,7 @@ def test_kill_mid_commit_leaves_a_lock_that_resume_clears(repo: Path, tmp_path: 
     result = alphred(repo, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr
     after = json.loads(result.stdout)
-    assert steps(after) == [("write", 1, "interrupted"), ("write", 2, "completed")]
+    assert steps(after) == [("write", 1, "completed")]  # its outcome was recorded before the commit: not redone
     shown = subprocess.run(["git", "show", "--stat", after["branch"]], cwd=repo, capture_output=True, text=True)
     assert "a.txt" in shown.stdout
 
