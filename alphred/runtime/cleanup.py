@@ -35,6 +35,7 @@ class Leftover:
 
 def remove_worktree(store: SqlRunStore, worktrees: GitWorktrees, run_id: int, path: Path) -> None:
     """Remove a run's worktree (its branch stays), then forget its path."""
+    crash_point("removing_worktree")
     if path.exists():
         worktrees.remove(path)
     crash_point("worktree_removed")
