@@ -276,6 +276,14 @@ class InvalidTransitionError(StoreError):
         super().__init__(f"{entity} {ident}: status move {old} -> {new} is not allowed")
 
 
+# Codes of a failed attempt (``ProviderError.code``, the diagnostics' ``error_code``): one per failure.
+NO_RESULT = "NO_RESULT"  # the stream ended without its ``result`` event
+EVENT_AFTER_RESULT = "EVENT_AFTER_RESULT"  # an event arrived after the ``result``
+BAD_EVENT = "BAD_EVENT"  # something else than a ProviderEvent
+PROVIDER_CRASH = "PROVIDER_CRASH"  # the provider raised an unexpected exception
+TIMEOUT = "TIMEOUT"  # the phase ran past its ``timeout``
+IDLE_TIMEOUT = "IDLE_TIMEOUT"  # the phase produced no event for its ``idle_timeout``
+
 GIT_LOCKED_KIND = "git_locked"
 RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal", GIT_LOCKED_KIND})
 

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import ProviderError
+from alphred.errors import NO_RESULT, ProviderError
 
 from . import groups
 from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
@@ -237,7 +237,7 @@ class CodexEventMapper:
             detail = self.last_error or tail(stderr) or "no output"
             if exit_code == 0:
                 raise provider_error(
-                    "CODEX", f"codex ended without finishing its turn: {detail}", "internal", code="CODEX_NO_RESULT"
+                    "CODEX", f"codex ended without finishing its turn: {detail}", "internal", code=NO_RESULT
                 )
             kind = classify_text(detail)
             message = f"codex exited with code {exit_code}: {detail}"

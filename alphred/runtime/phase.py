@@ -21,11 +21,11 @@ from alphred.engine import (
     decision_problem,
     template_context,
 )
-from alphred.errors import AlphredError, ProviderError
+from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, ProviderError
 from alphred.git import CommitResult, GitWorktrees, phase_commit_message
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
-from alphred.providers.contract import checked
+from alphred.providers.contract import checked, checked_stream
 from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
 
@@ -148,7 +148,7 @@ def _events_for(
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command = render_template(phase.templates["run"], values, quote=shlex.quote)
-        return run_command(command, ctx.worktree, timeout=None, env=ctx.env)
+        return checked_stream("command", run_command(command, ctx.worktree, timeout=None, env=ctx.env))
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
@@ -186,7 +186,8 @@ def _upstream_reports(ctx: PhaseContext, phase: Phase) -> dict[str, UpstreamRepo
 async def _consume(
     events: AsyncIterator[ProviderEvent], phase: Phase, sink: EventSink, outcome: _Outcome
 ) -> ProviderError | None:
-    """Drain the stream under the phase's timeout and idle timeout; None when it ended with a result.
+    """Drain the (contract-checked) stream under the phase's timeout and idle timeout; None when it ended
+    with a result.
 
     One ``asyncio.timeout_at`` watches both limits: its deadline is the earlier of the phase's end and the last
     event plus ``idle_timeout``, moved forward as events arrive (at most every RESCHEDULE_SECONDS).
@@ -203,10 +204,6 @@ async def _consume(
         async with asyncio.timeout_at(next_deadline()) as watch:
             moved = loop.time()
             async for event in iterator:
-                if outcome.result is not None:
-                    return ProviderError(
-                        f"provider sent a {event.type.value} event after its result", kind="internal", code="CONTRACT"
-                    )
                 sink.add(event)
                 if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
                     outcome.counter.feed(event.metadata)
@@ -218,23 +215,19 @@ async def _consume(
                     moved = now
     except TimeoutError:
         timed_out = deadline is not None and loop.time() >= deadline - 0.001
-        reason = "timeout" if timed_out else "idle_timeout"
+        reason, code = ("timeout", TIMEOUT) if timed_out else ("idle_timeout", IDLE_TIMEOUT)
         limit = phase.timeout if timed_out else phase.idle_timeout
         what = "ran past its timeout" if timed_out else "produced no event for its idle_timeout"
-        return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=reason.upper())
+        return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=code)
     except ProviderError as exc:
         return exc
     except AlphredError as exc:
         return ProviderError(str(exc), kind="invalid_request", code=exc.code, retryable=False)
-    except (OSError, ValueError, RuntimeError) as exc:
-        return ProviderError(f"{type(exc).__name__}: {exc}", kind="internal", code="PROVIDER_CRASH")
     finally:
         closer = getattr(iterator, "aclose", None)
         if closer is not None:
             await closer()
-    if outcome.result is None:
-        return ProviderError("provider ended without a result event", kind="internal", code="NO_RESULT")
-    return None
+    return None  # the contract check guarantees a result here
 
 
 def _completed(
