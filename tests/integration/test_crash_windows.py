@@ -304,3 +304,28 @@ def test_worker_finishes_a_pending_cleanup(repo: Path) -> None:
     result = alphred(repo, "worker", "--once")
     assert "run 1: worktree removed" in result.stderr, result.stderr
     assert status(repo)["worktree"] is None
+
+
+# -- GitPython stays off the read paths -------------------------------------------------------------------
+
+
+def test_help_validate_status_and_runs_never_import_gitpython(repo: Path) -> None:
+    wf = workflow(repo, TWO)
+    assert alphred(repo, "run", str(wf)).returncode == 0
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['alphred', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('alphred', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "assert 'git' not in sys.modules, 'GitPython imported'\n"
+    )
+    for args in (
+        ["--help"],
+        ["validate", str(wf)],
+        ["status", "1", "--repo", str(repo)],
+        ["runs", "--repo", str(repo)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *args], env=base_env(repo.parent), capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, (args, done.stderr)
