@@ -53,10 +53,15 @@ def clear_stale_locks(location: RepoLocation, worktree: Path, branch: str | None
 
 def head_made_by(worktree: Path, run_id: int, phase: str, attempt: int) -> bool:
     """True when the worktree's ``HEAD`` commit carries this run's, phase's and attempt's trailers."""
-    result = run_git(("show", "-s", "--format=%B", "HEAD"), worktree, git_environment(), check=False)
-    if result.returncode != 0:
+    from git import Repo
+    from git.exc import GitError as GitPythonError
+
+    try:
+        with Repo(worktree) as repo:  # the commit is read through GitPython's persistent cat-file
+            message = repo.head.commit.message
+    except (GitPythonError, ValueError, OSError):
         return False
-    text = result.stdout.decode("utf-8", "replace")
+    text = message.decode("utf-8", "replace") if isinstance(message, bytes) else message
     wanted = {f"{TRAILER_RUN}: {run_id}", f"{TRAILER_PHASE}: {phase}", f"{TRAILER_ATTEMPT}: {attempt}"}
     return wanted <= {line.strip() for line in text.splitlines()}
 

@@ -37,7 +37,11 @@ def marked_processes(owner: str) -> list[int]:
 
 
 def kill_leftovers(store: SqlRunStore, run_id: int, dead_owner: str | None) -> int:
-    """SIGKILL what the run's dead owner left on this host; return how many groups and processes were hit."""
+    """SIGKILL what the run's dead owner left on this host; return how many groups and processes were hit.
+
+    The recorded groups stay as the run's history: a group whose pid was reused since is recognised by its
+    start time and left alone.
+    """
     host = socket.gethostname()
     hit = 0
     for record in store.processes(run_id):
@@ -54,7 +58,6 @@ def kill_leftovers(store: SqlRunStore, run_id: int, dead_owner: str | None) -> i
                 os.kill(pid, signal.SIGKILL)
                 hit += 1
         _wait_gone(dead_owner)
-    store.clear_processes(run_id, host)
     return hit
 
 

@@ -236,7 +236,7 @@ def test_a_dead_attempts_command_is_killed_and_its_changes_saved_not_committed(r
     assert committed == ["result.txt"]  # the dead attempt's file is not on the branch
     (saved,) = artifacts(repo, "interrupted_diff")
     assert saved[:2] == ("work", 1) and "orphan.txt" in (saved[2] or "")
-    assert db(repo).execute("select attempt from run_processes").fetchall() == [(2,)]  # the dead one's was cleared
+    assert db(repo).execute("select attempt from run_processes order by id").fetchall() == [(1,), (2,)]
 
 
 # -- (d) stale git locks ----------------------------------------------------------------------------------
