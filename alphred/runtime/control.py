@@ -34,6 +34,7 @@ from .crash import crash_point
 from .delivery import PullRequestPlan
 from .jsonl import JsonlEvents
 from .lease import LeaseOwner, lease_ttl, owner_is_dead
+from .orphans import kill_leftovers
 from .progress import Progress
 from .recovery import settle
 from .redact import Redactor
@@ -172,6 +173,7 @@ def request_cancel(env: Environment, run_id: int) -> str:
         return f"run {run_id}: cancel requested; the process running it stops now"
     from alphred.engine import CancelRequested
 
+    kill_leftovers(store, run_id, record.lease_owner)  # what a dead process of the run left stops too
     worktree = Path(record.worktree_path) if record.worktree_path else Path("/nonexistent")
     registry = ProviderRegistry({})
     _drive(env, workflow, run_id, worktree, options, registry, owner, state, [CancelRequested()], runtime)

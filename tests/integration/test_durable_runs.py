@@ -289,14 +289,15 @@ def test_cancel_from_another_process_stops_the_run_with_exit_3(repo: Path) -> No
 
 
 def test_pause_finishes_the_current_phase_then_resume(repo: Path) -> None:
+    release = repo.parent / "release"
     wf = workflow(
         repo,
-        """\
+        f"""\
         phases:
           a:
-            provider: scripted
-            script: [{sleep: 3, report: a done}]
-            transitions: [{to: b}]
+            type: command
+            run: "while [ ! -f {release} ]; do sleep 0.02; done; echo a done"
+            transitions: [{{to: b}}]
           b:
             type: command
             run: echo b
@@ -306,6 +307,7 @@ def test_pause_finishes_the_current_phase_then_resume(repo: Path) -> None:
     wait_for(lambda: len(events_of(repo, "a", 1)) >= 1)
     paused = alphred(repo, "pause", "1")
     assert paused.returncode == 0
+    release.touch()  # phase a ends only once the pause is recorded: no race with a sleep
     out, err = process.communicate(timeout=20)
     assert process.returncode == 4, err
     obj = json.loads(out)
