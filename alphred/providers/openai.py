@@ -275,7 +275,7 @@ class _Session:
     async def loop(self, client: Any, emit: Any) -> None:
         s = self.settings
         await emit(ProviderEvent(EventType.SYSTEM, f"openai {s.model} on the {s.api} API at {s.endpoint}"))
-        system = self.options.system_prompt or None
+        system = self.options.system_prompt or self.options.settings.get("system_prompt") or None
         dialect = ResponsesConversation if s.api == "responses" else ChatConversation
         tools = tool_specs(self.options.decisions)
         conversation: Conversation = dialect(client, s.model, system, self.prompt, tools, self.provider.stream)

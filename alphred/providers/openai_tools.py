@@ -225,17 +225,27 @@ class Toolbox:
 
     async def shell(self, command: str, timeout: float) -> ToolOutcome:
         """``shell {command, timeout_s?}``: ``bash -c`` in its own process group; killed on timeout/cancel."""
-        process = await asyncio.create_subprocess_exec(
-            "bash",
-            "-c",
-            command,
-            cwd=str(self.root),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            env=self.shell_env,
-            start_new_session=True,
+        spawn = asyncio.ensure_future(
+            asyncio.create_subprocess_exec(
+                "bash",
+                "-c",
+                command,
+                cwd=str(self.root),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                env=self.shell_env,
+                start_new_session=True,
+            )
         )
+        try:
+            process = await asyncio.shield(spawn)
+        except asyncio.CancelledError:  # cancelled while bash was starting: it may run already
+            with contextlib.suppress(Exception):
+                started = await spawn
+                kill_group(started.pid)
+                await asyncio.wait_for(started.wait(), KILL_WAIT_SECONDS)
+            raise
         output = HeadTail(OUTPUT_CAP)
         assert process.stdout is not None
         reader = asyncio.create_task(output.drain(process.stdout))
