@@ -168,7 +168,7 @@ def test_api_key_env_names_the_variable_and_none_sends_no_real_key(server: Any, 
     assert collect(prov, options(worktree, server, api_key_env="none"))[1] is None
     auth = [{k.lower(): v for k, v in r["headers"].items()}["authorization"] for r in server.requests]
     assert auth == ["Bearer sk-mine", "Bearer no-key"]
-    events, error = collect(prov, options(worktree, server))
+    _events, error = collect(prov, options(worktree, server))
     assert error is not None and error.code == "OPENAI_NO_KEY" and error.kind == "auth" and not error.retryable
     assert "OPENAI_API_KEY" in error.message and len(server.requests) == 2
 
@@ -309,7 +309,7 @@ def test_http_errors_are_classified_by_exception_class(
     retry_after: float | None,
 ) -> None:
     server.script("m", [entry])
-    events, error = collect(provider(), options(worktree, server, api))
+    _events, error = collect(provider(), options(worktree, server, api))
     assert error is not None
     assert (error.kind, error.code, error.retryable, error.retry_after) == (kind, code, retryable, retry_after)
     assert f"HTTP {entry['error']}" in error.message and server.url in error.message
