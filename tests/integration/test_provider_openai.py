@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
@@ -473,3 +475,63 @@ def _gone_soon(pid: int, seconds: float = 5.0) -> bool:
             return False
         time.sleep(0.02)
     return True
+
+
+def test_retry_after_headers() -> None:
+    from alphred.providers.openai_errors import retry_after_seconds
+
+    assert retry_after_seconds({"retry-after-ms": "250"}) == 0.25
+    assert retry_after_seconds({"retry-after": "12"}) == 12.0
+    assert retry_after_seconds({"retry-after": "Wed, 21 Oct 2026 07:28:10 GMT"}, now=1792567680.0) == 10.0
+    assert retry_after_seconds({"retry-after": "soon"}) is None and retry_after_seconds({}) is None
+    assert retry_after_seconds({"retry-after": "999999"}) == 3600.0
+    assert retry_after_seconds({"retry-after-ms": "nan", "retry-after": "3"}) == 3.0
+
+
+def test_head_tail_keeps_both_ends_with_bounded_memory() -> None:
+    from alphred.providers.openai_tools import HeadTail, cut
+
+    buffer = HeadTail(100)
+    for _ in range(1000):
+        buffer.add(b"0123456789")
+    buffer.add(b"THE-END")
+    text = buffer.text()
+    assert text.startswith("0123456789") and text.endswith("THE-END") and "output cut" in text
+    assert len(buffer.head) + len(buffer.tail) <= 400 and len(text) < 200
+    short = HeadTail(100)
+    short.add("é".encode() * 10)
+    assert short.text() == "é" * 10
+    assert cut("x" * 10, 4) == "xx\n[... output cut: 6 characters left out ...]\nxx"
+
+
+def test_prices() -> None:
+    from alphred.providers.openai import price_for
+
+    assert price_for("gpt-4o", None) == (2.5, 1.25, 10.0)
+    assert price_for("gpt-4o-mini-2024-07-18", None) == (0.15, 0.075, 0.6)
+    assert price_for("gpt-4o-audio-preview", None) is None and price_for("llama3", None) is None
+    assert price_for("llama3", {"input": 1, "output": 2}) == (1.0, 1.0, 2.0)
+
+
+@pytest.fixture(scope="module")
+def property_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("resolve")
+    root = base / "worktree"
+    (root / "a" / "b").mkdir(parents=True)
+    (base / "outside").mkdir()
+    (root / "in-link").symlink_to(root / "a")
+    (root / "out-link").symlink_to(base / "outside")
+    (root / "a" / "out-link").symlink_to(base)
+    return root
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["..", ".", "a", "b", "in-link", "out-link", "/", "/etc"]), min_size=1, max_size=6))
+def test_resolve_never_gives_a_path_outside_the_worktree(property_root: Path, parts: list[str]) -> None:
+    from alphred.providers.openai_tools import Toolbox, ToolError
+
+    try:
+        resolved = Toolbox(property_root, (), {}).resolve("/".join(parts))
+    except ToolError:
+        return
+    assert resolved == property_root.resolve() or property_root.resolve() in resolved.parents

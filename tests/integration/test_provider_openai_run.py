@@ -17,7 +17,9 @@ import pytest
 pytest.importorskip("openai")
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("fake_openai_server", ROOT / "tests" / "fixtures" / "fake_openai_server.py")
+_spec = importlib.util.spec_from_file_location(
+    "fake_openai_server", ROOT / "tests" / "fixtures" / "fake_openai_server.py"
+)
 assert _spec is not None and _spec.loader is not None
 fake_server = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fake_server)
