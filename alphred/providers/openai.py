@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib.metadata
 import importlib.util
 import os
 import socket
+import ssl
 import threading
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -248,11 +250,14 @@ class _Session:
         async def emit(event: ProviderEvent) -> None:
             queue.put_nowait(event)
 
+        s = self.settings
+        await emit(ProviderEvent(EventType.SYSTEM, f"openai {s.model} on the {s.api} API at {s.endpoint}"))
         client = self.sdk.AsyncOpenAI(
             api_key=self.key,
-            base_url=self.settings.base_url,
+            base_url=s.base_url,
             max_retries=0,
             timeout=self.sdk.Timeout(self.provider.request_timeout, connect=CONNECT_TIMEOUT),
+            http_client=self.sdk.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
         )
         try:
             await self.loop(client, emit)
@@ -274,7 +279,6 @@ class _Session:
 
     async def loop(self, client: Any, emit: Any) -> None:
         s = self.settings
-        await emit(ProviderEvent(EventType.SYSTEM, f"openai {s.model} on the {s.api} API at {s.endpoint}"))
         system = self.options.system_prompt or self.options.settings.get("system_prompt") or None
         dialect = ResponsesConversation if s.api == "responses" else ChatConversation
         tools = tool_specs(self.options.decisions)
@@ -334,6 +338,24 @@ def compose_openai_prompt(prompt: str, context: tuple[str, ...], decisions: tupl
     ending += f" and `decision` (exactly one of: {', '.join(decisions)})." if decisions else "."
     parts.append(ending)
     return "\n\n".join(parts)
+
+
+@functools.lru_cache(maxsize=4)
+def _ssl_context(cafile: str | None, capath: str | None) -> ssl.SSLContext:
+    if not (cafile or capath):
+        with contextlib.suppress(ImportError):
+            import certifi  # the bundle the HTTP client would load by default
+
+            cafile = certifi.where()
+    return ssl.create_default_context(cafile=cafile, capath=capath)
+
+
+def shared_ssl_context() -> ssl.SSLContext:
+    """One TLS context per process (SSL_CERT_FILE / SSL_CERT_DIR honoured, else certifi's bundle).
+
+    Building one loads the whole CA bundle (~50-100 ms here); sharing it keeps that off every attempt.
+    """
+    return _ssl_context(os.environ.get("SSL_CERT_FILE") or None, os.environ.get("SSL_CERT_DIR") or None)
 
 
 def probe(url: str, timeout: float) -> str | None:

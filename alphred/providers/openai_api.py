@@ -61,7 +61,8 @@ class ResponsesConversation:
 
     async def request(self, emit: Emit) -> Turn:
         """One Responses API request (streamed: items are emitted at ``response.output_item.done``)."""
-        kwargs: dict[str, Any] = {"model": self.model, "input": self.items, "tools": self.tools}
+        # Input and tools go in `extra_body`: they are already in wire form (see ChatConversation.request).
+        kwargs: dict[str, Any] = {"model": self.model, "extra_body": {"input": self.items, "tools": self.tools}}
         if self.instructions:
             kwargs["instructions"] = self.instructions
         turn = Turn()
@@ -145,7 +146,13 @@ class ChatConversation:
 
     async def request(self, emit: Emit) -> Turn:
         """One Chat Completions request (streamed with ``include_usage`` for the final usage chunk)."""
-        kwargs: dict[str, Any] = {"model": self.model, "messages": self.messages, "tools": self.tools}
+        # The history goes in `extra_body`: it is already in wire form, and the SDK's typed transform of
+        # request parameters costs time that grows with every turn (measured: most of a long loop's time).
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": [],
+            "extra_body": {"messages": self.messages, "tools": self.tools},
+        }
         text = ""
         calls: list[ToolCall] = []
         usage: Any = None
