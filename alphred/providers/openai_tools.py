@@ -142,6 +142,8 @@ class Toolbox:
             return ToolOutcome(f"error: {exc}", True)
         except OSError as exc:
             return ToolOutcome(f"error: {exc.strerror or exc}", True)
+        except Exception as exc:  # e.g. a file that is not UTF-8 text: the model hears of it, the phase goes on
+            return ToolOutcome(f"error: {type(exc).__name__}: {exc}", True)
 
     def resolve(self, given: object) -> Path:
         """The worktree path ``given`` names; ToolError when it is absolute or resolves outside the worktree."""
@@ -319,10 +321,11 @@ def kill_group(pid: int) -> None:
 
 def _write(path: Path, content: str) -> None:
     """Write ``content`` without following a symlink planted at ``path`` after it was checked."""
+    data = content.encode("utf-8")  # fails (a lone surrogate) before the file is touched
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
     descriptor = os.open(path, flags, 0o644)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(content)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
 
 
 def _text(args: Mapping[str, Any], name: str, *, empty: bool = False) -> str:

@@ -257,6 +257,28 @@ def test_bad_calls_get_a_tool_error_and_the_loop_goes_on(server: Any, worktree: 
     assert (worktree / "README.md").read_text() == "# project\nhello world\n"
 
 
+def test_tool_failures_of_any_kind_are_tool_errors(server: Any, worktree: Path) -> None:
+    (worktree / "blob.bin").write_bytes(b"\xff\xfe\x00binary")
+    (worktree / "docs").mkdir()
+    server.script(
+        "m",
+        [
+            call("edit_file", path="blob.bin", old="binary", new="text"),
+            {"calls": [{"name": "write_file", "arguments": '{"path": "x.txt", "content": "\\ud800"}'}]},
+            call("write_file", path="docs", content="x"),
+            call("list_files", path="README.md"),
+            finish(),
+        ],
+    )
+    events, error = collect(provider(), options(worktree, server))
+    assert error is None and events[-1].metadata["routingDecision"] == "approved"
+    out = results(events)[:4]
+    assert all(o.startswith("error: ") for o in out), out
+    assert "UnicodeDecodeError" in out[0] and "UnicodeEncodeError" in out[1]
+    assert "is a directory" in out[2] and "is not a directory" in out[3]
+    assert not (worktree / "x.txt").exists() and (worktree / "blob.bin").read_bytes() == b"\xff\xfe\x00binary"
+
+
 def test_max_turns_fails_the_attempt(server: Any, worktree: Path) -> None:
     server.script("m", [call("shell", command="echo again")])
     events, error = collect(provider(), options(worktree, server, max_turns=3))
