@@ -155,7 +155,9 @@ class OpenAIProvider:
         if importlib.util.find_spec("openai") is None:
             return Readiness(False, SDK_MISSING)
         env = self._environ()
-        version = importlib.metadata.version("openai")
+        version = "?"
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            version = importlib.metadata.version("openai")
         custom = env.get("OPENAI_BASE_URL")
         if custom:
             problem = self.unreachable(custom)
@@ -247,35 +249,37 @@ class _Session:
         self.cost: float | None = None
 
     async def drive(self, queue: asyncio.Queue[ProviderEvent | BaseException | None]) -> None:
+        """Run the loop; whatever happens, end with None (done) or the attempt's error on ``queue``."""
+
         async def emit(event: ProviderEvent) -> None:
             queue.put_nowait(event)
 
         s = self.settings
-        await emit(ProviderEvent(EventType.SYSTEM, f"openai {s.model} on the {s.api} API at {s.endpoint}"))
-        client = self.sdk.AsyncOpenAI(
-            api_key=self.key,
-            base_url=s.base_url,
-            max_retries=0,
-            timeout=self.sdk.Timeout(self.provider.request_timeout, connect=CONNECT_TIMEOUT),
-            http_client=self.sdk.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
-        )
+        client: Any = None
         try:
+            await emit(ProviderEvent(EventType.SYSTEM, f"openai {s.model} on the {s.api} API at {s.endpoint}"))
+            client = self.sdk.AsyncOpenAI(
+                api_key=self.key,
+                base_url=s.base_url,
+                max_retries=0,  # Alphred's retry rules decide, not the SDK's
+                timeout=self.sdk.Timeout(self.provider.request_timeout, connect=CONNECT_TIMEOUT),
+                http_client=self.sdk.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
+            )
             await self.loop(client, emit)
             queue.put_nowait(None)
         except asyncio.CancelledError:
-            message = "the attempt was cancelled; the model request and any running shell command were stopped"
-            queue.put_nowait(failure(message, "internal", OPENAI_INTERRUPTED, retryable=False))
+            if self.interrupted:  # else the stream was closed and nobody reads the queue any more
+                message = "the attempt was cancelled; the model request and any running shell command were stopped"
+                queue.put_nowait(failure(message, "internal", OPENAI_INTERRUPTED, retryable=False))
             raise
         except ProviderError as exc:
             queue.put_nowait(exc)
-        except self.sdk.OpenAIError as exc:
-            key_env, where = self.settings.key_env, self.settings.endpoint
-            queue.put_nowait(classify_exception(self.sdk, exc, key_env=key_env, base_url=where))
         except Exception as exc:
-            queue.put_nowait(classify_exception(self.sdk, exc, key_env=self.settings.key_env, base_url=""))
+            queue.put_nowait(classify_exception(self.sdk, exc, key_env=s.key_env, base_url=s.endpoint))
         finally:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(client.close())
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(client.close())
 
     async def loop(self, client: Any, emit: Any) -> None:
         s = self.settings
