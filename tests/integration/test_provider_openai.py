@@ -360,12 +360,37 @@ def test_connection_refused_and_timeout_are_retryable(server: Any, worktree: Pat
     assert time.monotonic() - started < 10
 
 
-def test_a_failed_streamed_response_is_classified(server: Any, worktree: Path) -> None:
-    from alphred.providers.openai_errors import response_failure
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "no-stream"])
+def test_a_failed_response_is_classified_by_its_error_code(server: Any, worktree: Path, stream: bool) -> None:
+    server.script("m", [{"failed": {"code": "rate_limit_exceeded", "message": "slow down"}}])
+    _, error = collect(provider(stream=stream), options(worktree, server))
+    assert error is not None and (error.kind, error.code, error.retryable) == (
+        "rate_limit",
+        "OPENAI_RESPONSE_FAILED",
+        True,
+    )
+    assert "slow down" in error.message
+    server.script("m2", [{"failed": {"code": "invalid_prompt", "message": "no"}}])
+    _, error = collect(provider(stream=stream), options(worktree, server, model="m2"))
+    assert error is not None and (error.kind, error.retryable) == ("invalid_request", False)
 
-    error = response_failure({"code": "rate_limit_exceeded", "message": "slow"}, "failed")
-    assert (error.kind, error.code, error.retryable) == ("rate_limit", "OPENAI_RESPONSE_FAILED", True)
-    assert response_failure(None, "failed").kind == "internal"
+
+@pytest.mark.parametrize(
+    ("entry", "code"),
+    [
+        ({"error": 401}, "OPENAI_AUTH"),
+        ({"error": 429, "headers": {"retry-after": "3"}}, "OPENAI_RATE_LIMIT"),
+        ({"error": 400}, "OPENAI_INVALID_REQUEST"),
+        ({"error": 500}, "OPENAI_SERVER_ERROR"),
+    ],
+)
+@pytest.mark.parametrize("api", APIS)
+def test_http_errors_without_streaming(server: Any, worktree: Path, api: str, entry: dict[str, Any], code: str) -> None:
+    server.script("m", [entry])
+    _, error = collect(provider(stream=False), options(worktree, server, api))
+    assert error is not None and error.code == code and len(server.requests) == 1
+    assert error.retry_after == (3.0 if code == "OPENAI_RATE_LIMIT" else None)
+    assert server.requests[0]["body"].get("stream") in (None, False)
 
 
 @pytest.mark.parametrize("api", APIS)
