@@ -170,3 +170,32 @@ def test_providers_command_reports_the_default_setup(setup: tuple[Path, Path, di
     assert not rows["openai"]["ready"] and "OPENAI_API_KEY is not set" in rows["openai"]["detail"]
     rows = {r["name"]: r for r in json.loads(alphred({**env, "OPENAI_API_KEY": "k"}, "providers", "--json").stdout)}
     assert rows["openai"]["ready"] and "OPENAI_API_KEY" in rows["openai"]["detail"]
+
+
+def test_rate_limits_are_retried_after_retry_after_and_auth_failures_are_not(
+    setup: tuple[Path, Path, dict[str, str]], server: Any
+) -> None:
+    repo, workflow, env = setup
+    env["ALPHRED_RETRY_BASE_SECONDS"] = "0"
+    workflow.write_text(
+        "alphred: 1\nkey: retries\nphases:\n  implement:\n    provider: openai\n    model: impl\n"
+        f"    base_url: {server.url}\n    api_key_env: FAKE_MODEL_KEY\n    max_retries: 2\n    prompt: Go.\n"
+    )
+    server.script(
+        "impl",
+        [
+            {"error": 429, "headers": {"retry-after": "1"}},
+            call("write_file", path="hello.py", content="print('hi')\n"),
+            call("finish", decision="approved", report="ok"),
+        ],
+    )
+    done = alphred(env, "run", str(workflow), "--repo", str(repo), "--json")
+    status = json.loads(done.stdout)
+    assert done.returncode == 0 and status["status"] == "completed", done.stderr
+    assert [(s["attempt"], s["outcome"]) for s in status["steps"]] == [(1, "failed"), (2, "completed")]
+    server.script("impl", [{"error": 401}])
+    done = alphred(env, "run", str(workflow), "--repo", str(repo), "--json")
+    status = json.loads(done.stdout)
+    assert done.returncode == 1 and status["status"] == "failed" and status["reason"] == "auth"
+    assert [(s["attempt"], s["outcome"]) for s in status["steps"]] == [(1, "failed")]
+    assert "OPENAI_AUTH" in done.stderr or "FAKE_MODEL_KEY" in done.stderr
