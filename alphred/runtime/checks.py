@@ -71,27 +71,28 @@ class ChecksResult:
         return {o.name: {"passed": o.passed, "exit_code": o.exit_code} for o in self.outcomes}
 
     def summary(self) -> str:
-        """What failed, for the diagnostics message and the retry's context (at most NOTE_CHARS)."""
+        """What failed, for the diagnostics message and the retry's context (at most NOTE_CHARS).
+
+        One line per failed check (name, command or rule, exit code or finding), then the output tail of
+        each failed ``run`` check, then the protected paths that were restored.
+        """
         failed = [o for o in self.outcomes if not o.passed]
-        head = f"checks failed: {', '.join(o.name for o in failed)}"
-        tail = ""
+        lines = [f"checks failed: {', '.join(o.name for o in failed)}"]
+        for o in failed:
+            if o.kind is CheckKind.RUN:
+                said = "timed out" if o.exit_code is None else f"exit code {o.exit_code}"
+                lines.append(f"- {o.name} (run: {o.description}): {said}")
+            else:
+                lines.append(f"- {o.name} ({o.description}): {o.output}")
         if self.restored:
-            tail = "\nrestored to their state at the attempt's start: " + _listed(self.restored)
-        blocks = [f"- {o.name} ({o.kind.value}: {o.description}): {_verdict(o)}" for o in failed]
-        room = max(NOTE_CHARS - len(head) - len(tail) - sum(len(b) + 2 for b in blocks), 0)
-        share = room // max(len(failed), 1)
-        for index, outcome in enumerate(failed):
-            output = outcome.output.strip()
-            if output and share > 40:
-                cut = output[-(share - 20) :] if len(output) > share - 20 else output
-                blocks[index] += "\n  output (tail):\n  " + cut.replace("\n", "\n  ")
-        return (head + "\n" + "\n".join(blocks) + tail)[:NOTE_CHARS]
-
-
-def _verdict(outcome: CheckOutcome) -> str:
-    if outcome.kind is CheckKind.RUN:
-        return "timed out" if outcome.exit_code is None else f"exit code {outcome.exit_code}"
-    return outcome.output.splitlines()[0] if outcome.output else "failed"
+            lines.append("restored to their state at the attempt's start: " + _listed(self.restored))
+        head = "\n".join(lines)
+        outputs = [o for o in failed if o.kind is CheckKind.RUN and o.output.strip()]
+        share = (NOTE_CHARS - len(head)) // max(len(outputs), 1) - 40
+        for o in outputs if share > 0 else ():
+            text = o.output.strip()
+            head += f"\noutput of {o.name} (last lines):\n" + (text[-share:] if len(text) > share else text)
+        return head[:NOTE_CHARS]
 
 
 def _listed(paths: Sequence[str]) -> str:
