@@ -140,6 +140,8 @@ async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
         result.outcomes.append(outcome)
         metadata = {"tool": "check", "check": {k: v for k, v in outcome.stored().items() if k != "output"}}
         run.emit(ProviderEvent(EventType.TOOL_RESULT, outcome.output, metadata=metadata))
+    if not result.passed:
+        await rewind_head(run.worktree, run.start_sha)
     if protected:
         await restore_paths(run.worktree, run.start_sha, protected)
         result.restored = protected
@@ -229,13 +231,32 @@ async def changed_paths(worktree: Path, start_sha: str) -> list[str]:
     return sorted(set(_split(tracked)) | set(_split(untracked)))
 
 
+async def rewind_head(worktree: Path, start_sha: str) -> None:
+    """Move the branch back to ``start_sha`` when the failed attempt committed on its own (``reset --soft``).
+
+    Nothing is lost: what those commits changed stays in the worktree (staged) for the retry, which starts
+    from the same commit as the failed attempt.
+    """
+    head = (await _git(worktree, "rev-parse", "--verify", "HEAD")).decode().strip()
+    if head == start_sha:
+        return
+    ancestor = await asyncio.create_subprocess_exec(
+        "git", "merge-base", "--is-ancestor", start_sha, head,
+        cwd=str(worktree), env=git_environment(), stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    if await ancestor.wait() == 0:
+        await _git(worktree, "reset", "-q", "--soft", start_sha)
+
+
 async def restore_paths(worktree: Path, start_sha: str, paths: Sequence[str]) -> None:
-    """Put ``paths`` back as they were in ``start_sha``; remove the ones that did not exist there."""
-    existed = set(_split(await _git(worktree, "ls-tree", "-r", "-z", "--name-only", start_sha, "--", *paths)))
-    back = [p for p in paths if p in existed]
-    if back:
-        await _git(worktree, "restore", f"--source={start_sha}", "--worktree", "--", *back)
-    added = [p for p in paths if p not in existed]
+    """Put ``paths`` back as they were in ``start_sha`` (worktree and index); delete those it did not have."""
+    known = set(_split(await _git(worktree, "ls-tree", "-r", "-z", "--name-only", start_sha, "--", *paths)))
+    known |= set(_split(await _git(worktree, "ls-files", "-z", "--", *paths)))  # staged by the attempt
+    back = [p for p in paths if p in known]
+    if back:  # git removes a path the source does not have
+        await _git(worktree, "restore", f"--source={start_sha}", "--staged", "--worktree", "--", *back)
+    added = [p for p in paths if p not in known]
     if added:
         await asyncio.to_thread(_remove, worktree, added)
 

@@ -352,3 +352,27 @@ def test_dry_run_skips_the_checks_of_stand_in_agents(repo: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert checks_of(status) == [[], [("suite", True, 0)]]
+
+
+def test_commits_the_failed_attempt_made_itself_are_undone_but_their_changes_stay(repo: Path) -> None:
+    result, status = run(
+        repo,
+        """\
+        phases:
+          work:
+            type: command
+            run: >-
+              echo '{"edit": true}' > tests/fixtures/edit.json && echo n > tests/fixtures/added.json &&
+              echo fixed >> src/app.py && git add -A &&
+              git -c user.name=A -c user.email=a@example.invalid commit -qm "the agent's own commit"
+            checks: [{name: fixtures, unchanged: ["tests/fixtures/**"]}]
+        """,
+        "--keep-worktree",
+    )
+    assert (result.exit_code, status["reason"]) == (1, "checks_failed")
+    worktree = Path(status["worktree"])
+    assert git(worktree, "rev-parse", "HEAD") == status["base"]  # the retry starts where the attempt started
+    assert (worktree / "tests/fixtures/edit.json").read_text() == '{"edit": false}\n'
+    assert not (worktree / "tests/fixtures/added.json").exists()
+    assert (worktree / "src/app.py").read_text() == "print('app')\nfixed\n"
+    assert git(worktree, "status", "--porcelain") == "M  src/app.py"  # index and worktree: only the kept change
