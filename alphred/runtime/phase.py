@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Callable
@@ -152,13 +153,19 @@ async def _check(
         report=verdict.report,
         env=ctx.env,
         redactor=ctx.redactor,
-        emit=sink.add,
+        emit=functools.partial(_add_now, sink),
     )
     try:
         return await run_checks(phase.checks, run)
     finally:
         sink.flush()
         stats.events = sink.count
+
+
+def _add_now(sink: EventSink, event: ProviderEvent) -> None:
+    """Store an event at once (a check's events: ``logs --follow`` shows a slow check as it starts)."""
+    sink.add(event)
+    sink.flush()
 
 
 async def _flush_periodically(sink: EventSink) -> None:
