@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -165,13 +166,14 @@ class Toolbox:
         offset, limit = _int(args, "offset", 1, 1), _int(args, "limit", READ_LINES, 1)
         if not path.is_file():
             raise ToolError(f"'{args['path']}' is not a file")
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-        chosen = lines[offset - 1 : offset - 1 + limit]
+        with path.open(encoding="utf-8", errors="replace", newline=None) as handle:  # streamed: bounded memory
+            lines = iter(handle)
+            skipped = sum(1 for _ in itertools.islice(lines, offset - 1))
+            chosen = [line.rstrip("\n") for line in itertools.islice(lines, limit)]
+            more = sum(1 for _ in lines)
         body = "\n".join(f"{number:6}\t{line}" for number, line in enumerate(chosen, start=offset))
-        more = len(lines) - (offset - 1 + len(chosen))
         note = f"\n[{more} more line(s): read on with offset {offset + len(chosen)}]" if more > 0 else ""
-        return ToolOutcome(cut(body) + note if body else f"[no lines from line {offset}; the file has {len(lines)}]")
+        return ToolOutcome(cut(body) + note if body else f"[no lines from line {offset}; the file has {skipped}]")
 
     def write_file(self, args: dict[str, Any]) -> ToolOutcome:
         """``write_file {path, content}``: create or overwrite a file."""

@@ -582,3 +582,15 @@ def test_resolve_never_gives_a_path_outside_the_worktree(property_root: Path, pa
     except ToolError:
         return
     assert resolved == property_root.resolve() or property_root.resolve() in resolved.parents
+
+
+def test_read_file_pages_through_a_file(tmp_path: Path) -> None:
+    from alphred.providers.openai_tools import Toolbox
+
+    (tmp_path / "f.txt").write_text("".join(f"line {n}\n" for n in range(1, 6)))
+    toolbox = Toolbox(tmp_path, (), {})
+    assert toolbox.read_file({"path": "f.txt", "offset": 2, "limit": 2}).output == (
+        "     2\tline 2\n     3\tline 3\n[2 more line(s): read on with offset 4]"
+    )
+    assert toolbox.read_file({"path": "f.txt", "offset": 4}).output == "     4\tline 4\n     5\tline 5"
+    assert toolbox.read_file({"path": "f.txt", "offset": 9}).output == "[no lines from line 9; the file has 5]"
