@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -251,11 +252,24 @@ def test_second_ctrl_c_stops_at_once_and_the_run_stays_resumable(repo: Path) -> 
     )
     process = start(repo, "run", str(wf))
     wait_for(lambda: len(events_of(repo, "stubborn", 1)) >= 2)
+    said: list[str] = []
+
+    def read_stderr() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            said.append(line)
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     process.send_signal(signal.SIGINT)
-    time.sleep(0.3)
+    wait_for(lambda: any("interrupting the active phase" in line for line in said))  # the first one was handled
     stopped = time.monotonic()
     process.send_signal(signal.SIGINT)
-    process.communicate(timeout=10)
+    process.wait(timeout=10)
+    reader.join(timeout=10)
+    for stream in (process.stdout, process.stderr):
+        assert stream is not None
+        stream.close()
     assert time.monotonic() - stopped < 1.5
     assert process.returncode == 130
     stubborn = int(pid_file.read_text())
