@@ -225,6 +225,7 @@ def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState,
         keep_worktree=bool(stored.get("keep_worktree")),
         approve_all=bool(stored.get("approve_all")),
         dry_run=bool(stored.get("dry_run")),
+        dry_run_scope=str(stored.get("dry_run_scope") or "all"),
         pull_request=PullRequestPlan.from_stored(stored.get("pull_request")),
     )
     return workflow, state, options

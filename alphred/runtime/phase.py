@@ -31,6 +31,7 @@ from alphred.store import SqlRunStore, StoreTransaction
 
 from .command import run_command
 from .crash import crash_point
+from .dryrun import dry_run_command
 from .redact import Redactor
 from .sink import FLUSH_EVERY_SECONDS, EventSink
 
@@ -47,6 +48,7 @@ class AttemptStats:
     cost_usd: float = 0.0
     message: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
 
     @property
     def duration_ms(self) -> int:
@@ -67,6 +69,7 @@ class PhaseContext:
     redactor: Redactor
     env: dict[str, str]
     on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
+    dry_run_commands: bool = False  # --dry-run: command phases print what they would run instead of running it
     # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
     # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
     pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
@@ -135,6 +138,8 @@ def _events_for(
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command = render_template(phase.templates["run"], values, quote=shlex.quote)
+        if ctx.dry_run_commands:
+            return dry_run_command(command, ctx.worktree)
         return run_command(command, ctx.worktree, timeout=None, env=ctx.env)
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
@@ -234,6 +239,10 @@ def _completed(
     """
     metadata = dict(result.metadata)
     exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
+    if isinstance(exit_code, int):
+        stats.details["exit_code"] = exit_code
+    if metadata.get("dry_run"):
+        stats.details["dry_run"] = True
     raw_decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
     decision = raw_decision if isinstance(raw_decision, str) else None
     structured = ctx.redactor.redact_data(metadata["report"]) if isinstance(metadata.get("report"), dict) else None
@@ -248,6 +257,7 @@ def _completed(
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured))
     if problem and phase.type is PhaseType.COMMAND:
         stats.message = problem
+        stats.output_tail = text
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
     if not problem:
         crash_point("before_commit")
