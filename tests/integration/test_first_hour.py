@@ -1,0 +1,264 @@
+"""The first hour of a user: closing blocks, status hints, dry runs without side effects, CI-safe branches,
+resuming from another checkout, PR bodies from the final state. Real git, real SQLite, fake ``gh``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from scm_fakes import ScmWorld, git, make_world
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTED = """\
+alphred: 1
+key: ship
+pull_request:
+  body_from: review
+phases:
+  write:
+    provider: scripted
+    script: [{report: "Wrote hello.txt.", files: {hello.txt: "hi\\n"}}]
+    transitions: [{to: review}]
+  review:
+    provider: scripted
+    decisions: [approved, changes]
+    script:
+      - decision: approved
+        report: {summary: "The change is small and right.", severity: none}
+        tokens: 123
+    transitions:
+      - to: $end
+        when: decision == "approved"
+      - to: write
+"""
+FAILING = """\
+alphred: 1
+key: red
+phases:
+  tests:
+    type: command
+    run: "printf 'collected 3 items\\\\nFAILED test_x - assert 1 == 2\\\\n'; exit 3"
+"""
+GATED = """\
+alphred: 1
+key: gated
+phases:
+  write:
+    provider: scripted
+    script: [{report: "Wrote it.", files: {gate.txt: "x\\n"}}]
+    transitions: [{to: gate}]
+  gate:
+    type: approval
+    message: Ship it?
+    transitions:
+      - to: $end
+        when: decision == "approved"
+      - to: $fail
+"""
+
+
+def alphred(
+    world: ScmWorld, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    full = {**(env or world.env), "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "alphred", *args],
+        env=full,
+        cwd=cwd or world.repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def write(world: ScmWorld, text: str, name: str = "wf.yaml") -> Path:
+    path = world.root / name
+    path.write_text(text)
+    return path
+
+
+def test_a_completed_run_closes_with_branch_pr_tokens_and_next_command(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    summary = tmp_path / "summary.md"
+    env = {**world.env, "GITHUB_STEP_SUMMARY": str(summary)}
+    result = alphred(world, "run", str(write(world, SCRIPTED)), "--pr", env=env)
+    assert result.returncode == 0, result.stderr
+    tail = result.stderr[result.stderr.index("✓ run 1 completed · ship v1") :]
+    assert "branch alphred/ship/1" in tail and "pull request https://github.com/acme/widgets/pull/42" in tail
+    assert "123 tokens" in tail and "next: alphred status 1" in tail
+    # the PR body: the review's structured report as prose, the final state (no running phase, its tokens)
+    (create,) = [c for c in world.calls() if c["argv"][:2] == ["pr", "create"]]
+    body = create["body"]
+    assert body.startswith("The change is small and right.") and "```json" not in body
+    assert "- **severity**: none" in body
+    assert "| review | completed | 1 | 1 | approved | – | 123 |" in body and "running" not in body
+    text = summary.read_text()
+    assert "| review | completed |" in text and "running" not in text
+
+
+def test_a_failed_command_shows_its_output_and_where_to_look(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    result = alphred(world, "run", str(write(world, FAILING)))
+    assert result.returncode == 1
+    assert "phase tests attempt 1 failed: exit_code (COMMAND_FAILED)." in result.stderr
+    assert "│ FAILED test_x - assert 1 == 2" in result.stderr
+    assert "next: alphred logs 1 --phase tests · alphred retry 1" in result.stderr
+    status = alphred(world, "status")  # the latest run by default
+    assert "run 1: failed (retries_exhausted)" in status.stdout and "UTC" in status.stdout
+    assert "next: alphred logs 1 --phase tests · alphred retry 1" in status.stdout
+    bad = alphred(world, "approve", "1")
+    assert bad.returncode == 2
+    assert "Error [RUN_STATE]: cannot approve run 1: it is failed (retries_exhausted); it waits for no approval" in (
+        bad.stderr
+    )
+
+
+def test_a_run_waiting_for_approval_says_how_to_answer_it(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    result = alphred(world, "run", str(write(world, GATED)))
+    assert result.returncode == 4
+    assert "phase gate waits for a person's approval." in result.stderr
+    assert 'next: alphred approve 1 · alphred reject 1 --comment "why"' in result.stderr
+    status = alphred(world, "status", "1")
+    assert "waiting for approval" in status.stdout and "visits 0" not in status.stdout
+    resumed = alphred(world, "resume", "1")
+    assert resumed.returncode == 2
+    assert "cannot resume run 1: it is paused (awaiting_approval); it waits for approval: alphred approve 1" in (
+        resumed.stderr
+    )
+    paused = alphred(world, "pause", "1")
+    assert "(paused)" not in paused.stderr
+
+
+def test_a_running_run_whose_process_is_gone_says_so(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    slow = write(world, "alphred: 1\nkey: slow\nphases:\n  wait:\n    type: command\n    run: sleep 30\n")
+    env = {**world.env, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "alphred", "run", str(slow), "-q"], cwd=world.repo, env=env, start_new_session=True
+    )
+    db = world.repo / ".alphred" / "alphred.db"
+    try:
+        for _ in range(600):  # poll (with a deadline) until the phase runs
+            row = None
+            if db.exists():
+                try:
+                    with sqlite3.connect(db) as conn:
+                        row = conn.execute("select status from run_nodes where node_key='wait'").fetchone()
+                except sqlite3.OperationalError:
+                    pass  # the tables are being created
+            if row and row[0] == "running":
+                break
+            subprocess.run(["sleep", "0.05"], check=True)
+        else:
+            pytest.fail("the run never started its phase")
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    status = alphred(world, "status")
+    assert "run 1: running" in status.stdout
+    assert "the process running it is gone — run `alphred resume 1` to continue it" in status.stdout
+    assert "next: alphred resume 1" in status.stdout
+
+
+def test_dry_run_of_every_bundled_workflow_runs_no_command_and_opens_no_pr(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    marker = tmp_path / "touched-outside"
+    touch = f"touch {marker}"
+    inputs = {
+        "demo": ["-i", f"greeting=x; {touch}"],
+        "design-implement-review": ["-i", "task=t", "-i", f"test_command={touch}"],
+        "fix-issue": ["-i", "issue=12", "-i", f"test_command={touch}"],
+        "ralph-loop": ["-i", "task=t", "-i", f"check={touch}"],
+        "review-only": ["-i", "pr=7"],
+    }
+    workflows = sorted((ROOT / "workflows").glob("*.yaml"))
+    assert {p.stem for p in workflows} == set(inputs)  # a new bundled workflow gets its inputs here
+    for path in workflows:
+        extra = inputs[path.stem]
+        result = alphred(world, "run", str(path), "--dry-run", "--pr", "--approve-all", *extra)
+        assert result.returncode in (0, 1), result.stderr
+        assert "dry run: agent phases were stubbed, commands were not run" in result.stderr, path.name
+        assert "nothing was pushed and no pull request was opened" in result.stderr
+    assert world.calls() == []  # gh was never called: no review posted, no PR
+    assert not marker.exists()
+    assert git(world.origin, "for-each-ref", "--format=%(refname)", "refs/heads/alphred") == ""
+    logs = alphred(world, "logs", "--phase", "post")  # the latest run: review-only
+    assert "dry run: would run `decision=approved" in logs.stdout and "not run, counted as passed" in logs.stdout
+
+
+def test_dry_run_agents_keeps_running_commands(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    marker = tmp_path / "ran"
+    wf = write(world, f"alphred: 1\nkey: c\nphases:\n  c:\n    type: command\n    run: touch {marker}\n")
+    result = alphred(world, "run", str(wf), "--dry-run=agents")
+    assert result.returncode == 0, result.stderr
+    assert marker.exists() and "commands ran for real" in result.stderr
+
+
+def test_ci_branch_names_carry_the_ci_run_and_the_issue(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    wf = write(world, "alphred: 1\nkey: ci\ninputs:\n  issue: {}\nphases:\n  c:\n    type: command\n    run: 'true'\n")
+    env = {**world.env, "GITHUB_RUN_ID": "987", "GITHUB_RUN_ATTEMPT": "2"}
+    first = alphred(world, "run", str(wf), "-i", "issue=x", "--json", env=env)
+    assert json.loads(first.stdout)["branch"] == "alphred/ci/1-gh987-2"
+    gitlab = {**world.env, "CI_JOB_ID": "55"}
+    assert json.loads(alphred(world, "run", str(wf), "-i", "issue=x", "--json", env=gitlab).stdout)["branch"] == (
+        "alphred/ci/2-ci55"
+    )
+    named = alphred(world, "run", str(wf), "-i", "issue=#12", "--branch", "fix/{issue-id}-{run-id}", "--json")
+    assert json.loads(named.stdout)["branch"] == "fix/12-3"
+
+
+def test_a_branch_taken_on_the_remote_stops_the_run_before_any_agent(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    world.commit_on_branch("alphred/ship/1", {"other.txt": "someone else's work\n"})
+    git(world.repo, "push", "-q", "origin", "alphred/ship/1", env=world.env)
+    git(world.repo, "branch", "-D", "alphred/ship/1", env=world.env)
+    result = alphred(world, "run", str(write(world, SCRIPTED)), "--pr", "--json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert "Error [REMOTE_BRANCH_EXISTS]: the branch alphred/ship/1 already exists on origin" in result.stderr
+    assert "--branch NAME" in result.stderr and "git push origin --delete alphred/ship/1" in result.stderr
+    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as conn:
+        assert conn.execute("select status, reason from workflow_runs").fetchall() == [
+            ("cancelled", "remote_branch_exists")
+        ]
+        assert conn.execute("select count(*) from run_node_diagnostics").fetchone() == (0,)
+    assert not (world.repo / ".alphred" / "worktrees" / "1").exists()
+
+
+def test_a_later_job_in_another_checkout_resumes_the_run(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    wf = write(world, GATED)
+    assert alphred(world, "run", str(wf), "--no-pr").returncode == 4
+    branch = "alphred/gated/1"
+    git(world.repo, "push", "-q", "origin", branch, env=world.env)
+    second = tmp_path / "job2" / "checkout"
+    git(tmp_path, "clone", "-q", str(world.origin), str(second), env=world.env)
+    git(second, "fetch", "-q", "origin", f"refs/heads/{branch}:refs/heads/{branch}", env=world.env)
+    (second / ".alphred").mkdir()
+    shutil.copy(world.repo / ".alphred" / "alphred.db", second / ".alphred" / "alphred.db")
+    shutil.rmtree(world.repo)  # the first job's machine is gone
+    result = alphred(world, "approve", "1", "--json", cwd=second)
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert status["status"] == "completed" and status["worktree"] is None
+    assert git(second, "show", f"{branch}:gate.txt", env=world.env) == "x"
+    with sqlite3.connect(second / ".alphred" / "alphred.db") as conn:
+        assert conn.execute("select repo_path from workflow_runs").fetchone() == (str(second.resolve()),)
+
+
+def test_invalid_workflow_diagnostics_are_printed_once(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    bad = write(world, "alphred: 1\nkey: bad\nphases:\n  a:\n    type: command\n    run: x\n    bogus: 1\n")
+    result = alphred(world, "run", str(bad))
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if "bogus" in line]
+    assert len(lines) == 1, result.stderr
