@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from alphred.runtime.style import Painter
+from alphred.runtime.style import Painter, shown_path
 
 if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore, StepRecord
@@ -147,7 +147,7 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list
     if record.branch:
         where = f"  branch {record.branch}"
         if record.worktree_path:
-            where += f" · worktree {record.worktree_path} (kept)"
+            where += f" · worktree {shown_path(record.worktree_path)} (kept)"
         lines.append(where)
     if record.pr_url:
         lines.append(f"  pull request {paint(record.pr_url, 'bold')}")

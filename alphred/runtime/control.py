@@ -37,6 +37,7 @@ from .lease import LeaseOwner, lease_ttl, owner_is_dead
 from .progress import Progress
 from .redact import Redactor
 from .runner import Runner, RunOptions, existing_events_for
+from .style import shown_path
 
 
 @dataclass
@@ -99,6 +100,7 @@ def start_run(env: Environment, workflow: Workflow, options: RunOptions, registr
             raise
     if env.events is not None:
         env.events.run_started(run_id, workflow.key, record.branch)
+    env.progress(run_id).note(f"run {run_id} of {workflow.key} on branch {record.branch} in {shown_path(worktree)}")
     return _drive(env, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()])
 
 

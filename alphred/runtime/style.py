@@ -109,3 +109,12 @@ class Painter:
         """``text`` in the colour of a run or phase status."""
         style = STATUS_STYLE.get(status or text)
         return self(text, style) if style else text
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the current directory when it lies below it (shorter lines), else as it is."""
+    try:
+        relative = os.path.relpath(path)
+    except (ValueError, OSError):
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
