@@ -110,9 +110,7 @@ def test_an_allowed_failure_shows_its_exit_code() -> None:
     stream = io.StringIO()
     stats = AttemptStats()
     stats.details["exit_code"] = 1
-    Progress(stream=stream, run_id=1).step_finished(
-        RecordStep("tests", 1, StepOutcome.COMPLETED, None, "fix"), stats
-    )
+    Progress(stream=stream, run_id=1).step_finished(RecordStep("tests", 1, StepOutcome.COMPLETED, None, "fix"), stats)
     assert "✓ tests attempt 1 completed · exit code 1 (allowed) · → fix" in stream.getvalue()
 
 
