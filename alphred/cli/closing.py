@@ -91,7 +91,9 @@ def next_commands(record: RunRecord, steps: list[StepRecord], owner_gone: bool =
     return [f"alphred logs {n}"]
 
 
-def _failure_lines(store: SqlRunStore, record: RunRecord, steps: list[StepRecord], paint: Painter) -> list[str]:
+def _failure_lines(
+    store: SqlRunStore, record: RunRecord, steps: list[StepRecord], paint: Painter, dry_run: bool = False
+) -> list[str]:
     step = failed_step(steps)
     if step is None or record.reason == "delivery_failed":
         return []
@@ -106,11 +108,11 @@ def _failure_lines(store: SqlRunStore, record: RunRecord, steps: list[StepRecord
             lines.append(f"  the last {len(tail)} line(s) of its output:")
             lines += [paint(f"    │ {line}", "dim") for line in tail]
     else:
-        lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step)}.")
+        lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
     return lines
 
 
-def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord) -> str:
+def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:
     """Which transition sent the run to ``$fail``: its guard, or that no earlier guard matched."""
     try:
         from alphred.spec import load_workflow
@@ -127,9 +129,13 @@ def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord) -> str:
         return ""
     if transition is None:
         return ""
-    if transition.when:
-        return f" (its transition `when: {transition.when}` matched)"
-    return " (none of its guards before the final `to: $fail` matched)"
+    said = f" (its transition `when: {transition.when}` matched)" if transition.when else ""
+    if not transition.when:
+        said = " (none of its guards before the final `to: $fail` matched)"
+    guards = " ".join(t.when or "" for t in workflow.phase(step.phase).transitions)
+    if dry_run and "report." in guards:
+        said += "; in a dry run the stubs' reports are plain text, so guards on `report.x` cannot match"
+    return said
 
 
 def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list[str]:
@@ -157,7 +163,7 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list
         lines.append(
             f"  dry run: agent phases were stubbed, {what}; nothing was pushed and no pull request was opened."
         )
-    lines += _failure_lines(store, record, steps, paint)
+    lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
     if status == "paused" and record.reason == "awaiting_approval":
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:

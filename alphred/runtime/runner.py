@@ -422,7 +422,9 @@ class Runner:
         if failure.kind in RETRYABLE_KINDS:
             consecutive = max(1, state.phase(effect.phase).consecutive_failures)
             delay = backoff_seconds(consecutive, failure.retry_after, self.options.env)
-            self.progress.note(f"{effect.phase}: retrying after {failure.kind} in {delay:.1f}s")
+            self.progress.note(
+                f"retrying {effect.phase} in {delay:.1f}s: attempt {failure.attempt} failed ({failure.kind})"
+            )
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
             if self._stop is not None:

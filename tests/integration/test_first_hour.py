@@ -262,3 +262,63 @@ def test_invalid_workflow_diagnostics_are_printed_once(tmp_path: Path) -> None:
     assert result.returncode == 2
     lines = [line for line in result.stderr.splitlines() if "bogus" in line]
     assert len(lines) == 1, result.stderr
+
+
+def test_progress_lines_come_in_the_order_things_happen(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    flaky = write(
+        world,
+        "alphred: 1\nkey: flaky\npull_request: {}\nphases:\n  a:\n    provider: scripted\n    max_retries: 1\n"
+        "    script: [{fail: boom}, {report: ok, files: {a.txt: a}}]\n",
+    )
+    hook = world.origin / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'protected: pushes are refused' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    result = alphred(world, "run", str(flaky), env={**world.env, "ALPHRED_RETRY_BASE_SECONDS": "0.01"})
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+
+    def where(text: str) -> int:
+        return next(i for i, line in enumerate(lines) if text in line)
+
+    assert where("✗ a attempt 1 failed") < where("retrying a in") < where("▶ a (agent) attempt 2")
+    assert where("✓ a attempt 2 completed") < where("Error [DELIVERY_FAILED]") < where("✗ run failed")
+    assert "next: alphred retry 1   # push and open the pull request again" in result.stderr
+
+
+def test_a_dry_run_says_which_guard_sent_it_to_fail(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    wf = write(
+        world,
+        "alphred: 1\nkey: g\nphases:\n  review:\n    provider: scripted\n    decisions: [done]\n"
+        "    script: [{decision: done, report: {severity: none}}]\n    transitions:\n"
+        '      - to: $end\n        when: report.severity == "none"\n      - to: $fail\n',
+    )
+    assert alphred(world, "run", str(wf)).returncode == 0  # for real, the report has the field
+    result = alphred(world, "run", str(wf), "--dry-run")
+    assert result.returncode == 1
+    assert "phase review routed the run to $fail (none of its guards before the final `to: $fail` matched)" in (
+        result.stderr
+    )
+    assert "guards on `report.x` cannot match" in result.stderr
+
+
+def test_ctrl_c_pauses_and_the_closing_block_says_resume(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    slow = write(world, "alphred: 1\nkey: slow\nphases:\n  wait:\n    type: command\n    run: sleep 30\n")
+    env = {**world.env, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen(
+        [sys.executable, "-m", "alphred", "run", str(slow)],
+        cwd=world.repo,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stderr is not None
+        for line in process.stderr:  # wait until the phase runs (the line is printed after it is stored)
+            if "▶ wait (command) attempt 1" in line:
+                break
+        process.send_signal(signal.SIGINT)
+        rest = process.stderr.read()
+        assert process.wait(timeout=60) == 130
+    assert "‖ run 1 paused (interrupted)" in rest and "next: alphred resume 1" in rest
