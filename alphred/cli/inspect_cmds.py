@@ -42,8 +42,12 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     from .closing import local_time
 
     rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
+    from alphred.runtime.control import lease_is_free
+
     for r in records:
         state = r.status.value + (f" ({r.reason})" if r.reason else "")
+        if r.status.value == "running" and lease_is_free(r):
+            state += " (process gone: alphred resume)"
         created = local_time(r.created_at)
         rows.append((str(r.id), state, f"{r.tree_key} v{r.tree_version}", r.branch or "-", f"{r.tokens:,}", created))
     for line in table(rows, right={0, 4}):

@@ -222,8 +222,10 @@ def run_branch_template(
     with a fresh database, never pick the same name; else ``alphred/{tree-key}/{run-id}``.
     """
     from alphred.git import choose_branch_template
+    from alphred.git.branches import BRANCH_TEMPLATE_ENV
 
-    template = choose_branch_template(branch, repo_template or ci_branch_template(env), env)
+    fallback = None if (env.get(BRANCH_TEMPLATE_ENV) or "").strip() else ci_branch_template(env)
+    template = choose_branch_template(branch, repo_template or fallback, env)
     issue = issue_id(inputs)
     return template.replace("{issue-id}", issue) if issue else template
 

@@ -166,6 +166,7 @@ def test_a_running_run_whose_process_is_gone_says_so(tmp_path: Path) -> None:
     assert "run 1: running" in status.stdout
     assert "the process running it is gone — run `alphred resume 1` to continue it" in status.stdout
     assert "next: alphred resume 1" in status.stdout
+    assert "running (process gone: alphred resume)" in alphred(world, "runs").stdout
 
 
 def test_dry_run_of_every_bundled_workflow_runs_no_command_and_opens_no_pr(tmp_path: Path) -> None:
@@ -215,6 +216,11 @@ def test_ci_branch_names_carry_the_ci_run_and_the_issue(tmp_path: Path) -> None:
     )
     named = alphred(world, "run", str(wf), "-i", "issue=#12", "--branch", "fix/{issue-id}-{run-id}", "--json")
     assert json.loads(named.stdout)["branch"] == "fix/12-3"
+    templated = {**env, "ALPHRED_BRANCH_TEMPLATE": "bot/{issue-id}/{run-id}"}  # a template wins over the CI id
+    issue_url = "issue=https://github.com/acme/widgets/issues/34"
+    assert json.loads(alphred(world, "run", str(wf), "-i", issue_url, "--json", env=templated).stdout)["branch"] == (
+        "bot/34/4"
+    )
 
 
 def test_a_branch_taken_on_the_remote_stops_the_run_before_any_agent(tmp_path: Path) -> None:
