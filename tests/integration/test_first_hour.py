@@ -328,3 +328,46 @@ def test_ctrl_c_pauses_and_the_closing_block_says_resume(tmp_path: Path) -> None
         rest = process.stderr.read()
         assert process.wait(timeout=60) == 130
     assert "‖ run 1 paused (interrupted)" in rest and "next: alphred resume 1" in rest
+
+
+def test_progress_in_a_60_column_terminal(tmp_path: Path) -> None:
+    """A real pseudo-terminal 60 columns wide: every progress line and the live line fit in it."""
+    import fcntl
+    import pty
+    import re
+    import struct
+    import termios
+
+    world = make_world(tmp_path)
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+    env = {k: v for k, v in world.env.items() if k not in ("COLUMNS", "NO_COLOR")}
+    env.update(PYTHONPATH=str(ROOT), TERM="xterm")
+    with subprocess.Popen(
+        [sys.executable, "-m", "alphred", "run", str(ROOT / "workflows" / "demo.yaml")],
+        cwd=world.repo,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+    ) as process:
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the other end closed: the process has ended
+                break
+            if not data:
+                break
+            chunks.append(data)
+        assert process.wait(timeout=60) == 0
+    os.close(master)
+    text = b"".join(chunks).decode("utf-8")
+    assert "\x1b[32" in text  # a terminal gets colour
+    plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text).replace("\r\n", "\n")
+    shown = [segment.split("\r")[-1] for segment in plain.split("\n")]
+    progress = [line for line in shown if line.startswith(("[run ", "⟳"))]
+    assert len(progress) >= 13
+    assert all(len(line) <= 60 for line in progress), [line for line in progress if len(line) > 60]
+    assert any(line.endswith("…") for line in progress)
