@@ -102,14 +102,25 @@ def _failure_lines(
         why = step.reason or "failed"
         code = f" ({step.error_code})" if step.error_code and step.error_code.lower() != why else ""
         lines.append(f"  phase {step.phase} attempt {step.attempt} failed: {why}{code}.")
+        failed_checks = [c for c in getattr(step, "checks", ()) if not c.get("passed")]
+        for check in failed_checks:
+            said = f" (exit code {check['exit_code']})" if check.get("exit_code") is not None else ""
+            lines.append(f"  check {check.get('name')} failed{said}: {check.get('description')}")
+            lines += _tail_lines(str(check.get("output") or ""), paint)
         artifact = store.latest_artifact(record.id, step.phase, "output")
-        if artifact is not None and artifact.attempt == step.attempt and artifact.content_text:
-            tail = artifact.content_text.rstrip("\n").splitlines()[-TAIL_LINES:]
-            lines.append(f"  the last {len(tail)} line(s) of its output:")
-            lines += [paint(f"    │ {line}", "dim") for line in tail]
+        if not failed_checks and artifact is not None and artifact.attempt == step.attempt:
+            lines += _tail_lines(artifact.content_text or "", paint)
     else:
         lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
     return lines
+
+
+def _tail_lines(text: str, paint: Painter) -> list[str]:
+    """The last TAIL_LINES lines of a command's or check's output, indented, under a line that says so."""
+    tail = text.rstrip("\n").splitlines()[-TAIL_LINES:]
+    if not tail:
+        return []
+    return [f"  the last {len(tail)} line(s) of its output:", *(paint(f"    │ {line}", "dim") for line in tail)]
 
 
 def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:

@@ -134,6 +134,10 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
         click.echo(f"  {number:>3}. {s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        for c in s.get("checks") or ():
+            if not c["passed"]:
+                code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
+                click.echo(f"       check {c['name']} failed{code}")
     if not obj["steps"]:
         click.echo("  (none yet)")
     hints = next_commands(record, steps, owner_gone=facts["owner_gone"])

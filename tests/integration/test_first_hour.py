@@ -371,3 +371,21 @@ def test_progress_in_a_60_column_terminal(tmp_path: Path) -> None:
     assert len(progress) >= 13
     assert all(len(line) <= 60 for line in progress), [line for line in progress if len(line) > 60]
     assert any(line.endswith("…") for line in progress)
+
+
+def test_a_failed_check_shows_its_output_and_a_dry_run_runs_no_check(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    marker = tmp_path / "check-ran"
+    wf = write(
+        world,
+        "alphred: 1\nkey: chk\nphases:\n  build:\n    type: command\n    run: 'true'\n    checks:\n"
+        f"      - run: \"touch {marker}; printf 'collected 2\\\\nE   assert 1 == 2\\\\n'; exit 1\"\n"
+        "        name: tests\n",
+    )
+    dry = alphred(world, "run", str(wf), "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert not marker.exists()  # a dry run runs no check either
+    result = alphred(world, "run", str(wf))
+    assert result.returncode == 1 and marker.exists()
+    closing = result.stderr[result.stderr.index("✗ run 2 failed") :]
+    assert "check tests failed (exit code 1)" in closing and "│ E   assert 1 == 2" in closing
