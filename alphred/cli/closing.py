@@ -145,7 +145,7 @@ def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run
         said = " (none of its guards before the final `to: $fail` matched)"
     guards = " ".join(t.when or "" for t in workflow.phase(step.phase).transitions)
     if dry_run and "report." in guards:
-        said += "; in a dry run the stubs' reports are plain text, so guards on `report.x` cannot match"
+        said += "; a dry run's stub reports meet guards on `report.x` only where one field decides them"
     return said
 
 

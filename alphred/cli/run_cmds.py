@@ -31,8 +31,11 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
 
     agents = [p for p in workflow.phases if p.type is PhaseType.AGENT and p.provider]
     if dry_run:
+        from alphred.providers.dryrun_reports import stub_reports
+
         names = {p.provider for p in agents if p.provider}
-        return ProviderRegistry({name: functools.partial(DryRunProvider, name) for name in names})
+        reports = stub_reports(workflow)  # so that guards on report.x route as they would for real
+        return ProviderRegistry({name: functools.partial(DryRunProvider, name, reports=reports) for name in names})
     registry = default_registry()
     for phase in agents:
         assert phase.provider is not None

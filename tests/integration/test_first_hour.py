@@ -292,21 +292,29 @@ def test_progress_lines_come_in_the_order_things_happen(tmp_path: Path) -> None:
     assert "next: alphred retry 1   # push and open the pull request again" in result.stderr
 
 
-def test_a_dry_run_says_which_guard_sent_it_to_fail(tmp_path: Path) -> None:
+def test_a_dry_run_meets_guards_on_report_fields_or_says_which_guard_sent_it_to_fail(tmp_path: Path) -> None:
     world = make_world(tmp_path)
-    wf = write(
+    met = write(
         world,
         "alphred: 1\nkey: g\nphases:\n  review:\n    provider: scripted\n    decisions: [done]\n"
         "    script: [{decision: done, report: {severity: none}}]\n    transitions:\n"
-        '      - to: $end\n        when: report.severity == "none"\n      - to: $fail\n',
+        '      - to: $end\n        when: report.severity == "none" and report.score >= 3\n      - to: $fail\n',
     )
-    assert alphred(world, "run", str(wf)).returncode == 0  # for real, the report has the field
-    result = alphred(world, "run", str(wf), "--dry-run")
+    assert alphred(world, "run", str(met), "--dry-run").returncode == 0  # the stub's report meets the guard
+    unmet = write(
+        world,
+        "alphred: 1\nkey: h\nphases:\n  review:\n    provider: scripted\n    decisions: [done]\n"
+        "    script: [{decision: done, report: {a: 2, b: 1}}]\n    transitions:\n"
+        "      - to: $end\n        when: report.a > report.b\n      - to: $fail\n",
+        name="unmet.yaml",
+    )
+    assert alphred(world, "run", str(unmet)).returncode == 0  # for real, the report has the fields
+    result = alphred(world, "run", str(unmet), "--dry-run")
     assert result.returncode == 1
     assert "phase review routed the run to $fail (none of its guards before the final `to: $fail` matched)" in (
         result.stderr
     )
-    assert "guards on `report.x` cannot match" in result.stderr
+    assert "stub reports meet guards on `report.x` only where one field decides them" in result.stderr
 
 
 def test_ctrl_c_pauses_and_the_closing_block_says_resume(tmp_path: Path) -> None:
