@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore, StepRecord
 
 TAIL_LINES = 15
+LIMIT_REASONS = {
+    "max_steps": "the run reached its limit of steps (limits.max_steps in the workflow).",
+    "max_visits": "a phase was entered as often as its max_visits allows.",
+    "budget_exhausted": "the run used up its budget (limits.max_tokens or limits.max_cost_usd in the workflow).",
+}
 MARKS = {"completed": "✓", "failed": "✗", "cancelled": "■", "paused": "‖", "running": "⟳", "pending": "·"}
 
 
@@ -94,6 +99,8 @@ def next_commands(record: RunRecord, steps: list[StepRecord], owner_gone: bool =
 def _failure_lines(
     store: SqlRunStore, record: RunRecord, steps: list[StepRecord], paint: Painter, dry_run: bool = False
 ) -> list[str]:
+    if record.reason in LIMIT_REASONS:
+        return [f"  {LIMIT_REASONS[record.reason]}"]
     step = failed_step(steps)
     if step is None or record.reason == "delivery_failed":
         return []

@@ -397,3 +397,16 @@ def test_a_failed_check_shows_its_output_and_a_dry_run_runs_no_check(tmp_path: P
     assert result.returncode == 1 and marker.exists()
     closing = result.stderr[result.stderr.index("✗ run 2 failed") :]
     assert "check tests failed (exit code 1)" in closing and "│ E   assert 1 == 2" in closing
+
+
+def test_a_run_stopped_by_a_limit_says_which(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    loop = write(
+        world,
+        "alphred: 1\nkey: loop\nlimits: {max_steps: 2}\nphases:\n  a:\n    type: command\n    run: 'true'\n"
+        "    transitions: [{to: a}]\n",
+    )
+    result = alphred(world, "run", str(loop))
+    assert result.returncode == 1
+    assert "✗ run 1 failed (max_steps)" in result.stderr
+    assert "the run reached its limit of steps (limits.max_steps in the workflow)." in result.stderr
