@@ -160,7 +160,7 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list
     """The lines printed on stderr when ``run``, ``resume``, ``retry``, ``approve`` or ``reject`` ends."""
     steps = store.list_steps(record.id)
     status = record.status.value
-    reason = f" ({record.reason})" if record.reason else ""
+    reason = f" ({record.reason})" if record.reason and record.reason != status else ""
     mark = MARKS.get(status, "·")
     head = (
         f"{paint.status(mark, status)} {paint(f'run {record.id}', 'bold')} {paint.status(status, status)}{reason}"

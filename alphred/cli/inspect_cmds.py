@@ -45,7 +45,7 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     from alphred.runtime.control import lease_is_free
 
     for r in records:
-        state = r.status.value + (f" ({r.reason})" if r.reason else "")
+        state = r.status.value + (f" ({r.reason})" if r.reason and r.reason != r.status.value else "")
         if r.status.value == "running" and lease_is_free(r):
             state += " (process gone: alphred resume)"
         created = local_time(r.created_at)
@@ -107,7 +107,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
         return 0
     paint = Painter(wants_colour(sys.stdout))
     facts = status_summary(record)
-    reason = f" ({obj['reason']})" if obj["reason"] else ""
+    reason = f" ({obj['reason']})" if obj["reason"] and obj["reason"] != obj["status"] else ""
     state = paint.status(obj["status"], obj["status"])
     click.echo(f"run {run_id}: {state}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}")
     if facts["owner_gone"]:

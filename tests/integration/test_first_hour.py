@@ -410,3 +410,26 @@ def test_a_run_stopped_by_a_limit_says_which(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "✗ run 1 failed (max_steps)" in result.stderr
     assert "the run reached its limit of steps (limits.max_steps in the workflow)." in result.stderr
+
+
+def test_a_paused_run_closes_with_resume(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    wf = write(
+        world,
+        "alphred: 1\nkey: p\nphases:\n  first:\n    type: command\n    run: sleep 5\n    transitions: [{to: second}]\n"
+        "  second:\n    type: command\n    run: 'true'\n",
+    )
+    env = {**world.env, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen(
+        [sys.executable, "-m", "alphred", "run", str(wf)], cwd=world.repo, env=env, stderr=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "▶ first (command) attempt 1" in line:
+                break
+        assert alphred(world, "pause", "1").returncode == 0
+        rest = process.stderr.read()
+        assert process.wait(timeout=60) == 4
+    assert "‖ run 1 paused · p v1" in rest and "(paused)" not in rest
+    assert "next: alphred resume 1" in rest
+    assert "run 1: paused · p v1" in alphred(world, "status").stdout
