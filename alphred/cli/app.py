@@ -46,7 +46,7 @@ class AlphredGroup(click.Group):
         order = {name: index for _, names in HELP_SECTIONS for index, name in enumerate(names)}
         for name, cmd in sorted(commands, key=lambda item: order.get(item[0], 99)):
             title = next((t for t, names in HELP_SECTIONS if name in names), "Other commands")
-            sections[title].append((name, cmd.get_short_help_str(limit)))
+            sections[title].append((name, SHORT_HELP.get(name) or cmd.get_short_help_str(limit)))
         for title, rows in sections.items():
             if rows:
                 with formatter.section(title):
@@ -62,6 +62,26 @@ HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Control a running run", ("pause", "cancel")),
     ("Workflow files and setup", ("init", "validate", "graph", "schema", "repo")),
 )
+# One line per command in ``alphred --help`` (the command's own help says the rest).
+SHORT_HELP = {
+    "run": "Run a workflow on its own branch and worktree.",
+    "resume": "Continue a paused, interrupted or orphaned run.",
+    "retry": "Run a failed run's failed phase again, then go on.",
+    "approve": "Approve the gate a run waits at, and continue it.",
+    "reject": "Reject the gate a run waits at, and continue it.",
+    "worker": "Finish the runs whose process is gone.",
+    "runs": "List runs, newest first.",
+    "status": "Show a run (default: the latest) and what to do next.",
+    "logs": "Print a run's events (default: the latest run).",
+    "providers": "List the providers and whether each is ready.",
+    "pause": "Pause a run after its current phase.",
+    "cancel": "Cancel a run now.",
+    "init": "Write a workflow file from a bundled template.",
+    "validate": "Check workflow files.",
+    "graph": "Draw a workflow as Mermaid or DOT.",
+    "schema": "Print the JSON Schema of workflow files.",
+    "repo": "Register repositories by name.",
+}
 HELP_EXAMPLES = (
     "\b\n"
     "alphred init --template demo             # write demo.yaml, a workflow that runs offline\n"
