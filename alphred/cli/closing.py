@@ -16,6 +16,17 @@ if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore, StepRecord
 
 TAIL_LINES = 15
+REASON_WORDS = {
+    "exit_code": "its command exited with a non-zero code",
+    "checks_failed": "its checks failed",
+    "timeout": "it ran past its timeout",
+    "idle_timeout": "it produced no event for its idle_timeout",
+    "auth": "the provider is not logged in or its credentials were refused",
+    "rate_limit": "the provider's rate limit was hit",
+    "transport": "the connection to the provider failed",
+    "invalid_request": "the provider refused the request",
+    "internal": "the provider or the runtime failed",
+}
 LIMIT_REASONS = {
     "max_steps": "the run reached its limit of steps (limits.max_steps in the workflow).",
     "max_visits": "a phase was entered as often as its max_visits allows.",
@@ -106,8 +117,8 @@ def _failure_lines(
         return []
     lines: list[str] = []
     if step.outcome.value == "failed":
-        why = step.reason or "failed"
-        code = f" ({step.error_code})" if step.error_code and step.error_code.lower() != why else ""
+        why = REASON_WORDS.get(step.reason or "", step.reason or "it failed")
+        code = f" ({step.error_code})" if step.error_code and step.error_code.lower() != step.reason else ""
         lines.append(f"  phase {step.phase} attempt {step.attempt} failed: {why}{code}.")
         failed_checks = [c for c in getattr(step, "checks", ()) if not c.get("passed")]
         for check in failed_checks:

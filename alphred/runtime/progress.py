@@ -132,9 +132,9 @@ class Progress:
             parts.append("dry run: command not run")
         if effect.decision:
             parts.append(f"decision {effect.decision}")
-        if effect.reason and outcome != "completed":
+        if effect.reason and outcome != "completed" and effect.reason != "exit_code":  # the exit code says it
             parts.append(f"reason {effect.reason}")
-        if stats.message and outcome != "completed":
+        if stats.message and outcome != "completed" and stats.message != f"command exited with {exit_code}":
             parts.append(stats.message.splitlines()[0])
         if effect.next:
             parts.append(f"→ {effect.next}")

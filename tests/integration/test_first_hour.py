@@ -105,7 +105,7 @@ def test_a_failed_command_shows_its_output_and_where_to_look(tmp_path: Path) -> 
     world = make_world(tmp_path)
     result = alphred(world, "run", str(write(world, FAILING)))
     assert result.returncode == 1
-    assert "phase tests attempt 1 failed: exit_code (COMMAND_FAILED)." in result.stderr
+    assert "phase tests attempt 1 failed: its command exited with a non-zero code (COMMAND_FAILED)." in result.stderr
     assert "│ FAILED test_x - assert 1 == 2" in result.stderr
     assert "next: alphred logs 1 --phase tests · alphred retry 1" in result.stderr
     status = alphred(world, "status")  # the latest run by default

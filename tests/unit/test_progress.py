@@ -101,7 +101,7 @@ def test_plain_lines_are_whole_and_a_failed_command_shows_its_tail() -> None:
     stats.output_tail = "line 1\nline 2\nline 3\nFAILED test_x - assert 1 == 2\n"
     progress.step_finished(RecordStep("tests", 1, StepOutcome.FAILED, None, None, "exit_code"), stats)
     text = stream.getvalue()
-    assert "exit code 3" in text and "command exited with 3" in text
+    assert "✗ tests attempt 1 failed · exit code 3 · " in text and "command exited with 3" not in text
     assert "│ FAILED test_x - assert 1 == 2" in text and "line 1" not in text  # the last 3 lines
     assert max(len(line) for line in text.splitlines()) > 40  # off a terminal nothing is cut
 
