@@ -25,7 +25,9 @@ The tree::
     │                                                             the provider's (CLAUDE_*, CODEX_*, OPENAI_* in
     │                                                             alphred.providers.openai_errors)
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
-    │                                                             no remote, no base branch
+    │   │                                                         no remote, no base branch
+    │   └── RemoteBranchTakenError     (REMOTE_BRANCH_EXISTS)     the run's branch is on the remote with other
+    │                                                             commits (checked before any agent runs)
     ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch, opening its PR or
     │                                                             confirming that the PR exists failed
     └── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
@@ -105,11 +107,15 @@ class RunStateError(UsageError):
 
     code = "RUN_STATE"
 
-    def __init__(self, run_id: int, status: str, action: str) -> None:
+    def __init__(
+        self, run_id: int, status: str, action: str, reason: str | None = None, hint: str | None = None
+    ) -> None:
         self.run_id = run_id
         self.status = status
         self.action = action
-        super().__init__(f"run {run_id} is {status}: cannot {action} it")
+        why = f" ({reason})" if reason and reason != status else ""
+        more = f"; {hint}" if hint else ""
+        super().__init__(f"cannot {action} run {run_id}: it is {status}{why}{more}")
 
 
 class RunBusyError(UsageError):
@@ -318,6 +324,15 @@ class ScmNotReadyError(AlphredError):
         self.problem = problem
         self.fix = fix
         super().__init__(f"{problem}: {fix}")
+
+
+class RemoteBranchTakenError(ScmNotReadyError):
+    """Raised when: a run that will push finds its branch already on the remote with commits it lacks.
+
+    Checked right after the run's branch is chosen and before any phase runs (a later push would be refused).
+    """
+
+    code = "REMOTE_BRANCH_EXISTS"
 
 
 class DeliveryError(AlphredError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from alphred.engine import RecordStep
+from alphred.engine import RecordStep, RunState
 from alphred.store import RunRecord, StepRecord
 
 
@@ -66,6 +66,24 @@ def step_entry(step: StepRecord | RecordStep) -> dict[str, Any]:
             for c in getattr(step, "checks", ())
         ],
     }
+
+
+def with_state(status: dict[str, Any], state: RunState) -> dict[str, Any]:
+    """``status`` with its phases, tokens and cost taken from the engine's ``state`` (newer than the rows:
+    the PR body is written before the transition that completes the run is stored)."""
+    for entry in status.get("phases", []):
+        phase = state.phases.get(entry["key"])
+        if phase is not None:
+            entry.update(
+                status=phase.status.value,
+                attempt=phase.attempt,
+                visits=phase.visits,
+                decision=phase.decision,
+                exit_code=phase.exit_code,
+                tokens=phase.tokens,
+            )
+    status["tokens"], status["cost_usd"] = state.tokens, state.cost_usd
+    return status
 
 
 EXIT_CODES = {"completed": 0, "failed": 1, "cancelled": 3, "paused": 4, "pending": 4, "running": 1}
