@@ -130,15 +130,18 @@ def render_svg(
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>',
     ]
-    loop = 0
+    loop = skip = 0
     for edge in topology.edges:
         src, dst = lay.boxes.get(edge.source), lay.boxes.get(edge.target)
         if src is None or dst is None:
             continue
         if edge.source == edge.target:
             path = _self_loop(src)
-        elif rank_of[edge.target] > rank_of[edge.source]:
+        elif rank_of[edge.target] == rank_of[edge.source] + 1:
             path = f"M{src.x + src.w / 2:.1f},{src.y + src.h:.1f} L{dst.x + dst.w / 2:.1f},{dst.y:.1f}"
+        elif rank_of[edge.target] > rank_of[edge.source]:
+            skip += 1
+            path = _long_edge(src, dst, MARGIN - 14 + 6 * ((skip - 1) % 3))
         elif rank_of[edge.target] == rank_of[edge.source]:
             left = src.x < dst.x
             x1 = src.x + (src.w if left else 0)
@@ -162,6 +165,13 @@ def render_svg(
 def _self_loop(box: Box) -> str:
     x, y = box.x + box.w, box.y + box.h / 2
     return f"M{x:.1f},{y - 8:.1f} C{x + 36:.1f},{y - 26:.1f} {x + 36:.1f},{y + 26:.1f} {x:.1f},{y + 8:.1f}"
+
+
+def _long_edge(src: Box, dst: Box, left: float) -> str:
+    """An edge that skips ranks bends round the left so that it crosses no phase in between."""
+    x1, y1 = src.x, src.y + src.h / 2
+    x2, y2 = dst.x, dst.y + dst.h / 2
+    return f"M{x1:.1f},{y1:.1f} C{left:.1f},{y1:.1f} {left:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
 
 
 def _back_edge(src: Box, dst: Box, right: float) -> str:

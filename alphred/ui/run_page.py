@@ -31,8 +31,15 @@ def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datet
         f'<section id="reports" data-live><h2>Reports</h2>{_reports(view.artifacts)}</section>'
         f'<section id="diffs" data-live><h2>Changes</h2>{_diffs(view.artifacts)}</section>'
     )
-    attrs = f' data-run-id="{run_id}" data-after="{after}"'
+    attrs = f' data-run-id="{run_id}" data-after="{after}" data-state="{h(state_key(status))}"'
     return page(f"run {run_id}", body, kind="run", attrs=attrs, read_only=read_only)
+
+
+def state_key(status: dict[str, Any]) -> str:
+    """What the page shows of the run's state, as one string (ui.js computes the same from a status object)."""
+    phases = ",".join(f"{p['key']}:{p['status']}:{p['attempt']}" for p in status.get("phases") or [])
+    steps = len(status.get("steps") or [])
+    return f"{status.get('status')}|{status.get('reason')}|{steps}|{status.get('tokens')}|{status.get('pr_url')}|{phases}"
 
 
 def _summary(status: dict[str, Any], now: datetime) -> str:

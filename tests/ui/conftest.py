@@ -83,12 +83,20 @@ class Runs:
     def db_url(self) -> str:
         return f"sqlite:///{self.repo / '.alphred' / 'alphred.db'}"
 
+    in_process: bool = True  # False: a separate process (where an event loop already runs, e.g. Playwright)
+
     def run(self, body: str, *args: str, name: str = "wf.yaml") -> dict[str, Any]:
         path = self.repo.parent / name
         path.write_text(textwrap.dedent(body))
-        result = CliRunner().invoke(cli_app, ["run", str(path), "--repo", str(self.repo), "--json", "-q", *args])
-        assert result.stdout.strip(), result.stderr
-        status: dict[str, Any] = json.loads(result.stdout)
+        argv = ["run", str(path), "--repo", str(self.repo), "--json", "-q", *args]
+        if self.in_process:
+            result = CliRunner().invoke(cli_app, argv)
+            stdout, stderr = result.stdout, result.stderr
+        else:
+            done = subprocess.run([sys.executable, "-m", "alphred", *argv], capture_output=True, text=True, timeout=120)
+            stdout, stderr = done.stdout, done.stderr
+        assert stdout.strip(), stderr
+        status: dict[str, Any] = json.loads(stdout)
         return status
 
     def gate(self, *args: str) -> dict[str, Any]:

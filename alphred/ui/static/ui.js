@@ -145,6 +145,13 @@
     Object.keys(handlers).forEach(function (name) { source.addEventListener(name, handlers[name]); });
   }
 
+  // The same string as run_page.state_key on the server.
+  function stateKey(s) {
+    var phases = (s.phases || []).map(function (p) { return p.key + ":" + p.status + ":" + p.attempt; }).join(",");
+    var text = function (v) { return v === null || v === undefined ? "None" : String(v); };
+    return [text(s.status), text(s.reason), (s.steps || []).length, text(s.tokens), text(s.pr_url), phases].join("|");
+  }
+
   function runPage() {
     var last = Number(body.dataset.after || 0);
     var list = document.getElementById("events");
@@ -158,7 +165,12 @@
         if (empty) empty.remove();
         follow(list, function () { list.appendChild(eventItem(e)); });
       },
-      status: function () { refresh(); },
+      status: function (m) {
+        var key = stateKey(JSON.parse(m.data));
+        if (key === body.dataset.state) return;  // the page shows this state already
+        body.dataset.state = key;
+        refresh();
+      },
     });
   }
 
