@@ -39,7 +39,8 @@ def state_key(status: dict[str, Any]) -> str:
     """What the page shows of the run's state, as one string (ui.js computes the same from a status object)."""
     phases = ",".join(f"{p['key']}:{p['status']}:{p['attempt']}" for p in status.get("phases") or [])
     steps = len(status.get("steps") or [])
-    return f"{status.get('status')}|{status.get('reason')}|{steps}|{status.get('tokens')}|{status.get('pr_url')}|{phases}"
+    parts = [status.get("status"), status.get("reason"), steps, status.get("tokens"), status.get("pr_url"), phases]
+    return "|".join(str(part) for part in parts)
 
 
 def _summary(status: dict[str, Any], now: datetime) -> str:

@@ -37,7 +37,7 @@ def test_parallel_lanes_are_side_by_side_and_terminals_last() -> None:
     assert lay.boxes["plan"].y < backend.y < lay.boxes["join"].y < lay.boxes[END].y
     assert FAIL not in lay.boxes  # no transition leads there
     for box in lay.boxes.values():
-        assert 0 <= box.x and box.x + box.w <= lay.width and box.y + box.h <= lay.height
+        assert box.x >= 0 and box.x + box.w <= lay.width and box.y + box.h <= lay.height
 
 
 def test_svg_marks_states_and_escapes_names() -> None:
