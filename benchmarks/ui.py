@@ -40,7 +40,9 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
     tree_id, _ = store.compile(workflow)
     started = datetime(2026, 1, 1, tzinfo=UTC)
     statuses = ["completed"] * 6 + ["failed", "cancelled", "paused", "running"]
-    diff = "diff --git a/hello.py b/hello.py\n--- a/hello.py\n+++ b/hello.py\n@@ -1 +1 @@\n-print('draft')\n+print('hi')\n"
+    diff = (
+        "diff --git a/hello.py b/hello.py\n--- a/hello.py\n+++ b/hello.py\n@@ -1 +1 @@\n-print('draft')\n+print('hi')\n"
+    )
     with store.transaction() as tx:
         conn = tx.connection
         tree_nodes = conn.execute(
@@ -72,7 +74,8 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
             for node in tree_nodes
         ]  # fmt: skip
         conn.execute(insert(NODES), node_rows)
-        nodes = {(r.run_id, r.node_key): r.id for r in conn.execute(select(NODES.c.id, NODES.c.run_id, NODES.c.node_key))}
+        found = conn.execute(select(NODES.c.id, NODES.c.run_id, NODES.c.node_key))
+        nodes = {(r.run_id, r.node_key): r.id for r in found}
         order = ["implement", "check", "review"] * 2
         diagnostics, routes, artifacts = [], [], []
         for run_id in run_ids:
@@ -80,7 +83,9 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
                 attempt = step // 3 + 1
                 node_id = nodes[(run_id, key)]
                 common = {"run_id": run_id, "run_node_id": node_id, "attempt": attempt, "created_at": started}
-                diagnostics.append({**common, "outcome": "completed", "duration_ms": 1200, "tokens": 150, "event_count": 5})
+                diagnostics.append(
+                    {**common, "outcome": "completed", "duration_ms": 1200, "tokens": 150, "event_count": 5}
+                )
                 routes.append({**common, "target": order[step + 1] if step < 5 else "$end"})
                 if key == "implement":
                     artifacts.append({**common, "kind": "diff", "content_text": diff, "sha256": "0" * 64})
@@ -158,11 +163,12 @@ def main() -> None:
         typical, big = fill(url, args.runs_count, args.events)
         print(f"filled {args.runs_count:,} runs and {args.events:,} events in {time.perf_counter() - began:.1f} s")
         server, app, thread, base = serve(url)
+        typical_events = (args.events - BIG_RUN_EVENTS) // max(args.runs_count - 1, 1)
         pages = {
             "runs list (/)": "/",
             "runs list, status filter": "/?status=failed",
             "runs list, page 100 (?before=N)": f"/?before={max(args.runs_count - 99 * 50, args.runs_count // 2)}",
-            f"run page, typical run ({(args.events - BIG_RUN_EVENTS) // max(args.runs_count - 1, 1)} events)": f"/runs/{typical}",
+            f"run page, typical run ({typical_events} events)": f"/runs/{typical}",
             f"run page, run with {BIG_RUN_EVENTS:,} events": f"/runs/{big}",
             "GET /api/runs": "/api/runs",
             f"GET /api/runs/{{id}} ({BIG_RUN_EVENTS:,}-event run)": f"/api/runs/{big}",

@@ -16,6 +16,7 @@ from html import escape
 END, FAIL = "$end", "$fail"
 NODE_W, NODE_H, GAP_X, GAP_Y, MARGIN = 168, 46, 36, 54, 24
 TERMINAL_W = 70
+SKIP_LANE = 30
 
 
 @dataclass(frozen=True)
@@ -95,16 +96,23 @@ def layout(topology: Topology) -> Layout:
     widths = [sum(_width(k) for k in row) + GAP_X * (len(row) - 1) for row in rows]
     inner = max(widths, default=NODE_W)
     loop_room = 40 * (1 + sum(1 for e in topology.edges if _is_back(e, rank_of)))
+    terminal_rank = len(rows) - 1
+    skips = any(_rank(e.target, rank_of, terminal_rank) > rank_of.get(e.source, 0) + 1 for e in topology.edges)
+    pad = SKIP_LANE if skips else 0  # room on the left for edges that skip ranks
     for r, row in enumerate(rows):
-        x = MARGIN + (inner - widths[r]) / 2
+        x = MARGIN + pad + (inner - widths[r]) / 2
         for key in row:
             w = _width(key)
             h = NODE_H if key not in (END, FAIL) else 30
             result.boxes[key] = Box(key, r, x, MARGIN + r * (NODE_H + GAP_Y) + (NODE_H - h) / 2, w, h)
             x += w + GAP_X
-    result.width = MARGIN * 2 + inner + min(loop_room, 160)
+    result.width = MARGIN * 2 + pad + inner + min(loop_room, 160)
     result.height = MARGIN * 2 + len(rows) * NODE_H + max(len(rows) - 1, 0) * GAP_Y
     return result
+
+
+def _rank(key: str, rank_of: Mapping[str, int], terminal_rank: int) -> int:
+    return terminal_rank if key in (END, FAIL) else rank_of.get(key, 0)
 
 
 def _width(key: str) -> float:
@@ -141,7 +149,7 @@ def render_svg(
             path = f"M{src.x + src.w / 2:.1f},{src.y + src.h:.1f} L{dst.x + dst.w / 2:.1f},{dst.y:.1f}"
         elif rank_of[edge.target] > rank_of[edge.source]:
             skip += 1
-            path = _long_edge(src, dst, MARGIN - 14 + 6 * ((skip - 1) % 3))
+            path = _long_edge(src, dst, MARGIN + 4 + 8 * ((skip - 1) % 3))
         elif rank_of[edge.target] == rank_of[edge.source]:
             left = src.x < dst.x
             x1 = src.x + (src.w if left else 0)
@@ -170,8 +178,9 @@ def _self_loop(box: Box) -> str:
 def _long_edge(src: Box, dst: Box, left: float) -> str:
     """An edge that skips ranks bends round the left so that it crosses no phase in between."""
     x1, y1 = src.x, src.y + src.h / 2
-    x2, y2 = dst.x, dst.y + dst.h / 2
-    return f"M{x1:.1f},{y1:.1f} C{left:.1f},{y1:.1f} {left:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
+    x2, y2 = dst.x + dst.w / 2, dst.y
+    above = y2 - GAP_Y / 2
+    return f"M{x1:.1f},{y1:.1f} L{left:.1f},{y1:.1f} L{left:.1f},{above:.1f} L{x2:.1f},{above:.1f} L{x2:.1f},{y2:.1f}"
 
 
 def _back_edge(src: Box, dst: Box, right: float) -> str:
