@@ -125,8 +125,7 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
             view = data.view(run_id)
         except UnknownRunError as exc:
             return HTMLResponse(page("not found", f'<p class="empty">{h(exc)}</p>', kind="missing"), 404)
-        record = data.store().find_run(run_id)  # type: ignore[union-attr]
-        allowed = actions.allowed_actions(record) if record is not None else []
+        allowed = actions.allowed_actions(view.record)
         return HTMLResponse(render_run(view, actions=allowed, read_only=settings.read_only))
 
     def api_runs(request: Request) -> Response:
@@ -228,13 +227,10 @@ def _comment(request: Request) -> str | None:
     raw: bytes = getattr(request.state, "body", b"") or b""
     if not raw.strip():
         return None
-    content_type = request.headers.get("content-type", "")
-    if "application/json" not in content_type:
-        raise BadRequest('send a JSON body (Content-Type: application/json), e.g. {"comment": "..."}')
     try:
         body = json.loads(raw)
     except (UnicodeDecodeError, ValueError):
-        raise BadRequest("the request body is not valid JSON") from None
+        raise BadRequest('the request body is not valid JSON; send e.g. {"comment": "..."}') from None
     if not isinstance(body, dict):
         raise BadRequest('the request body must be a JSON object, e.g. {"comment": "..."}')
     comment = body.get("comment")

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from alphred.errors import UnknownRunError
 from alphred.runtime.status import status_object
-from alphred.store import ArtifactRecord, EventRecord, SqlRunStore
+from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore
 
 from .graph import END, FAIL, Edge, Topology
 
@@ -53,6 +53,7 @@ def event_object(event: EventRecord) -> dict[str, Any]:
 class RunView:
     """Everything the run page shows."""
 
+    record: RunRecord
     status: dict[str, Any]
     topology: Topology
     artifacts: list[ArtifactRecord]
@@ -122,6 +123,7 @@ class UiData:
             for s in steps
         ]
         return RunView(
+            record=record,
             status=status,
             topology=self.topology(record.tree_id),
             artifacts=[a for a in store.artifacts(run_id) if a.kind != "context_manifest"],

@@ -275,3 +275,12 @@ def test_help_and_other_commands_do_not_load_the_web_stack() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "LOADED []" in out
+
+
+def test_a_json_body_sent_as_curl_sends_it_by_default_is_read(runs: Runs, make_client: Any) -> None:
+    runs.gate()
+    client = make_client(no_exec=True)
+    form = {**auth(), "Content-Type": "application/x-www-form-urlencoded"}  # curl -d without -H
+    response = client.post("/api/runs/1/reject", headers=form, content=b'{"comment": "not yet"}')
+    assert response.status_code == 200
+    assert [(r["action"], r["comment"]) for r in _request_artifacts(runs)] == [("reject", "not yet")]
