@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
 
 from alphred.errors import UnknownRunError
-from alphred.runtime.status import status_object
+from alphred.runtime.status import iso_utc, status_object
 from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore
 
 from .graph import END, FAIL, Edge, Topology
@@ -23,15 +22,6 @@ PAGE_SIZE = 50
 EVENTS_PAGE = 1000
 EVENT_TAIL = 300
 RUN_STATUSES = ("pending", "running", "paused", "completed", "failed", "cancelled")
-
-
-def iso(value: datetime | None) -> str | None:
-    """A stored time as ISO 8601 in UTC with a ``Z`` (as the status object writes them)."""
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.isoformat().replace("+00:00", "Z")
 
 
 def event_object(event: EventRecord) -> dict[str, Any]:
@@ -43,7 +33,7 @@ def event_object(event: EventRecord) -> dict[str, Any]:
         "phase": event.node_key,
         "attempt": event.attempt,
         "sequence": event.sequence,
-        "timestamp": iso(event.timestamp),
+        "timestamp": iso_utc(event.timestamp),
         "content": event.content,
         "metadata": dict(event.metadata) if event.metadata else None,
     }
