@@ -184,13 +184,11 @@ def _settle(
 ) -> None:
     """Wait (bounded) until the started process has taken the run or ended, so the answer shows its effect."""
     deadline = time.monotonic() + timeout
+    taken_over = before.status.value in ("pending", "running")  # its status may not change for a while
     while time.monotonic() < deadline and process.poll() is None:
         now = store.find_run(before.id)
-        if now is None or (now.status, now.reason, now.steps, now.lease_owner) != (
-            before.status,
-            before.reason,
-            before.steps,
-            before.lease_owner,
-        ):
+        if now is None or (now.status, now.reason, now.steps) != (before.status, before.reason, before.steps):
+            return
+        if taken_over and now.lease_owner not in (None, before.lease_owner):
             return
         time.sleep(0.05)

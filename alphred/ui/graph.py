@@ -201,11 +201,13 @@ def _node(key: str, box: Box, kind: str, state: Mapping[str, object] | None, cur
     status = str(state.get("status", "pending")) if state else "pending"
     attempt = state.get("attempt", 0) if state else 0
     detail = f"{kind} · {status}" + (f" · #{attempt}" if attempt else "")
+    branch = state.get("branch") if state else None  # phases of a parallel branch carry their git branch
+    lane = f" on {branch}" if branch else ""
     cx = box.x + box.w / 2
     extra = " current" if current else ""
     return (
         f'<g class="node st-{escape(status)}{extra}" data-phase="{escape(key)}" data-status="{escape(status)}">'
-        f"<title>{escape(key)}: {escape(detail)}</title>"
+        f"<title>{escape(key)}: {escape(detail + lane)}</title>"
         f'<rect x="{box.x:.1f}" y="{box.y:.1f}" width="{box.w:.0f}" height="{box.h:.0f}" rx="8"/>'
         f'<text class="key" x="{cx:.1f}" y="{box.y + 19:.1f}" text-anchor="middle">{escape(_short(key))}</text>'
         f'<text class="detail" x="{cx:.1f}" y="{box.y + 36:.1f}" text-anchor="middle">{escape(detail)}</text></g>'

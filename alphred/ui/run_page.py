@@ -12,6 +12,9 @@ from .data import RunView
 from .graph import render_svg
 from .html import badge, duration, h, link, money, page, when
 
+MAX_ARTIFACTS = 100  # reports and diffs shown per kind, newest first kept
+MAX_TEXT = 200_000  # characters of one report or diff shown
+
 
 def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datetime | None = None) -> str:
     """The whole run page."""
@@ -155,27 +158,41 @@ def _artifact_text(artifact: ArtifactRecord) -> str:
     return ""
 
 
+def _newest(items: list[ArtifactRecord], what: str) -> tuple[list[ArtifactRecord], str]:
+    """The newest ``MAX_ARTIFACTS`` of ``items`` and a note on those left out."""
+    if len(items) <= MAX_ARTIFACTS:
+        return items, ""
+    left = len(items) - MAX_ARTIFACTS
+    return items[-MAX_ARTIFACTS:], f'<p class="dim">{left} older {what} not shown.</p>'
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MAX_TEXT:
+        return text
+    return text[:MAX_TEXT] + f"\n[... {len(text) - MAX_TEXT} more characters not shown]"
+
+
 def _reports(artifacts: list[ArtifactRecord]) -> str:
-    shown = [a for a in artifacts if a.kind not in ("diff",)]
+    shown, note = _newest([a for a in artifacts if a.kind not in ("diff",)], "reports")
     if not shown:
         return '<p class="empty">No report yet.</p>'
-    items = []
+    items = [note]
     for a in shown:
         label = "" if a.kind == "report" else f' <span class="kind">{h(a.kind)}</span>'
         items.append(
             f'<article class="report kind-{h(a.kind)}"><h3>{h(a.node_key)} #{h(a.attempt)}{label}</h3>'
-            f'<pre class="text">{h(_artifact_text(a))}</pre></article>'
+            f'<pre class="text">{h(_cut(_artifact_text(a)))}</pre></article>'
         )
     return "".join(items)
 
 
 def _diffs(artifacts: list[ArtifactRecord]) -> str:
-    diffs = [a for a in artifacts if a.kind == "diff"]
+    diffs, note = _newest([a for a in artifacts if a.kind == "diff"], "diffs")
     if not diffs:
         return '<p class="empty">No commit yet.</p>'
-    return "".join(
+    return note + "".join(
         f'<details class="diff" open><summary>{h(a.node_key)} #{h(a.attempt)}</summary>'
-        f"{render_diff(a.content_text or '')}</details>"
+        f"{render_diff(_cut(a.content_text or ''))}</details>"
         for a in diffs
     )
 
