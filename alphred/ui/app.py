@@ -30,6 +30,7 @@ from .security import Guard
 from .sse import SseSettings, run_stream, runs_stream
 
 STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 100_000  # bytes of an action's JSON body (a comment is at most 20,000 characters)
 
 
 @dataclass(frozen=True)
@@ -144,10 +145,8 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
         run_id = int(request.path_params["run_id"])
         after = _int(request.query_params.get("after"), "after") or 0
         limit = _int(request.query_params.get("limit"), "limit") or 1000
-        try:
-            data.run(run_id)
-        except AlphredError as exc:
-            return _error_for(exc)
+        if not data.exists(run_id):
+            return _error_for(UnknownRunError(run_id))
         return JSONResponse(data.events(run_id, after, min(limit, 10_000)))
 
     def api_action(request: Request) -> Response:
@@ -169,10 +168,12 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
     async def api_action_async(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
 
-        try:
-            request.state.body = await request.body()
-        except Exception:  # the client went away
-            return _error(400, "USAGE", "unreadable request body")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return _error(413, "USAGE", f"request body over {MAX_BODY} bytes")
+        request.state.body = bytes(body)
         return await run_in_threadpool(api_action, request)
 
     async def runs_live(request: Request) -> Response:
@@ -195,7 +196,6 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
         Route("/api/runs", api_runs),
         Route("/api/runs/{run_id:int}", api_run),
         Route("/api/runs/{run_id:int}/events", api_events),
-        Route("/api/runs/{run_id:int}/events/stream", run_live),
         Route("/api/runs/{run_id:int}/{action}", api_action_async, methods=["POST"]),
         Route("/healthz", healthz),
         Route("/favicon.ico", favicon),

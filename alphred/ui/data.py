@@ -91,6 +91,11 @@ class UiData:
         records = records[:limit]
         return [status_object(r) for r in records], (records[-1].id if more and records else None)
 
+    def exists(self, run_id: int) -> bool:
+        """Whether the run exists (one small read)."""
+        store = self.store()
+        return store is not None and store.find_run(run_id) is not None
+
     def run(self, run_id: int) -> dict[str, Any]:
         """The run's status object (with ``steps``); UnknownRunError when there is none."""
         store = self.store()

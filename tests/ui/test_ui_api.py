@@ -284,3 +284,13 @@ def test_a_json_body_sent_as_curl_sends_it_by_default_is_read(runs: Runs, make_c
     response = client.post("/api/runs/1/reject", headers=form, content=b'{"comment": "not yet"}')
     assert response.status_code == 200
     assert [(r["action"], r["comment"]) for r in _request_artifacts(runs)] == [("reject", "not yet")]
+
+
+def test_oversized_action_bodies_are_refused(runs: Runs, make_client: Any) -> None:
+    runs.gate()
+    client = make_client(no_exec=True)
+    response = client.post("/api/runs/1/approve", headers=auth(), content=b'{"comment": "' + b"x" * 200_000 + b'"}')
+    assert response.status_code == 413
+    too_long = client.post("/api/runs/1/approve", headers=auth(), json={"comment": "x" * 20_001})
+    assert too_long.status_code == 400 and "too long" in too_long.json()["error"]["message"]
+    assert _request_artifacts(runs) == []
