@@ -211,6 +211,7 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
         exception_handlers={BadRequest: bad_value},
     )
     app.state.data = data
+    app.state.streams = streams  # ``streams.stopping = True`` ends every open stream (server shutdown)
     return app
 
 

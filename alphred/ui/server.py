@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from alphred.errors import AlphredError, UiError, UiNotInstalledError
 
@@ -102,7 +103,14 @@ def serve(
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2, server_header=False
     )
-    server = uvicorn.Server(config)
+    streams = app.state.streams
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            streams.stopping = True  # open event streams end now instead of being cancelled mid-poll
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     try:
         server.run(sockets=[sock])
     finally:

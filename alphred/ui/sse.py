@@ -27,13 +27,15 @@ HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RETRY_MS = 1500
 
 
-@dataclass(frozen=True)
+@dataclass
 class SseSettings:
-    """Poll intervals of the streams (seconds) and the sleep they use (replaceable in tests)."""
+    """Poll intervals of the streams (seconds), the sleep they use (replaceable in tests), and ``stopping``:
+    set when the server shuts down, so that every open stream ends within one interval."""
 
     run_seconds: float = 0.5
     runs_seconds: float = 1.0
     sleep: Callable[[float], Awaitable[None]] | None = None
+    stopping: bool = False
 
     async def pause(self, seconds: float) -> None:
         """Wait ``seconds`` between two reads."""
@@ -83,7 +85,7 @@ async def run_stream(request: Request, data: UiData, settings: SseSettings) -> R
                 except UnknownRunError:
                     yield message("gone", {"run_id": run_id})
                     return
-            if await request.is_disconnected():
+            if settings.stopping or await request.is_disconnected():
                 return
             await settings.pause(settings.run_seconds)
 
@@ -102,7 +104,7 @@ async def runs_stream(request: Request, data: UiData, settings: SseSettings) -> 
                 if seen is not None:
                     yield message("runs", {"changed": True})
                 seen = fingerprint
-            if await request.is_disconnected():
+            if settings.stopping or await request.is_disconnected():
                 return
             await settings.pause(settings.runs_seconds)
 
