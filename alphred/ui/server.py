@@ -113,9 +113,12 @@ def serve(
     server = Server(config)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl+C it handled: stopping the server is no error
+        pass
     finally:
         app.state.data.close()
         sock.close()
+    warn("alphred ui: stopped")
     return 0
 
 

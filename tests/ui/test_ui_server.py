@@ -169,3 +169,19 @@ def test_a_stream_reads_the_database_at_most_once_per_interval(runs: Runs, in_pr
     polls, pauses = data.polls, list(sleeps.calls)
     assert pauses and all(seconds >= 0.5 for seconds in pauses)  # two reads a second at most
     assert polls <= len(pauses) + 1  # every read but the first follows a pause
+
+
+def test_ctrl_c_with_open_streams_exits_cleanly(runs: Runs, start_server: Any) -> None:
+    import signal
+
+    runs.gate()
+    server: Server = start_server()
+    with httpx.stream("GET", f"{server.base}/runs/1/stream", timeout=30) as response:
+        messages = sse_messages(response)
+        next(m for m in messages if m["event"] == "status")
+        with httpx.stream("GET", f"{server.base}/runs/stream", timeout=30) as listing:
+            assert listing.status_code == 200
+            server.process.send_signal(signal.SIGINT)
+            assert server.process.wait(timeout=30) == 0
+    server.reader.join(timeout=10)
+    assert not any("Traceback" in line or "ERROR" in line for line in server.stderr_lines), server.stderr_lines
