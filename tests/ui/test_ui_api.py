@@ -294,3 +294,21 @@ def test_oversized_action_bodies_are_refused(runs: Runs, make_client: Any) -> No
     too_long = client.post("/api/runs/1/approve", headers=auth(), json={"comment": "x" * 20_001})
     assert too_long.status_code == 400 and "too long" in too_long.json()["error"]["message"]
     assert _request_artifacts(runs) == []
+
+
+@pytest.mark.postgres
+def test_the_web_view_reads_postgresql_too(runs: Runs, postgres_url: str) -> None:
+    from starlette.testclient import TestClient
+
+    from alphred.ui.app import UiSettings, create_app
+
+    runs.gate("--db", postgres_url)
+    with TestClient(create_app(UiSettings(db_url=postgres_url, token=TOKEN)), base_url=BASE) as client:
+        (listed,) = client.get("/api/runs").json()
+        assert (listed["status"], listed["reason"]) == ("paused", "awaiting_approval")
+        assert 'data-phase="ask"' in client.get(f"/runs/{listed['run_id']}").text
+        events = client.get(f"/api/runs/{listed['run_id']}/events").json()
+        assert (
+            events and client.get(f"/api/runs/{listed['run_id']}/events?after={events[0]['id']}").json() == events[1:]
+        )
+        client.app.state.data.close()
