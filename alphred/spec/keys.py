@@ -21,10 +21,13 @@ LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider")
 TRANSITION_KEYS = ("to", "when", "max", "priority")
 SCRIPT_ENTRY_KEYS = ("decision", "report", "files", "fail", "tokens", "sleep")
+CHECK_KINDS = ("run", "changed", "unchanged", "report")
+CHECK_KEYS = (*CHECK_KINDS, "name", "timeout")
+REPORT_CHECK_KEYS = ("required",)
 
 COMMON_PHASE_KEYS = ("type", "transitions", "max_retries", "max_visits", "timeout", "idle_timeout", "context")
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions")
-COMMAND_KEYS = ("run", "allow_failure")
+AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks")
+COMMAND_KEYS = ("run", "allow_failure", "checks")
 APPROVAL_KEYS = ("message",)
 
 # Provider-specific keys of the built-in providers; any other provider takes a free-form `options:` mapping.

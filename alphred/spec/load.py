@@ -16,6 +16,7 @@ from alphred.guards import Expr, parse_guard
 from alphred.guards.templates import Template, parse_template
 
 from . import fields as f
+from .check_block import read_checks
 from .checks import check_graph
 from .keys import (
     COMMON_PHASE_KEYS,
@@ -294,6 +295,8 @@ class _Builder:
                     hint = " (a shell command phase needs 'type: command')"
                 elif name == "decisions" and ptype is PhaseType.APPROVAL:
                     hint = " (approval decisions are fixed: approved, rejected)"
+                elif name == "checks" and ptype is PhaseType.APPROVAL:
+                    hint = " (checks verify agent and command phases; an approval phase has no work to check)"
                 what = f"{ptype.value} phase" if ptype is not PhaseType.AGENT else f"agent phase ({provider})"
                 out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
                 continue
@@ -357,6 +360,7 @@ class _Builder:
         idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
         context = self._context(fields["context"]) if "context" in fields else None
         transitions = self._transitions(key, fields["transitions"]) if "transitions" in fields else ()
+        checks = read_checks(fields["checks"], key, ptype, out, self._template) if "checks" in fields else ()
         return Phase(
             key=key,
             type=ptype,
@@ -377,6 +381,7 @@ class _Builder:
             context=context,
             options=options,
             templates=templates,
+            checks=checks,
             pos=pos(key_node),
         )
 
