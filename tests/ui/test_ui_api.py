@@ -246,13 +246,8 @@ def test_approve_continues_the_run_in_a_detached_process(runs: Runs, make_client
     final = wait_until(
         lambda: (s := client.get("/api/runs/1").json())["status"] == "completed" and s, what="the run to complete"
     )
-    assert final["steps"][-1] == {
-        "phase": "ask",
-        "attempt": 1,
-        "outcome": "completed",
-        "decision": "approved",
-        "next": "$end",
-    }
+    last = final["steps"][-1]
+    assert (last["phase"], last["outcome"], last["decision"], last["next"]) == ("ask", "completed", "approved", "$end")
 
 
 def test_ui_without_its_packages_says_how_to_install_them(monkeypatch: pytest.MonkeyPatch, runs: Runs) -> None:
