@@ -37,6 +37,9 @@ phases:
       - report: "Addressed the review: hello.py prints the greeting."
         files: {hello.py: "import sys\\nprint(sys.argv[1] if len(sys.argv) > 1 else 'hello')\\n"}
         tokens: 1210
+    checks:
+      - {run: "test -f hello.py", name: exists}
+      - {changed: ["hello.py"], name: touched}
     transitions: [{to: check}]
   check:
     type: command
@@ -195,6 +198,7 @@ def test_screenshot_of_the_run_page_is_not_blank(runs: Runs, start_server: Any, 
     page.goto(server.url.replace("/?token=", "/runs/1?token="))
     page.locator("svg.graph g.node.current").wait_for()
     page.locator("#live:not([hidden])").wait_for()
+    assert page.locator("#steps .check.pass").count() == 4  # two checks on each implement attempt
     target = Path(os.environ.get("ALPHRED_UI_SCREENSHOT") or tmp_path / "run.png")
     png = page.screenshot(path=str(target), full_page=True)
     blank = page.context.new_page()

@@ -155,6 +155,7 @@
   function runPage() {
     var last = Number(body.dataset.after || 0);
     var list = document.getElementById("events");
+    list.scrollTop = list.scrollHeight;  // newest events in view; new ones keep it there
     live("/runs/" + body.dataset.runId + "/stream?after=" + last, {
       event: function (m) {
         var e = JSON.parse(m.data);
