@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import BASE, SLOW, TOKEN, Runs, auth
 from sqlalchemy import create_engine, text
+from uihelpers import BASE, SLOW, TOKEN, Runs, auth
 
 from alphred.cli import app as cli_app
 
@@ -241,7 +241,7 @@ def test_approve_continues_the_run_in_a_detached_process(runs: Runs, make_client
     assert response.status_code == 200, response.text
     logs = list((runs.repo / ".alphred" / "ui-logs").glob("run-1-approve-*.log"))
     assert len(logs) == 1
-    from conftest import wait_until
+    from uihelpers import wait_until
 
     final = wait_until(
         lambda: (s := client.get("/api/runs/1").json())["status"] == "completed" and s, what="the run to complete"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GATE, SLOW, Runs, Server
+from uihelpers import GATE, SLOW, Runs, Server
 
 CHROMIUM = os.environ.get("ALPHRED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(not CHROMIUM, reason="no Chromium found (set ALPHRED_CHROMIUM or install chromium)")

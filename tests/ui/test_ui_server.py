@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import SLOW, TOKEN, Runs, Server, free_port, wait_until
+from uihelpers import SLOW, TOKEN, Runs, Server, free_port, wait_until
 
 
 def sse_messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
