@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
-from uihelpers import BASE, SLOW, TOKEN, Runs, auth
+from uihelpers import BASE, QUICK, TOKEN, Runs, auth
 
 from alphred.cli import app as cli_app
 
@@ -21,7 +21,7 @@ def cli_json(runs: Runs, *args: str) -> Any:
 
 def test_api_serves_the_same_objects_as_the_cli(runs: Runs, make_client: Any) -> None:
     first = runs.gate()
-    runs.run(SLOW.replace("1 2 3 4 5 6 7 8", "1 2").replace("sleep 0.4", "true"), name="slow.yaml")
+    runs.run(QUICK, name="quick.yaml")
     client = make_client()
     listed = client.get("/api/runs").json()
     assert listed == cli_json(runs, "runs")
@@ -81,7 +81,7 @@ def test_no_database_yet_is_an_empty_list(tmp_path: Any) -> None:
 
 def test_runs_list_pages_and_filters(runs: Runs, make_client: Any) -> None:
     runs.gate()
-    quick = SLOW.replace("1 2 3 4 5 6 7 8", "1").replace("sleep 0.4", "true")
+    quick = QUICK
     for _ in range(3):
         runs.run(quick, name="quick.yaml")
     client = make_client()
@@ -94,7 +94,7 @@ def test_runs_list_pages_and_filters(runs: Runs, make_client: Any) -> None:
 
 
 def test_page_size_pages_the_html_list(runs: Runs, make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    quick = SLOW.replace("1 2 3 4 5 6 7 8", "1").replace("sleep 0.4", "true")
+    quick = QUICK
     for _ in range(3):
         runs.run(quick, name="quick.yaml")
     from alphred.ui import data

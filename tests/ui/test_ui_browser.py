@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from uihelpers import GATE, SLOW, Runs, Server
+from uihelpers import GATE, QUICK, Runs, Server, held
 
 CHROMIUM = os.environ.get("ALPHRED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(not CHROMIUM, reason="no Chromium found (set ALPHRED_CHROMIUM or install chromium)")
@@ -99,7 +99,7 @@ def test_runs_list_shows_runs_and_updates_live(runs: Runs, start_server: Any, pa
     assert page.locator('tr[data-run="1"] .badge').inner_text() == "paused"
     assert "token=" not in page.url  # the token left the address bar
     page.evaluate("window.__notReloaded = true")
-    runs.run(SLOW.replace("1 2 3 4 5 6 7 8", "1").replace("sleep 0.4", "true"), name="quick.yaml")
+    runs.run(QUICK, name="quick.yaml")
     page.locator('tr[data-run="2"] .badge[data-status="completed"]').wait_for()
     assert page.evaluate("window.__notReloaded") is True
     page.click('nav.filter a:text-is("paused")')
@@ -143,8 +143,9 @@ def test_actions_without_the_token_are_refused_in_the_page(runs: Runs, start_ser
 def test_running_phase_events_appear_live(runs: Runs, start_server: Any, page: Any) -> None:
     runs.run(GATE, name="gate.yaml")
     server: Server = start_server()
-    path = runs.repo.parent / "slow.yaml"
-    path.write_text(SLOW.replace("sleep 0.4", "sleep 0.8"))  # 6.4 s: time enough to open the page meanwhile
+    marker = runs.repo.parent / "go"
+    path = runs.repo.parent / "held.yaml"
+    path.write_text(held(marker))  # four lines, then it waits for the marker
     process = subprocess.Popen(
         [sys.executable, "-m", "alphred", "run", str(path), "--repo", str(runs.repo), "-q"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -155,15 +156,17 @@ def test_running_phase_events_appear_live(runs: Runs, start_server: Any, page: A
         page.click('a[href="/runs/2"]')
         page.evaluate("window.__notReloaded = true")
         events = page.locator("#events")
-        events.get_by_text("line-1", exact=True).wait_for()
-        assert page.locator("#summary .badge").get_attribute("data-status") == "running"  # live, not after the fact
-        assert events.get_by_text("line-8", exact=True).count() == 0
+        events.get_by_text("line-4", exact=True).wait_for()
+        assert page.locator("#summary .badge").get_attribute("data-status") == "running"
+        assert events.get_by_text("line-5", exact=True).count() == 0
+        marker.touch()  # the phase goes on: its next lines must arrive in this page without a reload
         events.get_by_text("line-8", exact=True).wait_for()
         page.locator('#summary .badge[data-status="completed"]').wait_for()
         assert page.evaluate("window.__notReloaded") is True
         assert page.locator('svg.graph g.node[data-phase="work"]').get_attribute("data-status") == "completed"
     finally:
-        process.wait(timeout=60)
+        marker.touch()
+        process.wait(timeout=120)
 
 
 def colour_stats(page: Any, png: bytes) -> dict[str, float]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from uihelpers import SLOW, TOKEN, Runs, Server, free_port, wait_until
+from uihelpers import QUICK, TOKEN, Runs, Server, free_port, held, wait_until
 
 
 def sse_messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
@@ -94,11 +94,12 @@ def test_event_stream_resumes_after_the_last_event_id(runs: Runs, start_server: 
 
 
 def test_a_running_phase_streams_its_events_live(runs: Runs, start_server: Any) -> None:
-    first = runs.run(SLOW.replace("1 2 3 4 5 6 7 8", "1").replace("sleep 0.4", "true"), name="quick.yaml")
+    first = runs.run(QUICK, name="quick.yaml")
     assert first["status"] == "completed"
     server: Server = start_server()
-    path = runs.repo.parent / "slow.yaml"
-    path.write_text(SLOW)
+    marker = runs.repo.parent / "go"
+    path = runs.repo.parent / "held.yaml"
+    path.write_text(held(marker))
     process = subprocess.Popen(
         [sys.executable, "-m", "alphred", "run", str(path), "--repo", str(runs.repo), "-q"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -106,19 +107,19 @@ def test_a_running_phase_streams_its_events_live(runs: Runs, start_server: Any) 
     try:
         wait_until(lambda: len(httpx.get(f"{server.base}/api/runs").json()) == 2, what="the run to start")
         seen: list[str] = []
-        status_when_seen = None
-        with httpx.stream("GET", f"{server.base}/runs/2/stream", timeout=60) as response:
+        with httpx.stream("GET", f"{server.base}/runs/2/stream", timeout=120) as response:
             for message in sse_messages(response):
                 if message["event"] == "event" and re.fullmatch(r"line-\d", str(message["data"]["content"])):
                     seen.append(message["data"]["content"])
-                    if status_when_seen is None:
-                        status_when_seen = httpx.get(f"{server.base}/api/runs/2").json()["status"]
+                    if len(seen) == 4:  # the phase now waits for the marker: it is still running
+                        assert httpx.get(f"{server.base}/api/runs/2").json()["status"] == "running"
+                        marker.touch()
                 if message["event"] == "status" and message["data"]["status"] == "completed":
                     break
-        assert status_when_seen == "running"  # the first line arrived while the phase still ran
         assert seen == [f"line-{i}" for i in range(1, 9)]
     finally:
-        process.wait(timeout=60)
+        marker.touch()
+        process.wait(timeout=120)
 
 
 class _Sleeps:

@@ -43,15 +43,24 @@ phases:
       - {to: $fail}
 """
 
-SLOW = """\
+QUICK = """\
 alphred: 1
-key: slow
+key: quick
 phases:
   work:
     type: command
-    run: "for i in 1 2 3 4 5 6 7 8; do echo line-$i; sleep 0.4; done"
-    timeout: 60s
+    run: "echo line-1"
 """
+
+
+def held(marker: Path) -> str:
+    """A command phase printing line-1..line-4, then waiting until ``marker`` exists, then line-5..line-8."""
+    script = (
+        "for i in 1 2 3 4; do echo line-$i; sleep 0.2; done; "
+        f"while [ ! -e '{marker}' ]; do sleep 0.1; done; "
+        "for i in 5 6 7 8; do echo line-$i; done"
+    )
+    return f'alphred: 1\nkey: held\nphases:\n  work:\n    type: command\n    run: "{script}"\n    timeout: 120s\n'
 
 
 @dataclass
