@@ -132,7 +132,7 @@ def _environment(store: SqlRunStore, record: RunRecord, repo: str | None) -> Any
     from alphred.runtime.control import Environment
     from alphred.runtime.progress import Progress
 
-    where = repo or record.repo_path
+    where = record.repo_path or repo
     location = locate_repository(Path(where) if where else None)
     return Environment(
         store=store,
@@ -143,14 +143,15 @@ def _environment(store: SqlRunStore, record: RunRecord, repo: str | None) -> Any
 
 
 def log_directory(record: RunRecord, repo: str | None) -> Path:
-    """``.alphred/ui-logs`` of the run's repository (a temporary directory when it has none)."""
-    where = repo or record.repo_path
+    """``.alphred/ui-logs`` of the run's repository (else the server's; a temporary directory when none)."""
+    where = record.repo_path or repo
     if where:
-        try:
-            from alphred.git import locate_repository
+        from alphred.errors import AlphredError
+        from alphred.git import locate_repository
 
+        try:
             return locate_repository(Path(where)).alphred_dir / "ui-logs"
-        except Exception:  # the repository moved away: keep the log somewhere anyway
+        except (AlphredError, OSError):  # the repository moved away: keep the log somewhere anyway
             pass
     return Path(tempfile.gettempdir()) / "alphred-ui-logs"
 
@@ -164,7 +165,7 @@ def _spawn(
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     log = directory / f"run-{record.id}-{action}-{stamp}.log"
     argv = [sys.executable, "-m", "alphred", action, str(record.id), "--quiet"]
-    where = repo or record.repo_path
+    where = record.repo_path or repo
     if where:
         argv.append(f"--repo={where}")
     if comment is not None and action in ("approve", "reject"):
