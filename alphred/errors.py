@@ -21,7 +21,9 @@ The tree::
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
     │   ├── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
     │   └── LeaseLostError             (LEASE_LOST)               another process took over the run
-    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
+    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt; its code is
+    │                                                             the provider's (CLAUDE_*, CODEX_*, OPENAI_* in
+    │                                                             alphred.providers.openai_errors)
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
     │                                                             no remote, no base branch
     ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch, opening its PR or

@@ -35,7 +35,7 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
     "scripted": ("script",),
     "claude": ("permission_mode", "max_turns", "allowed_tools", "disallowed_tools", "system_prompt"),
     "codex": ("sandbox",),
-    "openai": ("base_url", "max_turns", "system_prompt"),
+    "openai": ("base_url", "api", "api_key_env", "max_turns", "system_prompt", "price_per_mtok"),
 }
 ALL_PROVIDER_KEYS = tuple(sorted({k for keys in PROVIDER_KEYS.values() for k in keys} | {"options"}))
 

@@ -45,6 +45,7 @@ from .model import (
     Transition,
     Workflow,
 )
+from .openai_keys import read_openai_key
 from .yamlsrc import (
     Collector,
     compose,
@@ -337,6 +338,8 @@ class _Builder:
             if "decisions" in fields:
                 decisions = self._decisions(fields["decisions"])
             options = self._provider_options(key, provider, fields)
+            if provider == "openai" and model is None and "model" not in fields:
+                out.error(key_node, f"openai phase '{key}' needs a 'model' (the name the server knows the model by)")
         elif ptype is PhaseType.COMMAND:
             if "run" not in fields:
                 out.error(key_node, f"command phase '{key}' needs 'run'")
@@ -426,7 +429,9 @@ class _Builder:
             if name not in fields:
                 continue
             node = fields[name]
-            if name == "script":
+            if provider == "openai":
+                options[name] = read_openai_key(name, node, self.out)
+            elif name == "script":
                 options[name] = self._script(key, node)
             elif name == "max_turns":
                 options[name] = f.read_int(node, name, self.out, 1)
