@@ -30,10 +30,12 @@ The tree::
     │                                                             commits (checked before any agent runs)
     ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch, opening its PR or
     │                                                             confirming that the PR exists failed
-    └── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
-        ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
-        ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
-        └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    ├── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
+    │   ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
+    │   ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
+    │   └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    └── UiError                        (UI_ERROR, exit 2)         ``alphred ui`` cannot start (address in use, ...)
+        └── UiNotInstalledError        (UI_NOT_INSTALLED)         starlette/uvicorn missing: install ``alphred[ui]``
 
 Each class is built from structured fields; its message is derived from them. The command line turns any
 of these into ``Error [CODE]: message`` on stderr and the exit code, in one place (``alphred.cli``).
@@ -399,3 +401,23 @@ class RepositoryCloneError(RepositoryRegistryError):
         self.url = url
         self.detail = detail
         super().__init__(f"cannot clone repository '{name}' from {url}: {detail}")
+
+
+class UiError(AlphredError):
+    """Raised when: ``alphred ui`` cannot start (the address is in use or cannot be bound)."""
+
+    code = "UI_ERROR"
+    exit_code = 2
+
+
+class UiNotInstalledError(UiError):
+    """Raised when: ``alphred ui`` runs without its optional dependencies (starlette, uvicorn)."""
+
+    code = "UI_NOT_INSTALLED"
+
+    def __init__(self, missing: str) -> None:
+        self.missing = missing
+        super().__init__(
+            f"the web view needs the optional packages starlette and uvicorn ({missing} is missing): "
+            "install them with `pip install 'alphred[ui]'` (or `pip install starlette uvicorn`)"
+        )

@@ -9,12 +9,16 @@ from alphred.engine import RecordStep, RunState
 from alphred.store import RunRecord, StepRecord
 
 
-def _time(value: datetime | None) -> str | None:
+def iso_utc(value: datetime | None) -> str | None:
+    """A stored time as ISO 8601 in UTC with a ``Z`` (naive values are UTC), or None."""
     if value is None:
         return None
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.isoformat().replace("+00:00", "Z")
+
+
+_time = iso_utc
 
 
 def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict[str, Any]:
