@@ -147,7 +147,7 @@ def test_state_changing_requests_need_the_token(runs: Runs, make_client: Any) ->
     other_port = client.post("/api/runs/1/pause", headers={**auth(), "Origin": "http://127.0.0.1:9999"})
     assert other_port.status_code == 403
     assert client.get("/api/runs/1").json()["status"] == "paused"  # nothing happened
-    assert _artifact_kinds(runs) == ["diff", "report"]
+    assert _artifact_kinds(runs) == ["diff", "outcome", "report"]  # outcome: the commit's intent (issue 17)
     own = client.post("/api/runs/1/approve", headers={**auth(), "Origin": BASE}, json={"comment": "fine"})
     assert own.status_code == 200
 
