@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import gc_cmd, inspect_cmds, providers_cmd, repo_cmds, run_cmds, spec_cmds, worker_cmd  # noqa: F401  (they register their commands)
+from . import gc_cmd, inspect_cmds, providers_cmd, queue_cmds, repo_cmds, run_cmds, spec_cmds, worker_cmd  # noqa: F401  (they register their commands)
 from .app import app
 
 
