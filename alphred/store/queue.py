@@ -134,8 +134,8 @@ def claim_run(
         taken = conn.execute(
             update(RUNS)
             .where(RUNS.c.id == run_id, RUNS.c.status == status, same)
-            .values(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl_seconds))
-        )
+            .values(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl_seconds), queued=True)
+        )  # a run a worker took is the workers' from now on: interrupted, another worker goes on with it
         if taken.rowcount == 1:
             return wanted[run_id]
     return None
