@@ -72,11 +72,12 @@ def status(run_id: int, repo: str | None, db: str | None, as_json: bool) -> int:
         return 0
     reason = f" ({obj['reason']})" if obj["reason"] else ""
     click.echo(f"run {run_id}: {obj['status']}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}")
-    from alphred.runtime.submit import waiting_reason
+    if record.queued and obj["status"] == "pending":  # a submitted run: why does it wait?
+        from alphred.runtime.submit import waiting_reason
 
-    waiting = waiting_reason(store, record)
-    if waiting:
-        click.echo(waiting)
+        waiting = waiting_reason(store, record)
+        if waiting:
+            click.echo(waiting)
     click.echo(f"branch {obj['branch']} · base {str(obj['base'])[:12]} · head {str(obj['head'])[:12]}")
     if obj["worktree"]:
         click.echo(f"worktree {obj['worktree']}")
