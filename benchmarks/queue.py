@@ -40,6 +40,9 @@ phases:
 """
 
 
+FINISHED = text("select created_at, started_at from workflow_runs where id = :i and completed_at is not null")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -105,11 +108,56 @@ def drain(runs: int, workers: int, scratch: Path, env: dict[str, str]) -> dict[s
     }
 
 
+def notify_latency(samples: int, scratch: Path, env: dict[str, str]) -> list[float]:
+    """Submit→start of runs submitted one at a time to ONE idle worker polling every 120 s (so: NOTIFY)."""
+    schema = f"alphred_bench_notify_{os.getpid()}"
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE; CREATE SCHEMA "{schema}"'))
+    url = f"{POSTGRES}?options=-csearch_path%3D{schema}"
+    repo = scratch / "notify-repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main", env=env)
+    git(repo, "commit", "-q", "--allow-empty", "-m", "init", env=env)
+    env = {**env, "LEDGER": str(scratch / "notify-ledger")}
+    wf = scratch / "q.yaml"
+    wf.write_text(WORKFLOW)
+    command = [sys.executable, "-m", "alphred", "worker", "--poll", "120", "-q", "--db", url]
+    worker = subprocess.Popen(command, cwd=repo, env=env, stderr=subprocess.DEVNULL)
+    engine = create_engine(url)
+    latencies = []
+    try:
+        for index in range(samples + 1):
+            subprocess.run(
+                [sys.executable, "-m", "alphred", "submit", str(wf), "-i", f"tag=n{index}", "--db", url],
+                cwd=repo, env=env, check=True, capture_output=True,
+            )  # fmt: skip
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                with engine.connect() as conn:
+                    done = conn.execute(FINISHED, {"i": index + 1}).first()
+                if done is not None:
+                    break
+                time.sleep(0.05)
+            assert done is not None, "a run was not picked up within 120 s"
+            if index:  # the first one may have been found by the worker's first look, not by NOTIFY
+                latencies.append((done.started_at - done.created_at).total_seconds())
+    finally:
+        worker.terminate()
+        worker.wait(60)
+        engine.dispose()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+    return latencies
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--workers", default="1,2,4")
     parser.add_argument("--quick", action="store_true", help="20 runs, 1 and 2 workers")
+    parser.add_argument("--notify-only", action="store_true", help="only the NOTIFY wake-up latency")
     args = parser.parse_args()
     runs, counts = (20, [1, 2]) if args.quick else (args.runs, [int(w) for w in args.workers.split(",")])
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
@@ -122,6 +170,15 @@ def main() -> None:
     print("workers  completed  runs/s (wall)  runs/s (busy)  submit->start p50  p99      double  missing")
     base = None
     with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp) / "notify"
+        scratch.mkdir()
+        waits = notify_latency(3 if args.quick else 10, scratch, {**env, "HOME": str(scratch)})
+        print(
+            f"idle worker (--poll 120) woken by NOTIFY: submit->start p50 {percentile(waits, 0.5):.2f}s, "
+            f"max {max(waits):.2f}s over {len(waits)} runs"
+        )
+        if args.notify_only:
+            return
         for workers in counts:
             scratch = Path(tmp) / f"w{workers}"
             scratch.mkdir()
