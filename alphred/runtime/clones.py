@@ -48,10 +48,9 @@ def normal_url(url: str | None) -> str | None:
     if not url:
         return None
     text = url.strip().rstrip("/")
-    text = text.removesuffix(".git")
     if "://" not in text and not re.match(r"^[^/]+@[^:]+:", text) and os.path.isabs(text):
-        text = os.path.realpath(text).removesuffix(".git")
-    return text
+        text = os.path.realpath(text)  # a local path: symlinks resolved
+    return text.removesuffix(".git")
 
 
 def same_repository(mine: Identity, url: str | None, root: str | None) -> bool:
