@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shlex
 import signal
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from alphred.errors import ProviderError
+from alphred.guards.templates import Template, render_template
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, result_event
 
@@ -17,6 +20,15 @@ REPORT_TAIL_CHARS = 8000
 KILL_GRACE_SECONDS = 2.0
 ACTIVE_GROUPS = groups.ACTIVE  # process groups of running commands and agent CLIs, for an emergency stop
 kill_active_groups = groups.kill_all
+
+
+def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    """Turn a ``run:`` template (command phases and checks) into ``(script, extra_env)`` for the shell.
+
+    Every placeholder becomes one shell-quoted word, so no value is ever parsed as shell code; ``extra_env``
+    holds environment variables the script refers to (to be merged into the process environment).
+    """
+    return render_template(template, values, quote=shlex.quote), {}
 
 
 async def run_command(

@@ -16,6 +16,7 @@ from alphred.guards import Expr, parse_guard
 from alphred.guards.templates import Template, parse_template
 
 from . import fields as f
+from .check_block import read_checks
 from .checks import check_graph
 from .keys import (
     COMMON_PHASE_KEYS,
@@ -44,6 +45,7 @@ from .model import (
     Transition,
     Workflow,
 )
+from .openai_keys import read_openai_key
 from .yamlsrc import (
     Collector,
     compose,
@@ -294,6 +296,8 @@ class _Builder:
                     hint = " (a shell command phase needs 'type: command')"
                 elif name == "decisions" and ptype is PhaseType.APPROVAL:
                     hint = " (approval decisions are fixed: approved, rejected)"
+                elif name == "checks" and ptype is PhaseType.APPROVAL:
+                    hint = " (checks verify agent and command phases; an approval phase has no work to check)"
                 what = f"{ptype.value} phase" if ptype is not PhaseType.AGENT else f"agent phase ({provider})"
                 out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
                 continue
@@ -334,6 +338,8 @@ class _Builder:
             if "decisions" in fields:
                 decisions = self._decisions(fields["decisions"])
             options = self._provider_options(key, provider, fields)
+            if provider == "openai" and model is None and "model" not in fields:
+                out.error(key_node, f"openai phase '{key}' needs a 'model' (the name the server knows the model by)")
         elif ptype is PhaseType.COMMAND:
             if "run" not in fields:
                 out.error(key_node, f"command phase '{key}' needs 'run'")
@@ -357,6 +363,7 @@ class _Builder:
         idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
         context = self._context(fields["context"]) if "context" in fields else None
         transitions = self._transitions(key, fields["transitions"]) if "transitions" in fields else ()
+        checks = read_checks(fields["checks"], key, ptype, out, self._template) if "checks" in fields else ()
         return Phase(
             key=key,
             type=ptype,
@@ -377,6 +384,7 @@ class _Builder:
             context=context,
             options=options,
             templates=templates,
+            checks=checks,
             pos=pos(key_node),
         )
 
@@ -421,7 +429,9 @@ class _Builder:
             if name not in fields:
                 continue
             node = fields[name]
-            if name == "script":
+            if provider == "openai":
+                options[name] = read_openai_key(name, node, self.out)
+            elif name == "script":
                 options[name] = self._script(key, node)
             elif name == "max_turns":
                 options[name] = f.read_int(node, name, self.out, 1)
