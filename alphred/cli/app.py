@@ -73,6 +73,7 @@ SHORT_HELP = {
     "runs": "List runs, newest first.",
     "status": "Show a run (default: the latest) and what to do next.",
     "logs": "Print a run's events (default: the latest run).",
+    "ui": "Serve a live web page over the runs.",
     "providers": "List the providers and whether each is ready.",
     "pause": "Pause a run after its current phase.",
     "cancel": "Cancel a run now.",
