@@ -15,7 +15,8 @@ The tree::
     ├── GitError                       (GIT_ERROR, exit 2)
     │   ├── NotAGitRepositoryError     (NOT_A_GIT_REPOSITORY)
     │   ├── UnbornHeadError            (UNBORN_HEAD)
-    │   └── UnknownRefError            (UNKNOWN_REF)
+    │   ├── UnknownRefError            (UNKNOWN_REF)
+    │   └── GitLockedError             (GIT_LOCKED)               a git lock is held (contention: retryable)
     ├── StoreError                     (STORE_ERROR, exit 1)
     │   ├── DatabaseLockedError        (DATABASE_LOCKED)
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
@@ -24,6 +25,7 @@ The tree::
     ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt; its code is
     │                                                             the provider's (CLAUDE_*, CODEX_*, OPENAI_* in
     │                                                             alphred.providers.openai_errors)
+    ├── RuntimeFailure                 (RUNTIME_ERROR, exit 1)    an unexpected error failed an attempt
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
     │   │                                                         no remote, no base branch
     │   └── RemoteBranchTakenError     (REMOTE_BRANCH_EXISTS)     the run's branch is on the remote with other
@@ -235,6 +237,16 @@ class UnknownRefError(GitError):
         super().__init__(f"unknown git ref '{ref}'")
 
 
+class GitLockedError(GitError):
+    """Raised when: git could not take one of its lock files (another git process holds it right now).
+
+    Lock contention is transient: the attempt fails with the retryable kind ``git_locked``. A lock left by
+    a dead process is removed on take-over (see ``alphred.git.recovery``).
+    """
+
+    code = "GIT_LOCKED"
+
+
 class StoreError(AlphredError):
     """Raised when: the database cannot be opened, migrated, read or written."""
 
@@ -275,7 +287,16 @@ class InvalidTransitionError(StoreError):
         super().__init__(f"{entity} {ident}: status move {old} -> {new} is not allowed")
 
 
-RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal"})
+# Codes of a failed attempt (``ProviderError.code``, the diagnostics' ``error_code``): one per failure.
+NO_RESULT = "NO_RESULT"  # the stream ended without its ``result`` event
+EVENT_AFTER_RESULT = "EVENT_AFTER_RESULT"  # an event arrived after the ``result``
+BAD_EVENT = "BAD_EVENT"  # something else than a ProviderEvent
+PROVIDER_CRASH = "PROVIDER_CRASH"  # the provider raised an unexpected exception
+TIMEOUT = "TIMEOUT"  # the phase ran past its ``timeout``
+IDLE_TIMEOUT = "IDLE_TIMEOUT"  # the phase produced no event for its ``idle_timeout``
+
+GIT_LOCKED_KIND = "git_locked"
+RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal", GIT_LOCKED_KIND})
 
 
 class LeaseLostError(StoreError):
@@ -311,6 +332,12 @@ class ProviderError(AlphredError):
         if code is not None:
             self.code = code
         self.retry_after = retry_after
+
+
+class RuntimeFailure(AlphredError):
+    """Raised when: never; its ``code`` names an attempt failed by an unexpected (non-Alphred) exception."""
+
+    code = "RUNTIME_ERROR"
 
 
 class ScmNotReadyError(AlphredError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import (  # noqa: F401  (they register their commands)
     files_cmds,
+    gc_cmd,
     inspect_cmds,
     providers_cmd,
     repo_cmds,

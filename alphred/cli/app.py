@@ -59,7 +59,7 @@ class AlphredGroup(click.Group):
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Run a workflow", ("run", "resume", "retry", "approve", "reject", "worker")),
     ("Inspect runs", ("runs", "status", "logs", "ui", "providers")),
-    ("Control a running run", ("pause", "cancel")),
+    ("Control a running run", ("pause", "cancel", "gc")),
     ("Workflow files and setup", ("init", "validate", "graph", "schema", "repo")),
 )
 # One line per command in ``alphred --help`` (the command's own help says the rest).
@@ -77,6 +77,7 @@ SHORT_HELP = {
     "providers": "List the providers and whether each is ready.",
     "pause": "Pause a run after its current phase.",
     "cancel": "Cancel a run now.",
+    "gc": "Remove the worktrees no run needs any more.",
     "init": "Write a workflow file from a bundled template.",
     "validate": "Check workflow files.",
     "graph": "Draw a workflow as Mermaid or DOT.",

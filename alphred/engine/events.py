@@ -89,6 +89,22 @@ class RetryRun:
     """An operator retries a failed run."""
 
 
+@dataclass(frozen=True)
+class DeliveryDone:
+    """A delivery step (``push``, ``open``) succeeded; ``open`` carries the pull request's URL."""
+
+    step: str
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class DeliveryFailed:
+    """A delivery step failed (the run fails ``delivery_failed``; ``retry`` resumes at that step)."""
+
+    step: str
+    kind: str
+
+
 Event: TypeAlias = (
     RunStarted
     | PhaseCompleted
@@ -100,6 +116,8 @@ Event: TypeAlias = (
     | Resume
     | CancelRequested
     | RetryRun
+    | DeliveryDone
+    | DeliveryFailed
 )
 
 # --- effects ------------------------------------------------------------------------------------------
@@ -115,11 +133,16 @@ class SetRunStatus:
 
 @dataclass(frozen=True)
 class SetPhaseStatus:
-    """Persist a phase's new status; ``attempt`` is the phase's attempt counter after the move."""
+    """Persist a phase's new status; ``attempt`` is the phase's attempt counter after the move.
+
+    ``values`` are the phase's stored counters after the move (visits, decision, exit code, tokens, cost),
+    so that persisting the effect needs nothing else.
+    """
 
     phase: str
     status: NodeStatus
     attempt: int
+    values: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -172,6 +195,31 @@ class RunFinished:
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class Deliver:
+    """Carry out delivery step ``step`` (``push`` the branch, ``open`` or find its pull request).
+
+    Persisted (as the state's ``delivery``) before it runs: a crash resumes delivery at this step only.
+    """
+
+    step: str
+
+
+@dataclass(frozen=True)
+class RecordPullRequest:
+    """Persist the run's pull request URL."""
+
+    url: str
+
+
 Effect: TypeAlias = (
-    SetRunStatus | SetPhaseStatus | RecordStep | RecordRouting | StartPhase | AwaitApproval | RunFinished
+    SetRunStatus
+    | SetPhaseStatus
+    | RecordStep
+    | RecordRouting
+    | StartPhase
+    | AwaitApproval
+    | RunFinished
+    | Deliver
+    | RecordPullRequest
 )

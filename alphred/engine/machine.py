@@ -15,12 +15,16 @@ from alphred.engine.events import (
     ApprovalRequested,
     AwaitApproval,
     CancelRequested,
+    Deliver,
+    DeliveryDone,
+    DeliveryFailed,
     Effect,
     Event,
     PauseRequested,
     PhaseCompleted,
     PhaseFailed,
     PhaseInterrupted,
+    RecordPullRequest,
     RecordRouting,
     RecordStep,
     Resume,
@@ -48,6 +52,9 @@ INTERRUPTED = "interrupted"
 CANCELLED = "cancelled"
 MISSING_DECISION = "missing_decision"
 INVALID_DECISION = "invalid_decision"
+DELIVERY_FAILED = "delivery_failed"
+DELIVERY_STEPS = ("push", "open")
+"""Delivery of a run with a pull request, in order: push the branch, then open (or find) its pull request."""
 CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also the run's reason once retries are out
 
 Result = tuple[RunState, tuple[Effect, ...]]
@@ -75,7 +82,12 @@ class _Tx:
 
     def phase_status(self, key: str, status: NodeStatus, **changes: Any) -> None:
         self.state = self.state.with_phase(key, status=status, **changes)
-        self.effects.append(SetPhaseStatus(key, status, self.state.phase(key).attempt))
+        ps = self.state.phase(key)
+        values = {
+            "visits": ps.visits, "decision": ps.decision, "exit_code": ps.exit_code,
+            "tokens": ps.tokens, "cost_usd": ps.cost_usd,
+        }  # fmt: skip
+        self.effects.append(SetPhaseStatus(key, status, ps.attempt, values))
 
     def record_step(self, step: Step) -> None:
         self.update(history=(*self.state.history, step))
@@ -89,6 +101,10 @@ class _Tx:
         self.update(tokens=self.state.tokens + tokens, cost_usd=self.state.cost_usd + cost_usd)
 
     def finish(self, status: RunStatus, reason: str | None) -> None:
+        if status is _R.COMPLETED and self.state.deliver and self.state.pr_url is None:
+            self.update(current=None, pause_requested=False, delivery=DELIVERY_STEPS[0], finish_reason=reason)
+            self.effects.append(Deliver(DELIVERY_STEPS[0]))  # completes once delivered
+            return
         self.run_status(status, reason)
         self.update(current=None, pause_requested=False)
         self.effects.append(RunFinished(status, reason))
@@ -123,12 +139,16 @@ def transition(state: RunState, event: Event) -> Result:
             return _on_cancel(state)
         case RetryRun():
             return _on_retry(state)
+        case DeliveryDone():
+            return _on_delivery_done(state, event)
+        case DeliveryFailed():
+            return _on_delivery_failed(state, event)
     raise TypeError(f"not an engine event: {event!r}")
 
 
 def can_retry(state: RunState) -> bool:
     """True when ``RetryRun`` would restart something (a failed run with a phase left to run)."""
-    return state.status is _R.FAILED and state.queued is not None
+    return state.status is _R.FAILED and (state.queued is not None or state.delivery is not None)
 
 
 def can_resume(state: RunState) -> bool:
@@ -211,6 +231,8 @@ def _on_approval_given(state: RunState, event: ApprovalGiven) -> Result:
 
 
 def _on_resume(state: RunState) -> Result:
+    if state.status is _R.RUNNING and state.current is None and state.delivery is not None:
+        return state, (Deliver(state.delivery),)  # taken over mid-delivery: deliver, redo nothing else
     if not can_resume(state):
         return state, ()
     assert state.queued is not None
@@ -223,12 +245,39 @@ def _on_resume(state: RunState) -> Result:
 def _on_retry(state: RunState) -> Result:
     if not can_retry(state):
         return state, ()
-    assert state.queued is not None
     tx = _Tx(state)
     tx.run_status(_R.RUNNING, None)
+    if state.delivery is not None:  # only the delivery failed: deliver again from the failed step
+        tx.effects.append(Deliver(state.delivery))
+        return tx.result()
+    assert state.queued is not None
     if not state.queued_new_visit:
         tx.state = tx.state.with_phase(state.queued, consecutive_failures=0)
     _start(tx, state.queued, state.queued_new_visit)
+    return tx.result()
+
+
+def _on_delivery_done(state: RunState, event: DeliveryDone) -> Result:
+    if state.status is not _R.RUNNING or state.delivery != event.step:
+        return state, ()
+    tx = _Tx(state)
+    index = DELIVERY_STEPS.index(event.step)
+    if index + 1 < len(DELIVERY_STEPS):
+        tx.update(delivery=DELIVERY_STEPS[index + 1])
+        tx.effects.append(Deliver(DELIVERY_STEPS[index + 1]))
+        return tx.result()
+    tx.update(delivery=None, pr_url=event.url or "")
+    if event.url:
+        tx.effects.append(RecordPullRequest(event.url))
+    tx.finish(_R.COMPLETED, state.finish_reason)
+    return tx.result()
+
+
+def _on_delivery_failed(state: RunState, event: DeliveryFailed) -> Result:
+    if state.status is not _R.RUNNING or state.delivery != event.step:
+        return state, ()
+    tx = _Tx(state)
+    tx.finish(_R.FAILED, DELIVERY_FAILED)
     return tx.result()
 
 

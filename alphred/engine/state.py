@@ -67,6 +67,9 @@ class RunState:
     ``current`` is the phase whose attempt is running. ``queued`` is the phase to start next when the
     run is resumed or retried (``queued_new_visit``: whether that start enters a new visit).
     ``edges`` counts how often each transition, keyed by ``(source, priority)``, was taken.
+    ``deliver``: the run ends by pushing its branch and opening a pull request; ``delivery`` is the delivery
+    step in progress (or the one that failed), ``pr_url`` the pull request once open, ``finish_reason`` the
+    reason the run completes with once delivered.
     """
 
     workflow: Workflow = field(repr=False)
@@ -83,6 +86,10 @@ class RunState:
     queued_new_visit: bool = False
     pause_requested: bool = False
     history: tuple[Step, ...] = ()
+    deliver: bool = False
+    delivery: str | None = None
+    pr_url: str | None = None
+    finish_reason: str | None = None
 
     def phase(self, key: str) -> PhaseState:
         """Return the state of phase ``key`` (KeyError when the workflow has no such phase)."""
@@ -95,14 +102,18 @@ class RunState:
         return replace(self, phases=phases)
 
 
-def initial_state(workflow: Workflow, inputs: Mapping[str, str]) -> RunState:
-    """Return the state of a new, pending run; declared input defaults fill what ``inputs`` lacks."""
+def initial_state(workflow: Workflow, inputs: Mapping[str, str], *, deliver: bool = False) -> RunState:
+    """Return the state of a new, pending run; declared input defaults fill what ``inputs`` lacks.
+
+    With ``deliver`` the run completes only once its branch is pushed and its pull request open.
+    """
     merged = {spec.name: spec.default for spec in workflow.inputs if spec.default is not None}
     merged.update(inputs)
     return RunState(
         workflow=workflow,
         inputs=merged,
         phases={key: PhaseState() for key in workflow.phase_keys},
+        deliver=deliver,
     )
 
 
@@ -124,6 +135,10 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "queued_new_visit": state.queued_new_visit,
         "pause_requested": state.pause_requested,
         "history": [_step_to_json(step) for step in state.history],
+        "deliver": state.deliver,
+        "delivery": state.delivery,
+        "pr_url": state.pr_url,
+        "finish_reason": state.finish_reason,
     }
 
 
@@ -162,6 +177,10 @@ def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
         queued_new_visit=bool(data["queued_new_visit"]),
         pause_requested=bool(data["pause_requested"]),
         history=tuple(_step_from_json(item) for item in data["history"]),
+        deliver=bool(data.get("deliver", False)),
+        delivery=data.get("delivery"),
+        pr_url=data.get("pr_url"),
+        finish_reason=data.get("finish_reason"),
     )
 
 

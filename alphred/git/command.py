@@ -1,7 +1,9 @@
-"""Run the ``git`` command line: a clean environment, git's own words in every ``GitError``.
+"""Run ``git`` through GitPython's command interface: a clean environment, git's own words in every error.
 
-Alphred drives git through its command line (worktrees, staging and commits are porcelain operations
-either way); spawning ``git`` directly costs ~2 ms a call and nothing at import time.
+GitPython (imported on first use only: ``--help``, ``validate``, ``status`` and ``runs`` never load it)
+runs the real ``git`` binary, so ``.gitattributes`` filters, eol rules and hooks behave exactly as in git;
+its ``GitCommandError`` is mapped onto Alphred's error tree (``GitError``, ``GitLockedError``). Commits are
+never written through its pure-Python index (slower than git and blind to ``eol=lf``).
 """
 
 from __future__ import annotations
@@ -10,8 +12,11 @@ import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from alphred.errors import GitError
+from alphred.errors import GitError, GitLockedError
+
+_LOCKED = b".lock': File exists"  # git: "fatal: Unable to create '.../index.lock': File exists."
 
 # Variables that would point git at another repository or index than the directory it runs in (they are
 # set, for example, when Alphred runs from inside a git hook). Dropping them keeps the user's index safe.
@@ -40,17 +45,52 @@ def run_git(
     args: Sequence[str], cwd: Path, env: Mapping[str, str], *, check: bool = True
 ) -> subprocess.CompletedProcess[bytes]:
     """Run ``git ARGS`` in ``cwd``; with ``check``, a non-zero exit raises ``GitError`` with git's stderr."""
+    from git.cmd import Git
+    from git.exc import GitCommandError, GitCommandNotFound
+
+    _drop_repository_variables()
+    if not cwd.is_dir():
+        raise GitError(f"directory {cwd} does not exist")
     try:
-        result = subprocess.run(
-            ["git", *args], cwd=cwd, env=env, capture_output=True, stdin=subprocess.DEVNULL, check=False
+        status, out, err = Git(str(cwd)).execute(
+            ["git", *args],
+            with_extended_output=True,
+            with_exceptions=check,
+            stdout_as_string=False,
+            strip_newline_in_stdout=False,
+            istream=subprocess.DEVNULL,
+            env=dict(env),
         )
-    except FileNotFoundError as exc:
-        if not cwd.is_dir():
-            raise GitError(f"directory {cwd} does not exist") from None
+    except GitCommandNotFound as exc:
         raise GitError("git is not installed or not on PATH") from exc
-    if check and result.returncode != 0:
-        raise GitError(describe_failure(args, result))
-    return result
+    except GitCommandError as exc:
+        raise _mapped(args, exc) from None
+    return subprocess.CompletedProcess(["git", *args], status, bytes(out), str(err).encode())
+
+
+def _mapped(args: Sequence[str], exc: Any) -> GitError:
+    """A GitCommandError as the error Alphred raises: lock contention apart, with git's own words."""
+    words = (_text(exc.stderr) or _text(exc.stdout)).strip() or "no output"
+    message = f"`git {' '.join(args[:2])}` failed (exit {exc.status}): {words}"
+    return GitLockedError(message) if _LOCKED.decode() in words else GitError(message)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    text = str(value or "")
+    for prefix in ("\n  stderr: '", "\n  stdout: '"):  # how GitCommandError quotes git's output
+        if text.startswith(prefix) and text.endswith("'"):
+            return text[len(prefix) : -1]
+    return text
+
+
+def _drop_repository_variables() -> None:
+    """Remove GIT_DIR & co. from this process's environment: GitPython starts every git from it (and the
+    commands a run starts must not aim at another repository either)."""
+    for name in _REPOSITORY_VARIABLES:
+        if name in os.environ:
+            os.environ.pop(name, None)
 
 
 def describe_failure(args: Sequence[str], result: subprocess.CompletedProcess[bytes]) -> str:

@@ -10,13 +10,14 @@ import contextlib
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError, UnbornHeadError, UnknownRefError
 from alphred.git.branches import sanitize_branch_name
 from alphred.git.command import describe_failure, git_environment, run_git
-from alphred.git.location import RepoLocation, ensure_alphred_dir, read_gitfile, read_head
+from alphred.git.location import RepoLocation, ensure_alphred_dir, read_gitfile, read_head, read_ref
 
 _Completed = subprocess.CompletedProcess[bytes]
 FALLBACK_NAME = "Alphred"
@@ -27,6 +28,9 @@ _INITIALIZING = "alphred: initializing"
 _DIFF_ARGS = ("--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "--numstat", "-p")
 # An index file ends with a hash of its content (20 bytes for SHA-1, 32 for SHA-256 repositories).
 _INDEX_TRAILER = 32
+TRAILER_RUN = "Alphred-Run"
+TRAILER_PHASE = "Alphred-Phase"
+TRAILER_ATTEMPT = "Alphred-Attempt"
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,18 @@ class CommitResult:
     deletions: int
 
 
-def phase_commit_message(tree_key: str, phase: str, visit: int) -> str:
-    """The message of a phase's commit (SPEC §5): ``alphred(<tree-key>): <phase> [visit N]``."""
-    return f"alphred({tree_key}): {phase} [visit {visit}]"
+def phase_commit_message(
+    tree_key: str, phase: str, visit: int, *, run_id: int | None = None, attempt: int | None = None
+) -> str:
+    """The message of a phase's commit (SPEC §5): ``alphred(<tree-key>): <phase> [visit N]``.
+
+    With ``run_id`` and ``attempt``, git trailers name the run, phase and attempt (``Alphred-Run: 7``,
+    ``Alphred-Phase: implement``, ``Alphred-Attempt: 2``): a take-over recognises a commit its attempt made.
+    """
+    subject = f"alphred({tree_key}): {phase} [visit {visit}]"
+    if run_id is None or attempt is None:
+        return subject
+    return f"{subject}\n\n{TRAILER_RUN}: {run_id}\n{TRAILER_PHASE}: {phase}\n{TRAILER_ATTEMPT}: {attempt}\n"
 
 
 class GitWorktrees:
@@ -130,13 +143,20 @@ class GitWorktrees:
             raise GitError(failure)
         return Worktree(path, branch, reused=False)
 
-    def commit_phase(self, worktree: Path, message: str, since: str | None = None) -> CommitResult | None:
+    def commit_phase(
+        self,
+        worktree: Path,
+        message: str,
+        since: str | None = None,
+        before_commit: Callable[[], None] | None = None,
+    ) -> CommitResult | None:
         """Stage every change (deletions and untracked files, ``.gitignore`` honoured) and commit it.
 
         Returns None when nothing changed since ``since`` (default: the current ``HEAD``). Passing the
         phase's starting commit as ``since`` also captures commits the agent made itself. Hooks and signing
         are skipped: these are Alphred's bookkeeping commits, and a prompt or a failing hook must not
-        stall a run.
+        stall a run. ``before_commit`` is called once there is something to report, before the commit (the
+        caller records its intent there).
         """
         self._git("add", "-A", cwd=worktree)
         head = self.head_sha(worktree)
@@ -145,6 +165,8 @@ class GitWorktrees:
             return None  # ``add -A`` left the index as it was when it held HEAD's tree: nothing to commit
         out = self._git("diff", "--cached", *_DIFF_ARGS, cwd=worktree).stdout
         sha = head
+        if before_commit is not None and (out.strip() or start != head):
+            before_commit()
         if out.strip():
             args = ("commit", "-q", "--no-verify", "--no-gpg-sign", "--allow-empty-message", "-m", message)
             run_git(args, worktree, self._identity_env())
@@ -183,6 +205,10 @@ class GitWorktrees:
             if not worktree.resolve().is_relative_to(self.location.worktrees_dir.resolve()):
                 raise GitError(describe_failure(("worktree", "remove"), result))
             shutil.rmtree(worktree)
+        self._git("worktree", "prune")
+
+    def prune(self) -> None:
+        """Drop git's registrations of worktrees whose directory is gone (``git worktree prune``)."""
         self._git("worktree", "prune")
 
     # -- internals ---------------------------------------------------------------------------------------
@@ -238,6 +264,13 @@ class GitWorktrees:
         result = self._git("rev-parse", "--verify", "--quiet", ref + "^{commit}", check=False)
         return result.stdout.decode().strip() if result.returncode == 0 else None
 
+    def _ref_exists(self, ref: str) -> bool:
+        """Whether ``ref`` exists, read without spawning git (git is asked for a reftable repository)."""
+        common = self.location.git_common_dir
+        if (common / "reftable").exists():
+            return self._branch_exists(ref[len("refs/heads/") :])
+        return read_ref(common, ref) is not None or (common / ref).is_file()
+
     def _branch_exists(self, branch: str) -> bool:
         result = self._git("rev-parse", "--verify", "--quiet", "refs/heads/" + branch, check=False)
         return result.returncode == 0
@@ -288,10 +321,12 @@ class GitWorktrees:
         """The first of ``branch``, ``branch-2``, ``branch-3``... that no local branch blocks."""
         parts = branch.split("/")
         ancestors = {"/".join(parts[:i]) for i in range(1, len(parts))}
-        patterns = [f"refs/heads/{name}" for name in (branch, f"{branch}-*", *sorted(ancestors))]
+        # Only refs that can clash are listed: ``branch``, ``branch-*`` (and what is below them). Ancestors are
+        # looked up one by one: a prefix pattern for them would list every run's branch (O(branches)).
+        patterns = [f"refs/heads/{name}" for name in (branch, f"{branch}-*")]
         listed = self._git("for-each-ref", "--format=%(refname)", *patterns).stdout.decode()
         taken = {line[len("refs/heads/") :] for line in listed.splitlines()}
-        clash = sorted(taken & ancestors)
+        clash = sorted(name for name in ancestors if self._ref_exists(f"refs/heads/{name}"))
         if clash:
             raise GitError(f"cannot create branch {branch}: the branch {clash[0]} exists (change the template)")
         suffix = 1

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import ProviderError
+from alphred.errors import NO_RESULT, ProviderError
 
 from .base import ProviderEvent, ProviderOptions, Readiness
 from .claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
@@ -111,9 +111,7 @@ class ClaudeProvider:
                 raise _classify_exception(sdk, exc, list(stderr)) from exc
             if mapper.result is None:
                 detail = tail(list(stderr)) or "the stream ended"
-                raise provider_error(
-                    "CLAUDE", f"claude ended without a result: {detail}", "internal", code="CLAUDE_NO_RESULT"
-                )
+                raise provider_error("CLAUDE", f"claude ended without a result: {detail}", "internal", code=NO_RESULT)
         finally:
             if watcher is not None:
                 watcher.cancel()

@@ -25,8 +25,9 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import ProviderError
+from alphred.errors import NO_RESULT, ProviderError
 
+from . import groups
 from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from .contract import cap_text, compose_prompt, decision_and_report, decision_schema, token_count
 from .errors import classify_text, provider_error, tail
@@ -92,6 +93,7 @@ class CodexProvider:
                 raise provider_error(
                     "CODEX", f"cannot start codex: {exc}", "invalid_request", code="CODEX_NOT_FOUND"
                 ) from exc
+            groups.register(process.pid)  # recorded with the attempt; a second Ctrl+C kills it too
             stderr: deque[str] = deque(maxlen=200)
             readers = [asyncio.create_task(_drain(process.stderr, stderr))]
             mapper = CodexEventMapper(bool(options.decisions))
@@ -116,6 +118,7 @@ class CodexProvider:
                         os.killpg(process.pid, signal.SIGKILL)  # leftovers of the agent's commands
                 else:
                     await _kill_group(process)
+                groups.unregister(process.pid)
 
     def _arguments(self, binary: str, prompt: str, options: ProviderOptions, scratch: Path) -> list[str]:
         sandbox = str(options.settings.get("sandbox") or DEFAULT_SANDBOX)
@@ -234,7 +237,7 @@ class CodexEventMapper:
             detail = self.last_error or tail(stderr) or "no output"
             if exit_code == 0:
                 raise provider_error(
-                    "CODEX", f"codex ended without finishing its turn: {detail}", "internal", code="CODEX_NO_RESULT"
+                    "CODEX", f"codex ended without finishing its turn: {detail}", "internal", code=NO_RESULT
                 )
             kind = classify_text(detail)
             message = f"codex exited with code {exit_code}: {detail}"

@@ -12,14 +12,11 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from alphred.errors import AlphredError, ProviderError
+from alphred.errors import BAD_EVENT, EVENT_AFTER_RESULT, NO_RESULT, PROVIDER_CRASH, AlphredError, ProviderError
 
 from .base import EventType, Provider, ProviderEvent, ProviderOptions, Readiness
 
-EVENT_AFTER_RESULT = "CONTRACT_EVENT_AFTER_RESULT"
-NO_RESULT = "CONTRACT_NO_RESULT"
-BAD_EVENT = "CONTRACT_BAD_EVENT"
-PROVIDER_CRASH = "PROVIDER_CRASH"
+__all__ = ["BAD_EVENT", "EVENT_AFTER_RESULT", "NO_RESULT", "PROVIDER_CRASH", "checked", "checked_stream"]
 
 
 class ContractMonitor:
@@ -71,33 +68,36 @@ class ContractCheckedProvider:
         """Delegate the preflight to the wrapped provider."""
         return self.inner.check()
 
-    async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
+    def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
         """Forward the wrapped provider's events in order, raising ProviderError on a contract breach."""
-        monitor = ContractMonitor(self.name)
-        stream = aiter(self.inner.run(prompt, options))
-        try:
-            while True:
-                try:
-                    event = await anext(stream)
-                except StopAsyncIteration:
-                    break
-                except AlphredError:
-                    raise
-                except Exception as exc:  # a third-party provider's bug must not become a traceback
-                    raise ProviderError(
-                        f"provider '{self.name}' raised {type(exc).__name__}: {exc}",
-                        kind="internal",
-                        code=PROVIDER_CRASH,
-                    ) from exc
-                yield monitor.observe(event)
-                if monitor.result is not None:
-                    await _expect_end(stream, monitor)
-                    return
-            monitor.finish()
-        finally:
-            closer = getattr(stream, "aclose", None)
-            if closer is not None:
-                await closer()
+        return checked_stream(self.name, self.inner.run(prompt, options))
+
+
+async def checked_stream(name: str, events: AsyncIterator[ProviderEvent]) -> AsyncIterator[ProviderEvent]:
+    """``events`` under the contract (the one place it is enforced, for providers and commands alike)."""
+    monitor = ContractMonitor(name)
+    stream = aiter(events)
+    try:
+        while True:
+            try:
+                event = await anext(stream)
+            except StopAsyncIteration:
+                break
+            except AlphredError:
+                raise
+            except Exception as exc:  # a third-party provider's bug must not become a traceback
+                raise ProviderError(
+                    f"provider '{name}' raised {type(exc).__name__}: {exc}", kind="internal", code=PROVIDER_CRASH
+                ) from exc
+            yield monitor.observe(event)
+            if monitor.result is not None:
+                await _expect_end(stream, monitor)
+                return
+        monitor.finish()
+    finally:
+        closer = getattr(stream, "aclose", None)
+        if closer is not None:
+            await closer()
 
 
 async def _expect_end(stream: AsyncIterator[ProviderEvent], monitor: ContractMonitor) -> None:

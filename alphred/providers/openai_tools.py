@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from alphred.providers import groups
+
 OUTPUT_CAP = 30_000
 DEFAULT_SHELL_TIMEOUT = 120.0
 MAX_SHELL_TIMEOUT = 3600.0
@@ -250,6 +252,7 @@ class Toolbox:
                 kill_group(started.pid)
                 await asyncio.wait_for(started.wait(), KILL_WAIT_SECONDS)
             raise
+        groups.register(process.pid)  # recorded with the attempt; a second Ctrl+C or a take-over kills it too
         output = HeadTail(OUTPUT_CAP)
         assert process.stdout is not None
         reader = asyncio.create_task(output.drain(process.stdout))
@@ -267,6 +270,7 @@ class Toolbox:
             if process.returncode is None:
                 with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                     await asyncio.wait_for(process.wait(), KILL_WAIT_SECONDS)
+            groups.unregister(process.pid)
         head = f"timed out after {timeout:g}s (process group killed)" if timed_out else f"exit code {code}"
         meta = {"exit_code": code, "timed_out": timed_out}
         return ToolOutcome(f"{head}\n{output.text()}".rstrip("\n"), timed_out, metadata=meta)

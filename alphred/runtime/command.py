@@ -13,11 +13,13 @@ from typing import Any
 
 from alphred.errors import ProviderError
 from alphred.guards.templates import Template, render_template
+from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, result_event
 
 REPORT_TAIL_CHARS = 8000
 KILL_GRACE_SECONDS = 2.0
-ACTIVE_GROUPS: set[int] = set()  # process groups of running commands, for an emergency stop
+ACTIVE_GROUPS = groups.ACTIVE  # process groups of running commands and agent CLIs, for an emergency stop
+kill_active_groups = groups.kill_all
 
 
 def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
@@ -27,13 +29,6 @@ def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str
     holds environment variables the script refers to (to be merged into the process environment).
     """
     return render_template(template, values, quote=shlex.quote), {}
-
-
-def kill_active_groups() -> None:
-    """SIGKILL every running command's process group (a second Ctrl+C stops at once, leaving no orphan)."""
-    for pgid in list(ACTIVE_GROUPS):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
 
 
 async def run_command(
@@ -58,7 +53,7 @@ async def run_command(
         start_new_session=True,
         env=dict(env) if env is not None else None,
     )
-    ACTIVE_GROUPS.add(process.pid)
+    groups.register(process.pid)
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     readers = [
         asyncio.create_task(_pump(process.stdout, "stdout", queue)),
@@ -98,7 +93,7 @@ async def run_command(
     finally:
         if not finished:
             await _kill_group(process)
-        ACTIVE_GROUPS.discard(process.pid)
+        groups.unregister(process.pid)
         for reader in readers:
             reader.cancel()
     report = "".join(tail)[-REPORT_TAIL_CHARS:]

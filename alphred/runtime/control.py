@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from alphred.engine import (
     ApprovalGiven,
@@ -23,21 +22,28 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.engine.machine import AWAITING_APPROVAL
-from alphred.errors import AlphredError, DeliveryError, RunBusyError, RunStateError, StoreError, UnknownRunError
+from alphred.errors import AlphredError, RunBusyError, RunStateError, StoreError, UnknownRunError
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
-from alphred.git.location import read_gitfile
+from alphred.git.recovery import clear_stale_locks
 from alphred.providers import ProviderRegistry
 from alphred.spec import Workflow, load_workflow
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.snapshots import read_snapshot
 
-from .delivery import DELIVERY_FAILED, PullRequestPlan, deliver
+from .cleanup import finish_cleanups, pending_cleanups
+from .crash import crash_point
+from .delivery import PullRequestPlan
 from .jsonl import JsonlEvents
 from .lease import LeaseOwner, lease_ttl, owner_is_dead
+from .orphans import kill_leftovers
 from .progress import Progress
+from .recovery import settle
 from .redact import Redactor
-from .runner import Runner, RunOptions, existing_events_for
+from .runner import Runner, RunOptions
 from .style import shown_path
+
+WANTED_BRANCH = "branch"
+"""Runtime key of the branch name a run asked for (its worktree may not exist yet after a crash)."""
 
 
 @dataclass
@@ -56,33 +62,41 @@ def create_run(
 ) -> tuple[int, Path, RunState]:
     """Compile the workflow, create the run, its branch and worktree; return (run id, worktree, state).
 
-    With ``owner`` the run is created already leased to it, so no worker can take it before it starts.
+    The run row, its phases and its engine state come into being in ONE transaction (with the branch name
+    it wants), so a kill at any instant leaves either nothing or a run that ``resume``/``worker`` can start:
+    its worktree, made after that transaction, is made again (or reused) when it is missing. With ``owner``
+    the run is created already leased to it, so no worker can take it before it starts.
     """
     store = env.store
     worktrees = GitWorktrees(env.location)
     base = worktrees.resolve_base(options.base)
-    tree_id, _version = store.compile(workflow)
-    run_id = store.create_run(
-        tree_id,
-        workflow,
-        dict(options.inputs),
-        base_sha=base.sha,
-        base_ref=base.ref_name,
-        repo_path=str(env.location.root),
-        **_lease_fields(owner),
-    )
+    state = initial_state(workflow, options.inputs, deliver=options.pull_request is not None)
     template = choose_branch_template(options.branch, options.branch_template, options.env)
-    tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
-    worktree = worktrees.create(run_id, render_branch_name(template, tokens), base.sha)
-    state = initial_state(workflow, options.inputs)
-    store.update_run(
-        run_id,
-        branch=worktree.branch,
-        worktree_path=str(worktree.path),
-        head_sha=base.sha,
-        engine_state={"engine": state_to_json(state), "runtime": options.stored()},
-    )
-    return run_id, worktree.path, state
+    with store.transaction() as tx:
+        tree_id, _version = tx.compile(workflow)
+        run_id = tx.create_run(
+            tree_id,
+            workflow,
+            dict(options.inputs),
+            base_sha=base.sha,
+            base_ref=base.ref_name,
+            head_sha=base.sha,
+            repo_path=str(env.location.root),
+            **_lease_fields(owner),
+        )
+        tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
+        runtime = {**options.stored(), WANTED_BRANCH: render_branch_name(template, tokens)}
+        tx.update_run(run_id, engine_state={"engine": state_to_json(state), "runtime": runtime})
+    crash_point("run_created")
+    worktree = _make_worktree(env, run_id, runtime[WANTED_BRANCH], base.sha)
+    return run_id, worktree, state
+
+
+def _make_worktree(env: Environment, run_id: int, branch: str, base_sha: str) -> Path:
+    """Create (or reuse the half-made) worktree of a run and record where it is."""
+    worktree = GitWorktrees(env.location).create(run_id, branch, base_sha)
+    env.store.update_run(run_id, branch=worktree.branch, worktree_path=str(worktree.path))
+    return worktree.path
 
 
 def start_run(env: Environment, workflow: Workflow, options: RunOptions, registry: ProviderRegistry) -> RunRecord:
@@ -101,7 +115,8 @@ def start_run(env: Environment, workflow: Workflow, options: RunOptions, registr
     if env.events is not None:
         env.events.run_started(run_id, workflow.key, record.branch)
     env.progress(run_id).note(f"run {run_id} of {workflow.key} on branch {record.branch} in {shown_path(worktree)}")
-    return _drive(env, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()])
+    runtime = {WANTED_BRANCH: record.branch}
+    return _drive(env, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()], runtime)
 
 
 def continue_run(
@@ -115,20 +130,21 @@ def continue_run(
     """``resume``, ``retry``, ``approve`` or ``reject`` a run and drive it on in this process."""
     store = env.store
     record = _find(store, run_id)
-    workflow, state, options = _restore(store, record)
+    if action == "resume" and any(left.run_id == run_id for left in pending_cleanups(store, env.location)):
+        finish_cleanups(store, env.location)  # a completed run whose worktree removal was cut short
+        return store.get_run(run_id)
+    workflow, state, options, runtime = _restore(store, record)
     if approve_all is not None:
         options.approve_all = approve_all
-    if action == "retry" and record.reason == DELIVERY_FAILED and options.pull_request is not None:
-        return _redeliver(env, record, workflow, state, options)
     first = _first_events(record, state, action, comment)
+    dead = record.lease_owner
     owner = _claim(store, record)
     try:
         record = _relocate(env, store.get_run(run_id))  # re-read under the lease
         if record.pause_requested:
             store.update_run(run_id, pause_requested=False)  # continuing is the answer to an old pause request
-        if record.status == RunStatus.RUNNING:
-            first = existing_events_for(state) + first
-        worktree = _worktree(env, record)
+        worktree = _worktree(env, record, runtime)
+        first = settle(store, env.location, record, state, worktree, dead, Redactor(options.env)) + first
         if action in ("approve", "reject"):
             _record_approval(store, record, state, action, comment)
         registry = env.registry_for(workflow, bool(options.dry_run))
@@ -136,42 +152,7 @@ def continue_run(
         with contextlib.suppress(AlphredError):
             store.release_lease(run_id, str(owner))
         raise
-    return _drive(env, workflow, run_id, worktree, options, registry, owner, state, first)
-
-
-def _redeliver(
-    env: Environment, record: RunRecord, workflow: Workflow, state: RunState, options: RunOptions
-) -> RunRecord:
-    """``retry`` of a run whose delivery failed: push and open the pull request again, nothing else."""
-    store, run_id, plan = env.store, record.id, options.pull_request
-    assert plan is not None
-    owner = _claim(store, record)
-    progress = env.progress(run_id)
-    try:
-        record = _relocate(env, store.get_run(run_id))
-        store.set_run_status(run_id, RunStatus.RUNNING.value)
-        try:
-            url = deliver(store, workflow, run_id, plan, state, (), Redactor(options.env), options.env)
-        except DeliveryError as exc:
-            sys.stderr.write(f"Error [{exc.code}]: {exc}\n")
-            store.set_run_status(run_id, RunStatus.FAILED.value, DELIVERY_FAILED)
-            return store.get_run(run_id)
-        progress.note(f"pull request: {url}")
-        done = dataclasses.replace(state, status=RunStatus.COMPLETED, reason=None)
-        fields: dict[str, object] = {
-            "pr_url": url,
-            "engine_state": {"engine": state_to_json(done), "runtime": options.stored()},
-        }
-        worktree = Path(record.worktree_path) if record.worktree_path else None
-        if worktree is not None and worktree.is_dir() and not options.keep_worktree:
-            GitWorktrees(env.location).remove(worktree)
-            fields["worktree_path"] = None
-        store.set_run_status(run_id, RunStatus.COMPLETED.value, None, **fields)
-        progress.note("run completed")
-    finally:
-        with contextlib.suppress(AlphredError):
-            store.release_lease(run_id, str(owner))
-    return store.get_run(run_id)
+    return _drive(env, workflow, run_id, worktree, options, registry, owner, state, first, runtime)
 
 
 def request_pause(store: SqlRunStore, run_id: int) -> str:
@@ -197,16 +178,17 @@ def request_cancel(env: Environment, run_id: int) -> str:
     store.request_cancel(run_id)
     if not lease_is_free(record):
         return f"run {run_id}: cancel requested; the process running it stops now"
-    workflow, state, options = _restore(store, record)
+    workflow, state, options, runtime = _restore(store, record)
     try:
         owner = _claim(store, record)
     except RunBusyError:
         return f"run {run_id}: cancel requested; the process running it stops now"
     from alphred.engine import CancelRequested
 
+    kill_leftovers(store, run_id, record.lease_owner)  # what a dead process of the run left stops too
     worktree = Path(record.worktree_path) if record.worktree_path else Path("/nonexistent")
     registry = ProviderRegistry({})
-    _drive(env, workflow, run_id, worktree, options, registry, owner, state, [CancelRequested()])
+    _drive(env, workflow, run_id, worktree, options, registry, owner, state, [CancelRequested()], runtime)
     return f"run {run_id} cancelled"
 
 
@@ -220,7 +202,7 @@ def _find(store: SqlRunStore, run_id: int) -> RunRecord:
     return record
 
 
-def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState, RunOptions]:
+def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState, RunOptions, dict[str, Any]]:
     snapshot = read_snapshot(store, record.id)
     if snapshot.source_text is None or snapshot.engine is None:
         raise StoreError(f"run {record.id} has no stored workflow or engine state; it cannot be continued")
@@ -240,7 +222,7 @@ def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState,
         dry_run_scope=str(stored.get("dry_run_scope") or "all"),
         pull_request=PullRequestPlan.from_stored(stored.get("pull_request")),
     )
-    return workflow, state, options
+    return workflow, state, options, dict(stored)
 
 
 def _first_events(record: RunRecord, state: RunState, action: str, comment: str | None) -> list[Event]:
@@ -327,25 +309,21 @@ def _relocate(env: Environment, record: RunRecord) -> RunRecord:
     return env.store.get_run(record.id)
 
 
-def _worktree(env: Environment, record: RunRecord) -> Path:
-    worktrees = GitWorktrees(env.location)
+def _worktree(env: Environment, record: RunRecord, runtime: Mapping[str, Any]) -> Path:
+    """The run's worktree: as recorded, reopened on its branch, or made now (a run created by a process
+    that died before it made its worktree)."""
     if record.worktree_path and Path(record.worktree_path).is_dir():
-        path = Path(record.worktree_path)
-    elif record.branch:
-        path = worktrees.reopen(record.id, record.branch).path
+        return Path(record.worktree_path)
+    wanted = record.branch or runtime.get(WANTED_BRANCH)
+    # a kill inside `git worktree add` leaves the branch's ref lock (and the admin directory's): ours, stale
+    clear_stale_locks(env.location, GitWorktrees(env.location).worktree_path(record.id), str(wanted or ""))
+    if record.branch:
+        path = GitWorktrees(env.location).reopen(record.id, record.branch).path
         env.store.update_run(record.id, worktree_path=str(path))
-    else:
+        return path
+    if not wanted or not record.base_sha:
         raise StoreError(f"run {record.id} has no branch to continue on")
-    _clear_stale_git_locks(path)
-    return path
-
-
-def _clear_stale_git_locks(worktree: Path) -> None:
-    """A process killed mid-commit leaves ``index.lock`` behind; its owner is gone, so remove it."""
-    dot_git = worktree / ".git"
-    gitdir = read_gitfile(dot_git) if dot_git.is_file() else dot_git
-    with contextlib.suppress(FileNotFoundError):
-        (gitdir / "index.lock").unlink()
+    return _make_worktree(env, record.id, str(wanted), record.base_sha)
 
 
 def _drive(
@@ -358,10 +336,11 @@ def _drive(
     owner: LeaseOwner,
     state: RunState,
     first: Sequence[Event],
+    runtime: Mapping[str, Any],
 ) -> RunRecord:
     runner = Runner(
-        env.store, workflow, run_id, env.location, registry,
-        worktree=worktree, options=options, owner=owner, progress=env.progress(run_id), events=env.events,
+        env.store, workflow, run_id, env.location, registry, worktree=worktree, options=options, owner=owner,
+        progress=env.progress(run_id), events=env.events, runtime=runtime,
     )  # fmt: skip
     runner.drive(state, first)
     return env.store.get_run(run_id)

@@ -6,26 +6,20 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alphred.engine import (
-    RecordStep,
-    RunFinished,
-    RunState,
-    RunStatus,
-    SetRunStatus,
-    template_context,
-)
-from alphred.engine.events import Effect
+from alphred.engine import DeliveryDone, DeliveryFailed, RunState, RunStatus, template_context
 from alphred.errors import DeliveryError
 from alphred.guards.templates import render_template
 from alphred.spec import Workflow
 from alphred.store import SqlRunStore
 
+from .crash import crash_point
 from .redact import Redactor
-from .status import status_object, step_entry, with_state
+from .status import status_object, with_state
 
-DELIVERY_FAILED = "delivery_failed"
+if TYPE_CHECKING:
+    from alphred.scm import DeliveryRequest
 
 
 @dataclass(frozen=True)
@@ -71,27 +65,51 @@ def plan_pull_request(
     return PullRequestPlan(target.remote, base, draft or bool(spec and spec.draft), target.provider)
 
 
-def completes(effects: tuple[Effect, ...]) -> bool:
-    """True when this batch of effects completes the run."""
-    return any(isinstance(e, SetRunStatus) and e.status is RunStatus.COMPLETED for e in effects)
-
-
-def deliver(
+def deliver_step(
     store: SqlRunStore,
     workflow: Workflow,
     run_id: int,
     plan: PullRequestPlan,
     state: RunState,
-    effects: tuple[Effect, ...],
+    step: str,
     redactor: Redactor,
     env: Mapping[str, str],
-) -> str:
-    """Push the run's branch and open (or find) its pull request; return the URL. Raises DeliveryError."""
-    from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title, deliver_pull_request
+) -> tuple[DeliveryDone | DeliveryFailed, str]:
+    """Carry out one delivery step (``push`` or ``open``) of a completed run; the event that reports it and
+    what to say about it ('' for nothing).
+
+    Each step is safe to repeat: a push of the same commits changes nothing, and ``open`` reports the
+    branch's open pull request before it would create one.
+    """
+    from alphred.scm import open_for, push_for
+
+    try:
+        request = _request(store, workflow, run_id, plan, state, redactor, env)
+        crash_point(f"deliver_{step}")
+        if step == "push":
+            push_for(request)
+            return DeliveryDone(step), ""
+        url = open_for(request).url
+        crash_point("pull_request_opened")
+        return DeliveryDone(step, url), f"pull request: {url}"
+    except DeliveryError as exc:
+        return DeliveryFailed(step, exc.kind), f"Error [{exc.code}]: {exc}"
+
+
+def _request(
+    store: SqlRunStore,
+    workflow: Workflow,
+    run_id: int,
+    plan: PullRequestPlan,
+    state: RunState,
+    redactor: Redactor,
+    env: Mapping[str, str],
+) -> DeliveryRequest:
+    from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title
 
     record = store.get_run(run_id)
-    status = with_state(status_object(record, store.list_steps(run_id)), state)
-    status["steps"].extend(step_entry(e) for e in effects if isinstance(e, RecordStep))
+    steps = store.list_steps(run_id)
+    status = with_state(status_object(record, steps), state)
     status["status"] = RunStatus.COMPLETED.value
     spec = workflow.pull_request
     report = None
@@ -99,36 +117,20 @@ def deliver(
         artifact = store.latest_artifact(run_id, spec.body_from, "report")
         report = artifact.content_text if artifact is not None else None
     if workflow.pull_request_title is not None:
-        last = next((e.phase for e in reversed(effects) if isinstance(e, RecordStep)), workflow.start)
+        last = steps[-1].phase if steps else workflow.start
         title = render_template(workflow.pull_request_title, template_context(state, workflow, last)).strip()
     else:
         title = default_pr_title(status, workflow.name)
     if not record.branch:
         raise DeliveryError("no_commits", f"run {run_id} has no branch to deliver", branch="?")
-    result = deliver_pull_request(
-        DeliveryRequest(
-            repo_root=Path(record.repo_path or "."),
-            branch=record.branch,
-            base=plan.base,
-            title=redactor.redact(title or default_pr_title(status, workflow.name)),
-            body=redactor.redact(build_pr_body(status, report)),
-            remote=plan.remote,
-            draft=plan.draft,
-            provider=plan.provider,
-            env=env,
-        )
+    return DeliveryRequest(
+        repo_root=Path(record.repo_path or "."),
+        branch=record.branch,
+        base=plan.base,
+        title=redactor.redact(title or default_pr_title(status, workflow.name)),
+        body=redactor.redact(build_pr_body(status, report)),
+        remote=plan.remote,
+        draft=plan.draft,
+        provider=plan.provider,
+        env=env,
     )
-    return result.url
-
-
-def as_failed(state: RunState, effects: tuple[Effect, ...]) -> tuple[RunState, tuple[Effect, ...]]:
-    """The same transition, but ending the run ``failed`` with reason ``delivery_failed``."""
-    changed: list[Effect] = []
-    for effect in effects:
-        if isinstance(effect, SetRunStatus) and effect.status is RunStatus.COMPLETED:
-            changed.append(SetRunStatus(RunStatus.FAILED, DELIVERY_FAILED))
-        elif isinstance(effect, RunFinished):
-            changed.append(RunFinished(RunStatus.FAILED, DELIVERY_FAILED))
-        else:
-            changed.append(effect)
-    return dataclasses.replace(state, status=RunStatus.FAILED, reason=DELIVERY_FAILED), tuple(changed)

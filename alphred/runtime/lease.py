@@ -35,6 +35,11 @@ def _start_time(pid: int) -> str:
     return fields[19] if len(fields) > 19 else ""
 
 
+def process_start_time(pid: int) -> str:
+    """The start time of process ``pid`` ('' when unknown): with the pid, it names one process for good."""
+    return _start_time(pid)
+
+
 @dataclass(frozen=True)
 class LeaseOwner:
     """A lease owner: ``host:pid:start:token``."""

@@ -23,11 +23,11 @@ from alphred.engine import (
     decision_problem,
     template_context,
 )
-from alphred.errors import AlphredError, ProviderError
-from alphred.git import GitWorktrees
+from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, ProviderError
+from alphred.git import CommitResult, GitWorktrees, phase_commit_message
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
-from alphred.providers.contract import checked
+from alphred.providers.contract import checked, checked_stream
 from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
 
@@ -76,6 +76,8 @@ class PhaseContext:
     # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
     # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
     pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
+    # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
+    cancel: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class _Outcome:
@@ -97,24 +99,30 @@ async def run_attempt(
 
     ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry).
     """
-    with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
-        node = tx.get_node(ctx.run_id, phase.key)
-        first = tx.next_event_sequence(node.id, attempt)
+
+    def prepare() -> tuple[int, int, str, dict[str, UpstreamReport]]:
+        with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
+            node = tx.get_node(ctx.run_id, phase.key)
+            first = tx.next_event_sequence(node.id, attempt)
+        reports = _upstream_reports(ctx, phase) if phase.type is PhaseType.AGENT else {}
+        return node.id, first, ctx.worktrees.head_sha(ctx.worktree), reports
+
+    node_id, first, start_sha, reports = await asyncio.to_thread(prepare)  # blocking work off the event loop
 
     def forward(sequence: int, event: ProviderEvent) -> None:
         if ctx.on_event is not None:
             ctx.on_event(phase.key, attempt, sequence, event)
 
-    stats.details["start_sha"] = ctx.worktrees.head_sha(ctx.worktree)
-    sink = EventSink(ctx.store, ctx.run_id, node.id, attempt, ctx.redactor, first, forward)
+    stats.details["start_sha"] = start_sha
+    sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
     flusher = asyncio.create_task(_flush_periodically(sink))
     try:
-        events = _events_for(ctx, state, phase, attempt, notes)
+        events = _events_for(ctx, state, phase, attempt, notes, reports)
         failure = await _consume(events, phase, sink, outcome)
     finally:
         flusher.cancel()
-        sink.flush()
+        await asyncio.shield(asyncio.to_thread(sink.flush))
     stats.events = sink.count
     stats.tokens = outcome.counter.total
     stats.cost_usd = outcome.counter.cost_usd
@@ -133,7 +141,7 @@ async def run_attempt(
     checked = None
     if verdict.problem is None and phase.checks:
         checked = await _check(ctx, state, phase, verdict, stats, sink)
-    return _completed(ctx, phase, attempt, visit, verdict, stats, checked)
+    return await asyncio.to_thread(_completed, ctx, phase, attempt, visit, verdict, stats, checked)
 
 
 async def _check(
@@ -188,22 +196,27 @@ async def _flush_periodically(sink: EventSink) -> None:
     """Write buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent."""
     while True:
         await asyncio.sleep(FLUSH_EVERY_SECONDS)
-        sink.flush()
+        await asyncio.to_thread(sink.flush)
 
 
 def _events_for(
-    ctx: PhaseContext, state: RunState, phase: Phase, attempt: int, notes: tuple[str, ...]
+    ctx: PhaseContext,
+    state: RunState,
+    phase: Phase,
+    attempt: int,
+    notes: tuple[str, ...],
+    reports: dict[str, UpstreamReport],
 ) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command, extra_env = template_command(phase.templates["run"], values)
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
             return dry_run_command(render_template(phase.templates["run"], values, quote=shlex.quote), ctx.worktree)
-        return run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **extra_env})
+        return checked_stream("command", run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **extra_env}))
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
-    bundle = build_context(ctx.workflow, phase.key, _upstream_reports(ctx, phase))
+    bundle = build_context(ctx.workflow, phase.key, reports)
     manifest = bundle.manifest
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=manifest))
     options = ProviderOptions(
@@ -216,7 +229,7 @@ def _events_for(
         model=phase.model,
         decisions=phase.decisions,
         settings=phase.options,
-        cancel=asyncio.Event(),
+        cancel=ctx.cancel,
     )
     return provider.run(prompt, options)
 
@@ -237,7 +250,8 @@ def _upstream_reports(ctx: PhaseContext, phase: Phase) -> dict[str, UpstreamRepo
 async def _consume(
     events: AsyncIterator[ProviderEvent], phase: Phase, sink: EventSink, outcome: _Outcome
 ) -> ProviderError | None:
-    """Drain the stream under the phase's timeout and idle timeout; None when it ended with a result.
+    """Drain the (contract-checked) stream under the phase's timeout and idle timeout; None when it ended
+    with a result.
 
     One ``asyncio.timeout_at`` watches both limits: its deadline is the earlier of the phase's end and the last
     event plus ``idle_timeout``, moved forward as events arrive (at most every RESCHEDULE_SECONDS).
@@ -254,10 +268,6 @@ async def _consume(
         async with asyncio.timeout_at(next_deadline()) as watch:
             moved = loop.time()
             async for event in iterator:
-                if outcome.result is not None:
-                    return ProviderError(
-                        f"provider sent a {event.type.value} event after its result", kind="internal", code="CONTRACT"
-                    )
                 sink.add(event)
                 if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
                     outcome.counter.feed(event.metadata)
@@ -269,23 +279,19 @@ async def _consume(
                     moved = now
     except TimeoutError:
         timed_out = deadline is not None and loop.time() >= deadline - 0.001
-        reason = "timeout" if timed_out else "idle_timeout"
+        reason, code = ("timeout", TIMEOUT) if timed_out else ("idle_timeout", IDLE_TIMEOUT)
         limit = phase.timeout if timed_out else phase.idle_timeout
         what = "ran past its timeout" if timed_out else "produced no event for its idle_timeout"
-        return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=reason.upper())
+        return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=code)
     except ProviderError as exc:
         return exc
     except AlphredError as exc:
         return ProviderError(str(exc), kind="invalid_request", code=exc.code, retryable=False)
-    except (OSError, ValueError, RuntimeError) as exc:
-        return ProviderError(f"{type(exc).__name__}: {exc}", kind="internal", code="PROVIDER_CRASH")
     finally:
         closer = getattr(iterator, "aclose", None)
         if closer is not None:
             await closer()
-    if outcome.result is None:
-        return ProviderError("provider ended without a result event", kind="internal", code="NO_RESULT")
-    return None
+    return None  # the contract check (checked_stream) guarantees a result here
 
 
 @dataclass(frozen=True)
@@ -352,21 +358,7 @@ def _completed(
         stats.message = problem
         stats.output_tail = text
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
-    if not problem:
-        crash_point("before_commit")
-        message = f"alphred({ctx.workflow.key}): {phase.key} [visit {visit}]"
-        commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=stats.details.get("start_sha"))
-        crash_point("after_commit")
-        if commit is not None:
-            diff, sha = ctx.redactor.redact(commit.diff), commit.sha
-
-            def record_commit(tx: StoreTransaction) -> None:
-                tx.add_artifact(ctx.run_id, phase.key, attempt, "diff", text=diff)
-                tx.update_run(ctx.run_id, head_sha=sha)
-
-            ctx.pending.append(record_commit)
-            stats.details["commit"] = commit.sha
-    return PhaseCompleted(
+    completed = PhaseCompleted(
         phase.key,
         attempt,
         decision=verdict.decision,
@@ -376,6 +368,60 @@ def _completed(
         cost_usd=stats.cost_usd,
         checks=checked.guard_values() if checked is not None else {},
     )
+    if not problem:
+        message = phase_commit_message(ctx.workflow.key, phase.key, visit, run_id=ctx.run_id, attempt=attempt)
+        intent = outcome_intent(completed, visit)
+
+        def record_intent() -> None:
+            """The outcome is written before the commit: a take-over finds it and redoes nothing."""
+            ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, OUTCOME, data=intent))
+            with ctx.store.transaction() as tx:
+                for write in ctx.pending:
+                    write(tx)
+            ctx.pending.clear()
+            crash_point("before_commit")
+
+        since = stats.details.get("start_sha")
+        commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=since, before_commit=record_intent)
+        crash_point("after_commit")
+        if commit is not None:
+            ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
+            stats.details["commit"] = commit.sha
+    return completed
+
+
+OUTCOME = "outcome"
+"""Artifact kind of an attempt's outcome, written before its commit (the commit's intent)."""
+
+
+def outcome_intent(event: PhaseCompleted, visit: int) -> dict[str, Any]:
+    """The JSON form of a completed attempt's outcome, kept as its ``outcome`` artifact."""
+    return {
+        "decision": event.decision, "report": event.report, "exit_code": event.exit_code,
+        "tokens": event.tokens, "cost_usd": event.cost_usd, "checks": dict(event.checks), "visit": visit,
+    }  # fmt: skip
+
+
+def outcome_event(phase: str, attempt: int, data: dict[str, Any]) -> PhaseCompleted:
+    """The engine event of an outcome stored by ``outcome_intent``."""
+    return PhaseCompleted(
+        phase, attempt, decision=data.get("decision"), report=data.get("report"), exit_code=data.get("exit_code"),
+        tokens=int(data.get("tokens") or 0), cost_usd=float(data.get("cost_usd") or 0.0),
+        checks=dict(data.get("checks") or {}),
+    )  # fmt: skip
+
+
+def record_commit(
+    ctx: PhaseContext, phase: str, attempt: int, commit: CommitResult
+) -> Callable[[StoreTransaction], None]:
+    """The write that records a phase's commit: its diff (redacted) as an artifact, the run's head."""
+    diff, sha = ctx.redactor.redact(commit.diff), commit.sha
+
+    def write(tx: StoreTransaction) -> None:
+        tx.add_artifact(ctx.run_id, phase, attempt, "diff", text=diff)
+        tx.update_run(ctx.run_id, head_sha=sha)
+
+    return write
 
 
 def _json(data: Any) -> str:

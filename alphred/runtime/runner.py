@@ -1,9 +1,10 @@
-"""Drive a run: feed events to the pure engine, persist its effects first, then carry them out.
+"""Drive a run: a loop that feeds events to the pure engine, persists its effects first, then carries them out.
 
-Every transition's effects and the engine's state snapshot are written in ONE transaction that is fenced
-by the run's lease; a phase attempt is claimed (its lease written) in the transaction that moves it to
-``running``. A heartbeat renews both leases and watches for ``pause``/``cancel`` requests; Ctrl+C and
-SIGTERM interrupt the active attempt out of band.
+Every transition's effects and the engine's state snapshot are written in ONE transaction fenced by the
+run's lease (``persist.Persister``); a phase attempt is claimed in the transaction that moves it to
+``running``. Every blocking call (SQL, git, push, ``gh``/``az``) runs in a worker thread, so the event loop
+stays free for the heartbeat that renews both leases and watches for ``pause``/``cancel``, for timeouts and
+for Ctrl+C/SIGTERM, which interrupt the active attempt out of band.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import contextlib
 import os
 import random
 import signal
+import socket
 import sys
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -25,38 +27,36 @@ from alphred.engine import (
     ApprovalRequested,
     AwaitApproval,
     CancelRequested,
+    Deliver,
+    DeliveryDone,
     Effect,
     Event,
-    NodeStatus,
     PauseRequested,
     PhaseCompleted,
     PhaseFailed,
     PhaseInterrupted,
-    RecordRouting,
     RecordStep,
     RunFinished,
     RunState,
     RunStatus,
-    SetPhaseStatus,
-    SetRunStatus,
     StartPhase,
-    state_to_json,
-    template_context,
     transition,
 )
-from alphred.errors import RETRYABLE_KINDS, AlphredError, DeliveryError, LeaseLostError
+from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
-from alphred.guards.templates import render_template
-from alphred.providers import ProviderRegistry
+from alphred.providers import ProviderRegistry, groups
 from alphred.spec import PhaseType, Workflow
-from alphred.store import SqlRunStore, StoreTransaction
+from alphred.store import SqlRunStore
 from alphred.store.snapshots import read_requests
 
-from .command import kill_active_groups
+from .acts import AUTO_APPROVED, approval_note, auto_approve, failed_by_runtime, heartbeat
+from .cleanup import remove_worktree
 from .crash import crash_point
-from .delivery import PullRequestPlan, as_failed, completes, deliver
+from .delivery import PullRequestPlan, deliver_step
 from .jsonl import JsonlEvents
-from .lease import LeaseOwner, lease_ttl
+from .lease import LeaseOwner, lease_ttl, process_start_time
+from .orphans import MARKER
+from .persist import Persister, Write
 from .phase import AttemptStats, PhaseContext, run_attempt
 from .progress import Progress
 from .redact import Redactor
@@ -124,6 +124,7 @@ class Runner:
         owner: LeaseOwner,
         progress: Progress | None = None,
         events: JsonlEvents | None = None,
+        runtime: Mapping[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.workflow = workflow
@@ -135,7 +136,7 @@ class Runner:
         self.worktrees = GitWorktrees(location)
         self.worktree = worktree
         self.interrupted = False
-        environment = dict(options.env)
+        environment = {**options.env, MARKER: self.owner}  # every process the run starts carries its owner
         self.ctx = PhaseContext(
             store=store,
             run_id=run_id,
@@ -149,15 +150,15 @@ class Runner:
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
         )
         self.events = events
-        self._stats: dict[tuple[str, int], AttemptStats] = {}
+        self.persister = Persister(store, run_id, self.owner, self.ttl, {**(runtime or {}), **options.stored()})
         self._failures: dict[str, _Failure] = {}
-        self._edge_ids: dict[tuple[str, int], int] | None = None
         self._phase: tuple[str, int] | None = None
         self._phase_task: asyncio.Task[Any] | None = None
         self._stop: str | None = None  # "interrupt" | "cancel" | "lost"
         self._pause = False
         self._wake = asyncio.Event()
         self._signals = 0
+        self._recording: set[asyncio.Task[None]] = set()
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -167,192 +168,99 @@ class Runner:
 
     async def _main(self, state: RunState, first: Sequence[Event]) -> RunState:
         self._wake = asyncio.Event()
+        self.ctx.cancel = asyncio.Event()
         loop = asyncio.get_running_loop()
         installed = []
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
                 loop.add_signal_handler(sig, self._on_signal, sig)
                 installed.append(sig)
+        marked = os.environ.get(MARKER)
+        os.environ[MARKER] = self.owner  # agent SDKs pass os.environ to the CLIs they spawn
+        stop_listening = groups.listen(self._record_group)
         background = [asyncio.create_task(self._heartbeat())]
         if self.progress.live:
             background.append(asyncio.create_task(self._ticker()))
         try:
-            state = await self._drive(state, first)
-            self.flush_pending()
-            return state
+            return await self._drive(state, first)
         finally:
+            stop_listening()
             for task in background:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            if self._recording:
+                await asyncio.gather(*self._recording, return_exceptions=True)
             for sig in installed:
                 loop.remove_signal_handler(sig)
+            _restore(MARKER, marked)
             if self._stop != "lost":
                 with contextlib.suppress(AlphredError):
-                    self.store.release_lease(self.run_id, self.owner)
+                    await asyncio.to_thread(self.store.release_lease, self.run_id, self.owner)
 
     async def _drive(self, state: RunState, first: Sequence[Event]) -> RunState:
         events: deque[Event] = deque(first)
         while events:
-            event = events.popleft()
             if self._stop == "lost":
                 raise LeaseLostError(self.run_id)
-            previous = state
-            state, effects = transition(state, event)
-            pr_url = None
-            plan = self.options.pull_request
-            said = ""  # what delivery did, said after the step that led to it
-            if plan is not None and completes(effects):
-                self.flush_pending()  # the PR body reads the last phase's report
-                try:
-                    pr_url = deliver(
-                        self.store, self.workflow, self.run_id, plan, state, effects, self.ctx.redactor, self.ctx.env
-                    )
-                    said = f"pull request: {pr_url}"
-                except DeliveryError as exc:
-                    said = f"Error [{exc.code}]: {exc}"
-                    state, effects = as_failed(state, effects)
-            self._persist(previous, state, effects, pr_url)
-            if said:
-                self.progress.note(said, "red" if said.startswith("Error") else "green")
+            new, effects = transition(state, events.popleft())
+            if new != state or effects:
+                await self._persist(new, effects)
+            state = new
             for effect in effects:
                 events.extend(await self._act(state, effect))
             if not events and self._stop == "cancel" and state.status not in TERMINAL_RUN_STATUSES:
                 events.append(CancelRequested())
+        if self.ctx.pending:
+            await asyncio.to_thread(self.persister.write, self._take_pending())
         return state
 
-    # -- persist first ----------------------------------------------------------------------------------
-
-    def _persist(
-        self, previous: RunState, state: RunState, effects: tuple[Effect, ...], pr_url: str | None = None
-    ) -> None:
-        if previous == state and not effects:
-            return  # a stale or no-op event: nothing to write
-        with self.store.transaction() as tx:
-            if not tx.renew_lease(self.run_id, self.owner, self.ttl):
-                self._stop = "lost"
-                raise LeaseLostError(self.run_id)
-            self._write_pending(tx)
-            changed = {
-                key: {
-                    "visits": phase.visits,
-                    "decision": phase.decision,
-                    "exit_code": phase.exit_code,
-                    "tokens": phase.tokens,
-                    "cost_usd": phase.cost_usd,
-                }
-                for key, phase in state.phases.items()
-                if previous.phases.get(key) != phase
-            }
-            written: set[str] = set()
-            for effect in effects:
-                if isinstance(effect, SetPhaseStatus):
-                    written.add(effect.phase)
-                self._persist_one(
-                    tx, effect, changed.get(effect.phase, {}) if isinstance(effect, SetPhaseStatus) else {}
+    async def _persist(self, state: RunState, effects: tuple[Effect, ...]) -> None:
+        """Persist one transition (in a thread), then report it."""
+        clear_pause = state.status is RunStatus.PAUSED and self._pause
+        try:
+            await asyncio.to_thread(self.persister.persist, state, effects, self._take_pending(), clear_pause)
+        except LeaseLostError:
+            self._stop = "lost"
+            raise
+        if clear_pause:
+            self._pause = False
+        for effect in effects:
+            if isinstance(effect, RecordStep):
+                self.progress.step_finished(
+                    effect, self.persister.stats.pop((effect.phase, effect.attempt), AttemptStats())
                 )
-            for key, fields_of_phase in changed.items():
-                if key not in written:  # counters moved without a status move
-                    tx.update_node(self.run_id, key, **fields_of_phase)
-            snapshot = state_to_json(state)
-            snapshot["history"] = []  # the steps are rows already; keeps each write O(1) in the run's length
-            fields: dict[str, Any] = {
-                "engine_state": {"engine": snapshot, "runtime": self.options.stored()},
-                "tokens": state.tokens,
-                "cost_usd": state.cost_usd,
-                "steps": state.steps,
-            }
-            if pr_url is not None:
-                fields["pr_url"] = pr_url
-            if state.status is RunStatus.PAUSED and self._pause:
-                fields["pause_requested"] = False
-                self._pause = False
-            tx.update_run(self.run_id, **fields)
-        if self.events is not None:
-            for effect in effects:
+            if self.events is not None:
                 self.events.effect(self.run_id, effect)
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
 
-    def _write_pending(self, tx: StoreTransaction) -> None:
-        """Carry out the writes the last attempt left (artifacts, head sha) in this transaction."""
+    def _take_pending(self) -> list[Write]:
         pending, self.ctx.pending = self.ctx.pending, []
-        for write in pending:
-            write(tx)
-
-    def flush_pending(self) -> None:
-        """Write what the last attempt left, in a transaction of its own (before delivery, at the end)."""
-        if self.ctx.pending:
-            with self.store.transaction() as tx:
-                self._write_pending(tx)
-
-    def _persist_one(self, tx: StoreTransaction, effect: Effect, node_fields: Mapping[str, Any]) -> None:
-        if isinstance(effect, SetRunStatus):
-            tx.set_run_status(self.run_id, effect.status.value, effect.reason)
-        elif isinstance(effect, SetPhaseStatus):
-            if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
-                self.run_id, self.owner, self.ttl, node_key=effect.phase
-            ):
-                self._stop = "lost"
-                raise LeaseLostError(self.run_id)
-            tx.set_node_status(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt, **node_fields)
-        elif isinstance(effect, RecordStep):
-            stats = self._stats.pop((effect.phase, effect.attempt), None) or AttemptStats()
-            details = dict(stats.details)
-            if stats.message:
-                details["message"] = stats.message
-            tx.add_diagnostic(
-                self.run_id,
-                effect.phase,
-                effect.attempt,
-                effect.outcome.value,
-                reason=effect.reason,
-                error_code=effect.error_code,
-                duration_ms=stats.duration_ms,
-                tokens=stats.tokens,
-                cost_usd=stats.cost_usd,
-                event_count=stats.events,
-                details=details or None,
-            )
-            self.progress.step_finished(effect, stats)
-        elif isinstance(effect, RecordRouting):
-            if self._edge_ids is None:
-                self._edge_ids = tx.edge_ids(tx.get_run(self.run_id).tree_id)
-            edge = self._edge_ids.get((effect.source, effect.priority)) if effect.priority is not None else None
-            tx.add_routing_decision(
-                self.run_id,
-                effect.source,
-                effect.attempt,
-                effect.target,
-                decision=effect.decision,
-                priority=effect.priority,
-                edge_id=edge,
-                reason=effect.reason,
-            )
+        return pending
 
     # -- then act ---------------------------------------------------------------------------------------
 
     async def _act(self, state: RunState, effect: Effect) -> list[Event]:
         if isinstance(effect, StartPhase):
             return await self._start_phase(state, effect)
+        if isinstance(effect, Deliver):
+            assert self.options.pull_request is not None, "a delivering run has a pull request plan"
+            args = (self.store, self.workflow, self.run_id, self.options.pull_request, state, effect.step)
+            event, said = await asyncio.to_thread(deliver_step, *args, self.ctx.redactor, self.ctx.env)
+            if said:
+                self.progress.note(said, "green" if isinstance(event, DeliveryDone) else "red")
+            return [event]
         if isinstance(effect, AwaitApproval):
-            phase = self.workflow.phase(effect.phase)
-            message = ""
-            if "message" in phase.templates:
-                values = template_context(state, self.workflow, effect.phase)
-                message = f": {render_template(phase.templates['message'], values)}"
-            self.progress.note(
-                f"phase {effect.phase} waits for approval{message} "
-                f"(alphred approve {self.run_id} / alphred reject {self.run_id})"
-            )
+            self.progress.note(approval_note(self.workflow, state, effect.phase, self.run_id))
         elif isinstance(effect, RunFinished):
-            self._finish(effect)
+            await asyncio.to_thread(self._finish, effect)
         return []
 
     async def _start_phase(self, state: RunState, effect: StartPhase) -> list[Event]:
         phase = self.workflow.phase(effect.phase)
         stats = AttemptStats()
-        self._stats[(effect.phase, effect.attempt)] = stats
+        self.persister.stats[(effect.phase, effect.attempt)] = stats
         if self._stop == "interrupt":  # an interrupt that arrived while the phase was starting is not lost
             return [PhaseInterrupted(effect.phase, effect.attempt)]
         if self._stop == "cancel":
@@ -366,13 +274,8 @@ class Runner:
         self.progress.phase_started(effect, phase.type.value, state)
         if phase.type is PhaseType.APPROVAL:
             if self.options.approve_all:
-                comment = "approved automatically (--approve-all)"
-                stats.details["approved_by"] = "--approve-all"
-                self.store.add_artifact(
-                    self.run_id, phase.key, effect.attempt, "report", text=comment,
-                    data={"decision": "approved", "comment": comment, "approved_by": "--approve-all"},
-                )  # fmt: skip
-                return [PhaseCompleted(effect.phase, effect.attempt, "approved", {"comment": comment})]
+                await asyncio.to_thread(auto_approve, self.store, self.run_id, phase.key, effect.attempt, stats)
+                return [PhaseCompleted(effect.phase, effect.attempt, "approved", {"comment": AUTO_APPROVED})]
             return [ApprovalRequested(effect.phase, effect.attempt)]
         self._phase = (effect.phase, effect.attempt)
         task = asyncio.ensure_future(run_attempt(self.ctx, state, phase, effect.attempt, effect.visit, stats, notes))
@@ -384,10 +287,7 @@ class Runner:
                 raise
             return self._stopped_events(effect)
         except Exception as exc:  # the runtime itself failed this attempt: record it, never lose the run
-            stats.message = f"{type(exc).__name__}: {exc}"
-            outcome = PhaseFailed(
-                effect.phase, effect.attempt, "internal", False, getattr(exc, "code", "RUNTIME_ERROR")
-            )
+            outcome = failed_by_runtime(effect.phase, effect.attempt, exc, stats)
         finally:
             self._phase = None
             self._phase_task = None
@@ -401,9 +301,8 @@ class Runner:
         else:
             self._failures.pop(effect.phase, None)
         if not self._pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
-            self._pause = read_requests(self.store, self.run_id)[0]
-        pause = self._pause
-        return [PauseRequested(), outcome] if pause else [outcome]
+            self._pause = (await asyncio.to_thread(read_requests, self.store, self.run_id))[0]
+        return [PauseRequested(), outcome] if self._pause else [outcome]
 
     def _stopped_events(self, effect: StartPhase) -> list[Event]:
         if self._stop == "cancel":
@@ -432,14 +331,15 @@ class Runner:
         return (note,)
 
     def _finish(self, effect: RunFinished) -> None:
-        fields: dict[str, object] = {}
+        """The run ended (in a thread): record its head; a completed run's worktree is removed.
+
+        The removal is pending cleanup from the moment the run is stored ``completed`` with its worktree path
+        (see ``cleanup``): a kill during it leaves work that ``resume``, ``worker`` and ``gc`` finish.
+        """
         if self.worktree.is_dir():
-            fields["head_sha"] = self.worktrees.head_sha(self.worktree)
+            self.store.update_run(self.run_id, head_sha=self.worktrees.head_sha(self.worktree))
             if effect.status is RunStatus.COMPLETED and not self.options.keep_worktree:
-                self.worktrees.remove(self.worktree)
-                fields["worktree_path"] = None
-        if fields:
-            self.store.update_run(self.run_id, **fields)
+                remove_worktree(self.store, self.worktrees, self.run_id, self.worktree)
         self.progress.run_finished(effect)
         if self.events is not None:
             record = self.store.get_run(self.run_id)
@@ -452,7 +352,7 @@ class Runner:
         if self._signals > 1:
             sys.stderr.write("\nsecond interrupt: stopping at once (alphred resume continues the run)\n")
             sys.stderr.flush()
-            kill_active_groups()
+            groups.kill_all()
             os._exit(130)
         name = "Ctrl+C" if sig == signal.SIGINT else sig.name
         self.progress.note(f"{name}: interrupting the active phase (press again to stop at once)")
@@ -467,8 +367,19 @@ class Runner:
             self._stop = why
             self.interrupted = why == "interrupt"
         self._wake.set()
+        self.ctx.cancel.set()  # providers watching their cancellation handle stop their agent
         if self._phase_task is not None and not self._phase_task.done():
             self._phase_task.cancel()
+
+    def _record_group(self, pgid: int) -> None:
+        """A process group started for the active attempt: record it (in a thread) for a later take-over."""
+        if self._phase is None:
+            return
+        phase, attempt = self._phase
+        args = (self.run_id, phase, attempt, socket.gethostname(), pgid, process_start_time(pgid))
+        task = asyncio.get_running_loop().create_task(asyncio.to_thread(self.store.add_process, *args))
+        self._recording.add(task)
+        task.add_done_callback(self._recording.discard)
 
     async def _ticker(self) -> None:
         while True:
@@ -478,24 +389,21 @@ class Runner:
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
+            phase = self._phase[0] if self._phase is not None else None
             try:
-                with self.store.transaction() as tx:
-                    if not tx.renew_lease(self.run_id, self.owner, self.ttl):
-                        self._request_stop("lost")
-                        continue
-                    if self._phase is not None:
-                        tx.renew_lease(self.run_id, self.owner, self.ttl, node_key=self._phase[0])
-                    record = tx.get_run(self.run_id)
+                flags = await asyncio.to_thread(heartbeat, self.store, self.run_id, self.owner, self.ttl, phase)
             except AlphredError:
                 continue  # a busy database: try again at the next beat; the lease TTL covers it
-            if record.cancel_requested:
+            if flags is None:
+                self._request_stop("lost")
+            elif flags[1]:
                 self._request_stop("cancel")
-            if record.pause_requested:
+            elif flags[0]:
                 self._pause = True
 
 
-def existing_events_for(state: RunState) -> list[Event]:
-    """Events that settle a run found mid-attempt after its process died (the attempt was interrupted)."""
-    if state.status is RunStatus.RUNNING and state.current is not None:
-        return [PhaseInterrupted(state.current, state.phase(state.current).attempt)]
-    return []
+def _restore(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value

@@ -1,8 +1,13 @@
-"""Provider events into ``run_node_stream_events``: redacted, ordered, gap-free per attempt, batched."""
+"""Provider events into ``run_node_stream_events``: redacted, ordered, gap-free per attempt, batched.
+
+``add`` runs on the event loop and only buffers; ``flush`` (the SQL) runs in a worker thread, called every
+FLUSH_EVERY_SECONDS by the attempt and once at its end. A lock keeps concurrent flushes in order.
+"""
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -40,40 +45,41 @@ class EventSink:
         self._pending: list[EventRow] = []
         self._last_flush = time.monotonic()
         self._on_event = on_event
+        self._lock = threading.Lock()  # guards the buffer (held for an append or a swap only)
+        self._writing = threading.Lock()  # one flush at a time, so batches are written in order
         self.count = 0
 
     def add(self, event: ProviderEvent) -> None:
-        """Accept one event; flushes when the batch is large or old enough."""
+        """Accept one event (buffered; the periodic ``flush`` writes it)."""
         content = self._redactor.redact(event.content)
         if len(content) > MAX_EVENT_CHARS:
             content = content[:MAX_EVENT_CHARS] + f"\n[... {len(content) - MAX_EVENT_CHARS} characters cut by alphred]"
         metadata = _redact_metadata(event.metadata, self._redactor) if event.metadata else None
-        self._pending.append(
-            EventRow(
-                workflow_run_id=self._run_id,
-                run_node_id=self._node_id,
-                attempt=self._attempt,
-                sequence=self._next,
-                event_type=event.type.value,
-                content=content,
-                timestamp=datetime.fromtimestamp(event.timestamp, UTC),
-                metadata=metadata,
-            )
+        row = EventRow(
+            workflow_run_id=self._run_id,
+            run_node_id=self._node_id,
+            attempt=self._attempt,
+            sequence=self._next,
+            event_type=event.type.value,
+            content=content,
+            timestamp=datetime.fromtimestamp(event.timestamp, UTC),
+            metadata=metadata,
         )
+        with self._lock:
+            self._pending.append(row)
         if self._on_event is not None:
             self._on_event(self._next, event)
         self._next += 1
         self.count += 1
-        now = time.monotonic()
-        if len(self._pending) >= FLUSH_EVERY_EVENTS or now - self._last_flush >= FLUSH_EVERY_SECONDS:
-            self.flush()
 
     def flush(self) -> None:
-        """Append every pending event in one transaction."""
-        if self._pending:
-            self._store.append_events(self._pending)
-            self._pending = []
-        self._last_flush = time.monotonic()
+        """Append every pending event in one transaction (safe to call from any thread, in order)."""
+        with self._writing:
+            with self._lock:
+                pending, self._pending = self._pending, []
+            if pending:
+                self._store.append_events(pending)
+            self._last_flush = time.monotonic()
 
 
 def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:

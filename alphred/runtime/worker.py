@@ -10,6 +10,7 @@ from pathlib import Path
 from alphred.errors import AlphredError, RunBusyError
 from alphred.store import RunRecord
 
+from .cleanup import finish_cleanups
 from .control import Environment, continue_run, lease_is_free
 
 CLAIMABLE = ("pending", "running")
@@ -43,10 +44,18 @@ def work(
     poll_seconds: float,
     say: Callable[[str], None],
     max_runs: int | None = None,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> WorkerStats:
-    """Claim and finish abandoned runs; with ``once``, stop when none is left."""
+    """Claim and finish abandoned runs; with ``once``, stop when none is left.
+
+    Each pass first finishes pending worktree removals. A pass that finishes no run sleeps ``poll_seconds``
+    before the next, also when it found runs it could not take (busy, or failing to continue).
+    """
     stats = WorkerStats()
     while max_runs is None or len(stats.finished) < max_runs:
+        finished_before = len(stats.finished)
+        for run_id in finish_cleanups(env.store, env.location):
+            say(f"run {run_id}: worktree removed (pending cleanup)")
         candidates = claimable_runs(env)
         for record in candidates:
             try:
@@ -65,6 +74,6 @@ def work(
                 break
         if once and not any(r.id not in stats.failed for r in claimable_runs(env)):
             break
-        if not candidates:
-            time.sleep(poll_seconds)
+        if len(stats.finished) == finished_before:
+            sleep(poll_seconds)
     return stats

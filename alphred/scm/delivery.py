@@ -41,22 +41,22 @@ class DeliveryResult:
 
 def deliver_pull_request(request: DeliveryRequest) -> DeliveryResult:
     """Push the branch (never forced), open its PR or find the open one, confirm it; raise ``DeliveryError``."""
-    branch = request.branch
-    url = remote_url(request.repo_root, request.remote, request.env)
-    if url is None:
-        raise DeliveryError(
-            "no_remote",
-            f"cannot push: the repository has no remote named '{request.remote}' "
-            f"(add it with `git remote add {request.remote} URL`, or pass --remote NAME)",
-            branch=branch,
-            remote=request.remote,
-        )
-    try:
-        provider = choose_provider(request.provider, url)
-    except ScmNotReadyError as exc:
-        raise DeliveryError("pull_request", exc.message, branch=branch, remote=request.remote) from None
+    push_for(request)
+    return open_for(request)
+
+
+def push_for(request: DeliveryRequest) -> None:
+    """Delivery step one: check there is something to deliver and push the branch (safe to repeat)."""
+    _provider(request)
     _check_commits(request)
-    push_branch(request.repo_root, request.remote, branch, request.env)
+    push_branch(request.repo_root, request.remote, request.branch, request.env)
+
+
+def open_for(request: DeliveryRequest) -> DeliveryResult:
+    """Delivery step two: report the branch's open PR, else open it (so a repeated step opens no second PR),
+    then confirm that it exists for the branch (SPEC §9) before the run may complete."""
+    url, provider = _provider(request)
+    branch = request.branch
     host = pull_request_host(provider, request.repo_root, url, request.env)
     pr_url = host.find_open(branch)
     created = False
@@ -64,6 +64,23 @@ def deliver_pull_request(request: DeliveryRequest) -> DeliveryResult:
         pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
     confirmed = host.confirm(branch, pr_url)  # SPEC §9: the PR must exist for the branch before the run completes
     return DeliveryResult(confirmed, created=created, provider=provider)
+
+
+def _provider(request: DeliveryRequest) -> tuple[str, str]:
+    """The remote's URL and the PR provider, or DeliveryError."""
+    url = remote_url(request.repo_root, request.remote, request.env)
+    if url is None:
+        raise DeliveryError(
+            "no_remote",
+            f"cannot push: the repository has no remote named '{request.remote}' "
+            f"(add it with `git remote add {request.remote} URL`, or pass --remote NAME)",
+            branch=request.branch,
+            remote=request.remote,
+        )
+    try:
+        return url, choose_provider(request.provider, url)
+    except ScmNotReadyError as exc:
+        raise DeliveryError("pull_request", exc.message, branch=request.branch, remote=request.remote) from None
 
 
 def _check_commits(request: DeliveryRequest) -> None:

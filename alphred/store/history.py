@@ -37,14 +37,11 @@ _EVENT_COUNT = select(func.count()).where(
 _INSERT_ARTIFACT = insert(ARTIFACTS)
 _INSERT_ROUTING = insert(ROUTING)
 _INSERT_DIAGNOSTIC = insert(DIAGNOSTICS)
+# By the phase's row id, which ``ix_phase_artifacts_node_kind_attempt`` serves directly: filtering on
+# ``run_id`` through a join made SQLite and PostgreSQL scan every artifact of every run.
 _LATEST_ARTIFACT = (
-    select(ARTIFACTS, NODES.c.node_key)
-    .join(NODES, NODES.c.id == ARTIFACTS.c.run_node_id)
-    .where(
-        ARTIFACTS.c.run_id == bindparam("_run_id"),
-        NODES.c.node_key == bindparam("_node_key"),
-        ARTIFACTS.c.kind == bindparam("_kind"),
-    )
+    select(ARTIFACTS)
+    .where(ARTIFACTS.c.run_node_id == bindparam("_node_id"), ARTIFACTS.c.kind == bindparam("_kind"))
     .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
     .limit(1)
 )
@@ -60,10 +57,10 @@ def content_sha256(text: str | None, data: Any) -> str:
     return digest.hexdigest()
 
 
-def _artifact(row: Row[Any]) -> ArtifactRecord:
+def _artifact(row: Row[Any], node_key: str | None = None) -> ArtifactRecord:
     m = row._mapping
     return ArtifactRecord(
-        id=m["id"], run_id=m["run_id"], run_node_id=m["run_node_id"], node_key=m["node_key"],
+        id=m["id"], run_id=m["run_id"], run_node_id=m["run_node_id"], node_key=node_key or m["node_key"],
         attempt=m["attempt"], kind=m["kind"], content_text=m["content_text"],
         content_json=m["content_json"], sha256=m["sha256"], created_at=m["created_at"],
     )  # fmt: skip
@@ -148,8 +145,12 @@ class HistoryOps(RunOps):
 
     def latest_artifact(self, run_id: int, node_key: str, kind: str) -> ArtifactRecord | None:
         """The phase's artifact of ``kind`` from its latest attempt (the newest one within it), if any."""
-        row = self._conn.execute(_LATEST_ARTIFACT, {"_run_id": run_id, "_node_key": node_key, "_kind": kind}).first()
-        return None if row is None else _artifact(row)
+        try:
+            node_id = self.node_id(run_id, node_key)
+        except KeyError:
+            return None
+        row = self._conn.execute(_LATEST_ARTIFACT, {"_node_id": node_id, "_kind": kind}).first()
+        return None if row is None else _artifact(row, node_key)
 
     def artifacts(self, run_id: int, node_key: str | None = None, kind: str | None = None) -> list[ArtifactRecord]:
         """The run's artifacts in the order they were stored, optionally of one phase and one kind."""

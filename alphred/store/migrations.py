@@ -81,7 +81,18 @@ def _create_v1(conn: Connection) -> None:
         pass
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "topology and run tables", _create_v1),)
+def _create_v2(conn: Connection) -> None:
+    """Process groups of attempts (killed on take-over); the run index the latest-artifact lookup needs."""
+    from alphred.store.tables import RunProcess
+
+    table(RunProcess).create(conn, checkfirst=True)
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_phase_artifacts_run ON phase_artifacts (run_id)")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "topology and run tables", _create_v1),
+    Migration(2, "run processes, artifacts by run", _create_v2),
+)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -19,12 +19,13 @@ from alphred.store.engine import READ_ONLY, configure_engine, normalize_url, ope
 from alphred.store.history import HistoryOps
 from alphred.store.leases import LeaseOps
 from alphred.store.migrations import migrate, schema_version
+from alphred.store.processes import ProcessOps
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class StoreTransaction(HistoryOps, LeaseOps):
+class StoreTransaction(HistoryOps, LeaseOps, ProcessOps):
     """The store's operations bound to one open transaction (see ``SqlRunStore.transaction``)."""
 
 
@@ -170,3 +171,6 @@ class SqlRunStore:
     routing_decisions = _reading(StoreTransaction.routing_decisions)
     add_diagnostic = _writing(StoreTransaction.add_diagnostic)
     list_steps = _reading(StoreTransaction.list_steps)
+    add_process = _writing(StoreTransaction.add_process)
+    processes = _reading(StoreTransaction.processes)
+    clear_processes = _writing(StoreTransaction.clear_processes)

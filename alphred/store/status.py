@@ -6,20 +6,10 @@ from enum import StrEnum
 
 # One definition of each status, shared with the pure engine (it owns the state machine).
 from alphred.engine.state import StepOutcome
-from alphred.engine.status import NodeStatus, RunStatus
+from alphred.engine.status import TERMINAL_RUN_STATUSES, NodeStatus, RunStatus
+from alphred.providers.base import EventType  # the provider event kinds, kept in run_node_stream_events
 
 __all__ = ["ENDED_RUN_STATUSES", "EventType", "NodeStatus", "NodeType", "RunStatus", "StepOutcome", "TargetKind"]
-
-
-class EventType(StrEnum):
-    """The kinds of provider events kept in ``run_node_stream_events`` (SPEC §4)."""
-
-    SYSTEM = "system"
-    ASSISTANT = "assistant"
-    TOOL_USE = "tool_use"
-    TOOL_RESULT = "tool_result"
-    USAGE = "usage"
-    RESULT = "result"
 
 
 class NodeType(StrEnum):
@@ -38,5 +28,5 @@ class TargetKind(StrEnum):
     FAIL = "fail"
 
 
-ENDED_RUN_STATUSES = frozenset({RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED})
-"""Run statuses in which nothing executes any more (a failed run may still be retried)."""
+ENDED_RUN_STATUSES = TERMINAL_RUN_STATUSES
+"""Run statuses in which nothing executes any more (the engine's terminal set; a failed run may be retried)."""

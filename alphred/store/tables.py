@@ -355,6 +355,22 @@ class RunNodeStreamEvent(SQLModel, table=True):
     event_metadata: dict[str, Any] | None = Field(default=None, sa_column=Column("metadata", JSON(none_as_null=True)))
 
 
+class RunProcess(SQLModel, table=True):
+    """A process group an attempt started (a command, an agent CLI): killed on take-over if still alive."""
+
+    __tablename__ = "run_processes"
+    __table_args__ = (Index("ix_run_processes_run", "run_id"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    run_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), nullable=False))
+    node_key: str = Field(sa_column=Column(String(64), nullable=False))
+    attempt: int = Field(sa_column=Column(Integer, nullable=False))
+    host: str = Field(sa_column=Column(String(200), nullable=False))
+    pgid: int = Field(sa_column=Column(Integer, nullable=False))
+    started: str | None = Field(default=None, sa_column=Column(String(32)))  # start time, guards pid reuse
+    created_at: datetime = ts_field(default_now=True)
+
+
 def table(model: type[SQLModel]) -> Table:
     """The SQLAlchemy ``Table`` behind a SQLModel table class."""
     result = model.__table__  # type: ignore[attr-defined]
@@ -378,5 +394,5 @@ RUN_MODELS: tuple[type[SQLModel], ...] = (
     RunNodeDiagnostic,
     RunNodeStreamEvent,
 )
-TABLE_NAMES = tuple(table(m).name for m in (*TOPOLOGY_MODELS, *RUN_MODELS))
+TABLE_NAMES = (*(table(m).name for m in (*TOPOLOGY_MODELS, *RUN_MODELS)), table(RunProcess).name)
 """Every table of the schema except ``schema_migrations``, in creation order."""

@@ -1,34 +1,21 @@
-"""The status transition tables of SPEC §5, as data, and the checks the store applies on every move."""
+"""The checks the store applies on every status move, against the engine's one table of SPEC §5's moves."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from alphred.engine.status import NODE_MOVES, RUN_MOVES, NodeStatus, RunStatus
 from alphred.errors import InvalidTransitionError
-from alphred.store.status import NodeStatus, RunStatus
-
-_R = RunStatus
-_N = NodeStatus
 
 RUN_TRANSITIONS: Mapping[RunStatus, frozenset[RunStatus]] = {
-    _R.PENDING: frozenset({_R.RUNNING, _R.CANCELLED}),
-    _R.RUNNING: frozenset({_R.COMPLETED, _R.FAILED, _R.CANCELLED, _R.PAUSED}),
-    _R.PAUSED: frozenset({_R.RUNNING, _R.CANCELLED}),
-    _R.FAILED: frozenset({_R.RUNNING}),
-    _R.COMPLETED: frozenset(),
-    _R.CANCELLED: frozenset(),
+    status: frozenset(new for old, new in RUN_MOVES if old is status) for status in RunStatus
 }
-"""Allowed run moves: ``old -> {new, ...}``. Anything absent (self-moves included) is rejected."""
+"""Allowed run moves ``old -> {new, ...}``: the engine's one table (``RUN_MOVES``), indexed by old status."""
 
 NODE_TRANSITIONS: Mapping[NodeStatus, frozenset[NodeStatus]] = {
-    _N.PENDING: frozenset({_N.RUNNING, _N.SKIPPED, _N.CANCELLED}),
-    _N.RUNNING: frozenset({_N.COMPLETED, _N.FAILED, _N.PENDING, _N.CANCELLED}),
-    _N.FAILED: frozenset({_N.RUNNING}),
-    _N.COMPLETED: frozenset({_N.PENDING}),
-    _N.SKIPPED: frozenset({_N.PENDING}),
-    _N.CANCELLED: frozenset(),
+    status: frozenset(new for old, new in NODE_MOVES if old is status) for status in NodeStatus
 }
-"""Allowed run-node (phase) moves: ``old -> {new, ...}``. Anything absent is rejected."""
+"""Allowed run-node (phase) moves ``old -> {new, ...}``, from the engine's ``NODE_MOVES``."""
 
 
 def run_move_allowed(old: str, new: str) -> bool:

@@ -308,7 +308,7 @@ def test_mapper_keeps_unknown_and_unparsed_lines_as_system_notes() -> None:
     assert events[0].metadata["unparsed"] and events[3].content == "error: boom"
     with pytest.raises(ProviderError) as caught:
         mapper.finish(0, [])
-    assert caught.value.code == "CODEX_NO_RESULT"
+    assert caught.value.code == "NO_RESULT"
 
 
 # --- the real Codex CLI against a local fake Responses API (only where a codex binary is installed) ---------

@@ -1,0 +1,28 @@
+"""``alphred gc``: remove worktrees that no run needs any more (finishing cut-short removals first)."""
+
+from __future__ import annotations
+
+import click
+
+from .app import app, db_option, repo_option
+
+
+@app.command()
+@repo_option
+@db_option
+@click.option("--dry-run", is_flag=True, help="Only list what would be removed.")
+def gc(repo: str | None, db: str | None, dry_run: bool) -> int:
+    """Remove the worktrees of completed and cancelled runs (and of runs that do not exist); branches stay."""
+    from alphred.runtime.cleanup import collect
+    from alphred.runtime.where import resolve_for_write
+    from alphred.store import SqlRunStore
+
+    location, url = resolve_for_write(repo, db)
+    with SqlRunStore(url) as store:
+        found = collect(store, location, dry_run=dry_run)
+    verb = "would remove" if dry_run else "removed"
+    for leftover in found:
+        owner = f"run {leftover.run_id}" if leftover.run_id is not None else "no run"
+        click.echo(f"{verb} {leftover.path} ({owner}: {leftover.why})")
+    click.echo(f"gc: {verb} {len(found)} worktree(s)", err=True)
+    return 0

@@ -1,0 +1,121 @@
+"""Worktree removal as recorded, finishable work, and ``alphred gc``.
+
+A completed run whose worktree should go (no ``--keep-worktree``) is stored ``completed`` with its
+``worktree_path`` still set before the removal starts: that pair *is* the pending cleanup. The path is
+cleared only once the directory and its git registration are gone, so a kill in between leaves work that
+``resume``, ``worker`` and ``gc`` finish. ``gc`` also removes the worktrees of every completed or cancelled
+run (failed runs keep theirs for inspection and ``retry``) and directories of runs that do not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import select
+
+from alphred.engine import RunStatus
+from alphred.git import GitWorktrees, RepoLocation
+from alphred.store import SqlRunStore
+from alphred.store.runs import RUNS
+
+from .crash import crash_point
+
+ENDED_FOR_GC = (RunStatus.COMPLETED.value, RunStatus.CANCELLED.value)
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """A worktree that can go: its run (None when no run owns the directory) and why."""
+
+    run_id: int | None
+    path: Path
+    why: str
+
+
+def remove_worktree(store: SqlRunStore, worktrees: GitWorktrees, run_id: int, path: Path) -> None:
+    """Remove a run's worktree (its branch stays), then forget its path."""
+    crash_point("removing_worktree")
+    if path.exists():
+        worktrees.remove(path)
+    crash_point("worktree_removed")
+    store.update_run(run_id, worktree_path=None)
+
+
+def _with_worktrees(store: SqlRunStore, statuses: tuple[str, ...]) -> list[tuple[int, str, str, str | None, bool]]:
+    """``(id, status, worktree_path, repo_path, keep_worktree)`` of runs in ``statuses`` that have a worktree."""
+    query = (
+        select(RUNS.c.id, RUNS.c.status, RUNS.c.worktree_path, RUNS.c.repo_path, RUNS.c.engine_state)
+        .where(RUNS.c.status.in_(statuses), RUNS.c.worktree_path.is_not(None))
+        .order_by(RUNS.c.id)
+    )
+    with store.reading() as tx:
+        rows = tx.connection.execute(query).all()
+    return [
+        (
+            row.id,
+            row.status,
+            row.worktree_path,
+            row.repo_path,
+            bool(((row.engine_state or {}).get("runtime") or {}).get("keep_worktree")),
+        )
+        for row in rows
+    ]
+
+
+def _ours(location: RepoLocation, repo_path: str | None) -> bool:
+    return repo_path is None or Path(repo_path).resolve() == location.root.resolve()
+
+
+def pending_cleanups(store: SqlRunStore, location: RepoLocation) -> list[Leftover]:
+    """Completed runs of this repository whose worktree removal has not finished."""
+    return [
+        Leftover(run_id, Path(path), "pending cleanup")
+        for run_id, _status, path, repo, keep in _with_worktrees(store, (RunStatus.COMPLETED.value,))
+        if not keep and _ours(location, repo)
+    ]
+
+
+def finish_cleanups(store: SqlRunStore, location: RepoLocation) -> list[int]:
+    """Finish every pending worktree removal of this repository; the runs cleaned."""
+    worktrees = GitWorktrees(location)
+    done = []
+    for leftover in pending_cleanups(store, location):
+        assert leftover.run_id is not None
+        remove_worktree(store, worktrees, leftover.run_id, leftover.path)
+        done.append(leftover.run_id)
+    return done
+
+
+def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> list[Leftover]:
+    """``alphred gc``: remove (or with ``dry_run`` only list) worktrees no run needs any more."""
+    found = [
+        Leftover(run_id, Path(path), f"run {status}")
+        for run_id, status, path, repo, _keep in _with_worktrees(store, ENDED_FOR_GC)
+        if _ours(location, repo)
+    ]
+    known = {leftover.path.resolve() for leftover in found}
+    live = {Path(path).resolve() for _id, _s, path, _r, _k in _with_worktrees(store, _NOT_ENDED_FOR_GC)}
+    directory = location.worktrees_dir
+    for child in sorted(directory.iterdir()) if directory.is_dir() else ():
+        resolved = child.resolve()
+        if resolved in known or resolved in live or not child.name.isdigit():
+            continue
+        record = store.find_run(int(child.name))
+        if record is None:
+            found.append(Leftover(None, child, "no such run"))
+        elif record.status.value in ENDED_FOR_GC:
+            found.append(Leftover(record.id, child, f"run {record.status.value}"))
+    if dry_run:
+        return found
+    worktrees = GitWorktrees(location)
+    for leftover in found:
+        if leftover.run_id is not None:
+            remove_worktree(store, worktrees, leftover.run_id, leftover.path)
+        elif leftover.path.exists():
+            worktrees.remove(leftover.path)
+    worktrees.prune()
+    return found
+
+
+_NOT_ENDED_FOR_GC = tuple(s.value for s in RunStatus if s.value not in ENDED_FOR_GC)

@@ -1,0 +1,79 @@
+"""No orphans: what a dead run process left running on this host is found and killed before a take-over.
+
+Two nets catch them. Every process group an attempt starts (commands, agent CLIs) is recorded with the
+attempt in ``run_processes`` (see ``alphred.providers.groups``); and every process a runner starts inherits
+``ALPHRED_LEASE_OWNER=<owner>`` in its environment, so descendants that left their group (``setsid``) or
+were started before their group was recorded are found by scanning ``/proc``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import time
+from pathlib import Path
+
+from alphred.store import SqlRunStore
+
+from .lease import process_start_time
+
+MARKER = "ALPHRED_LEASE_OWNER"
+
+
+def marked_processes(owner: str) -> list[int]:
+    """Pids on this host whose environment carries ``ALPHRED_LEASE_OWNER=owner`` (never this process)."""
+    wanted = f"{MARKER}={owner}".encode()
+    found = []
+    me = os.getpid()
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        with contextlib.suppress(OSError):
+            if wanted in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+    return found
+
+
+def kill_leftovers(store: SqlRunStore, run_id: int, dead_owner: str | None) -> int:
+    """SIGKILL what the run's dead owner left on this host; return how many groups and processes were hit.
+
+    The recorded groups stay as the run's history: a group whose pid was reused since is recognised by its
+    start time and left alone.
+    """
+    host = socket.gethostname()
+    hit = 0
+    for record in store.processes(run_id):
+        if record.host != host:
+            continue
+        if record.started and process_start_time(record.pgid) not in ("", record.started):
+            continue  # that pid now belongs to someone else; its group, if any, is not ours
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(record.pgid, signal.SIGKILL)
+            hit += 1
+    if dead_owner:
+        for pid in marked_processes(dead_owner):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                hit += 1
+        _wait_gone(dead_owner)
+    return hit
+
+
+def _wait_gone(owner: str, seconds: float = 5.0) -> None:
+    """Wait (bounded) until the killed processes are gone, so none writes after the reset that follows."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = [pid for pid in marked_processes(owner) if not _zombie(pid)]
+        if not alive:
+            return
+        time.sleep(0.01)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat[stat.rfind(")") + 2] in "ZX"

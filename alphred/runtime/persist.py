@@ -1,0 +1,116 @@
+"""Persist one engine transition: its effects and the state snapshot, in ONE transaction fenced by the lease.
+
+Each effect carries the values it persists; this module only maps effects onto store calls. It runs in a
+worker thread (never on the event loop): see ``Runner._persist``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from alphred.engine import (
+    Effect,
+    NodeStatus,
+    RecordPullRequest,
+    RecordRouting,
+    RecordStep,
+    RunState,
+    SetPhaseStatus,
+    SetRunStatus,
+    state_to_json,
+)
+from alphred.errors import LeaseLostError
+from alphred.store import SqlRunStore, StoreTransaction
+
+from .phase import AttemptStats
+
+Write = Callable[[StoreTransaction], object]
+
+
+@dataclass
+class Persister:
+    """Writes transitions of one run for one lease owner."""
+
+    store: SqlRunStore
+    run_id: int
+    owner: str
+    ttl: float
+    runtime: Mapping[str, Any]  # the stored runtime options (what a later resume must honour)
+    stats: dict[tuple[str, int], AttemptStats] = field(default_factory=dict)
+    _edge_ids: dict[tuple[str, int], int] | None = None
+
+    def persist(
+        self, state: RunState, effects: tuple[Effect, ...], pending: list[Write], clear_pause: bool = False
+    ) -> None:
+        """Write ``effects``, the writes an attempt left (``pending``) and the snapshot of ``state``."""
+        with self.store.transaction() as tx:
+            if not tx.renew_lease(self.run_id, self.owner, self.ttl):
+                raise LeaseLostError(self.run_id)
+            for write in pending:
+                write(tx)
+            for effect in effects:
+                self._one(tx, effect)
+            snapshot = state_to_json(state)
+            snapshot["history"] = []  # the steps are rows already; keeps each write O(1) in the run's length
+            fields: dict[str, Any] = {
+                "engine_state": {"engine": snapshot, "runtime": dict(self.runtime)},
+                "tokens": state.tokens,
+                "cost_usd": state.cost_usd,
+                "steps": state.steps,
+            }
+            if clear_pause:
+                fields["pause_requested"] = False
+            tx.update_run(self.run_id, **fields)
+
+    def write(self, pending: list[Write]) -> None:
+        """Carry out ``pending`` writes in a transaction of their own (an outcome's intent)."""
+        if pending:
+            with self.store.transaction() as tx:
+                for write in pending:
+                    write(tx)
+
+    def _one(self, tx: StoreTransaction, effect: Effect) -> None:
+        if isinstance(effect, SetRunStatus):
+            tx.set_run_status(self.run_id, effect.status.value, effect.reason)
+        elif isinstance(effect, SetPhaseStatus):
+            if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
+                self.run_id, self.owner, self.ttl, node_key=effect.phase
+            ):
+                raise LeaseLostError(self.run_id)
+            tx.set_node_status(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt, **effect.values)
+        elif isinstance(effect, RecordStep):
+            stats = self.stats.get((effect.phase, effect.attempt))  # None: an attempt settled on take-over
+            details = dict(stats.details) if stats else {}
+            if stats and stats.message:
+                details["message"] = stats.message
+            tx.add_diagnostic(
+                self.run_id,
+                effect.phase,
+                effect.attempt,
+                effect.outcome.value,
+                reason=effect.reason,
+                error_code=effect.error_code,
+                duration_ms=stats.duration_ms if stats else None,
+                tokens=stats.tokens if stats else 0,
+                cost_usd=stats.cost_usd if stats else 0.0,
+                event_count=stats.events if stats else None,
+                details=details or None,
+            )
+        elif isinstance(effect, RecordRouting):
+            if self._edge_ids is None:
+                self._edge_ids = tx.edge_ids(tx.get_run(self.run_id).tree_id)
+            edge = self._edge_ids.get((effect.source, effect.priority)) if effect.priority is not None else None
+            tx.add_routing_decision(
+                self.run_id,
+                effect.source,
+                effect.attempt,
+                effect.target,
+                decision=effect.decision,
+                priority=effect.priority,
+                edge_id=edge,
+                reason=effect.reason,
+            )
+        elif isinstance(effect, RecordPullRequest):
+            tx.update_run(self.run_id, pr_url=effect.url)

@@ -1,0 +1,51 @@
+"""Process groups of attempts (``run_processes``): recorded when started, read and cleared on take-over."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Connection
+
+from alphred.store.columns import utcnow
+from alphred.store.tables import RunProcess, table
+
+PROCESSES = table(RunProcess)
+
+
+@dataclass(frozen=True)
+class ProcessRecord:
+    """One recorded process group of an attempt."""
+
+    node_key: str
+    attempt: int
+    host: str
+    pgid: int
+    started: str | None
+
+
+class ProcessOps:
+    """Reads and writes of ``run_processes`` on the transaction's connection."""
+
+    _conn: Connection
+
+    def add_process(self, run_id: int, node_key: str, attempt: int, host: str, pgid: int, started: str | None) -> None:
+        """Record that ``attempt`` of phase ``node_key`` started process group ``pgid`` on ``host``."""
+        values = {
+            "run_id": run_id, "node_key": node_key, "attempt": attempt, "host": host, "pgid": pgid,
+            "started": started, "created_at": utcnow(),
+        }  # fmt: skip
+        self._conn.execute(insert(PROCESSES).values(values))
+
+    def processes(self, run_id: int) -> list[ProcessRecord]:
+        """The process groups recorded for the run, oldest first."""
+        query = select(PROCESSES).where(PROCESSES.c.run_id == run_id).order_by(PROCESSES.c.id)
+        return [
+            ProcessRecord(row.node_key, row.attempt, row.host, row.pgid, row.started)
+            for row in self._conn.execute(query)
+        ]
+
+    def clear_processes(self, run_id: int, host: str) -> int:
+        """Forget the run's process groups on ``host`` (they were killed); return how many."""
+        statement = delete(PROCESSES).where(PROCESSES.c.run_id == run_id, PROCESSES.c.host == host)
+        return int(self._conn.execute(statement).rowcount)
