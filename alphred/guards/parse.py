@@ -179,7 +179,10 @@ def _parser() -> Lark:
         digest = encoded = ""
     if digest == _grammar_digest(grammar):
         tables = json.loads(encoded, object_hook=_from_json)
-        return Lark._load_from_dict(tables["data"], tables["memo"], transformer=_transformer())
+        loaded: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]  # what lark's standalone tool uses
+            tables["data"], tables["memo"], transformer=_transformer()
+        )
+        return loaded
     return _build(grammar, _transformer())
 
 
