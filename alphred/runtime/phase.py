@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shlex
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from alphred.providers.contract import checked
 from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
 
-from .command import run_command
+from .command import run_command, template_command
 from .crash import crash_point
 from .redact import Redactor
 from .sink import FLUSH_EVERY_SECONDS, EventSink
@@ -134,8 +133,8 @@ def _events_for(
 ) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
-        command = render_template(phase.templates["run"], values, quote=shlex.quote)
-        return run_command(command, ctx.worktree, timeout=None, env=ctx.env)
+        command, variables = template_command(phase.templates["run"], values)
+        return run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **variables})
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""

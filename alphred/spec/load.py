@@ -13,6 +13,7 @@ import yaml
 
 from alphred.errors import Diagnostic, GuardSyntaxError, TemplateError, WorkflowInvalidError
 from alphred.guards import Expr, parse_guard
+from alphred.guards.shell import shell_problems
 from alphred.guards.templates import Template, parse_template
 
 from . import fields as f
@@ -51,6 +52,7 @@ from .yamlsrc import (
     is_null,
     is_plain_single_line,
     mapping_items,
+    offset_pos,
     pos,
     scalar_value,
 )
@@ -341,6 +343,8 @@ class _Builder:
                 run = f.read_str(fields["run"], "run", out)
                 if run is not None:
                     templates["run"] = self._template(fields["run"], run, (key, "run"))
+                    for offset, problem in shell_problems(templates["run"]):
+                        out.error(offset_pos(fields["run"], run, offset, self.text), f"{problem} in run of '{key}'")
             if "allow_failure" in fields:
                 allow_failure = bool(f.read_bool(fields["allow_failure"], "allow_failure", out))
         else:

@@ -106,3 +106,24 @@ def is_plain_single_line(node: yaml.Node) -> bool:
         and node.style in (None, "", "'", '"')
         and node.start_mark.line == node.end_mark.line
     )
+
+
+def offset_pos(node: yaml.Node, value: str, offset: int, source: str) -> SourcePos:
+    """Where character ``offset`` of a string scalar's ``value`` stands in the ``source`` text.
+
+    Exact for one-line scalars and literal blocks (``|``); other styles point at the scalar's start.
+    """
+    start = pos(node)
+    escapes = getattr(node, "style", None) == '"' and "\\" in source[node.start_mark.index : node.end_mark.index]
+    if is_plain_single_line(node) and not escapes:
+        quote = 1 if getattr(node, "style", None) in ("'", '"') else 0
+        return SourcePos(start.line, start.column + quote + offset)
+    if getattr(node, "style", None) == "|":
+        before = value[:offset].split("\n")
+        index = node.start_mark.line + len(before)  # content starts on the line after the indicator
+        lines = source.splitlines()
+        content = value.split("\n")[len(before) - 1]
+        if index < len(lines) and lines[index].endswith(content):
+            indent = len(lines[index]) - len(content)
+            return SourcePos(index + 1, indent + len(before[-1]) + 1)
+    return start
