@@ -23,6 +23,7 @@ KILL_GRACE_SECONDS = 2.0
 MAX_LINE_CHARS = 16_000  # a longer output line is cut with a marker (the rest is counted, not kept)
 READ_CHUNK_BYTES = 65_536
 DRAIN_SECONDS = 2.0  # after the shell exits, how long output already written may still be read
+POLL_SECONDS = (0.01, 0.25)  # first and longest interval between looks at whether the shell has exited
 GIT_REPOSITORY_VARIABLES = frozenset(
     {
         "GIT_DIR",
@@ -106,6 +107,7 @@ async def run_command(
     *,
     timeout: float | None = None,
     env: Mapping[str, str] | None = None,
+    display: str | None = None,
 ) -> AsyncIterator[ProviderEvent]:
     """Run ``command`` with the shell in its own process group; yield its output, then a ``result``.
 
@@ -114,9 +116,11 @@ async def run_command(
     with a marker. When the shell exits, its process group is killed: no child outlives the command, and a
     child still holding stdout does not hold the phase. The ``result`` carries ``metadata.exit_code`` and the
     output's tail as the report. A timeout kills the whole process group and raises
-    ProviderError(kind="timeout"); so does closing the iterator early.
+    ProviderError(kind="timeout"); so does closing the iterator early. ``display`` is the command as shown
+    in the events (the template with its values, quoted), when it differs from the script that runs.
     """
-    yield ProviderEvent(EventType.TOOL_USE, command, metadata={"tool": "shell", "cwd": str(cwd)})
+    metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
+    yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
     process = await asyncio.create_subprocess_shell(
         command,
         cwd=str(cwd),
@@ -132,31 +136,31 @@ async def run_command(
         asyncio.create_task(_pump(process.stdout, "stdout", queue)),
         asyncio.create_task(_pump(process.stderr, "stderr", queue)),
     ]
-    exited = asyncio.create_task(process.wait())
     tail: list[str] = []
     tail_chars = 0
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout if timeout else None
     drain_until: float | None = None  # set when the shell exits: how long its output may still drain
+    poll = POLL_SECONDS[0]  # the shell's exit is noticed by polling: wait() would wait for its pipes too
     finished = False
     try:
         open_streams = 2
         while open_streams:
             limits = [t for t in (deadline, drain_until) if t is not None]
-            remaining = max(min(limits) - loop.time(), 0.0) if limits else None
-            getter = asyncio.ensure_future(queue.get())
-            waiting = {getter} if exited.done() else {getter, exited}
-            done, _ = await asyncio.wait(waiting, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
-            if getter not in done:
-                getter.cancel()
-                if exited.done() and drain_until is None:
+            wait = poll if not limits else max(min(min(limits) - loop.time(), poll), 0.0)
+            try:
+                item = await asyncio.wait_for(queue.get(), wait)
+            except TimeoutError:
+                now = loop.time()
+                if process.returncode is not None and drain_until is None:
                     _kill_leftovers(process)  # children die with the shell; what they held open closes
-                    drain_until = loop.time() + DRAIN_SECONDS
-                    continue
-                if drain_until is not None and loop.time() >= drain_until:
+                    drain_until = now + DRAIN_SECONDS
+                elif drain_until is not None and now >= drain_until:
                     break  # a child that left the process group still holds the output: stop reading it
-                raise TimeoutError
-            item = getter.result()
+                elif deadline is not None and now >= deadline:
+                    raise
+                poll = min(poll * 2, POLL_SECONDS[1])
+                continue
             if item is None:
                 open_streams -= 1
                 continue
@@ -166,8 +170,10 @@ async def run_command(
             while tail_chars > REPORT_TAIL_CHARS and len(tail) > 1:
                 tail_chars -= len(tail.pop(0))
             yield ProviderEvent(EventType.TOOL_RESULT, line.rstrip("\n"), metadata={"stream": stream})
-        remaining = None if deadline is None else max(deadline - loop.time(), 0.001)
-        code = await asyncio.wait_for(asyncio.shield(exited), remaining)
+        code = process.returncode
+        if code is None:  # both streams closed, the shell still runs
+            remaining = None if deadline is None else max(deadline - loop.time(), 0.001)
+            code = await asyncio.wait_for(process.wait(), remaining)
         finished = True
     except TimeoutError:
         await _kill_group(process)
@@ -183,7 +189,6 @@ async def run_command(
         ACTIVE_GROUPS.discard(process.pid)
         for reader in readers:
             reader.cancel()
-        exited.cancel()
     report = "".join(tail)[-REPORT_TAIL_CHARS:]
     yield result_event(report, None, None, exit_code=code)
 

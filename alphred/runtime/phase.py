@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -134,7 +135,8 @@ def _events_for(
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)
-        return run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **variables})
+        shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
+        return run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **variables}, display=shown)
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
