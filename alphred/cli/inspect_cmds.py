@@ -11,7 +11,7 @@ import click
 
 from alphred.errors import UnknownRunError
 
-from .app import app, db_option, repo_option
+from .app import RUN_ID, app, db_option, repo_option
 
 
 def open_existing_store(repo: str | None, db: str | None) -> Any:
@@ -26,7 +26,7 @@ def open_existing_store(repo: str | None, db: str | None) -> Any:
 @repo_option
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of status objects (without steps).")
-@click.option("--limit", default=50, show_default=True, help="How many runs to list, newest first.")
+@click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
     from alphred.runtime.status import status_object
@@ -56,7 +56,7 @@ def _record(store: Any, run_id: int) -> Any:
 
 
 @app.command()
-@click.argument("run_id", metavar="RUN", type=int)
+@click.argument("run_id", metavar="RUN", type=RUN_ID)
 @repo_option
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
@@ -89,7 +89,7 @@ def status(run_id: int, repo: str | None, db: str | None, as_json: bool) -> int:
 
 
 @app.command()
-@click.argument("run_id", metavar="RUN", type=int)
+@click.argument("run_id", metavar="RUN", type=RUN_ID)
 @click.option("--phase", "phase", metavar="KEY", help="Only this phase's events.")
 @click.option("--follow", "-f", is_flag=True, help="Keep printing new events while the run is running.")
 @repo_option

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .app import app, db_option, repo_option
+from .app import RUN_ID, app, check_branch_name, db_option, repo_option
 
 if TYPE_CHECKING:
     from alphred.providers import ProviderRegistry
@@ -103,7 +103,12 @@ def output_options(func: F) -> F:
 @click.option("--input-file", metavar="PATH", help="YAML or JSON mapping of workflow inputs.")
 @repo_option
 @click.option("--base", metavar="REF", help="Commit, branch or tag to branch the run from (default: HEAD).")
-@click.option("--branch", metavar="NAME", help="Branch name or template for the run (sanitised into a valid ref).")
+@click.option(
+    "--branch",
+    metavar="NAME",
+    callback=lambda ctx, param, value: check_branch_name(value),
+    help="Branch name or template for the run (sanitised into a valid ref).",
+)
 @click.option("--dry-run", is_flag=True, help="Replace every agent phase by a stub taking its first decision.")
 @click.option("--keep-worktree", is_flag=True, help="Keep the worktree after a successful run.")
 @click.option("--approve-all", is_flag=True, help="Approve every approval phase automatically (for CI).")
@@ -203,7 +208,7 @@ def _continue(
         return _report(store, record, as_json)
 
 
-RUN_ARG = click.argument("run_id", metavar="RUN", type=int)
+RUN_ARG = click.argument("run_id", metavar="RUN", type=RUN_ID)
 COMMENT = click.option(
     "--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase."
 )
