@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from alphred.errors import MissingInputError, UnknownInputError, UsageError
+from alphred.redact import register_secrets, secret_inputs
 from alphred.spec import Workflow
 from alphred.spec.files import FileRefusedError, read_regular_text
 from alphred.spec.yamlsrc import load_data
@@ -39,6 +40,7 @@ def collect_inputs(workflow: Workflow, pairs: Sequence[str], input_file: str | N
             missing.append(spec.name)
     if missing:
         raise MissingInputError(missing, workflow.key)
+    register_secrets(secret_inputs(values))  # stored and printed masked from here on
     return values
 
 

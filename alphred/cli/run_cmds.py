@@ -54,12 +54,12 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
 
 def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
     """What the run operations need: store, repository, provider registry, progress and event stream."""
+    from alphred.redact import process_redactor
     from alphred.runtime.control import Environment
     from alphred.runtime.jsonl import JsonlEvents
     from alphred.runtime.progress import Progress
-    from alphred.runtime.redact import Redactor
 
-    events = JsonlEvents(sys.stdout, redact=Redactor(os.environ).redact) if events_format == "jsonl" else None
+    events = JsonlEvents(sys.stdout, redact=process_redactor().redact) if events_format == "jsonl" else None
     return Environment(
         store=store,
         location=location,

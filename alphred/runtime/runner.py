@@ -60,7 +60,7 @@ from .jsonl import JsonlEvents
 from .lease import LeaseOwner, lease_ttl
 from .phase import AttemptStats, PhaseContext, run_attempt
 from .progress import Progress
-from .redact import Redactor
+from .redact import Redactor, process_redactor
 
 HEARTBEAT_SECONDS = 0.5
 
@@ -335,7 +335,7 @@ class Runner:
             message = ""
             if "message" in phase.templates:
                 values = template_context(state, self.workflow, effect.phase)
-                message = f": {render_template(phase.templates['message'], values)}"
+                message = f": {process_redactor().redact(render_template(phase.templates['message'], values))}"
             self.progress.note(
                 f"phase {effect.phase} waits for approval{message} "
                 f"(alphred approve {self.run_id} / alphred reject {self.run_id})"
