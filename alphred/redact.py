@@ -47,7 +47,7 @@ class Redactor:
             pieces = [value, *value.splitlines()] if "\n" in value else [value]
             for piece in pieces:
                 piece = piece.strip()
-                if len(piece) >= MIN_SECRET_LENGTH:
+                if len(piece) >= MIN_SECRET_LENGTH and not _is_path(piece):
                     found.update({piece, json.dumps(piece)[1:-1]})
         if found != self._known:
             self._known = found
@@ -74,6 +74,11 @@ class Redactor:
         if isinstance(data, list | tuple):
             return [self.redact_data(v) for v in data]
         return data
+
+
+def _is_path(value: str) -> bool:
+    """An existing absolute path (``SSH_KEY_PATH=/home/me/.ssh/id``): masking it would mask the worktree too."""
+    return value.startswith("/") and os.path.exists(value)
 
 
 _PROCESS: Redactor | None = None

@@ -230,3 +230,17 @@ def test_workflow_with_a_single_quoted_placeholder_is_refused_by_run_too(repo: P
     assert_clear(
         cli("run", str(path)), 2, "wf.yaml:5:34: error: '{{ inputs.msg }}' cannot be used inside single quotes"
     )
+
+
+def test_the_libyaml_segfault_input_is_a_located_error_in_a_real_process(tmp_path: Path) -> None:
+    """30,000 nested '[' once crashed libyaml's recursive composer (exit 139, no message)."""
+    path = tmp_path / "deep.yaml"
+    path.write_text(
+        "alphred: 1\nkey: wf\nphases:\n  a: {provider: scripted, script: [{report: {a: " + "[" * 30_000 + "}}]}\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "alphred", "validate", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2, (result.returncode, result.stderr[-500:])
+    assert f"{path}:4:" in result.stderr and "nested deeper than 64 levels" in result.stderr
+    assert "INTERNAL" not in result.stderr
