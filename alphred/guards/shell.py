@@ -28,12 +28,16 @@ QUOTED_HEREDOC = "quoted heredoc"
 ARITHMETIC = "arithmetic"
 SCRIPT = "script"
 TOO_DEEP = "too deep"
+ESCAPED = "escaped"
+UNKNOWN = "unknown"
 
 _PROBLEMS = {
     SINGLE: 'inside single quotes (no value can reach it there; use double quotes: "{{ %s }}")',
     QUOTED_HEREDOC: "inside a quoted heredoc (<<'EOF' expands nothing; use an unquoted one: <<EOF)",
     ARITHMETIC: "inside arithmetic ($(( )), (( ))), where the shell evaluates a value as code",
     TOO_DEEP: "in a shell script nested inside another one (sh -c inside sh -c)",
+    ESCAPED: "right after a backslash (the backslash would escape the value's quoting)",
+    UNKNOWN: "where the shell syntax around it is unclear",
 }
 
 
@@ -49,7 +53,9 @@ def placeholder_spots(template: Template) -> list[tuple[Placeholder, Spot]]:
     """Every placeholder of a command template with its shell quoting context, in order."""
     text = "".join(SENTINEL if isinstance(part, Placeholder) else part.replace(SENTINEL, "") for part in template.parts)
     spots = _Scanner(text, nested=False).run()
-    return list(zip(template.paths, spots, strict=True))
+    placeholders = template.paths
+    spots = (spots + [Spot(UNKNOWN)] * len(placeholders))[: len(placeholders)]  # never raises on odd syntax
+    return list(zip(placeholders, spots, strict=True))
 
 
 def shell_problems(template: Template) -> list[tuple[int, str]]:
@@ -117,6 +123,8 @@ class _Scanner:
                 started = True
                 self.i += 1
             elif c == "\\":
+                if nxt == SENTINEL:
+                    self.add(ESCAPED)
                 word.append(nxt)
                 started = True
                 self.i += 2
@@ -180,7 +188,9 @@ class _Scanner:
     def ansi_c(self) -> None:
         self.i += 2
         while self.i < len(self.text) and self.text[self.i] != "'":
-            if self.text[self.i] == SENTINEL:
+            if self.text[self.i] == SENTINEL or (
+                self.text[self.i] == "\\" and self.text[self.i + 1 : self.i + 2] == SENTINEL
+            ):
                 self.add(SINGLE)
             self.i += 2 if self.text[self.i] == "\\" else 1
         self.i += 1
@@ -195,6 +205,8 @@ class _Scanner:
             if c == '"':
                 break
             if c == "\\":
+                if text[self.i + 1 : self.i + 2] == SENTINEL:
+                    self.add(ESCAPED)
                 self.i += 2
             elif c == SENTINEL:
                 self.add(DOUBLE)
@@ -274,8 +286,10 @@ class _Scanner:
                 self.i = line_end + 1
                 if (line.lstrip("\t") if strip else line) == delimiter:
                     break
-                context = QUOTED_HEREDOC if quoted else HEREDOC
-                self.spots.extend(Spot(context) for _ in range(line.count(SENTINEL)))
+                for index, char in enumerate(line):
+                    if char == SENTINEL:
+                        escaped = not quoted and line[index - 1 : index] == "\\"
+                        self.add(QUOTED_HEREDOC if quoted else ESCAPED if escaped else HEREDOC)
 
 
 def _script_position(words: list[str]) -> bool:

@@ -86,6 +86,9 @@ def test_no_payload_executes_and_every_value_arrives_intact(tmp_path: Path, name
         ("(( {{ inputs.msg }} > 1 )) && echo big", 4, "arithmetic"),
         ("sh -c \"echo '{{ inputs.msg }}'\"", 14, "single quotes"),
         ("sh -c \"sh -c 'echo {{ inputs.msg }}'\"", 20, "nested inside another"),
+        ("echo \\{{ inputs.msg }}", 7, "after a backslash"),
+        ('echo "\\{{ inputs.msg }}"', 8, "after a backslash"),
+        ("cat <<EOF\n\\{{ inputs.msg }}\nEOF", 12, "after a backslash"),
     ],
 )
 def test_placeholders_no_value_can_reach_are_reported(run: str, column: int, words: str) -> None:

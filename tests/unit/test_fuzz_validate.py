@@ -156,3 +156,28 @@ def test_yaml_pathologies_validate_without_crashing(text: str) -> None:
 @given(st.text(max_size=400))
 def test_arbitrary_text_validates_without_crashing(text: str) -> None:
     check_one(text)
+
+
+SHELL = st.sampled_from(
+    [*"'\"`$(){}\\\n #;|&<>-=*", "<<EOF\n", "\nEOF\n", "<<'E'\n", "$((", "sh -c ", "eval ", "x", " "]
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=timedelta(seconds=10))
+@given(st.lists(st.one_of(SHELL, st.just("{{ inputs.msg }}")), max_size=30))
+def test_any_command_template_gets_a_script_or_located_problems(pieces: list[str]) -> None:
+    from alphred.guards.shell import shell_problems
+    from alphred.guards.templates import parse_template
+    from alphred.runtime.command import template_command
+
+    try:
+        template = parse_template("".join(pieces))
+    except Exception:  # a malformed '{{' is the template parser's (located) error, tested elsewhere
+        return
+    problems = shell_problems(template)
+    for offset, message in problems:
+        assert 0 <= offset < len(template.text) and message
+    if not problems:
+        script, env = template_command(template, {"inputs": {"msg": "$(touch /tmp/alphred-fuzz-pwned)"}})
+        assert "$(touch" not in script
+        assert set(env) <= {"ALPHRED_INPUTS_MSG"}
