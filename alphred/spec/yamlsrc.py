@@ -104,10 +104,17 @@ class _Constructor(yaml.SafeLoader):
         return super().construct_object(node, deep)
 
 
+_constructor = _Constructor("")
+
+
 def scalar_value(node: yaml.Node) -> Any:
     """Construct the plain Python value of a node with the safe constructor."""
-    constructor = _Constructor("")
-    return constructor.construct_object(node, deep=True)
+    try:
+        return _constructor.construct_object(node, deep=True)
+    finally:  # forget this tree: nothing kept alive, no half-built state left by an error
+        _constructor.constructed_objects = {}
+        _constructor.recursive_objects = {}
+        _constructor.state_generators = []
 
 
 def load_data(text: str) -> Any:
