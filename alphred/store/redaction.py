@@ -3,11 +3,12 @@ redactor, whatever path produced it (events, reports, inputs, engine state, comm
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Engine, event
 
-from alphred.redact import process_redactor
+from alphred.redact import Redactor, process_redactor
 
 _WRITES = ("INSERT", "UPDATE")
 
@@ -23,15 +24,24 @@ def _redact_parameters(
 ) -> tuple[str, Any]:
     if statement.lstrip()[:6].upper() not in _WRITES or not parameters:
         return statement, parameters
-    redact = process_redactor().redact
-    if executemany:
-        return statement, [_row(row, redact) for row in parameters]
-    return statement, _row(parameters, redact)
+    redactor = process_redactor()
+    # executemany may still come with one row: "insertmanyvalues" batches rows into one statement
+    if executemany and isinstance(parameters, list | tuple) and isinstance(parameters[0], Mapping | list | tuple):
+        return statement, [_row(row, redactor) for row in parameters]
+    return statement, _row(parameters, redactor)
 
 
-def _row(row: Any, redact: Any) -> Any:
-    if isinstance(row, dict):
-        return {key: redact(value) if isinstance(value, str) else value for key, value in row.items()}
+def _row(row: Any, redactor: Redactor) -> Any:
+    if isinstance(row, Mapping):
+        return {key: _value(value, redactor) for key, value in row.items()}
     if isinstance(row, list | tuple):
-        return type(row)(redact(value) if isinstance(value, str) else value for value in row)
+        return type(row)(_value(value, redactor) for value in row)
     return row
+
+
+def _value(value: Any, redactor: Redactor) -> Any:
+    if isinstance(value, str):
+        return redactor.redact(value)
+    if type(value).__name__ in ("Json", "Jsonb") and hasattr(value, "obj"):  # psycopg's JSON parameters
+        return type(value)(redactor.redact_data(value.obj), getattr(value, "dumps", None))
+    return value
