@@ -23,10 +23,13 @@ The tree::
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
     │   ├── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
     │   └── LeaseLostError             (LEASE_LOST)               another process took over the run
-    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
+    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt; its code is
+    │                                                             the provider's (CLAUDE_*, CODEX_*, OPENAI_* in
+    │                                                             alphred.providers.openai_errors)
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
     │                                                             no remote, no base branch
-    ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch or opening its PR failed
+    ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch, opening its PR or
+    │                                                             confirming that the PR exists failed
     └── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
         ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
         ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
@@ -341,7 +344,8 @@ class ScmNotReadyError(AlphredError):
 class DeliveryError(AlphredError):
     """Raised when: pushing the run's branch or opening its pull request failed (the run fails, branch kept).
 
-    ``kind`` is one of no_remote, push_rejected, auth, push, no_commits, pull_request.
+    ``kind`` is one of no_remote, push_rejected, auth, push, no_commits, pull_request, unconfirmed (the pull
+    request could not be confirmed to exist for the run's branch after opening or finding it, SPEC §9).
     """
 
     code = "DELIVERY_FAILED"

@@ -85,6 +85,10 @@ def status(run_id: int, repo: str | None, db: str | None, as_json: bool) -> int:
     for s in obj["steps"]:
         decision = f" [{s['decision']}]" if s["decision"] else ""
         click.echo(f"  {s['phase']} #{s['attempt']} {s['outcome']}{decision} -> {s['next'] or '-'}")
+        for c in s.get("checks") or ():
+            if not c["passed"]:
+                code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
+                click.echo(f"    check {c['name']} failed{code}")
     return 0
 
 

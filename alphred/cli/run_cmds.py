@@ -39,7 +39,7 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
         provider = registry.resolve(phase.provider)  # UNKNOWN_AGENT_PROVIDER before anything is created
         readiness = provider.check()
         check_phase = getattr(provider, "check_phase", None)
-        if readiness.ready and callable(check_phase):
+        if (readiness.ready or readiness.depends_on_phase) and callable(check_phase):
             readiness = check_phase(phase.options)
         if not readiness.ready:
             error = ProviderError(

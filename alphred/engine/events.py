@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TypeAlias
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 from alphred.engine.state import Report, StepOutcome
 from alphred.engine.status import NodeStatus, RunStatus
@@ -27,6 +28,7 @@ class PhaseCompleted:
     exit_code: int | None = None
     tokens: int = 0
     cost_usd: float = 0.0
+    checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # name -> {passed, exit_code}
 
 
 @dataclass(frozen=True)

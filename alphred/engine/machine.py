@@ -48,6 +48,7 @@ INTERRUPTED = "interrupted"
 CANCELLED = "cancelled"
 MISSING_DECISION = "missing_decision"
 INVALID_DECISION = "invalid_decision"
+CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also the run's reason once retries are out
 
 Result = tuple[RunState, tuple[Effect, ...]]
 
@@ -162,6 +163,7 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
         _fail_attempt(tx, event.phase, event.attempt, problem, True, None, event.decision)
     else:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
+        tx.state = tx.state.with_phase(event.phase, checks=dict(event.checks))
         _complete(tx, event.phase, event.attempt, decision, event.report, event.exit_code)
     return tx.result()
 
@@ -302,7 +304,7 @@ def _fail_attempt(
     if not retryable:
         tx.finish(_R.FAILED, reason)
     elif failures > tx.state.workflow.phase(key).max_retries:
-        tx.finish(_R.FAILED, RETRIES_EXHAUSTED)
+        tx.finish(_R.FAILED, CHECKS_FAILED if reason == CHECKS_FAILED else RETRIES_EXHAUSTED)
     else:
         _start(tx, key, new_visit=False)
 

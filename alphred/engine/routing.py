@@ -22,6 +22,7 @@ def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[s
         exit_code=ps.exit_code,
         attempt=ps.attempt,
         visits=ps.visits,
+        checks={name: dict(outcome) for name, outcome in ps.checks.items()},
     )
     return context
 

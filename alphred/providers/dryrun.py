@@ -10,6 +10,8 @@ from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_e
 class DryRunProvider:
     """Replaces a real provider under ``--dry-run``: no network, no edits, the first declared decision."""
 
+    stub = True  # it does no work: the phase's checks (SPEC §9) are skipped
+
     def __init__(self, replaces: str) -> None:
         self.name = f"dry-run({replaces})"
         self.replaces = replaces

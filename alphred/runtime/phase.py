@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import shlex
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.engine import (
+    CHECKS_FAILED,
     PhaseCompleted,
     PhaseFailed,
     RunState,
@@ -29,6 +31,7 @@ from alphred.providers.contract import checked
 from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
 
+from .checks import CheckRun, ChecksResult, run_checks
 from .command import run_command, template_command
 from .crash import crash_point
 from .redact import Redactor
@@ -119,7 +122,51 @@ async def run_attempt(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
     assert outcome.result is not None
-    return _completed(ctx, phase, attempt, visit, outcome.result, stats)
+    verdict = _read_result(ctx, phase, outcome.result)
+    checked = None
+    if verdict.problem is None and phase.checks:
+        checked = await _check(ctx, state, phase, verdict, stats, sink)
+    return _completed(ctx, phase, attempt, visit, verdict, stats, checked)
+
+
+async def _check(
+    ctx: PhaseContext, state: RunState, phase: Phase, verdict: _Verdict, stats: AttemptStats, sink: EventSink
+) -> ChecksResult | None:
+    """Run the phase's checks (SPEC §9) into the attempt's event stream; None when they are skipped.
+
+    A ``--dry-run`` stand-in agent did no work, so there is nothing to check: its phase's checks are skipped.
+    """
+    if (
+        phase.type is PhaseType.AGENT
+        and phase.provider
+        and getattr(ctx.registry.resolve(phase.provider), "stub", False)
+    ):
+        sink.add(
+            ProviderEvent(EventType.SYSTEM, f"dry run: the {len(phase.checks)} check(s) of {phase.key} are skipped")
+        )
+        sink.flush()
+        stats.events = sink.count
+        return None
+    run = CheckRun(
+        worktree=ctx.worktree,
+        start_sha=str(stats.details["start_sha"]),
+        values=template_context(state, ctx.workflow, phase.key),
+        report=verdict.report,
+        env=ctx.env,
+        redactor=ctx.redactor,
+        emit=functools.partial(_add_now, sink),
+    )
+    try:
+        return await run_checks(phase.checks, run)
+    finally:
+        sink.flush()
+        stats.events = sink.count
+
+
+def _add_now(sink: EventSink, event: ProviderEvent) -> None:
+    """Store an event at once (a check's events: ``logs --follow`` shows a slow check as it starts)."""
+    sink.add(event)
+    sink.flush()
 
 
 async def _flush_periodically(sink: EventSink) -> None:
@@ -225,28 +272,65 @@ async def _consume(
     return None
 
 
-def _completed(
-    ctx: PhaseContext, phase: Phase, attempt: int, visit: int, result: ProviderEvent, stats: AttemptStats
-) -> PhaseCompleted | PhaseFailed:
-    """Store the attempt's report, commit its changes, and report the outcome to the engine.
+@dataclass(frozen=True)
+class _Verdict:
+    """What the attempt's ``result`` says: decision, report, exit code, and why it fails (if it does)."""
 
-    A report becomes kind ``report`` (what downstream phases receive as context) only when the attempt
-    succeeds; the output of a failing attempt is kept as kind ``output``.
-    """
+    decision: str | None
+    exit_code: int | None
+    text: str
+    structured: dict[str, Any] | None
+    problem: str | None
+
+    @property
+    def report(self) -> Any:
+        """The report the engine and guards see: the structured object when there is one, else the text."""
+        return self.structured if self.structured is not None else self.text
+
+
+def _read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> _Verdict:
     metadata = dict(result.metadata)
     exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
     raw_decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
     decision = raw_decision if isinstance(raw_decision, str) else None
     structured = ctx.redactor.redact_data(metadata["report"]) if isinstance(metadata.get("report"), dict) else None
     text = _json(structured) if structured is not None else ctx.redactor.redact(result.content)
-    report: Any = structured if structured is not None else text
     problem = None
     if phase.type is PhaseType.COMMAND and exit_code != 0 and not phase.allow_failure:
         problem = f"command exited with {exit_code}"
     elif phase.type is PhaseType.AGENT:
         problem = decision_problem(phase, decision)
+    code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
+    return _Verdict(decision, code, text, structured, problem)
+
+
+def _completed(
+    ctx: PhaseContext,
+    phase: Phase,
+    attempt: int,
+    visit: int,
+    verdict: _Verdict,
+    stats: AttemptStats,
+    checked: ChecksResult | None = None,
+) -> PhaseCompleted | PhaseFailed:
+    """Store the attempt's report, commit its changes, and report the outcome to the engine.
+
+    A report becomes kind ``report`` (what downstream phases receive as context) only when the attempt
+    succeeds; the output of a failing attempt is kept as kind ``output``. Failed checks fail the attempt
+    (``checks_failed``, retryable) before anything is committed; what is left in the worktree stays for the retry.
+    """
+    text, structured, problem = verdict.text, verdict.structured, verdict.problem
+    if checked is not None:
+        stats.details["checks"] = [outcome.stored() for outcome in checked.outcomes]
+        if checked.restored:
+            stats.details["restored"] = list(checked.restored)
+        if not checked.passed:
+            problem = ctx.redactor.redact(checked.summary())
     kind = "output" if problem else "report"
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured))
+    if checked is not None and not checked.passed:
+        stats.message = problem
+        return PhaseFailed(phase.key, attempt, CHECKS_FAILED, True, "CHECKS_FAILED", stats.tokens, stats.cost_usd)
     if problem and phase.type is PhaseType.COMMAND:
         stats.message = problem
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
@@ -267,11 +351,12 @@ def _completed(
     return PhaseCompleted(
         phase.key,
         attempt,
-        decision=decision,
-        report=report,
-        exit_code=exit_code if isinstance(exit_code, int) else None,
+        decision=verdict.decision,
+        report=verdict.report,
+        exit_code=verdict.exit_code,
         tokens=stats.tokens,
         cost_usd=stats.cost_usd,
+        checks=checked.guard_values() if checked is not None else {},
     )
 
 

@@ -75,7 +75,7 @@ class Progress:
         if effect.reason and effect.outcome.value != "completed":
             parts.append(f"reason {effect.reason}")
         if stats.message and effect.outcome.value != "completed":
-            parts.append(stats.message)
+            parts.append(stats.message.splitlines()[0])
         if effect.next:
             parts.append(f"→ {effect.next}")
         parts.append(f"{stats.duration_ms / 1000:.1f}s, {stats.tokens} tokens")

@@ -61,6 +61,10 @@ def step_entry(step: StepRecord | RecordStep) -> dict[str, Any]:
         "outcome": step.outcome.value,
         "decision": step.decision,
         "next": step.next,
+        "checks": [
+            {"name": c.get("name"), "passed": c.get("passed"), "exit_code": c.get("exit_code")}
+            for c in getattr(step, "checks", ())
+        ],
     }
 
 

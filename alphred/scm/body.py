@@ -76,6 +76,23 @@ def steps_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS) 
     return "\n".join(rows)
 
 
+def checks_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS) -> str:
+    """Every check of the run's steps (SPEC §9) as a Markdown table; empty when no step ran checks."""
+    rows = (
+        [(s, c) for s in steps for c in (s.get("checks") or ()) if isinstance(c, Mapping)][-limit:] if limit > 0 else []
+    )
+    if not rows:
+        return ""
+    lines = ["| Phase | Attempt | Check | Result | Exit code |", "| --- | ---: | --- | --- | ---: |"]
+    for s, c in rows:
+        result = "passed" if c.get("passed") else "**failed**"
+        lines.append(
+            f"| {cell(s.get('phase'))} | {cell(s.get('attempt'))} | {cell(c.get('name'))} | {result} "
+            f"| {cell(c.get('exit_code'))} |"
+        )
+    return "\n".join(lines)
+
+
 def run_summary_markdown(
     status: Mapping[str, Any], *, include_status: bool = True, pr_url: str | None = None, heading: str = "###"
 ) -> str:
@@ -88,6 +105,10 @@ def run_summary_markdown(
     steps = status.get("steps")
     if steps:
         parts += ["", f"<details><summary>Steps ({len(steps)})</summary>", "", steps_table(steps), "", "</details>"]
+        checks = checks_table(steps)
+        if checks:
+            failed = sum(1 for s in steps for c in s.get("checks") or () if not c.get("passed"))
+            parts += ["", f"**Checks** ({failed} failed)" if failed else "**Checks** (all passed)", "", checks]
     facts = [f"**Tokens** {format_tokens(status.get('tokens', 0))}", f"**Cost** {format_cost(status.get('cost_usd'))}"]
     if status.get("branch"):
         facts.append(f"**Branch** `{status['branch']}`")

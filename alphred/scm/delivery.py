@@ -40,7 +40,7 @@ class DeliveryResult:
 
 
 def deliver_pull_request(request: DeliveryRequest) -> DeliveryResult:
-    """Push the branch (never forced) and open its PR, or report the open one; raise ``DeliveryError``."""
+    """Push the branch (never forced), open its PR or find the open one, confirm it; raise ``DeliveryError``."""
     branch = request.branch
     url = remote_url(request.repo_root, request.remote, request.env)
     if url is None:
@@ -58,11 +58,12 @@ def deliver_pull_request(request: DeliveryRequest) -> DeliveryResult:
     _check_commits(request)
     push_branch(request.repo_root, request.remote, branch, request.env)
     host = pull_request_host(provider, request.repo_root, url, request.env)
-    existing = host.find_open(branch)
-    if existing is not None:
-        return DeliveryResult(existing, created=False, provider=provider)
-    pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
-    return DeliveryResult(pr_url, created=created, provider=provider)
+    pr_url = host.find_open(branch)
+    created = False
+    if pr_url is None:
+        pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
+    confirmed = host.confirm(branch, pr_url)  # SPEC §9: the PR must exist for the branch before the run completes
+    return DeliveryResult(confirmed, created=created, provider=provider)
 
 
 def _check_commits(request: DeliveryRequest) -> None:

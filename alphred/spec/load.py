@@ -17,6 +17,7 @@ from alphred.guards.shell import shell_problems
 from alphred.guards.templates import Template, parse_template
 
 from . import fields as f
+from .check_block import read_checks
 from .checks import check_graph
 from .files import MAX_PROMPT_BYTES, MAX_WORKFLOW_BYTES, FileRefusedError, allowed_roots, inside, read_regular_text
 from .keys import (
@@ -46,6 +47,7 @@ from .model import (
     Transition,
     Workflow,
 )
+from .openai_keys import read_openai_key
 from .yamlsrc import (
     Collector,
     YamlRefusedError,
@@ -302,6 +304,8 @@ class _Builder:
                     hint = " (a shell command phase needs 'type: command')"
                 elif name == "decisions" and ptype is PhaseType.APPROVAL:
                     hint = " (approval decisions are fixed: approved, rejected)"
+                elif name == "checks" and ptype is PhaseType.APPROVAL:
+                    hint = " (checks verify agent and command phases; an approval phase has no work to check)"
                 what = f"{ptype.value} phase" if ptype is not PhaseType.AGENT else f"agent phase ({provider})"
                 out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
                 continue
@@ -342,6 +346,8 @@ class _Builder:
             if "decisions" in fields:
                 decisions = self._decisions(fields["decisions"])
             options = self._provider_options(key, provider, fields)
+            if provider == "openai" and model is None and "model" not in fields:
+                out.error(key_node, f"openai phase '{key}' needs a 'model' (the name the server knows the model by)")
         elif ptype is PhaseType.COMMAND:
             if "run" not in fields:
                 out.error(key_node, f"command phase '{key}' needs 'run'")
@@ -349,8 +355,6 @@ class _Builder:
                 run = f.read_str(fields["run"], "run", out)
                 if run is not None:
                     templates["run"] = self._template(fields["run"], run, (key, "run"))
-                    for offset, problem in shell_problems(templates["run"]):
-                        out.error(offset_pos(fields["run"], run, offset, self.text), f"{problem} in run of '{key}'")
             if "allow_failure" in fields:
                 allow_failure = bool(f.read_bool(fields["allow_failure"], "allow_failure", out))
         else:
@@ -367,6 +371,7 @@ class _Builder:
         idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
         context = self._context(fields["context"]) if "context" in fields else None
         transitions = self._transitions(key, fields["transitions"]) if "transitions" in fields else ()
+        checks = read_checks(fields["checks"], key, ptype, out, self._template) if "checks" in fields else ()
         return Phase(
             key=key,
             type=ptype,
@@ -387,6 +392,7 @@ class _Builder:
             context=context,
             options=options,
             templates=templates,
+            checks=checks,
             pos=pos(key_node),
         )
 
@@ -431,7 +437,9 @@ class _Builder:
             if name not in fields:
                 continue
             node = fields[name]
-            if name == "script":
+            if provider == "openai":
+                options[name] = read_openai_key(name, node, self.out)
+            elif name == "script":
                 options[name] = self._script(key, node)
             elif name == "max_turns":
                 options[name] = f.read_int(node, name, self.out, 1)
@@ -537,10 +545,14 @@ class _Builder:
     def _template(self, node: yaml.Node, text: str, owner: tuple[str, str]) -> Template:
         self.nodes.templates[owner] = node
         try:
-            return parse_template(text)
+            template = parse_template(text)
         except TemplateError as exc:
             self.out.error(node, f"{exc} in {owner[1]} of '{owner[0]}'")
             return parse_template("")
+        if owner[1] == "run" or owner[1].startswith("check '"):  # a shell command: values must reach it as data
+            for offset, problem in shell_problems(template):
+                self.out.error(offset_pos(node, text, offset, self.text), f"{problem} in {owner[1]} of '{owner[0]}'")
+        return template
 
     def _read_prompt_file(self, node: yaml.Node, rel: str) -> str | None:
         path = (self.base_dir / rel).resolve()

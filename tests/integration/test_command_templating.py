@@ -175,3 +175,27 @@ def test_inputs_and_reports_of_earlier_phases_never_run_in_a_real_run(
     worktree = Path(status["worktree"])
     assert (worktree / "report.txt").read_text() == f"$(touch {marker})`touch {marker}`\n"
     assert git(worktree, "log", "-1", "--format=%s") == payload
+
+
+def test_a_run_check_with_a_single_quoted_placeholder_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "wf.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            alphred: 1
+            key: wf
+            inputs: {msg: {default: x}}
+            phases:
+              a:
+                type: command
+                run: "true"
+                checks:
+                  - name: echo
+                    run: echo '{{ inputs.msg }}'
+            """
+        )
+    )
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert f"{path}:10:20: error: '{{{{ inputs.msg }}}}' cannot be used inside single quotes" in result.stderr
+    assert "in check 'echo' of 'a'" in result.stderr

@@ -27,7 +27,7 @@ INPUTS = {
 }
 EXPECTED_STEPS = {
     "design-implement-review": ["design", "implement", "tests", "review", "gate"],
-    "fix-issue": ["implement", "tests", "review"],
+    "fix-issue": ["implement", "review"],
     "review-only": ["review", "post"],
     "ralph-loop": ["work", "check"],
 }

@@ -102,3 +102,19 @@ def test_a_cell_never_breaks_the_table(value: str) -> None:
     text = cell(value)
     assert "\n" not in text and "\r" not in text
     assert "|" not in text.replace("\\|", "")
+
+
+def test_the_summary_lists_the_checks_of_every_step() -> None:
+    steps = [
+        {"phase": "implement", "attempt": 1, "outcome": "failed", "decision": None, "next": None,
+         "checks": [{"name": "tests", "passed": False, "exit_code": 1}, {"name": "code", "passed": True,
+                                                                          "exit_code": None}]},
+        {"phase": "implement", "attempt": 2, "outcome": "completed", "decision": None, "next": "review",
+         "checks": [{"name": "tests", "passed": True, "exit_code": 0}]},
+        {"phase": "review", "attempt": 1, "outcome": "completed", "decision": "approved", "next": None, "checks": []},
+    ]  # fmt: skip
+    text = run_summary_markdown(status(steps=steps))
+    assert "**Checks** (1 failed)" in text
+    assert "| implement | 1 | tests | **failed** | 1 |" in text and "| implement | 1 | code | passed | – |" in text
+    assert "| implement | 2 | tests | passed | 0 |" in text and "| review |" not in text.split("**Checks**")[1]
+    assert "**Checks**" not in run_summary_markdown(status())  # no step ran a check: no section
