@@ -27,13 +27,17 @@ The tree::
     │                                                             the provider's (CLAUDE_*, CODEX_*, OPENAI_* in
     │                                                             alphred.providers.openai_errors)
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
-    │                                                             no remote, no base branch
+    │   │                                                         no remote, no base branch
+    │   └── RemoteBranchTakenError     (REMOTE_BRANCH_EXISTS)     the run's branch is on the remote with other
+    │                                                             commits (checked before any agent runs)
     ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch, opening its PR or
     │                                                             confirming that the PR exists failed
-    └── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
-        ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
-        ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
-        └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    ├── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
+    │   ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
+    │   ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
+    │   └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    └── UiError                        (UI_ERROR, exit 2)         ``alphred ui`` cannot start (address in use, ...)
+        └── UiNotInstalledError        (UI_NOT_INSTALLED)         starlette/uvicorn missing: install ``alphred[ui]``
 
 Each class is built from structured fields; its message is derived from them. The command line turns any
 of these into ``Error [CODE]: message`` on stderr and the exit code, in one place (``alphred.cli``).
@@ -126,11 +130,15 @@ class RunStateError(UsageError):
 
     code = "RUN_STATE"
 
-    def __init__(self, run_id: int, status: str, action: str) -> None:
+    def __init__(
+        self, run_id: int, status: str, action: str, reason: str | None = None, hint: str | None = None
+    ) -> None:
         self.run_id = run_id
         self.status = status
         self.action = action
-        super().__init__(f"run {run_id} is {status}: cannot {action} it")
+        why = f" ({reason})" if reason and reason != status else ""
+        more = f"; {hint}" if hint else ""
+        super().__init__(f"cannot {action} run {run_id}: it is {status}{why}{more}")
 
 
 class RunBusyError(UsageError):
@@ -341,6 +349,15 @@ class ScmNotReadyError(AlphredError):
         super().__init__(f"{problem}: {fix}")
 
 
+class RemoteBranchTakenError(ScmNotReadyError):
+    """Raised when: a run that will push finds its branch already on the remote with commits it lacks.
+
+    Checked right after the run's branch is chosen and before any phase runs (a later push would be refused).
+    """
+
+    code = "REMOTE_BRANCH_EXISTS"
+
+
 class DeliveryError(AlphredError):
     """Raised when: pushing the run's branch or opening its pull request failed (the run fails, branch kept).
 
@@ -405,3 +422,23 @@ class RepositoryCloneError(RepositoryRegistryError):
         self.url = url
         self.detail = detail
         super().__init__(f"cannot clone repository '{name}' from {url}: {detail}")
+
+
+class UiError(AlphredError):
+    """Raised when: ``alphred ui`` cannot start (the address is in use or cannot be bound)."""
+
+    code = "UI_ERROR"
+    exit_code = 2
+
+
+class UiNotInstalledError(UiError):
+    """Raised when: ``alphred ui`` runs without its optional dependencies (starlette, uvicorn)."""
+
+    code = "UI_NOT_INSTALLED"
+
+    def __init__(self, missing: str) -> None:
+        self.missing = missing
+        super().__init__(
+            f"the web view needs the optional packages starlette and uvicorn ({missing} is missing): "
+            "install them with `pip install 'alphred[ui]'` (or `pip install starlette uvicorn`)"
+        )

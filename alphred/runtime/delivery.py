@@ -23,7 +23,7 @@ from alphred.spec import Workflow
 from alphred.store import SqlRunStore
 
 from .redact import Redactor
-from .status import status_object, step_entry
+from .status import status_object, step_entry, with_state
 
 DELIVERY_FAILED = "delivery_failed"
 
@@ -90,7 +90,7 @@ def deliver(
     from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title, deliver_pull_request
 
     record = store.get_run(run_id)
-    status = status_object(record, store.list_steps(run_id))
+    status = with_state(status_object(record, store.list_steps(run_id)), state)
     status["steps"].extend(step_entry(e) for e in effects if isinstance(e, RecordStep))
     status["status"] = RunStatus.COMPLETED.value
     spec = workflow.pull_request

@@ -34,6 +34,7 @@ from alphred.store import SqlRunStore, StoreTransaction
 from .checks import CheckRun, ChecksResult, run_checks
 from .command import run_command, template_command
 from .crash import crash_point
+from .dryrun import dry_run_checks, dry_run_command
 from .redact import Redactor
 from .sink import FLUSH_EVERY_SECONDS, EventSink
 
@@ -50,6 +51,7 @@ class AttemptStats:
     cost_usd: float = 0.0
     message: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
 
     @property
     def duration_ms(self) -> int:
@@ -70,6 +72,7 @@ class PhaseContext:
     redactor: Redactor
     env: dict[str, str]
     on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
+    dry_run_commands: bool = False  # --dry-run: command phases print what they would run instead of running it
     # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
     # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
     pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
@@ -123,6 +126,10 @@ async def run_attempt(
         )
     assert outcome.result is not None
     verdict = _read_result(ctx, phase, outcome.result)
+    if verdict.exit_code is not None:
+        stats.details["exit_code"] = verdict.exit_code
+    if outcome.result.metadata.get("dry_run"):
+        stats.details["dry_run"] = True
     checked = None
     if verdict.problem is None and phase.checks:
         checked = await _check(ctx, state, phase, verdict, stats, sink)
@@ -135,7 +142,15 @@ async def _check(
     """Run the phase's checks (SPEC §9) into the attempt's event stream; None when they are skipped.
 
     A ``--dry-run`` stand-in agent did no work, so there is nothing to check: its phase's checks are skipped.
+    Under ``--dry-run`` (scope ``all``) a command phase's checks are said, not run, and pass, as its command
+    (``runtime/dryrun.py``).
     """
+    if ctx.dry_run_commands and phase.type is PhaseType.COMMAND:  # the command was not run: neither are its checks
+        try:
+            return dry_run_checks(phase.checks, template_context(state, ctx.workflow, phase.key), sink.add)
+        finally:
+            sink.flush()
+            stats.events = sink.count
     if (
         phase.type is PhaseType.AGENT
         and phase.provider
@@ -183,6 +198,8 @@ def _events_for(
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
+        if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
+            return dry_run_command(shown, ctx.worktree)
         return run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **variables}, display=shown)
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
@@ -330,9 +347,11 @@ def _completed(
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured))
     if checked is not None and not checked.passed:
         stats.message = problem
+        stats.output_tail = "\n".join(o.output.rstrip("\n") for o in checked.outcomes if not o.passed and o.output)
         return PhaseFailed(phase.key, attempt, CHECKS_FAILED, True, "CHECKS_FAILED", stats.tokens, stats.cost_usd)
     if problem and phase.type is PhaseType.COMMAND:
         stats.message = problem
+        stats.output_tail = text
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
     if not problem:
         crash_point("before_commit")

@@ -76,6 +76,7 @@ class RunOptions:
     keep_worktree: bool = False
     approve_all: bool = False
     dry_run: bool = False
+    dry_run_scope: str = "all"  # "all": agents stubbed, commands said not run; "agents": commands still run
     pull_request: PullRequestPlan | None = None
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
 
@@ -85,6 +86,7 @@ class RunOptions:
             "keep_worktree": self.keep_worktree,
             "approve_all": self.approve_all,
             "dry_run": self.dry_run,
+            "dry_run_scope": self.dry_run_scope,
             "pull_request": self.pull_request.stored() if self.pull_request else None,
         }
 
@@ -145,6 +147,7 @@ class Runner:
             redactor=Redactor(environment),
             env=environment,
             on_event=events.provider_callback(run_id) if events is not None else None,
+            dry_run_commands=options.dry_run and options.dry_run_scope == "all",
         )
         self.events = events
         self._stats: dict[tuple[str, int], AttemptStats] = {}
@@ -199,17 +202,20 @@ class Runner:
             state, effects = transition(state, event)
             pr_url = None
             plan = self.options.pull_request
+            said = ""  # what delivery did, said after the step that led to it
             if plan is not None and completes(effects):
                 self.flush_pending()  # the PR body reads the last phase's report
                 try:
                     pr_url = deliver(
                         self.store, self.workflow, self.run_id, plan, state, effects, self.ctx.redactor, self.ctx.env
                     )
-                    self.progress.note(f"pull request: {pr_url}")
+                    said = f"pull request: {pr_url}"
                 except DeliveryError as exc:
-                    sys.stderr.write(f"Error [{exc.code}]: {exc}\n")
+                    said = f"Error [{exc.code}]: {exc}"
                     state, effects = as_failed(state, effects)
             self._persist(previous, state, effects, pr_url)
+            if said:
+                self.progress.note(said, "red" if said.startswith("Error") else "green")
             for effect in effects:
                 events.extend(await self._act(state, effect))
             if not events and self._stop == "cancel" and state.status not in TERMINAL_RUN_STATUSES:
@@ -352,6 +358,12 @@ class Runner:
             return [PhaseInterrupted(effect.phase, effect.attempt)]
         if self._stop == "cancel":
             return [CancelRequested()]
+        notes: tuple[str, ...] = ()
+        if phase.type is not PhaseType.APPROVAL:
+            retry_notes = await self._before_retry(state, effect)  # "retrying … in Ns" comes before "▶ attempt N"
+            if retry_notes is None:
+                return self._stopped_events(effect)
+            notes = retry_notes
         self.progress.phase_started(effect, phase.type.value, state)
         if phase.type is PhaseType.APPROVAL:
             if self.options.approve_all:
@@ -363,9 +375,6 @@ class Runner:
                 )  # fmt: skip
                 return [PhaseCompleted(effect.phase, effect.attempt, "approved", {"comment": comment})]
             return [ApprovalRequested(effect.phase, effect.attempt)]
-        notes = await self._before_retry(state, effect)
-        if notes is None:
-            return self._stopped_events(effect)
         self._phase = (effect.phase, effect.attempt)
         task = asyncio.ensure_future(run_attempt(self.ctx, state, phase, effect.attempt, effect.visit, stats, notes))
         self._phase_task = task
@@ -414,7 +423,9 @@ class Runner:
         if failure.kind in RETRYABLE_KINDS:
             consecutive = max(1, state.phase(effect.phase).consecutive_failures)
             delay = backoff_seconds(consecutive, failure.retry_after, self.options.env)
-            self.progress.note(f"{effect.phase}: retrying after {failure.kind} in {delay:.1f}s")
+            self.progress.note(
+                f"retrying {effect.phase} in {delay:.1f}s: attempt {failure.attempt} failed ({failure.kind})"
+            )
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
             if self._stop is not None:

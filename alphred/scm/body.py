@@ -142,7 +142,12 @@ def cut_text(text: str, limit: int) -> str:
     return text[:keep] + CUT_MARKER.format(count=len(text) - keep)[: max(limit - keep, 0)]
 
 
+PROSE_FIELDS = ("body", "summary", "description", "text", "message")
+
+
 def _report_markdown(report_text: str | None) -> str:
+    """The ``body_from`` report as Markdown: text as it is; a structured report's prose field (``body``,
+    else ``summary``, ...) followed by its other fields as a list, never a JSON dump."""
     text = (report_text or "").strip()
     if not text or text[0] not in "[{":
         return text
@@ -150,4 +155,24 @@ def _report_markdown(report_text: str | None) -> str:
         parsed = json.loads(text)
     except ValueError:
         return text
-    return "```json\n" + json.dumps(parsed, indent=2, ensure_ascii=False) + "\n```"
+    if not isinstance(parsed, dict):
+        return _markdown_value(parsed, 0).lstrip("\n")
+    prose = next((k for k in PROSE_FIELDS if isinstance(parsed.get(k), str) and parsed[k].strip()), None)
+    parts = [parsed[prose].strip()] if prose else []
+    rest = [(k, v) for k, v in parsed.items() if k != prose and v not in (None, "", [], {})]
+    if rest:
+        items = [f"- **{cell(key)}**: {_markdown_value(value, 1)}" for key, value in rest]
+        parts.append("\n".join(items))
+    return "\n\n".join(parts)
+
+
+def _markdown_value(value: Any, depth: int) -> str:
+    """A JSON value as Markdown: scalars inline, lists and mappings as bullet lists on the lines below."""
+    indent = "  " * depth
+    if isinstance(value, list):
+        return "".join(f"\n{indent}- {_markdown_value(item, depth + 1)}" for item in value)
+    if isinstance(value, dict):
+        return "".join(f"\n{indent}- **{cell(k)}**: {_markdown_value(v, depth + 1)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return " ".join(str(value).split()) if value is not None else "–"

@@ -447,7 +447,7 @@ def test_retryable_failure_backs_off_and_the_retry_sees_the_failure(repo: Path) 
     first = json.loads(events_of(repo, "flaky", 1)[0][3])
     second = json.loads(events_of(repo, "flaky", 2)[0][3])
     assert first["context_items"] == 0 and second["context_items"] == 1
-    assert "retrying after internal" in result.stderr
+    assert "retrying flaky in" in result.stderr and "failed (internal)" in result.stderr
 
 
 def test_logs_follow_streams_until_the_run_ends(repo: Path) -> None:

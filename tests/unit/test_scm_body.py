@@ -70,9 +70,15 @@ def test_the_pr_body_is_the_report_then_the_summary() -> None:
     assert "| review | completed | 1 | 1 | approved |" in summary and body.endswith("Opened by Alphred.</sub>\n")
 
 
-def test_a_structured_report_becomes_a_json_block() -> None:
-    body = build_pr_body(status(), '{"summary": "ok", "severity": "none"}')
-    assert body.startswith('```json\n{\n  "summary": "ok",\n  "severity": "none"\n}\n```\n')
+def test_a_structured_report_becomes_prose_and_a_list_not_a_json_dump() -> None:
+    body = build_pr_body(status(), '{"summary": "Fixed it.\\n\\nWith a test.", "severity": "none", "files": ["a.py"]}')
+    assert body.startswith("Fixed it.\n\nWith a test.\n\n- **severity**: none\n- **files**: \n  - a.py\n")
+    assert "```json" not in body and '"summary"' not in body
+
+
+def test_a_body_field_wins_over_summary() -> None:
+    body = build_pr_body(status(), '{"summary": "short", "body": "## The long story"}')
+    assert body.startswith("## The long story\n\n- **summary**: short")
 
 
 def test_without_a_report_the_body_is_the_summary() -> None:
