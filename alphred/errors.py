@@ -7,7 +7,9 @@ The tree::
     │   ├── MissingInputError          (MISSING_INPUT)            a required workflow input was not given
     │   ├── UnknownRunError            (UNKNOWN_RUN)              a run id that does not exist
     │   ├── RunStateError              (RUN_STATE)                a command that the run's state does not allow
-    │   └── RunBusyError               (RUN_BUSY)                 another live process executes the run
+    │   ├── RunBusyError               (RUN_BUSY)                 another live process executes the run
+    │   ├── SettingError               (BAD_SETTING)              an ALPHRED_* variable holds a bad value
+    │   └── DatabaseUrlError           (BAD_DATABASE_URL)         ``--db``/ALPHRED_DATABASE_URL is unusable
     ├── WorkflowInvalidError           (WORKFLOW_INVALID, exit 2) a workflow file failed validation
     ├── GuardSyntaxError               (GUARD_SYNTAX, exit 2)     a guard expression does not parse
     ├── TemplateError                  (TEMPLATE_SYNTAX, exit 2)  a ``{{ path }}`` template does not parse
@@ -71,6 +73,25 @@ class UsageError(AlphredError):
 
     code = "USAGE"
     exit_code = 2
+
+
+class SettingError(UsageError):
+    """Raised when: a numeric ``ALPHRED_*`` environment variable is not a number in its range (nan, inf...)."""
+
+    code = "BAD_SETTING"
+
+    def __init__(self, name: str, value: str, wanted: str) -> None:
+        super().__init__(f"{name} must be {wanted}, not {value[:40]!r}")
+        self.name = name
+
+
+class DatabaseUrlError(UsageError):
+    """Raised when: ``--db`` (or ALPHRED_DATABASE_URL) is not a URL Alphred can store runs at."""
+
+    code = "BAD_DATABASE_URL"
+
+    def __init__(self, shown: str, problem: str) -> None:
+        super().__init__(f"--db {shown}: {problem}")
 
 
 class MissingInputError(UsageError):

@@ -11,7 +11,12 @@ from typing import Any
 import click
 
 from alphred import __version__
-from alphred.errors import AlphredError
+from alphred.errors import AlphredError, UsageError
+from alphred.settings import check_settings
+
+from .dburl import db_url_callback
+
+MAX_ID = 2**63 - 1
 
 
 class AlphredGroup(click.Group):
@@ -59,7 +64,7 @@ class AlphredGroup(click.Group):
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Run a workflow", ("run", "resume", "retry", "approve", "reject", "worker")),
     ("Inspect runs", ("runs", "status", "logs", "ui", "providers")),
-    ("Control a running run", ("pause", "cancel")),
+    ("Control a running run", ("pause", "cancel", "gc")),
     ("Workflow files and setup", ("init", "validate", "graph", "schema", "repo")),
 )
 # One line per command in ``alphred --help`` (the command's own help says the rest).
@@ -77,6 +82,7 @@ SHORT_HELP = {
     "providers": "List the providers and whether each is ready.",
     "pause": "Pause a run after its current phase.",
     "cancel": "Cancel a run now.",
+    "gc": "Remove the worktrees no run needs any more.",
     "init": "Write a workflow file from a bundled template.",
     "validate": "Check workflow files.",
     "graph": "Draw a workflow as Mermaid or DOT.",
@@ -140,6 +146,17 @@ def app() -> None:
     Every run gets its own branch and worktree; every attempt, event, report and routing decision is
     stored in SQL. `alphred COMMAND --help` tells more about each command.
     """
+    check_settings(os.environ)
+
+
+RUN_ID = click.IntRange(1, MAX_ID)  # run ids and counts: what the database stores
+
+
+def check_branch_name(value: str | None) -> str | None:
+    """``--branch`` takes a branch name: ``refs/heads/main`` would become ``refs/heads/refs/heads/main``."""
+    if value is not None and value.strip().startswith("refs/"):
+        raise UsageError(f"--branch takes a branch name, not a ref: '{value}' (drop the 'refs/.../' prefix)")
+    return value
 
 
 repo_option = click.option(
@@ -155,5 +172,6 @@ db_option = click.option(
     metavar="URL",
     default=None,
     envvar="ALPHRED_DATABASE_URL",
+    callback=db_url_callback,
     help="SQLAlchemy database URL (default: SQLite at .alphred/alphred.db in the repository).",
 )

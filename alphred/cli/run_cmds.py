@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .app import app, db_option, repo_option
+from .app import RUN_ID, app, check_branch_name, db_option, repo_option
 
 if TYPE_CHECKING:
     from alphred.providers import ProviderRegistry
@@ -57,12 +57,12 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
 
 def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
     """What the run operations need: store, repository, provider registry, progress and event stream."""
+    from alphred.redact import process_redactor
     from alphred.runtime.control import Environment
     from alphred.runtime.jsonl import JsonlEvents
     from alphred.runtime.progress import Progress
-    from alphred.runtime.redact import Redactor
 
-    events = JsonlEvents(sys.stdout, redact=Redactor(os.environ).redact) if events_format == "jsonl" else None
+    events = JsonlEvents(sys.stdout, redact=process_redactor().redact) if events_format == "jsonl" else None
     return Environment(
         store=store,
         location=location,
@@ -130,7 +130,12 @@ class RunCommand(click.Command):
 @click.option("--input-file", metavar="PATH", help="YAML or JSON mapping of workflow inputs.")
 @repo_option
 @click.option("--base", metavar="REF", help="Commit, branch or tag to branch the run from (default: HEAD).")
-@click.option("--branch", metavar="NAME", help="Branch name or template for the run (sanitised into a valid ref).")
+@click.option(
+    "--branch",
+    metavar="NAME",
+    callback=lambda ctx, param, value: check_branch_name(value),
+    help="Branch name or template for the run (sanitised into a valid ref).",
+)
 @click.option(
     "--dry-run",
     is_flag=True,
@@ -247,7 +252,7 @@ def _continue(
         return _report(store, record, as_json, quiet)
 
 
-RUN_ARG = click.argument("run_id", metavar="RUN", type=int)
+RUN_ARG = click.argument("run_id", metavar="RUN", type=RUN_ID)
 COMMENT = click.option(
     "--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase."
 )

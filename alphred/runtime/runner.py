@@ -42,9 +42,10 @@ from alphred.engine import (
     StartPhase,
     transition,
 )
-from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError
+from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError, SettingError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, groups
+from alphred.settings import seconds_setting
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore
 from alphred.store.snapshots import read_requests
@@ -101,8 +102,8 @@ class _Failure:
 def backoff_seconds(failures: int, retry_after: float | None, env: Mapping[str, str]) -> float:
     """Exponential backoff with jitter for the ``failures``-th consecutive retryable failure."""
     try:
-        base = float(env.get("ALPHRED_RETRY_BASE_SECONDS", "2"))
-    except ValueError:
+        base = seconds_setting(env, "ALPHRED_RETRY_BASE_SECONDS", 2.0)
+    except SettingError:
         base = 2.0
     delay = min(base * 2 ** max(failures - 1, 0), 60.0) * random.uniform(0.75, 1.25)
     return float(max(delay, retry_after or 0.0))
