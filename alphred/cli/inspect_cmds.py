@@ -114,6 +114,12 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
         click.echo(paint(f"  the process running it is gone — run `alphred resume {run_id}` to continue it", "yellow"))
     ended = f" · ended {facts['completed']}" if facts["completed"] else ""
     click.echo(f"started {facts['started']}{ended} · took {facts['took']}")
+    if record.queued and obj["status"] == "pending":  # a submitted run: why does it wait?
+        from alphred.runtime.submit import waiting_reason
+
+        waiting = waiting_reason(store, record)
+        if waiting:
+            click.echo(paint(waiting, "yellow"))
     click.echo(f"branch {obj['branch']} · base {str(obj['base'])[:12]} · head {str(obj['head'])[:12]}")
     if obj["worktree"]:
         click.echo(f"worktree {obj['worktree']}")

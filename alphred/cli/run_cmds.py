@@ -258,6 +258,24 @@ COMMENT = click.option(
 )
 
 
+DETACH = click.option(
+    "--detach", is_flag=True, help="Record the request and leave the run to the workers (`alphred worker`); exit 0."
+)
+
+
+def _detach(run_id: int, action: str, repo: str | None, db: str | None, as_json: bool, comment: str | None) -> int:
+    from alphred.runtime.status import status_object
+    from alphred.runtime.submit import request_detached
+
+    store, _ = _open_existing(repo, db)
+    with store:
+        record = request_detached(store, run_id, action, comment)
+        if as_json:
+            sys.stdout.write(json.dumps(status_object(record, store.list_steps(run_id))) + "\n")
+        click.echo(f"run {run_id}: {action} requested; a worker continues it", err=True)
+    return 0
+
+
 def _continue_command(action: str, summary: str, with_comment: bool = False) -> None:
     """Register ``alphred ACTION RUN``: it drives the run on in the foreground, like ``run``."""
 
@@ -268,13 +286,16 @@ def _continue_command(action: str, summary: str, with_comment: bool = False) -> 
         as_json: bool,
         events_format: str | None,
         quiet: bool,
+        detach: bool,
         comment: str | None = None,
     ) -> int:
+        if detach:
+            return _detach(run_id, action, repo, db, as_json, comment)
         extra = {"comment": comment} if with_comment else {}
         return _continue(run_id, action, repo, db, as_json, events_format, quiet, **extra)
 
-    command.__doc__ = f"{summary}; exit codes as `run`."
-    decorated = output_options(db_option(repo_option(command)))
+    command.__doc__ = f"{summary}; exit codes as `run` (0 with --detach once the request is recorded)."
+    decorated = DETACH(output_options(db_option(repo_option(command))))
     if with_comment:
         decorated = COMMENT(decorated)
     app.command(name=action)(RUN_ARG(decorated))

@@ -160,6 +160,8 @@ class Runner:
         self._wake = asyncio.Event()
         self._signals = 0
         self._recording: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._early_interrupt = False
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -171,6 +173,9 @@ class Runner:
         self._wake = asyncio.Event()
         self.ctx.cancel = asyncio.Event()
         loop = asyncio.get_running_loop()
+        self._loop = loop
+        if self._early_interrupt:
+            self.interrupt()
         installed = []
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
@@ -362,6 +367,15 @@ class Runner:
     def interrupt(self) -> None:
         """Interrupt the run out of band: the active attempt (or the next one to start) ends ``interrupted``."""
         self._request_stop("interrupt")
+
+    def interrupt_threadsafe(self) -> None:
+        """``interrupt`` from another thread (a worker's signal handler), also before the loop runs."""
+        self._early_interrupt = True  # seen by _main if its loop is not running yet
+        loop = self._loop
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has already closed: the run is over
+            loop.call_soon_threadsafe(self.interrupt)
 
     def _request_stop(self, why: str) -> None:
         if self._stop is None or why == "lost":
