@@ -22,7 +22,14 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.engine.machine import AWAITING_APPROVAL
-from alphred.errors import AlphredError, RunBusyError, RunStateError, StoreError, UnknownRunError
+from alphred.errors import (
+    AlphredError,
+    ParallelNotSupportedError,
+    RunBusyError,
+    RunStateError,
+    StoreError,
+    UnknownRunError,
+)
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
 from alphred.providers import ProviderRegistry
 from alphred.spec import Workflow, load_workflow
@@ -65,6 +72,7 @@ def create_run(
     its worktree, made after that transaction, is made again (or reused) when it is missing. With ``owner``
     the run is created already leased to it, so no worker can take it before it starts.
     """
+    refuse_parallel(workflow)
     store = env.store
     worktrees = GitWorktrees(env.location)
     base = worktrees.resolve_base(options.base)
@@ -88,6 +96,13 @@ def create_run(
     crash_point("run_created")
     worktree = _make_worktree(env, run_id, runtime[WANTED_BRANCH], base.sha)
     return run_id, worktree, state
+
+
+def refuse_parallel(workflow: Workflow) -> None:
+    """Raise ParallelNotSupportedError for a workflow with a fan-out: its branches cannot be executed yet."""
+    for phase in workflow.phases:
+        if any(t.fan_out for t in phase.transitions):
+            raise ParallelNotSupportedError(workflow.key, phase.key)
 
 
 def _make_worktree(env: Environment, run_id: int, branch: str, base_sha: str) -> Path:

@@ -17,12 +17,22 @@ TOP_KEYS = (
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd")
+LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider")
 TRANSITION_KEYS = ("to", "when", "max", "priority")
 SCRIPT_ENTRY_KEYS = ("decision", "report", "files", "fail", "tokens", "sleep")
 
-COMMON_PHASE_KEYS = ("type", "transitions", "max_retries", "max_visits", "timeout", "idle_timeout", "context")
+COMMON_PHASE_KEYS = (
+    "type",
+    "transitions",
+    "max_retries",
+    "max_visits",
+    "timeout",
+    "idle_timeout",
+    "context",
+    "join",
+    "on_conflict",
+)
 AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions")
 COMMAND_KEYS = ("run", "allow_failure")
 APPROVAL_KEYS = ("message",)
