@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from .model import END, RESERVED_TARGETS, SourcePos, Transition, Workflow
+from .model import END, RESERVED_TARGETS, PhaseType, SourcePos, Transition, Workflow
 from .yamlsrc import Collector, did_you_mean
 
 if TYPE_CHECKING:
@@ -160,6 +160,10 @@ def _check_fan_out(workflow: Workflow, group: FanOut, nodes: NodeIndex, out: Col
                 )
                 continue
             seen[key] = head
+            if phase.type is PhaseType.APPROVAL:
+                out.error(
+                    where, f"approval phase '{key}' inside branch '{head}' of {what}: approvals run on the run branch"
+                )
             if not phase.transitions:
                 out.error(
                     where,

@@ -228,3 +228,18 @@ def test_graph_draws_fan_outs_and_joins() -> None:
     assert '"plan" -> "frontend" [label="fan-out", style=bold];' in dot
     assert '"integrate" -> "resolve" [label="on conflict", style=dashed];' in dot
     assert "integrate (command, join: all)" in dot
+
+
+def test_no_approval_inside_a_branch() -> None:
+    found = errors(
+        """\
+        phases:
+          a: {transitions: [{to: [b, c]}]}
+          b: {type: approval, transitions: [{to: j}]}
+          c: {transitions: [{to: j}]}
+          j: {join: all}
+        """
+    )
+    assert found == [
+        "wf.yaml:6:3: error: approval phase 'b' inside branch 'b' of the fan-out of 'a': approvals run on the run branch"
+    ]
