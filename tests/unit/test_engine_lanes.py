@@ -230,3 +230,24 @@ def test_every_phase_state_stays_in_one_lane_at_most() -> None:
         lane.queued for lane in state.lanes if lane.queued
     ]
     assert sorted(active) == ["a", "b", "c"] and len(set(active)) == len(active)
+
+
+def test_the_offline_parallel_review_runs_through_the_engine() -> None:
+    """tests/fixtures/workflows/parallel-review-offline.yaml: scope, three reviewers at once, one verdict."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "workflows" / "parallel-review-offline.yaml"
+    d = Driver(load_workflow(path))
+    d.send(RunStarted())
+    reviewers = starts(d.send(PhaseCompleted("scope", 1, exit_code=0)))
+    assert reviewers == [("security", 1, "security"), ("tests", 1, "tests"), ("style", 1, "style")]
+    for phase in ("tests", "style", "security"):  # any order of arrival; merges follow the fan-out's order
+        script = d.state.workflow.phase(phase).options["script"][0]
+        d.send(PhaseCompleted(phase, 1, script["decision"], script["report"]))
+    merged = [d.effects[-1]]
+    for branch in ("security", "tests", "style"):
+        merged.extend(d.send(MergeDone("verdict", branch)))
+    assert [e.branch for e in merged if isinstance(e, MergeBranch)] == ["security", "tests", "style"]
+    assert starts(merged) == [("verdict", 1, None)]
+    d.done("verdict", "changes_requested")
+    assert d.state.status is RunStatus.COMPLETED and d.state.phase("verdict").decision == "changes_requested"
