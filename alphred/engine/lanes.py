@@ -39,7 +39,7 @@ from alphred.engine.machine import (
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
 from alphred.engine.state import Lane, MergeState, RunState, Step, StepOutcome
 from alphred.engine.status import NodeStatus, RunStatus
-from alphred.spec.model import FAIL, Transition
+from alphred.spec.model import FAIL, RESERVED_TARGETS, Transition
 
 MERGE_CONFLICT = "merge_conflict"
 
@@ -81,8 +81,13 @@ def fan_out(tx: _Tx, source: str, attempt: int, decision: str | None, chosen: Tr
     tx.effects.append(RecordRouting(source, attempt, decision, chosen.target, chosen.priority, fan_out=branches))
     edge = (source, chosen.priority)
     tx.update(edges={**tx.state.edges, edge: tx.state.edges.get(edge, 0) + 1})
-    for other in branches[1:]:
-        _skip_unchosen(tx, tx.state.workflow.phase(source), other)
+    for candidate in tx.state.workflow.phase(source).transitions:  # the targets not taken are skipped
+        for target in candidate.targets:
+            if target in (*branches, source, *RESERVED_TARGETS):
+                continue
+            ps = tx.state.phase(target)
+            if ps.status is _N.PENDING and ps.attempt == 0:
+                tx.phase_status(target, _N.SKIPPED)
     lanes = []
     for head in branches:
         if tx.state.phase(head).status in (_N.COMPLETED, _N.SKIPPED):

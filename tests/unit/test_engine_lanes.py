@@ -86,6 +86,7 @@ def test_fan_out_starts_lanes_up_to_max_parallel_and_join_all_merges_in_fan_out_
     d.send(RunStarted())
     assert starts(d.done("plan")) == [("a", 1, "a"), ("b", 1, "b")]  # c waits: max_parallel 2
     assert d.state.phase("c").status is NodeStatus.PENDING and d.state.history[-1].next == "a,b,c"
+    assert d.state.phase("after").status is NodeStatus.PENDING  # not a target of plan: untouched
     assert starts(d.done("b")) == [("c", 1, "c")]  # b arrived; its slot goes to c
     assert starts(d.done("a")) == [("a2", 1, "a")]
     assert starts(d.done("c")) == []
@@ -251,3 +252,17 @@ def test_the_offline_parallel_review_runs_through_the_engine() -> None:
     assert starts(merged) == [("verdict", 1, None)]
     d.done("verdict", "changes_requested")
     assert d.state.status is RunStatus.COMPLETED and d.state.phase("verdict").decision == "changes_requested"
+
+
+def test_a_fan_out_skips_the_other_targets_of_its_source_but_none_of_its_branches() -> None:
+    body = (THREE % "all").replace(
+        "plan: {transitions: [{to: [a, b, c]}]}",
+        'plan: {transitions: [{to: [a, b, c], when: decision == "approved"}, {to: after}]}',
+    )
+    d = Driver(workflow(body))
+    d.send(RunStarted())
+    d.done("plan")
+    assert d.state.phase("after").status is NodeStatus.SKIPPED
+    assert {k: d.state.phase(k).status for k in "abc"} == {
+        "a": NodeStatus.RUNNING, "b": NodeStatus.RUNNING, "c": NodeStatus.PENDING
+    }  # fmt: skip
