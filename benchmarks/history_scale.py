@@ -14,13 +14,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from common import ROOT, median, spread, subprocess_env, table
 from phase_overhead import run_alphred, workflow_yaml
+
+LOOKUPS = 200
+LOOKUP_US: list[float] = []
 
 
 def prefill(url: str, workflow_text: str, runs: int, repo: Path) -> None:
@@ -39,6 +44,14 @@ def prefill(url: str, workflow_text: str, runs: int, repo: Path) -> None:
                 tx.add_artifact(run_id, key, 1, "report", text=f"report {index} {key}")
                 tx.add_artifact(run_id, key, 1, "diff", text="diff --git a/x b/x\n")
                 tx.add_artifact(run_id, key, 1, "context_manifest", data={"included": []})
+    connection = sqlite3.connect(url.removeprefix("sqlite:///"))  # as a database grown over weeks: no huge WAL
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    with SqlRunStore(url) as store, store.reading() as tx:  # the lookup every agent phase makes, alone
+        started = time.perf_counter()
+        for _ in range(LOOKUPS):
+            tx.latest_artifact(runs, workflow.start, "report")
+        LOOKUP_US.append((time.perf_counter() - started) / LOOKUPS * 1e6)
 
 
 def worker(history: int, phases: int) -> dict[str, Any]:
@@ -55,7 +68,7 @@ def worker(history: int, phases: int) -> dict[str, Any]:
         return repo
 
     phase_overhead.make_repo = make_repo_with_history  # type: ignore[assignment]
-    return run_alphred(phases, False)
+    return {**run_alphred(phases, False), "lookup_us": LOOKUP_US[0]}
 
 
 def main() -> None:
@@ -76,6 +89,8 @@ def main() -> None:
     if args.source:
         env["PYTHONPATH"] = os.pathsep.join((str(Path(args.source).resolve()), env["PYTHONPATH"]))
     samples: dict[int, list[float]] = {size: [] for size in sizes}
+    steady: dict[int, list[float]] = {size: [] for size in sizes}
+    lookups: dict[int, list[float]] = {size: [] for size in sizes}
     for _ in range(runs):
         for size in sizes:
             argv = [sys.executable, __file__, "--worker", str(size), "--phases", str(args.phases)]
@@ -84,9 +99,20 @@ def main() -> None:
                 raise SystemExit(f"worker failed:\n{done.stderr[-3000:]}")
             result = json.loads(done.stdout.strip().splitlines()[-1])
             samples[size].append((result["loop_s"] - result["provider_s"]) / result["steps"] * 1000)
-    rows = [[f"{size:,}", f"{median(values):.2f}", spread(values)] for size, values in samples.items()]
+            steady[size].append(result["last_third_ms"])
+            lookups[size].append(result["lookup_us"])
+    rows = [
+        [
+            f"{size:,}",
+            f"{median(values):.2f}",
+            spread(values),
+            f"{median(steady[size]):.2f}",
+            f"{median(lookups[size]):.0f}",
+        ]
+        for size, values in samples.items()
+    ]
     print(f"\nPer-phase overhead against history size, {args.phases} phases, median of {runs} run(s):\n")
-    print(table(rows, ["earlier runs", "ms/phase", "range"]))
+    print(table(rows, ["earlier runs", "ms/phase", "range", "ms/phase, last third", "latest-report lookup, µs"]))
     first, last = median(samples[sizes[0]]), median(samples[sizes[-1]])
     print(f"\n{sizes[-1]:,} vs {sizes[0]:,} runs of history: {last / first:.2f}x (goal: flat, ~1.0x)")
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import subprocess
 import sys
 import time
@@ -239,12 +240,18 @@ def run_dbos(phases: int, edits: bool) -> dict[str, Any]:
 WORKERS = {"alphred": run_alphred, "langgraph": run_langgraph, "dbos": run_dbos}
 
 
+SOURCE: list[str] = []  # --source: another checkout of Alphred to measure (before/after figures)
+
+
 def measure(system: str, phases: int, edits: bool) -> dict[str, Any]:
     """Run one worker in a fresh interpreter; its JSON result."""
     args = [sys.executable, __file__, "--worker", system, "--phases", str(phases)]
     if edits:
         args.append("--edits")
-    out = subprocess.run(args, capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, check=False)
+    env = subprocess_env()
+    if SOURCE:
+        env["PYTHONPATH"] = os.pathsep.join((SOURCE[0], env["PYTHONPATH"]))
+    out = subprocess.run(args, capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     if out.returncode != 0:
         raise SystemExit(f"{system} worker failed:\n{out.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -264,7 +271,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smoke mode: 41 phases, 1 run")
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument("--edits", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
+    if args.source:
+        SOURCE.append(os.path.abspath(args.source))
     if args.worker:
         print(json.dumps(WORKERS[args.worker](args.phases, args.edits)))
         return

@@ -31,6 +31,7 @@ from alphred.errors import (
     UnknownRunError,
 )
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
+from alphred.git.recovery import clear_stale_locks
 from alphred.providers import ProviderRegistry
 from alphred.spec import Workflow, load_workflow
 from alphred.store import RunRecord, SqlRunStore
@@ -297,11 +298,13 @@ def _worktree(env: Environment, record: RunRecord, runtime: Mapping[str, Any]) -
     that died before it made its worktree)."""
     if record.worktree_path and Path(record.worktree_path).is_dir():
         return Path(record.worktree_path)
+    wanted = record.branch or runtime.get(WANTED_BRANCH)
+    # a kill inside `git worktree add` leaves the branch's ref lock (and the admin directory's): ours, stale
+    clear_stale_locks(env.location, GitWorktrees(env.location).worktree_path(record.id), str(wanted or ""))
     if record.branch:
         path = GitWorktrees(env.location).reopen(record.id, record.branch).path
         env.store.update_run(record.id, worktree_path=str(path))
         return path
-    wanted = runtime.get(WANTED_BRANCH)
     if not wanted or not record.base_sha:
         raise StoreError(f"run {record.id} has no branch to continue on")
     return _make_worktree(env, record.id, str(wanted), record.base_sha)

@@ -55,11 +55,17 @@ def artifacts(repo: Path, kind: str) -> list[tuple[str, int, str | None]]:
 # -- (a) creation -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("how", ["resume", "worker"])
-def test_kill_right_after_run_creation_is_completed_by_resume_or_worker(repo: Path, how: str) -> None:
+@pytest.mark.parametrize(("how", "in_worktree_add"), [("resume", False), ("worker", False), ("worker", True)])
+def test_kill_right_after_run_creation_is_completed_by_resume_or_worker(
+    repo: Path, how: str, in_worktree_add: bool
+) -> None:
     wf = workflow(repo, TWO)
     crashed = alphred(repo, "run", str(wf), env=crash_env(repo, "run_created"))
     assert crashed.returncode == -signal.SIGKILL
+    if in_worktree_add:  # what a kill inside `git worktree add -b` leaves (found by benchmarks/soak.py)
+        lock = repo / ".git" / "refs" / "heads" / "alphred" / "wf" / "1.lock"
+        lock.parent.mkdir(parents=True)
+        lock.write_text("")
     row = (
         db(repo).execute("select status, branch, worktree_path, engine_state is not null from workflow_runs").fetchone()
     )

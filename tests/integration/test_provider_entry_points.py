@@ -99,4 +99,4 @@ def test_entry_point_provider_runs_and_is_held_to_the_contract(tmp_path: Path) -
         "where n.node_key = 'strict'"
     ).fetchone()
     db.close()
-    assert code.startswith("CONTRACT")
+    assert code == "EVENT_AFTER_RESULT"  # the contract code of alphred.errors
