@@ -39,7 +39,7 @@ from alphred.engine.machine import (
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
 from alphred.engine.state import Lane, MergeState, RunState, Step, StepOutcome
 from alphred.engine.status import NodeStatus, RunStatus
-from alphred.spec.model import FAIL, RESERVED_TARGETS, Transition
+from alphred.spec.model import END, FAIL, RESERVED_TARGETS, Transition
 
 MERGE_CONFLICT = "merge_conflict"
 
@@ -175,6 +175,8 @@ def complete_in_lane(tx: _Tx, head: str, key: str, attempt: int, decision: str |
     _skip_unchosen(tx, phase, target)
     if target == FAIL:
         fail_run(tx, FAIL_TARGET)
+    elif target == END:  # invalid inside a branch (validation says so); never completes the run from a lane
+        fail_run(tx, NO_ROUTE)
     elif workflow.phase(target).join is not None:
         _arrive(tx, head, key, target)
     else:

@@ -266,3 +266,17 @@ def test_a_fan_out_skips_the_other_targets_of_its_source_but_none_of_its_branche
     assert {k: d.state.phase(k).status for k in "abc"} == {
         "a": NodeStatus.RUNNING, "b": NodeStatus.RUNNING, "c": NodeStatus.PENDING
     }  # fmt: skip
+
+
+def test_an_unvalidated_end_inside_a_branch_fails_the_run_instead_of_crashing() -> None:
+    from dataclasses import replace
+
+    wf = workflow(THREE % "all")
+    b = wf.phase("b")
+    bad = replace(b, transitions=(replace(b.transitions[0], target="$end", guard=None, when=None),))
+    wf = replace(wf, phases=tuple(bad if p.key == "b" else p for p in wf.phases))
+    d = Driver(wf)
+    d.send(RunStarted())
+    d.done("plan")
+    d.done("b")
+    assert d.state.status is RunStatus.FAILED and d.state.reason == "no_route"
