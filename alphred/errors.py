@@ -8,6 +8,8 @@ The tree::
     │   ├── UnknownRunError            (UNKNOWN_RUN)              a run id that does not exist
     │   ├── RunStateError              (RUN_STATE)                a command that the run's state does not allow
     │   ├── RunBusyError               (RUN_BUSY)                 another live process executes the run
+    │   ├── SettingError               (BAD_SETTING)              an ALPHRED_* variable holds a bad value
+    │   ├── DatabaseUrlError           (BAD_DATABASE_URL)         ``--db``/ALPHRED_DATABASE_URL is unusable
     │   └── ParallelNotSupportedError  (PARALLEL_NOT_SUPPORTED)   a workflow with parallel branches (not runnable yet)
     ├── WorkflowInvalidError           (WORKFLOW_INVALID, exit 2) a workflow file failed validation
     ├── GuardSyntaxError               (GUARD_SYNTAX, exit 2)     a guard expression does not parse
@@ -23,15 +25,22 @@ The tree::
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
     │   ├── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
     │   └── LeaseLostError             (LEASE_LOST)               another process took over the run
-    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt
+    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt; its code is
+    │                                                             the provider's (CLAUDE_*, CODEX_*, OPENAI_* in
+    │                                                             alphred.providers.openai_errors)
     ├── RuntimeFailure                 (RUNTIME_ERROR, exit 1)    an unexpected error failed an attempt
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
-    │                                                             no remote, no base branch
-    ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch or opening its PR failed
-    └── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
-        ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
-        ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
-        └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    │   │                                                         no remote, no base branch
+    │   └── RemoteBranchTakenError     (REMOTE_BRANCH_EXISTS)     the run's branch is on the remote with other
+    │                                                             commits (checked before any agent runs)
+    ├── DeliveryError                  (DELIVERY_FAILED, exit 1)  pushing the run's branch, opening its PR or
+    │                                                             confirming that the PR exists failed
+    ├── RepositoryRegistryError        (REPOSITORY_REGISTRY, exit 2) ``alphred repo`` / ``run --repo NAME``
+    │   ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
+    │   ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
+    │   └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    └── UiError                        (UI_ERROR, exit 2)         ``alphred ui`` cannot start (address in use, ...)
+        └── UiNotInstalledError        (UI_NOT_INSTALLED)         starlette/uvicorn missing: install ``alphred[ui]``
 
 Each class is built from structured fields; its message is derived from them. The command line turns any
 of these into ``Error [CODE]: message`` on stderr and the exit code, in one place (``alphred.cli``).
@@ -65,6 +74,25 @@ class UsageError(AlphredError):
 
     code = "USAGE"
     exit_code = 2
+
+
+class SettingError(UsageError):
+    """Raised when: a numeric ``ALPHRED_*`` environment variable is not a number in its range (nan, inf...)."""
+
+    code = "BAD_SETTING"
+
+    def __init__(self, name: str, value: str, wanted: str) -> None:
+        super().__init__(f"{name} must be {wanted}, not {value[:40]!r}")
+        self.name = name
+
+
+class DatabaseUrlError(UsageError):
+    """Raised when: ``--db`` (or ALPHRED_DATABASE_URL) is not a URL Alphred can store runs at."""
+
+    code = "BAD_DATABASE_URL"
+
+    def __init__(self, shown: str, problem: str) -> None:
+        super().__init__(f"--db {shown}: {problem}")
 
 
 class MissingInputError(UsageError):
@@ -105,11 +133,15 @@ class RunStateError(UsageError):
 
     code = "RUN_STATE"
 
-    def __init__(self, run_id: int, status: str, action: str) -> None:
+    def __init__(
+        self, run_id: int, status: str, action: str, reason: str | None = None, hint: str | None = None
+    ) -> None:
         self.run_id = run_id
         self.status = status
         self.action = action
-        super().__init__(f"run {run_id} is {status}: cannot {action} it")
+        why = f" ({reason})" if reason and reason != status else ""
+        more = f"; {hint}" if hint else ""
+        super().__init__(f"cannot {action} run {run_id}: it is {status}{why}{more}")
 
 
 class RunBusyError(UsageError):
@@ -359,10 +391,20 @@ class ScmNotReadyError(AlphredError):
         super().__init__(f"{problem}: {fix}")
 
 
+class RemoteBranchTakenError(ScmNotReadyError):
+    """Raised when: a run that will push finds its branch already on the remote with commits it lacks.
+
+    Checked right after the run's branch is chosen and before any phase runs (a later push would be refused).
+    """
+
+    code = "REMOTE_BRANCH_EXISTS"
+
+
 class DeliveryError(AlphredError):
     """Raised when: pushing the run's branch or opening its pull request failed (the run fails, branch kept).
 
-    ``kind`` is one of no_remote, push_rejected, auth, push, no_commits, pull_request.
+    ``kind`` is one of no_remote, push_rejected, auth, push, no_commits, pull_request, unconfirmed (the pull
+    request could not be confirmed to exist for the run's branch after opening or finding it, SPEC §9).
     """
 
     code = "DELIVERY_FAILED"
@@ -422,3 +464,23 @@ class RepositoryCloneError(RepositoryRegistryError):
         self.url = url
         self.detail = detail
         super().__init__(f"cannot clone repository '{name}' from {url}: {detail}")
+
+
+class UiError(AlphredError):
+    """Raised when: ``alphred ui`` cannot start (the address is in use or cannot be bound)."""
+
+    code = "UI_ERROR"
+    exit_code = 2
+
+
+class UiNotInstalledError(UiError):
+    """Raised when: ``alphred ui`` runs without its optional dependencies (starlette, uvicorn)."""
+
+    code = "UI_NOT_INSTALLED"
+
+    def __init__(self, missing: str) -> None:
+        self.missing = missing
+        super().__init__(
+            f"the web view needs the optional packages starlette and uvicorn ({missing} is missing): "
+            "install them with `pip install 'alphred[ui]'` (or `pip install starlette uvicorn`)"
+        )

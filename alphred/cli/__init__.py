@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from . import gc_cmd, inspect_cmds, providers_cmd, repo_cmds, run_cmds, spec_cmds, worker_cmd  # noqa: F401  (they register their commands)
+from . import (  # noqa: F401  (they register their commands)
+    files_cmds,
+    gc_cmd,
+    inspect_cmds,
+    providers_cmd,
+    repo_cmds,
+    run_cmds,
+    spec_cmds,
+    ui_cmd,
+    worker_cmd,
+)
 from .app import app
 
 

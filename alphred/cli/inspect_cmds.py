@@ -11,7 +11,7 @@ import click
 
 from alphred.errors import UnknownRunError
 
-from .app import app, db_option, repo_option
+from .app import RUN_ID, app, db_option, repo_option
 
 
 def open_existing_store(repo: str | None, db: str | None) -> Any:
@@ -26,7 +26,7 @@ def open_existing_store(repo: str | None, db: str | None) -> Any:
 @repo_option
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of status objects (without steps).")
-@click.option("--limit", default=50, show_default=True, help="How many runs to list, newest first.")
+@click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
     from alphred.runtime.status import status_object
@@ -37,67 +37,125 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
         sys.stdout.write(json.dumps([status_object(r) for r in records]) + "\n")
         return 0
     if not records:
-        click.echo("no runs yet", err=True)
+        click.echo("no runs yet (start one with: alphred run FILE)", err=True)
         return 0
+    from .closing import local_time
+
+    rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
+    from alphred.runtime.control import lease_is_free
+
     for r in records:
-        reason = f" ({r.reason})" if r.reason else ""
-        click.echo(
-            f"{r.id:>5}  {r.status.value:<10} {r.tree_key}@{r.tree_version}  {r.branch or '-'}  "
-            f"{r.tokens} tokens  {r.created_at:%Y-%m-%d %H:%M:%S}{reason}"
-        )
+        state = r.status.value + (f" ({r.reason})" if r.reason and r.reason != r.status.value else "")
+        if r.status.value == "running" and lease_is_free(r):
+            state += " (process gone: alphred resume)"
+        created = local_time(r.created_at)
+        rows.append((str(r.id), state, f"{r.tree_key} v{r.tree_version}", r.branch or "-", f"{r.tokens:,}", created))
+    for line in table(rows, right={0, 4}):
+        click.echo(line)
     return 0
 
 
-def _record(store: Any, run_id: int) -> Any:
+def table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
+    """Rows as aligned columns (two spaces apart); columns in ``right`` are right-aligned."""
+    from alphred.runtime.style import display_width
+
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = []
+        for i, value in enumerate(row):
+            pad = " " * (widths[i] - display_width(value))
+            cells.append(pad + value if i in (right or set()) else value + pad)
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _record(store: Any, run_id: int | None) -> Any:
+    if run_id is None:  # the latest run
+        latest = [] if store is None else store.list_runs(1)
+        if not latest:
+            raise UnknownRunError("(none yet: start one with `alphred run FILE`)")
+        return latest[0]
     record = None if store is None else store.find_run(run_id)
     if record is None:
         raise UnknownRunError(run_id)
     return record
 
 
+RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=False)
+
+
 @app.command()
-@click.argument("run_id", metavar="RUN", type=int)
+@RUN_OR_LATEST
 @repo_option
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
-def status(run_id: int, repo: str | None, db: str | None, as_json: bool) -> int:
-    """Show a run: status, reason, branch, phases and steps."""
+def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
+    """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
     from alphred.runtime.status import status_object
+    from alphred.runtime.style import Painter, wants_colour
+
+    from .closing import next_commands, status_summary
 
     store = open_existing_store(repo, db)
     record = _record(store, run_id)
-    obj = status_object(record, store.list_steps(run_id))
+    run_id = record.id
+    steps = store.list_steps(run_id)
+    obj = status_object(record, steps)
     if as_json:
         sys.stdout.write(json.dumps(obj) + "\n")
         return 0
-    reason = f" ({obj['reason']})" if obj["reason"] else ""
-    click.echo(f"run {run_id}: {obj['status']}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}")
+    paint = Painter(wants_colour(sys.stdout))
+    facts = status_summary(record)
+    reason = f" ({obj['reason']})" if obj["reason"] and obj["reason"] != obj["status"] else ""
+    state = paint.status(obj["status"], obj["status"])
+    click.echo(f"run {run_id}: {state}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}")
+    if facts["owner_gone"]:
+        click.echo(paint(f"  the process running it is gone — run `alphred resume {run_id}` to continue it", "yellow"))
+    ended = f" · ended {facts['completed']}" if facts["completed"] else ""
+    click.echo(f"started {facts['started']}{ended} · took {facts['took']}")
     click.echo(f"branch {obj['branch']} · base {str(obj['base'])[:12]} · head {str(obj['head'])[:12]}")
     if obj["worktree"]:
         click.echo(f"worktree {obj['worktree']}")
-    click.echo(f"tokens {obj['tokens']} · cost ${obj['cost_usd']:.4f}")
-    click.echo("phases:")
+    click.echo(f"pull request {obj['pr_url'] or '-'}")
+    click.echo(f"tokens {obj['tokens']:,} · cost ${obj['cost_usd']:.4f}")
+    waiting = obj["status"] == "paused" and obj["reason"] == "awaiting_approval"
+    rows: list[tuple[str, ...]] = [("PHASE", "STATUS", "ATTEMPT", "VISITS", "DECISION", "EXIT", "TOKENS")]
     for p in obj["phases"]:
-        extra = f" decision={p['decision']}" if p["decision"] else ""
-        extra += f" exit_code={p['exit_code']}" if p["exit_code"] is not None else ""
-        click.echo(f"  {p['key']:<20} {p['status']:<10} attempt {p['attempt']} visits {p['visits']}{extra}")
+        shown = "waiting for approval" if waiting and p["status"] == "running" else p["status"]
+        exit_code = "-" if p["exit_code"] is None else str(p["exit_code"])
+        rows.append(
+            (p["key"], shown, str(p["attempt"]), str(p["visits"]), p["decision"] or "-", exit_code, f"{p['tokens']:,}")
+        )
+    click.echo("phases:")
+    for line in table(rows, right={2, 3, 5, 6}):
+        click.echo(f"  {line}")
     click.echo("steps:")
-    for s in obj["steps"]:
+    for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
-        click.echo(f"  {s['phase']} #{s['attempt']} {s['outcome']}{decision} -> {s['next'] or '-'}")
+        click.echo(f"  {number:>3}. {s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        for c in s.get("checks") or ():
+            if not c["passed"]:
+                code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
+                click.echo(f"       check {c['name']} failed{code}")
+    if not obj["steps"]:
+        click.echo("  (none yet)")
+    hints = next_commands(record, steps, owner_gone=facts["owner_gone"])
+    click.echo("next: " + " · ".join(hints))
     return 0
 
 
 @app.command()
-@click.argument("run_id", metavar="RUN", type=int)
+@RUN_OR_LATEST
 @click.option("--phase", "phase", metavar="KEY", help="Only this phase's events.")
 @click.option("--follow", "-f", is_flag=True, help="Keep printing new events while the run is running.")
 @repo_option
 @db_option
-def logs(run_id: int, phase: str | None, follow: bool, repo: str | None, db: str | None) -> int:
-    """Print a run's provider events (stdout), oldest first."""
+def logs(run_id: int | None, phase: str | None, follow: bool, repo: str | None, db: str | None) -> int:
+    """Print a run's provider events (default: the latest run) on stdout, oldest first."""
     store = open_existing_store(repo, db)
     record = _record(store, run_id)
+    run_id = record.id
     if phase is not None and phase not in {n.node_key for n in record.nodes}:
         from alphred.errors import UsageError
 
@@ -115,7 +173,16 @@ def _print_events(store: Any, run_id: int, phase: str | None, after: int) -> int
     """Print the run's events newer than ``after``; return the id of the last one printed."""
     for event in store.events(run_id, phase, after):
         after = event.id
-        stamp = event.timestamp.strftime("%H:%M:%S")
+        stamp = _clock(event.timestamp)
         head = f"{stamp} {event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11}"
         click.echo(f"{head} {event.content or ''}")
     return after
+
+
+def _clock(value: Any) -> str:
+    """``19:50:23 UTC``: an event's time in the local zone, with the zone's name."""
+    from datetime import UTC
+
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return str(value.astimezone().strftime("%H:%M:%S %Z"))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .app import app, db_option, repo_option
+from .app import RUN_ID, app, check_branch_name, db_option, repo_option
 
 if TYPE_CHECKING:
     from alphred.providers import ProviderRegistry
@@ -31,15 +31,18 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
 
     agents = [p for p in workflow.phases if p.type is PhaseType.AGENT and p.provider]
     if dry_run:
+        from alphred.providers.dryrun_reports import stub_reports
+
         names = {p.provider for p in agents if p.provider}
-        return ProviderRegistry({name: functools.partial(DryRunProvider, name) for name in names})
+        reports = stub_reports(workflow)  # so that guards on report.x route as they would for real
+        return ProviderRegistry({name: functools.partial(DryRunProvider, name, reports=reports) for name in names})
     registry = default_registry()
     for phase in agents:
         assert phase.provider is not None
         provider = registry.resolve(phase.provider)  # UNKNOWN_AGENT_PROVIDER before anything is created
         readiness = provider.check()
         check_phase = getattr(provider, "check_phase", None)
-        if readiness.ready and callable(check_phase):
+        if (readiness.ready or readiness.depends_on_phase) and callable(check_phase):
             readiness = check_phase(phase.options)
         if not readiness.ready:
             error = ProviderError(
@@ -54,12 +57,12 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
 
 def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
     """What the run operations need: store, repository, provider registry, progress and event stream."""
+    from alphred.redact import process_redactor
     from alphred.runtime.control import Environment
     from alphred.runtime.jsonl import JsonlEvents
     from alphred.runtime.progress import Progress
-    from alphred.runtime.redact import Redactor
 
-    events = JsonlEvents(sys.stdout, redact=Redactor(os.environ).redact) if events_format == "jsonl" else None
+    events = JsonlEvents(sys.stdout, redact=process_redactor().redact) if events_format == "jsonl" else None
     return Environment(
         store=store,
         location=location,
@@ -69,12 +72,19 @@ def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: s
     )
 
 
-def _report(store: SqlRunStore, record: RunRecord, as_json: bool) -> int:
-    """Print the status object if asked, write GitHub Actions outputs if present, return the exit code."""
+def _report(store: SqlRunStore, record: RunRecord, as_json: bool, quiet: bool = False) -> int:
+    """Print the closing block (stderr) and the status object if asked, write GitHub Actions outputs if
+    present, return the exit code."""
     from alphred.runtime.ci import write_github_outputs
     from alphred.runtime.status import exit_code_for, status_object
+    from alphred.runtime.style import Painter, wants_colour
+
+    from .closing import closing_block
 
     status = status_object(record, store.list_steps(record.id))
+    if not quiet:
+        for line in closing_block(store, record, Painter(wants_colour(sys.stderr))):
+            click.echo(line, err=True)
     if as_json:
         sys.stdout.write(json.dumps(status) + "\n")
         sys.stdout.flush()
@@ -97,14 +107,46 @@ def output_options(func: F) -> F:
     )
 
 
-@app.command()
+class RunCommand(click.Command):
+    """``alphred run``: also accepts ``--dry-run=agents`` / ``--dry-run=all`` (``--dry-run`` is a flag)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Spell ``--dry-run=SCOPE`` as ``--dry-run-scope SCOPE`` before click parses."""
+        rewritten: list[str] = []
+        for arg in args:
+            if arg == "--":
+                rewritten += args[len(rewritten) :]
+                break
+            if arg.startswith("--dry-run="):
+                rewritten += ["--dry-run-scope", arg.partition("=")[2]]
+            else:
+                rewritten.append(arg)
+        return super().parse_args(ctx, rewritten)
+
+
+@app.command(cls=RunCommand)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-i", "--input", "pairs", multiple=True, metavar="NAME=VALUE", help="A workflow input (repeatable).")
 @click.option("--input-file", metavar="PATH", help="YAML or JSON mapping of workflow inputs.")
 @repo_option
 @click.option("--base", metavar="REF", help="Commit, branch or tag to branch the run from (default: HEAD).")
-@click.option("--branch", metavar="NAME", help="Branch name or template for the run (sanitised into a valid ref).")
-@click.option("--dry-run", is_flag=True, help="Replace every agent phase by a stub taking its first decision.")
+@click.option(
+    "--branch",
+    metavar="NAME",
+    callback=lambda ctx, param, value: check_branch_name(value),
+    help="Branch name or template for the run (sanitised into a valid ref).",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="No side effect outside the worktree: agents stubbed, commands said not run, no push, no PR.",
+)
+@click.option(
+    "--dry-run-scope",
+    type=click.Choice(["all", "agents"]),
+    default=None,
+    help="With --dry-run: 'agents' still runs command phases (also spelled --dry-run=agents).",
+)
 @click.option("--keep-worktree", is_flag=True, help="Keep the worktree after a successful run.")
 @click.option("--approve-all", is_flag=True, help="Approve every approval phase automatically (for CI).")
 @click.option("--pr/--no-pr", "pr", default=None, help="Open a pull request when the run completes (--no-pr wins).")
@@ -120,6 +162,7 @@ def run(
     base: str | None,
     branch: str | None,
     dry_run: bool,
+    dry_run_scope: str | None,
     keep_worktree: bool,
     approve_all: bool,
     pr: bool | None,
@@ -147,10 +190,11 @@ def run(
     from .inputs import collect_inputs
 
     workflow, diagnostics = check_workflow(file)
+    if workflow is None:
+        raise WorkflowInvalidError(diagnostics)  # its message lists every diagnostic, once
     for diagnostic in diagnostics:
         click.echo(diagnostic.format(), err=True)
-    if workflow is None:
-        raise WorkflowInvalidError(diagnostics)
+    dry_run = dry_run or dry_run_scope is not None
     inputs = collect_inputs(workflow, pairs, input_file)
     registry = build_registry(workflow, dry_run)
     env = dict(os.environ)
@@ -160,17 +204,22 @@ def run(
         from alphred.runtime.repos import registered_branch_template
 
         repo_template = registered_branch_template(location.root, env, db)
+    from .branch_names import run_branch_template
+
+    branch = run_branch_template(branch, repo_template, env, inputs)
     plan = plan_pull_request(
         workflow, location.root, env, pr=pr, remote=remote, draft=draft,
         run_base_ref=GitWorktrees(location).resolve_base(base).ref_name, dry_run=dry_run,
     )  # fmt: skip
     options = RunOptions(
         inputs=inputs, base=base, branch=branch, branch_template=repo_template, keep_worktree=keep_worktree,
-        approve_all=approve_all, dry_run=dry_run, pull_request=plan, env=env,
+        approve_all=approve_all, dry_run=dry_run, dry_run_scope=dry_run_scope or "all", pull_request=plan, env=env,
     )  # fmt: skip
+    if dry_run and not quiet and (pr or workflow.pull_request is not None) and pr is not False:
+        click.echo("dry run: the pull request this run would open is not opened, and nothing is pushed", err=True)
     with SqlRunStore(url) as store:
         record = start_run(environment(store, location, quiet, events_format), workflow, options, registry)
-        return _report(store, record, as_json)
+        return _report(store, record, as_json, quiet)
 
 
 def _registered_repo(repo: str | None, env: dict[str, str], db: str | None) -> tuple[str | None, str | None]:
@@ -200,10 +249,10 @@ def _continue(
     location, url = resolve_for_write(repo, db)
     with SqlRunStore(url) as store:
         record = continue_run(environment(store, location, quiet, events_format), run_id, action, **kw)
-        return _report(store, record, as_json)
+        return _report(store, record, as_json, quiet)
 
 
-RUN_ARG = click.argument("run_id", metavar="RUN", type=int)
+RUN_ARG = click.argument("run_id", metavar="RUN", type=RUN_ID)
 COMMENT = click.option(
     "--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase."
 )

@@ -28,6 +28,7 @@ class PhaseCompleted:
     exit_code: int | None = None
     tokens: int = 0
     cost_usd: float = 0.0
+    checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # name -> {passed, exit_code}
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ INVALID_DECISION = "invalid_decision"
 DELIVERY_FAILED = "delivery_failed"
 DELIVERY_STEPS = ("push", "open")
 """Delivery of a run with a pull request, in order: push the branch, then open (or find) its pull request."""
+CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also the run's reason once retries are out
 
 Result = tuple[RunState, tuple[Effect, ...]]
 
@@ -203,6 +204,7 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
         _fail_attempt(tx, event.phase, event.attempt, problem, True, None, event.decision)
     else:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
+        tx.state = tx.state.with_phase(event.phase, checks=dict(event.checks))
         _complete(tx, event.phase, event.attempt, decision, event.report, event.exit_code)
     return tx.result()
 
@@ -392,7 +394,7 @@ def _fail_attempt(
     if not retryable:
         tx.finish(_R.FAILED, reason)
     elif failures > tx.state.workflow.phase(key).max_retries:
-        tx.finish(_R.FAILED, RETRIES_EXHAUSTED)
+        tx.finish(_R.FAILED, CHECKS_FAILED if reason == CHECKS_FAILED else RETRIES_EXHAUSTED)
     else:
         _start(tx, key, new_visit=False)
 

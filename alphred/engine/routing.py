@@ -23,6 +23,7 @@ def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[s
         attempt=ps.attempt,
         visits=ps.visits,
         merge=_merge_context(state, workflow, phase_key),
+        checks={name: dict(outcome) for name, outcome in ps.checks.items()},
     )
     return context
 

@@ -44,6 +44,7 @@ class PhaseState:
     tokens: int = 0
     cost_usd: float = 0.0
     entered_from: str | None = None
+    checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # last completion's checks (§9)
 
 
 @dataclass(frozen=True)
@@ -282,6 +283,7 @@ def _phase_to_json(ps: PhaseState) -> dict[str, Any]:
         "tokens": ps.tokens,
         "cost_usd": ps.cost_usd,
         "entered_from": ps.entered_from,
+        "checks": {name: dict(outcome) for name, outcome in ps.checks.items()},
     }
 
 
@@ -301,7 +303,16 @@ def _phase_from_json(data: Mapping[str, Any]) -> PhaseState:
         tokens=int(data["tokens"]),
         cost_usd=_number(data["cost_usd"]),
         entered_from=data["entered_from"],
+        checks=_checks_from_json(data.get("checks") or {}),
     )
+
+
+def _checks_from_json(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    checks: dict[str, dict[str, Any]] = {}
+    for name, outcome in data.items():
+        code = outcome.get("exit_code")
+        checks[str(name)] = {"passed": bool(outcome["passed"]), "exit_code": None if code is None else int(code)}
+    return checks
 
 
 def _step_to_json(step: Step) -> dict[str, Any]:

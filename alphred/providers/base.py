@@ -62,6 +62,7 @@ class Readiness:
 
     ready: bool
     detail: str = ""
+    depends_on_phase: bool = False  # not ready as set up by default, but a phase's own settings may be
 
 
 @runtime_checkable

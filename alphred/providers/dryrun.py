@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
 
 from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 
@@ -10,9 +11,12 @@ from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_e
 class DryRunProvider:
     """Replaces a real provider under ``--dry-run``: no network, no edits, the first declared decision."""
 
-    def __init__(self, replaces: str) -> None:
+    stub = True  # it does no work: the phase's checks (SPEC §9) are skipped
+
+    def __init__(self, replaces: str, reports: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.name = f"dry-run({replaces})"
         self.replaces = replaces
+        self.reports = dict(reports or {})  # phase -> a structured report meeting its guards on report.x
 
     def check(self) -> Readiness:
         """Always ready."""
@@ -26,4 +30,5 @@ class DryRunProvider:
             f"with a {len(prompt)}-character prompt and {len(options.context)} context artifact(s)"
         )
         yield ProviderEvent(EventType.SYSTEM, text)
-        yield result_event(text, decision)
+        report = self.reports.get(options.phase)
+        yield result_event(text, decision, dict(report) if report is not None else None)

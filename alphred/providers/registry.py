@@ -31,7 +31,18 @@ def _codex() -> Provider:
     return CodexProvider()
 
 
-BUILTIN_PROVIDERS: dict[str, ProviderFactory] = {"scripted": _scripted, "claude": _claude, "codex": _codex}
+def _openai() -> Provider:
+    from .openai import OpenAIProvider
+
+    return OpenAIProvider()
+
+
+BUILTIN_PROVIDERS: dict[str, ProviderFactory] = {
+    "scripted": _scripted,
+    "claude": _claude,
+    "codex": _codex,
+    "openai": _openai,
+}
 
 
 class ProviderRegistry:

@@ -47,6 +47,7 @@ from .progress import Progress
 from .recovery import settle
 from .redact import Redactor
 from .runner import Runner, RunOptions
+from .style import shown_path
 
 WANTED_BRANCH = "branch"
 """Runtime key of the branch name a run asked for (its worktree may not exist yet after a crash)."""
@@ -118,8 +119,17 @@ def start_run(env: Environment, workflow: Workflow, options: RunOptions, registr
     owner = LeaseOwner.current()
     run_id, worktree, state = create_run(env, workflow, options, owner)
     record = env.store.get_run(run_id)
+    if options.pull_request is not None and record.branch and record.base_sha:  # before any agent runs
+        from .remote_branch import check_branch_pushable, discard_unstarted_run
+
+        try:
+            check_branch_pushable(env.location.root, options.pull_request.remote, record.branch, record.base_sha)
+        except AlphredError:
+            discard_unstarted_run(env.store, GitWorktrees(env.location), run_id, worktree, record.branch)
+            raise
     if env.events is not None:
         env.events.run_started(run_id, workflow.key, record.branch)
+    env.progress(run_id).note(f"run {run_id} of {workflow.key} on branch {record.branch} in {shown_path(worktree)}")
     runtime = {WANTED_BRANCH: record.branch}
     return _drive(env, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()], runtime)
 
@@ -145,7 +155,7 @@ def continue_run(
     dead = record.lease_owner
     owner = _claim(store, record)
     try:
-        record = store.get_run(run_id)  # re-read under the lease
+        record = _relocate(env, store.get_run(run_id))  # re-read under the lease
         if record.pause_requested:
             store.update_run(run_id, pause_requested=False)  # continuing is the answer to an old pause request
         worktree = _worktree(env, record, runtime)
@@ -164,9 +174,10 @@ def request_pause(store: SqlRunStore, run_id: int) -> str:
     """Ask a running run to pause after its current phase; a message saying what happened."""
     record = _find(store, run_id)
     if record.status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED):
-        raise RunStateError(run_id, record.status.value, "pause")
+        raise RunStateError(run_id, record.status.value, "pause", record.reason, "it has ended")
     if record.status == RunStatus.PAUSED:
-        return f"run {run_id} is already paused ({record.reason})"
+        why = f" ({record.reason})" if record.reason and record.reason != "paused" else ""
+        return f"run {run_id} is already paused{why}; alphred resume {run_id} continues it"
     store.request_pause(run_id)
     return f"run {run_id}: pause requested; it pauses after its current phase"
 
@@ -178,7 +189,7 @@ def request_cancel(env: Environment, run_id: int) -> str:
     if record.status == RunStatus.CANCELLED:
         return f"run {run_id} is already cancelled"
     if record.status in (RunStatus.COMPLETED, RunStatus.FAILED):
-        raise RunStateError(run_id, record.status.value, "cancel")
+        raise RunStateError(run_id, record.status.value, "cancel", record.reason, "it has ended")
     store.request_cancel(run_id)
     if not lease_is_free(record):
         return f"run {run_id}: cancel requested; the process running it stops now"
@@ -223,6 +234,7 @@ def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState,
         keep_worktree=bool(stored.get("keep_worktree")),
         approve_all=bool(stored.get("approve_all")),
         dry_run=bool(stored.get("dry_run")),
+        dry_run_scope=str(stored.get("dry_run_scope") or "all"),
         pull_request=PullRequestPlan.from_stored(stored.get("pull_request")),
     )
     return workflow, state, options, dict(stored)
@@ -234,17 +246,23 @@ def _first_events(record: RunRecord, state: RunState, action: str, comment: str 
         if status == RunStatus.PENDING:
             return [RunStarted()]
         if status == RunStatus.PAUSED and record.reason == AWAITING_APPROVAL:
-            raise RunStateError(record.id, f"{status.value} ({record.reason})", "resume: approve or reject")
+            hint = f"it waits for approval: alphred approve {record.id} or alphred reject {record.id}"
+            raise RunStateError(record.id, status.value, "resume", record.reason, hint)
         if status in (RunStatus.PAUSED, RunStatus.RUNNING):
             return [Resume()]
-        hint = "retry" if status == RunStatus.FAILED else "resume"
-        raise RunStateError(record.id, status.value, hint)
+        hint = (
+            f"alphred retry {record.id} runs its failed phase again" if status == RunStatus.FAILED else "it has ended"
+        )
+        raise RunStateError(record.id, status.value, "resume", record.reason, hint)
     if action == "retry":
         if status != RunStatus.FAILED or not can_retry(state):
-            raise RunStateError(record.id, f"{status.value} ({record.reason})", "retry")
+            hint = (
+                "only a failed run can be retried" if status != RunStatus.FAILED else "it has no failed phase to retry"
+            )
+            raise RunStateError(record.id, status.value, "retry", record.reason, hint)
         return [RetryRun()]
     if status != RunStatus.PAUSED or record.reason != AWAITING_APPROVAL or state.current is None:
-        raise RunStateError(record.id, f"{status.value} ({record.reason})", f"{action}: it waits for no approval")
+        raise RunStateError(record.id, status.value, action, record.reason, "it waits for no approval")
     decision = "approved" if action == "approve" else "rejected"
     return [ApprovalGiven(state.current, decision, comment)]
 
@@ -291,6 +309,19 @@ def _claim(store: SqlRunStore, record: RunRecord) -> LeaseOwner:
     if not store.acquire_lease(record.id, str(owner), lease_ttl(), steal_from=steal):
         raise RunBusyError(record.id, holder)
     return owner
+
+
+def _relocate(env: Environment, record: RunRecord) -> RunRecord:
+    """A run continued from another checkout of its repository (a later CI job, a moved clone): its
+    repository path becomes this one, and a worktree inside the old checkout is made again here."""
+    root = str(env.location.root)
+    if record.repo_path is None or record.repo_path == root:
+        return record
+    fields: dict[str, object] = {"repo_path": root}
+    if record.worktree_path and Path(record.worktree_path).is_relative_to(record.repo_path):
+        fields["worktree_path"] = None  # _worktree re-creates it from the run's branch
+    env.store.update_run(record.id, **fields)
+    return env.store.get_run(record.id)
 
 
 def _worktree(env: Environment, record: RunRecord, runtime: Mapping[str, Any]) -> Path:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from alphred.store import SqlRunStore
 
 from .crash import crash_point
 from .redact import Redactor
-from .status import status_object
+from .status import status_object, with_state
 
 if TYPE_CHECKING:
     from alphred.scm import DeliveryRequest
@@ -75,8 +74,9 @@ def deliver_step(
     step: str,
     redactor: Redactor,
     env: Mapping[str, str],
-) -> DeliveryDone | DeliveryFailed:
-    """Carry out one delivery step (``push`` or ``open``) of a completed run; the event that reports it.
+) -> tuple[DeliveryDone | DeliveryFailed, str]:
+    """Carry out one delivery step (``push`` or ``open``) of a completed run; the event that reports it and
+    what to say about it ('' for nothing).
 
     Each step is safe to repeat: a push of the same commits changes nothing, and ``open`` reports the
     branch's open pull request before it would create one.
@@ -88,13 +88,12 @@ def deliver_step(
         crash_point(f"deliver_{step}")
         if step == "push":
             push_for(request)
-            return DeliveryDone(step)
+            return DeliveryDone(step), ""
         url = open_for(request).url
         crash_point("pull_request_opened")
-        return DeliveryDone(step, url)
+        return DeliveryDone(step, url), f"pull request: {url}"
     except DeliveryError as exc:
-        sys.stderr.write(f"Error [{exc.code}]: {exc}\n")
-        return DeliveryFailed(step, exc.kind)
+        return DeliveryFailed(step, exc.kind), f"Error [{exc.code}]: {exc}"
 
 
 def _request(
@@ -110,7 +109,7 @@ def _request(
 
     record = store.get_run(run_id)
     steps = store.list_steps(run_id)
-    status = status_object(record, steps)
+    status = with_state(status_object(record, steps), state)
     status["status"] = RunStatus.COMPLETED.value
     spec = workflow.pull_request
     report = None

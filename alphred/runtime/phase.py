@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import shlex
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.engine import (
+    CHECKS_FAILED,
     PhaseCompleted,
     PhaseFailed,
     RunState,
@@ -29,8 +31,10 @@ from alphred.providers.contract import checked, checked_stream
 from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
 
-from .command import run_command
+from .checks import CheckRun, ChecksResult, run_checks
+from .command import run_command, template_command
 from .crash import crash_point
+from .dryrun import dry_run_checks, dry_run_command
 from .redact import Redactor
 from .sink import FLUSH_EVERY_SECONDS, EventSink
 
@@ -47,6 +51,7 @@ class AttemptStats:
     cost_usd: float = 0.0
     message: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
 
     @property
     def duration_ms(self) -> int:
@@ -67,6 +72,7 @@ class PhaseContext:
     redactor: Redactor
     env: dict[str, str]
     on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
+    dry_run_commands: bool = False  # --dry-run: command phases print what they would run instead of running it
     # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
     # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
     pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
@@ -101,7 +107,7 @@ async def run_attempt(
         reports = _upstream_reports(ctx, phase) if phase.type is PhaseType.AGENT else {}
         return node.id, first, ctx.worktrees.head_sha(ctx.worktree), reports
 
-    node_id, first, start_sha, reports = await asyncio.to_thread(prepare)
+    node_id, first, start_sha, reports = await asyncio.to_thread(prepare)  # blocking work off the event loop
 
     def forward(sequence: int, event: ProviderEvent) -> None:
         if ctx.on_event is not None:
@@ -127,7 +133,63 @@ async def run_attempt(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
     assert outcome.result is not None
-    return await asyncio.to_thread(_completed, ctx, phase, attempt, visit, outcome.result, stats)
+    verdict = _read_result(ctx, phase, outcome.result)
+    if verdict.exit_code is not None:
+        stats.details["exit_code"] = verdict.exit_code
+    if outcome.result.metadata.get("dry_run"):
+        stats.details["dry_run"] = True
+    checked = None
+    if verdict.problem is None and phase.checks:
+        checked = await _check(ctx, state, phase, verdict, stats, sink)
+    return await asyncio.to_thread(_completed, ctx, phase, attempt, visit, verdict, stats, checked)
+
+
+async def _check(
+    ctx: PhaseContext, state: RunState, phase: Phase, verdict: _Verdict, stats: AttemptStats, sink: EventSink
+) -> ChecksResult | None:
+    """Run the phase's checks (SPEC §9) into the attempt's event stream; None when they are skipped.
+
+    A ``--dry-run`` stand-in agent did no work, so there is nothing to check: its phase's checks are skipped.
+    Under ``--dry-run`` (scope ``all``) a command phase's checks are said, not run, and pass, as its command
+    (``runtime/dryrun.py``).
+    """
+    if ctx.dry_run_commands and phase.type is PhaseType.COMMAND:  # the command was not run: neither are its checks
+        try:
+            return dry_run_checks(phase.checks, template_context(state, ctx.workflow, phase.key), sink.add)
+        finally:
+            sink.flush()
+            stats.events = sink.count
+    if (
+        phase.type is PhaseType.AGENT
+        and phase.provider
+        and getattr(ctx.registry.resolve(phase.provider), "stub", False)
+    ):
+        sink.add(
+            ProviderEvent(EventType.SYSTEM, f"dry run: the {len(phase.checks)} check(s) of {phase.key} are skipped")
+        )
+        sink.flush()
+        stats.events = sink.count
+        return None
+    run = CheckRun(
+        worktree=ctx.worktree,
+        start_sha=str(stats.details["start_sha"]),
+        values=template_context(state, ctx.workflow, phase.key),
+        report=verdict.report,
+        env=ctx.env,
+        redactor=ctx.redactor,
+        emit=functools.partial(_add_now, sink),
+    )
+    try:
+        return await run_checks(phase.checks, run)
+    finally:
+        sink.flush()
+        stats.events = sink.count
+
+
+def _add_now(sink: EventSink, event: ProviderEvent) -> None:
+    """Store an event at once (a check's events: ``logs --follow`` shows a slow check as it starts)."""
+    sink.add(event)
+    sink.flush()
 
 
 async def _flush_periodically(sink: EventSink) -> None:
@@ -147,8 +209,14 @@ def _events_for(
 ) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
-        command = render_template(phase.templates["run"], values, quote=shlex.quote)
-        return checked_stream("command", run_command(command, ctx.worktree, timeout=None, env=ctx.env))
+        command, variables = template_command(phase.templates["run"], values)
+        shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
+        if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
+            return dry_run_command(shown, ctx.worktree)
+        return checked_stream(
+            "command",
+            run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **variables}, display=shown),
+        )
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
@@ -227,39 +295,84 @@ async def _consume(
         closer = getattr(iterator, "aclose", None)
         if closer is not None:
             await closer()
-    return None  # the contract check guarantees a result here
+    return None  # the contract check (checked_stream) guarantees a result here
 
 
-def _completed(
-    ctx: PhaseContext, phase: Phase, attempt: int, visit: int, result: ProviderEvent, stats: AttemptStats
-) -> PhaseCompleted | PhaseFailed:
-    """Store the attempt's report, commit its changes, and report the outcome to the engine.
+@dataclass(frozen=True)
+class _Verdict:
+    """What the attempt's ``result`` says: decision, report, exit code, and why it fails (if it does)."""
 
-    A report becomes kind ``report`` (what downstream phases receive as context) only when the attempt
-    succeeds; the output of a failing attempt is kept as kind ``output``.
-    """
+    decision: str | None
+    exit_code: int | None
+    text: str
+    structured: dict[str, Any] | None
+    problem: str | None
+
+    @property
+    def report(self) -> Any:
+        """The report the engine and guards see: the structured object when there is one, else the text."""
+        return self.structured if self.structured is not None else self.text
+
+
+def _read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> _Verdict:
     metadata = dict(result.metadata)
     exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
     raw_decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
     decision = raw_decision if isinstance(raw_decision, str) else None
     structured = ctx.redactor.redact_data(metadata["report"]) if isinstance(metadata.get("report"), dict) else None
     text = _json(structured) if structured is not None else ctx.redactor.redact(result.content)
-    report: Any = structured if structured is not None else text
     problem = None
     if phase.type is PhaseType.COMMAND and exit_code != 0 and not phase.allow_failure:
         problem = f"command exited with {exit_code}"
     elif phase.type is PhaseType.AGENT:
         problem = decision_problem(phase, decision)
+    code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
+    return _Verdict(decision, code, text, structured, problem)
+
+
+def _completed(
+    ctx: PhaseContext,
+    phase: Phase,
+    attempt: int,
+    visit: int,
+    verdict: _Verdict,
+    stats: AttemptStats,
+    checked: ChecksResult | None = None,
+) -> PhaseCompleted | PhaseFailed:
+    """Store the attempt's report, commit its changes, and report the outcome to the engine.
+
+    A report becomes kind ``report`` (what downstream phases receive as context) only when the attempt
+    succeeds; the output of a failing attempt is kept as kind ``output``. Failed checks fail the attempt
+    (``checks_failed``, retryable) before anything is committed; what is left in the worktree stays for the retry.
+    """
+    text, structured, problem = verdict.text, verdict.structured, verdict.problem
+    if checked is not None:
+        stats.details["checks"] = [outcome.stored() for outcome in checked.outcomes]
+        if checked.restored:
+            stats.details["restored"] = list(checked.restored)
+        if not checked.passed:
+            problem = ctx.redactor.redact(checked.summary())
     kind = "output" if problem else "report"
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured))
+    if checked is not None and not checked.passed:
+        stats.message = problem
+        stats.output_tail = "\n".join(o.output.rstrip("\n") for o in checked.outcomes if not o.passed and o.output)
+        return PhaseFailed(phase.key, attempt, CHECKS_FAILED, True, "CHECKS_FAILED", stats.tokens, stats.cost_usd)
     if problem and phase.type is PhaseType.COMMAND:
         stats.message = problem
+        stats.output_tail = text
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
+    completed = PhaseCompleted(
+        phase.key,
+        attempt,
+        decision=verdict.decision,
+        report=verdict.report,
+        exit_code=verdict.exit_code,
+        tokens=stats.tokens,
+        cost_usd=stats.cost_usd,
+        checks=checked.guard_values() if checked is not None else {},
+    )
     if not problem:
-        completed = PhaseCompleted(
-            phase.key, attempt, decision=decision, report=report,
-            exit_code=exit_code if isinstance(exit_code, int) else None, tokens=stats.tokens, cost_usd=stats.cost_usd,
-        )  # fmt: skip
         message = phase_commit_message(ctx.workflow.key, phase.key, visit, run_id=ctx.run_id, attempt=attempt)
         intent = outcome_intent(completed, visit)
 
@@ -278,16 +391,7 @@ def _completed(
         if commit is not None:
             ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
             stats.details["commit"] = commit.sha
-        return completed
-    return PhaseCompleted(
-        phase.key,
-        attempt,
-        decision=decision,
-        report=report,
-        exit_code=exit_code if isinstance(exit_code, int) else None,
-        tokens=stats.tokens,
-        cost_usd=stats.cost_usd,
-    )
+    return completed
 
 
 OUTCOME = "outcome"
@@ -298,7 +402,7 @@ def outcome_intent(event: PhaseCompleted, visit: int) -> dict[str, Any]:
     """The JSON form of a completed attempt's outcome, kept as its ``outcome`` artifact."""
     return {
         "decision": event.decision, "report": event.report, "exit_code": event.exit_code,
-        "tokens": event.tokens, "cost_usd": event.cost_usd, "visit": visit,
+        "tokens": event.tokens, "cost_usd": event.cost_usd, "checks": dict(event.checks), "visit": visit,
     }  # fmt: skip
 
 
@@ -307,6 +411,7 @@ def outcome_event(phase: str, attempt: int, data: dict[str, Any]) -> PhaseComple
     return PhaseCompleted(
         phase, attempt, decision=data.get("decision"), report=data.get("report"), exit_code=data.get("exit_code"),
         tokens=int(data.get("tokens") or 0), cost_usd=float(data.get("cost_usd") or 0.0),
+        checks=dict(data.get("checks") or {}),
     )  # fmt: skip
 
 

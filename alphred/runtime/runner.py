@@ -42,9 +42,10 @@ from alphred.engine import (
     StartPhase,
     transition,
 )
-from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError
+from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError, SettingError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, groups
+from alphred.settings import seconds_setting
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore
 from alphred.store.snapshots import read_requests
@@ -75,6 +76,7 @@ class RunOptions:
     keep_worktree: bool = False
     approve_all: bool = False
     dry_run: bool = False
+    dry_run_scope: str = "all"  # "all": agents stubbed, commands said not run; "agents": commands still run
     pull_request: PullRequestPlan | None = None
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
 
@@ -84,6 +86,7 @@ class RunOptions:
             "keep_worktree": self.keep_worktree,
             "approve_all": self.approve_all,
             "dry_run": self.dry_run,
+            "dry_run_scope": self.dry_run_scope,
             "pull_request": self.pull_request.stored() if self.pull_request else None,
         }
 
@@ -99,8 +102,8 @@ class _Failure:
 def backoff_seconds(failures: int, retry_after: float | None, env: Mapping[str, str]) -> float:
     """Exponential backoff with jitter for the ``failures``-th consecutive retryable failure."""
     try:
-        base = float(env.get("ALPHRED_RETRY_BASE_SECONDS", "2"))
-    except ValueError:
+        base = seconds_setting(env, "ALPHRED_RETRY_BASE_SECONDS", 2.0)
+    except SettingError:
         base = 2.0
     delay = min(base * 2 ** max(failures - 1, 0), 60.0) * random.uniform(0.75, 1.25)
     return float(max(delay, retry_after or 0.0))
@@ -145,6 +148,7 @@ class Runner:
             redactor=Redactor(environment),
             env=environment,
             on_event=events.provider_callback(run_id) if events is not None else None,
+            dry_run_commands=options.dry_run and options.dry_run_scope == "all",
         )
         self.events = events
         self.persister = Persister(store, run_id, self.owner, self.ttl, {**(runtime or {}), **options.stored()})
@@ -244,9 +248,9 @@ class Runner:
         if isinstance(effect, Deliver):
             assert self.options.pull_request is not None, "a delivering run has a pull request plan"
             args = (self.store, self.workflow, self.run_id, self.options.pull_request, state, effect.step)
-            event = await asyncio.to_thread(deliver_step, *args, self.ctx.redactor, self.ctx.env)
-            if isinstance(event, DeliveryDone) and event.url:
-                self.progress.note(f"pull request: {event.url}")
+            event, said = await asyncio.to_thread(deliver_step, *args, self.ctx.redactor, self.ctx.env)
+            if said:
+                self.progress.note(said, "green" if isinstance(event, DeliveryDone) else "red")
             return [event]
         if isinstance(effect, AwaitApproval):
             self.progress.note(approval_note(self.workflow, state, effect.phase, self.run_id))
@@ -262,15 +266,18 @@ class Runner:
             return [PhaseInterrupted(effect.phase, effect.attempt)]
         if self._stop == "cancel":
             return [CancelRequested()]
+        notes: tuple[str, ...] = ()
+        if phase.type is not PhaseType.APPROVAL:
+            retry_notes = await self._before_retry(state, effect)  # "retrying … in Ns" comes before "▶ attempt N"
+            if retry_notes is None:
+                return self._stopped_events(effect)
+            notes = retry_notes
         self.progress.phase_started(effect, phase.type.value, state)
         if phase.type is PhaseType.APPROVAL:
             if self.options.approve_all:
                 await asyncio.to_thread(auto_approve, self.store, self.run_id, phase.key, effect.attempt, stats)
                 return [PhaseCompleted(effect.phase, effect.attempt, "approved", {"comment": AUTO_APPROVED})]
             return [ApprovalRequested(effect.phase, effect.attempt)]
-        notes = await self._before_retry(state, effect)
-        if notes is None:
-            return self._stopped_events(effect)
         self._phase = (effect.phase, effect.attempt)
         task = asyncio.ensure_future(run_attempt(self.ctx, state, phase, effect.attempt, effect.visit, stats, notes))
         self._phase_task = task
@@ -315,7 +322,9 @@ class Runner:
         if failure.kind in RETRYABLE_KINDS:
             consecutive = max(1, state.phase(effect.phase).consecutive_failures)
             delay = backoff_seconds(consecutive, failure.retry_after, self.options.env)
-            self.progress.note(f"{effect.phase}: retrying after {failure.kind} in {delay:.1f}s")
+            self.progress.note(
+                f"retrying {effect.phase} in {delay:.1f}s: attempt {failure.attempt} failed ({failure.kind})"
+            )
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
             if self._stop is not None:

@@ -5,16 +5,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from alphred.engine import RecordStep
+from alphred.engine import RecordStep, RunState
 from alphred.store import RunRecord, StepRecord
 
 
-def _time(value: datetime | None) -> str | None:
+def iso_utc(value: datetime | None) -> str | None:
+    """A stored time as ISO 8601 in UTC with a ``Z`` (naive values are UTC), or None."""
     if value is None:
         return None
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.isoformat().replace("+00:00", "Z")
+
+
+_time = iso_utc
 
 
 def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict[str, Any]:
@@ -61,7 +65,29 @@ def step_entry(step: StepRecord | RecordStep) -> dict[str, Any]:
         "outcome": step.outcome.value,
         "decision": step.decision,
         "next": step.next,
+        "checks": [
+            {"name": c.get("name"), "passed": c.get("passed"), "exit_code": c.get("exit_code")}
+            for c in getattr(step, "checks", ())
+        ],
     }
+
+
+def with_state(status: dict[str, Any], state: RunState) -> dict[str, Any]:
+    """``status`` with its phases, tokens and cost taken from the engine's ``state`` (newer than the rows:
+    the PR body is written before the transition that completes the run is stored)."""
+    for entry in status.get("phases", []):
+        phase = state.phases.get(entry["key"])
+        if phase is not None:
+            entry.update(
+                status=phase.status.value,
+                attempt=phase.attempt,
+                visits=phase.visits,
+                decision=phase.decision,
+                exit_code=phase.exit_code,
+                tokens=phase.tokens,
+            )
+    status["tokens"], status["cost_usd"] = state.tokens, state.cost_usd
+    return status
 
 
 EXIT_CODES = {"completed": 0, "failed": 1, "cancelled": 3, "paused": 4, "pending": 4, "running": 1}

@@ -57,17 +57,29 @@ class AzurePullRequests:
 
     def find_open(self, branch: str) -> str | None:
         """The URL of the active pull request from ``branch``, or None."""
+        listed = self._active(branch, "look for an existing pull request")
+        return listed[0] if listed else None
+
+    def confirm(self, branch: str, url: str) -> str:
+        """Check that ``url`` is among the active pull requests from ``branch`` (``az repos pr list``)."""
+        listed = self._active(branch, "confirm the pull request")
+        if url in listed:
+            return url
+        found = f"only {', '.join(listed)}" if listed else "none"
+        detail = f"cannot confirm the pull request {url}: az lists {found} for the branch"
+        raise DeliveryError("unconfirmed", detail, branch=branch)
+
+    def _active(self, branch: str, action: str) -> list[str]:
         args = ["az", "repos", "pr", "list", "--source-branch", branch, "--status", "active", "--output", "json"]
         result = self._run(args)
         if not result.ok:
-            raise self._failure(branch, "look for an existing pull request", result)
+            raise self._failure(branch, action, result)
         try:
             listed = json.loads(result.stdout or "[]")
         except ValueError:
-            raise self._failure(branch, "look for an existing pull request", result) from None
-        if isinstance(listed, list) and listed and isinstance(listed[0], dict):
-            return self._url(listed[0])
-        return None
+            raise self._failure(branch, action, result) from None
+        urls = [self._url(pr) for pr in listed if isinstance(pr, dict)] if isinstance(listed, list) else []
+        return [url for url in urls if url is not None]
 
     def create(self, branch: str, base: str, title: str, body: str, draft: bool) -> tuple[str, bool]:
         """Open the pull request; ``(url, True)``, or ``(url, False)`` when one already existed."""

@@ -76,6 +76,23 @@ def steps_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS) 
     return "\n".join(rows)
 
 
+def checks_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS) -> str:
+    """Every check of the run's steps (SPEC §9) as a Markdown table; empty when no step ran checks."""
+    rows = (
+        [(s, c) for s in steps for c in (s.get("checks") or ()) if isinstance(c, Mapping)][-limit:] if limit > 0 else []
+    )
+    if not rows:
+        return ""
+    lines = ["| Phase | Attempt | Check | Result | Exit code |", "| --- | ---: | --- | --- | ---: |"]
+    for s, c in rows:
+        result = "passed" if c.get("passed") else "**failed**"
+        lines.append(
+            f"| {cell(s.get('phase'))} | {cell(s.get('attempt'))} | {cell(c.get('name'))} | {result} "
+            f"| {cell(c.get('exit_code'))} |"
+        )
+    return "\n".join(lines)
+
+
 def run_summary_markdown(
     status: Mapping[str, Any], *, include_status: bool = True, pr_url: str | None = None, heading: str = "###"
 ) -> str:
@@ -88,6 +105,10 @@ def run_summary_markdown(
     steps = status.get("steps")
     if steps:
         parts += ["", f"<details><summary>Steps ({len(steps)})</summary>", "", steps_table(steps), "", "</details>"]
+        checks = checks_table(steps)
+        if checks:
+            failed = sum(1 for s in steps for c in s.get("checks") or () if not c.get("passed"))
+            parts += ["", f"**Checks** ({failed} failed)" if failed else "**Checks** (all passed)", "", checks]
     facts = [f"**Tokens** {format_tokens(status.get('tokens', 0))}", f"**Cost** {format_cost(status.get('cost_usd'))}"]
     if status.get("branch"):
         facts.append(f"**Branch** `{status['branch']}`")
@@ -121,7 +142,12 @@ def cut_text(text: str, limit: int) -> str:
     return text[:keep] + CUT_MARKER.format(count=len(text) - keep)[: max(limit - keep, 0)]
 
 
+PROSE_FIELDS = ("body", "summary", "description", "text", "message")
+
+
 def _report_markdown(report_text: str | None) -> str:
+    """The ``body_from`` report as Markdown: text as it is; a structured report's prose field (``body``,
+    else ``summary``, ...) followed by its other fields as a list, never a JSON dump."""
     text = (report_text or "").strip()
     if not text or text[0] not in "[{":
         return text
@@ -129,4 +155,24 @@ def _report_markdown(report_text: str | None) -> str:
         parsed = json.loads(text)
     except ValueError:
         return text
-    return "```json\n" + json.dumps(parsed, indent=2, ensure_ascii=False) + "\n```"
+    if not isinstance(parsed, dict):
+        return _markdown_value(parsed, 0).lstrip("\n")
+    prose = next((k for k in PROSE_FIELDS if isinstance(parsed.get(k), str) and parsed[k].strip()), None)
+    parts = [parsed[prose].strip()] if prose else []
+    rest = [(k, v) for k, v in parsed.items() if k != prose and v not in (None, "", [], {})]
+    if rest:
+        items = [f"- **{cell(key)}**: {_markdown_value(value, 1)}" for key, value in rest]
+        parts.append("\n".join(items))
+    return "\n\n".join(parts)
+
+
+def _markdown_value(value: Any, depth: int) -> str:
+    """A JSON value as Markdown: scalars inline, lists and mappings as bullet lists on the lines below."""
+    indent = "  " * depth
+    if isinstance(value, list):
+        return "".join(f"\n{indent}- {_markdown_value(item, depth + 1)}" for item in value)
+    if isinstance(value, dict):
+        return "".join(f"\n{indent}- **{cell(k)}**: {_markdown_value(v, depth + 1)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return " ".join(str(value).split()) if value is not None else "–"

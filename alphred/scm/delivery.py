@@ -40,7 +40,7 @@ class DeliveryResult:
 
 
 def deliver_pull_request(request: DeliveryRequest) -> DeliveryResult:
-    """Push the branch (never forced) and open its PR, or report the open one; raise ``DeliveryError``."""
+    """Push the branch (never forced), open its PR or find the open one, confirm it; raise ``DeliveryError``."""
     push_for(request)
     return open_for(request)
 
@@ -53,14 +53,17 @@ def push_for(request: DeliveryRequest) -> None:
 
 
 def open_for(request: DeliveryRequest) -> DeliveryResult:
-    """Delivery step two: report the branch's open PR, else open it (so a repeated step opens no second PR)."""
+    """Delivery step two: report the branch's open PR, else open it (so a repeated step opens no second PR),
+    then confirm that it exists for the branch (SPEC §9) before the run may complete."""
     url, provider = _provider(request)
+    branch = request.branch
     host = pull_request_host(provider, request.repo_root, url, request.env)
-    existing = host.find_open(request.branch)
-    if existing is not None:
-        return DeliveryResult(existing, created=False, provider=provider)
-    pr_url, created = host.create(request.branch, request.base, request.title, request.body, request.draft)
-    return DeliveryResult(pr_url, created=created, provider=provider)
+    pr_url = host.find_open(branch)
+    created = False
+    if pr_url is None:
+        pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
+    confirmed = host.confirm(branch, pr_url)  # SPEC §9: the PR must exist for the branch before the run completes
+    return DeliveryResult(confirmed, created=created, provider=provider)
 
 
 def _provider(request: DeliveryRequest) -> tuple[str, str]:

@@ -62,6 +62,24 @@ class GitHubPullRequests:
             return str(listed[0]["url"])
         return None
 
+    def confirm(self, branch: str, url: str) -> str:
+        """Check that a pull request for ``branch`` exists (``gh pr view BRANCH``); its URL, else DeliveryError."""
+        args = ["gh", "pr", "view", branch, "--json", "url,state,headRefName"]
+        result = self._run(args)
+        if not result.ok:
+            raise _unconfirmed(branch, url, f"`gh pr view {branch}` found none: {_first_line(result.words)}")
+        try:
+            found = json.loads(result.stdout)
+        except ValueError:
+            found = None
+        if not isinstance(found, dict) or not isinstance(found.get("url"), str):
+            raise _unconfirmed(branch, url, f"`gh pr view {branch}` answered {_first_line(result.stdout)}")
+        if found.get("headRefName") != branch:
+            raise _unconfirmed(branch, url, f"the pull request gh found has head {found.get('headRefName')!r}")
+        if found.get("state") not in ("OPEN", "MERGED"):
+            raise _unconfirmed(branch, url, f"the pull request {found['url']} is {found.get('state')}")
+        return str(found["url"])
+
     def create(self, branch: str, base: str, title: str, body: str, draft: bool) -> tuple[str, bool]:
         """Open the pull request; ``(url, True)``, or ``(url, False)`` when one already existed."""
         with tempfile.TemporaryDirectory(prefix="alphred-pr-") as scratch:
@@ -100,6 +118,10 @@ class GitHubPullRequests:
         else:
             detail = f"cannot {action} with gh: {why or 'gh failed'}\n{result.words}"
         return DeliveryError("pull_request", detail, branch=branch)
+
+
+def _unconfirmed(branch: str, url: str, why: str) -> DeliveryError:
+    return DeliveryError("unconfirmed", f"cannot confirm the pull request {url} for the branch: {why}", branch=branch)
 
 
 def _first_line(text: str) -> str:

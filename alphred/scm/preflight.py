@@ -35,6 +35,10 @@ class PullRequestHost(Protocol):
         """Open the pull request: ``(url, created)``."""
         ...
 
+    def confirm(self, branch: str, url: str) -> str:
+        """Check that the pull request ``url`` exists for ``branch``; its URL, else DeliveryError (``unconfirmed``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class ScmTarget:

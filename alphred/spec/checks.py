@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")
 MERGE_FIELDS = ("branch", "conflicts", "status")
-ROOTS = ("decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "merge")
+ROOTS = ("decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge")
+CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
 
 
@@ -52,12 +53,17 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
         _check_exhaustive(phase, nodes, out)
 
 
-def path_problem(workflow: Workflow, path: tuple[str, ...]) -> str | None:
-    """Why a guard/template path is unknown, or None when it is one of SPEC §3's paths."""
+def path_problem(workflow: Workflow, path: tuple[str, ...], guarded: Phase | None = None) -> str | None:
+    """Why a guard/template path is unknown, or None when it is one of SPEC §3's paths.
+
+    ``guarded`` is the phase whose transition guard reads the path (``checks.*`` exist only there).
+    """
     dotted = ".".join(path)
     root = path[0]
     if root == "report":
         return None
+    if root == "checks":
+        return _checks_path_problem(path, guarded)
     if root in ("decision", "exit_code", "attempt", "visits"):
         return None if len(path) == 1 else f"unknown path '{dotted}' ('{root}' has no fields)"
     if root == "inputs":
@@ -92,6 +98,22 @@ def path_problem(workflow: Workflow, path: tuple[str, ...]) -> str | None:
     return f"unknown path '{dotted}'{did_you_mean(root, ROOTS)}"
 
 
+def _checks_path_problem(path: tuple[str, ...], guarded: Phase | None) -> str | None:
+    dotted = ".".join(path)
+    if guarded is None:
+        return f"unknown path '{dotted}': checks.<name> is readable in guards only (of the phase that has the checks)"
+    names = tuple(c.name for c in guarded.checks)
+    if len(path) != 3 or path[2] not in CHECK_FIELDS:
+        return f"unknown path '{dotted}' (use checks.<name>.passed or checks.<name>.exit_code)"
+    if path[1] not in names:
+        declared = ", ".join(names) or "none"
+        return (
+            f"unknown path '{dotted}': phase '{guarded.key}' has no check '{path[1]}' (checks: {declared})"
+            f"{did_you_mean(path[1], names)}"
+        )
+    return None
+
+
 def _check_targets(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: Collector) -> None:
     for t in phase.transitions:
         for index, target in enumerate(t.targets):
@@ -122,7 +144,7 @@ def _check_guards(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Colle
             continue
         where: yaml.Node | SourcePos = nodes.when.get((phase.key, t.priority)) or t.pos
         for path in guard_paths(t.guard):
-            problem = path_problem(workflow, path)
+            problem = path_problem(workflow, path, phase)
             if problem:
                 out.error(where, f"{problem} in guard of '{phase.key}'")
         for used in compared_strings(t.guard, ("decision",)):
@@ -155,6 +177,12 @@ def _check_templates(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Co
             problem = path_problem(workflow, placeholder.path)
             if problem:
                 out.error(node or phase.pos, f"{problem} in {field} of '{phase.key}'")
+    for check in phase.checks:
+        node = nodes.templates.get((phase.key, f"check '{check.name}'"))
+        for placeholder in check.template.paths if check.template is not None else ():
+            problem = path_problem(workflow, placeholder.path)
+            if problem:
+                out.error(node or check.pos, f"{problem} in check '{check.name}' of '{phase.key}'")
 
 
 def _check_script(phase: Phase, nodes: NodeIndex, out: Collector) -> None:

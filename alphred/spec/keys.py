@@ -21,6 +21,9 @@ LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider")
 TRANSITION_KEYS = ("to", "when", "max", "priority")
 SCRIPT_ENTRY_KEYS = ("decision", "report", "files", "fail", "tokens", "sleep")
+CHECK_KINDS = ("run", "changed", "unchanged", "report")
+CHECK_KEYS = (*CHECK_KINDS, "name", "timeout")
+REPORT_CHECK_KEYS = ("required",)
 
 COMMON_PHASE_KEYS = (
     "type",
@@ -33,8 +36,8 @@ COMMON_PHASE_KEYS = (
     "join",
     "on_conflict",
 )
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions")
-COMMAND_KEYS = ("run", "allow_failure")
+AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks")
+COMMAND_KEYS = ("run", "allow_failure", "checks")
 APPROVAL_KEYS = ("message",)
 
 # Provider-specific keys of the built-in providers; any other provider takes a free-form `options:` mapping.
@@ -42,7 +45,7 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
     "scripted": ("script",),
     "claude": ("permission_mode", "max_turns", "allowed_tools", "disallowed_tools", "system_prompt"),
     "codex": ("sandbox",),
-    "openai": ("base_url", "max_turns", "system_prompt"),
+    "openai": ("base_url", "api", "api_key_env", "max_turns", "system_prompt", "price_per_mtok"),
 }
 ALL_PROVIDER_KEYS = tuple(sorted({k for keys in PROVIDER_KEYS.values() for k in keys} | {"options"}))
 

@@ -13,10 +13,13 @@ import yaml
 
 from alphred.errors import Diagnostic, GuardSyntaxError, TemplateError, WorkflowInvalidError
 from alphred.guards import Expr, parse_guard
+from alphred.guards.shell import shell_problems
 from alphred.guards.templates import Template, parse_template
 
 from . import fields as f
+from .check_block import read_checks
 from .checks import check_graph
+from .files import MAX_PROMPT_BYTES, MAX_WORKFLOW_BYTES, FileRefusedError, allowed_roots, inside, read_regular_text
 from .keys import (
     COMMON_PHASE_KEYS,
     DEFAULTABLE_KEYS,
@@ -46,13 +49,16 @@ from .model import (
     Transition,
     Workflow,
 )
+from .openai_keys import read_openai_key
 from .yamlsrc import (
     Collector,
+    YamlRefusedError,
     compose,
     did_you_mean,
     is_null,
     is_plain_single_line,
     mapping_items,
+    offset_pos,
     pos,
     scalar_value,
 )
@@ -80,19 +86,23 @@ def check_workflow(
     out = Collector(str(path))
     if text is None:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_regular_text(Path(path), MAX_WORKFLOW_BYTES)
         except FileNotFoundError:
             out.error(SourcePos(1, 1), "file not found")
             return None, out.sorted()
-        except (OSError, UnicodeDecodeError) as exc:
-            out.error(SourcePos(1, 1), f"cannot read file: {exc}")
+        except FileRefusedError as exc:
+            out.error(SourcePos(1, 1), f"cannot read file: it {exc}")
+            return None, out.sorted()
+        except OSError as exc:
+            out.error(SourcePos(1, 1), f"cannot read file: {exc.strerror or exc}")
             return None, out.sorted()
     try:
         root = compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = SourcePos(mark.line + 1, mark.column + 1) if mark else SourcePos(1, 1)
-        out.error(where, f"YAML syntax error: {exc.problem or exc.context}")
+        kind = "YAML not allowed" if isinstance(exc, YamlRefusedError) else "YAML syntax error"
+        out.error(where, f"{kind}: {exc.problem or exc.context}")
         return None, out.sorted()
     except yaml.YAMLError as exc:
         out.error(SourcePos(1, 1), f"YAML error: {exc}")
@@ -297,6 +307,8 @@ class _Builder:
                     hint = " (a shell command phase needs 'type: command')"
                 elif name == "decisions" and ptype is PhaseType.APPROVAL:
                     hint = " (approval decisions are fixed: approved, rejected)"
+                elif name == "checks" and ptype is PhaseType.APPROVAL:
+                    hint = " (checks verify agent and command phases; an approval phase has no work to check)"
                 what = f"{ptype.value} phase" if ptype is not PhaseType.AGENT else f"agent phase ({provider})"
                 out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
                 continue
@@ -337,6 +349,8 @@ class _Builder:
             if "decisions" in fields:
                 decisions = self._decisions(fields["decisions"])
             options = self._provider_options(key, provider, fields)
+            if provider == "openai" and model is None and "model" not in fields:
+                out.error(key_node, f"openai phase '{key}' needs a 'model' (the name the server knows the model by)")
         elif ptype is PhaseType.COMMAND:
             if "run" not in fields:
                 out.error(key_node, f"command phase '{key}' needs 'run'")
@@ -360,6 +374,7 @@ class _Builder:
         idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
         context = self._context(fields["context"]) if "context" in fields else None
         transitions = self._transitions(key, fields["transitions"]) if "transitions" in fields else ()
+        checks = read_checks(fields["checks"], key, ptype, out, self._template) if "checks" in fields else ()
         join = f.read_str(fields["join"], "join", out) if "join" in fields else None
         if join is not None and join not in JOIN_MODES:
             out.error(fields["join"], f"join must be 'all' or 'any', not '{join}'{did_you_mean(join, JOIN_MODES)}")
@@ -386,6 +401,7 @@ class _Builder:
             context=context,
             options=options,
             templates=templates,
+            checks=checks,
             pos=pos(key_node),
             join=join if join in JOIN_MODES else None,
             on_conflict=on_conflict,
@@ -432,7 +448,9 @@ class _Builder:
             if name not in fields:
                 continue
             node = fields[name]
-            if name == "script":
+            if provider == "openai":
+                options[name] = read_openai_key(name, node, self.out)
+            elif name == "script":
                 options[name] = self._script(key, node)
             elif name == "max_turns":
                 options[name] = f.read_int(node, name, self.out, 1)
@@ -480,8 +498,8 @@ class _Builder:
                     entry[name] = f.read_int(value_node, name, out, 0)
                 elif name == "sleep":
                     value = f.plain_data(value_node)
-                    if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
-                        out.error(value_node, "'sleep' must be a number of seconds >= 0")
+                    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 86400:
+                        out.error(value_node, "'sleep' must be a number of seconds from 0 to 86400")
                     entry[name] = value
             entries.append(entry)
         return entries
@@ -560,10 +578,14 @@ class _Builder:
     def _template(self, node: yaml.Node, text: str, owner: tuple[str, str]) -> Template:
         self.nodes.templates[owner] = node
         try:
-            return parse_template(text)
+            template = parse_template(text)
         except TemplateError as exc:
             self.out.error(node, f"{exc} in {owner[1]} of '{owner[0]}'")
             return parse_template("")
+        if owner[1] == "run" or owner[1].startswith("check '"):  # a shell command: values must reach it as data
+            for offset, problem in shell_problems(template):
+                self.out.error(offset_pos(node, text, offset, self.text), f"{problem} in {owner[1]} of '{owner[0]}'")
+        return template
 
     def _read_prompt_file(self, node: yaml.Node, rel: str) -> str | None:
         path = (self.base_dir / rel).resolve()
@@ -576,12 +598,17 @@ class _Builder:
             self.hash.update(b"\0prompt_file\0" + rel.encode() + b"\0" + text.encode("utf-8"))
             return text
         try:
-            text = path.read_text(encoding="utf-8")
+            if not inside(path, allowed_roots(self.base_dir)):
+                raise FileRefusedError("lies outside the workflow's directory and its repository")
+            text = read_regular_text(path, MAX_PROMPT_BYTES)
         except FileNotFoundError:
             self.out.error(node, f"prompt_file '{rel}' not found (looked for {path})")
             return None
-        except (OSError, UnicodeDecodeError) as exc:
-            self.out.error(node, f"cannot read prompt_file '{rel}': {exc}")
+        except FileRefusedError as exc:
+            self.out.error(node, f"prompt_file '{rel}' {exc}")
+            return None
+        except OSError as exc:
+            self.out.error(node, f"cannot read prompt_file '{rel}': {exc.strerror or exc}")
             return None
         self.files[rel] = text
         self.hash.update(b"\0prompt_file\0" + rel.encode() + b"\0" + text.encode("utf-8"))

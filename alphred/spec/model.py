@@ -22,6 +22,7 @@ APPROVAL_DECISIONS = ("approved", "rejected")
 DEFAULT_MAX_VISITS = 10
 DEFAULT_MAX_STEPS = 100
 DEFAULT_IDLE_TIMEOUT = 600.0
+DEFAULT_CHECK_TIMEOUT = 600.0
 DEFAULT_MAX_PARALLEL = 4
 JOIN_MODES = ("all", "any")
 
@@ -96,6 +97,37 @@ class PullRequestSpec:
     provider: str | None = None  # "github" | "azure"; None: chosen from the remote URL
 
 
+class CheckKind(StrEnum):
+    """What a check of SPEC §9 verifies."""
+
+    RUN = "run"  # a shell command in the worktree exits 0
+    CHANGED = "changed"  # at least one path changed by the attempt matches
+    UNCHANGED = "unchanged"  # no path changed by the attempt matches (those are restored on failure)
+    REPORT = "report"  # the structured report is an object with the required keys
+
+
+@dataclass(frozen=True)
+class Check:
+    """One entry of a phase's ``checks:`` list; ``name`` is ``check<N>`` when the file gives none."""
+
+    name: str
+    kind: CheckKind
+    run: str | None = None  # the ``run`` command as written
+    template: Template | None = None  # the parsed ``run`` command
+    paths: tuple[str, ...] = ()  # globs of ``changed`` / ``unchanged``
+    required: tuple[str, ...] = ()  # keys a ``report`` check requires
+    timeout: float = DEFAULT_CHECK_TIMEOUT  # seconds, ``run`` checks only
+    pos: SourcePos = SourcePos(0, 0)
+
+    @property
+    def description(self) -> str:
+        """What the check verifies, in one line: ``pytest -q``, ``changed: src/**``, ``report: summary``."""
+        if self.kind is CheckKind.RUN:
+            return self.run or ""
+        listed = self.paths if self.kind is not CheckKind.REPORT else self.required
+        return f"{self.kind.value}: {', '.join(listed)}"
+
+
 @dataclass(frozen=True)
 class Phase:
     """One node of the workflow graph, with every default already applied."""
@@ -119,6 +151,7 @@ class Phase:
     context: tuple[str, ...] | None = None  # None: every direct predecessor; (): no upstream context
     options: Mapping[str, Any] = field(default_factory=dict)  # provider-specific keys (script, sandbox...)
     templates: Mapping[str, Template] = field(default_factory=dict)  # "prompt" | "run" | "message"
+    checks: tuple[Check, ...] = ()  # SPEC §9, run in order after the phase's work, before its commit
     pos: SourcePos = SourcePos(0, 0)
     join: str | None = None  # "all" | "any": the fan-in of a fan-out (SPEC §8)
     on_conflict: str | None = None  # the phase that resolves a merge conflict at this join

@@ -257,7 +257,13 @@ class HistoryOps(RunOps):
                     decision=found.decision if found else None, next=found.target if found else None,
                     reason=m["reason"], error_code=m["error_code"], duration_ms=m["duration_ms"],
                     tokens=m["tokens"], cost_usd=m["cost_usd"], event_count=m["event_count"],
-                    created_at=m["created_at"],
+                    created_at=m["created_at"], checks=_checks(m["details"]),
                 )
             )  # fmt: skip
         return steps
+
+
+def _checks(details: Any) -> tuple[Mapping[str, Any], ...]:
+    """The checks kept in a diagnostics row's details (SPEC §9), or none."""
+    checks = details.get("checks") if isinstance(details, dict) else None
+    return tuple(c for c in checks if isinstance(c, dict)) if isinstance(checks, list) else ()

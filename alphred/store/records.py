@@ -137,6 +137,7 @@ class StepRecord:
     cost_usd: float
     event_count: int
     created_at: datetime
+    checks: tuple[Mapping[str, Any], ...] = ()  # the attempt's checks (SPEC §9), from its diagnostics details
 
 
 @dataclass(frozen=True)

@@ -230,9 +230,13 @@ class RunOps:
             raise UnknownRunError(run_id)
         return record
 
-    def list_runs(self, limit: int | None = 50, statuses: Iterable[str] | None = None) -> list[RunRecord]:
-        """Runs newest first (at most ``limit``), optionally only those in ``statuses``."""
+    def list_runs(
+        self, limit: int | None = 50, statuses: Iterable[str] | None = None, before: int | None = None
+    ) -> list[RunRecord]:
+        """Runs newest first (at most ``limit``), optionally only in ``statuses`` or with an id below ``before``."""
         query = self._run_query().order_by(RUNS.c.id.desc())
+        if before is not None:
+            query = query.where(RUNS.c.id < before)
         if statuses is not None:
             query = query.where(RUNS.c.status.in_([str(s) for s in statuses]))
         if limit is not None:

@@ -29,7 +29,7 @@ INPUTS = {
 PARALLEL = {"parallel-review"}  # validated, but `run` refuses parallel branches until the runtime runs lanes
 EXPECTED_STEPS = {
     "design-implement-review": ["design", "implement", "tests", "review", "gate"],
-    "fix-issue": ["implement", "tests", "review"],
+    "fix-issue": ["implement", "review"],
     "review-only": ["review", "post"],
     "ralph-loop": ["work", "check"],
 }

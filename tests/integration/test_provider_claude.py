@@ -311,7 +311,7 @@ def test_cli_start_and_provider_preflight_do_not_import_the_sdk() -> None:
         "from alphred.providers import default_registry\n"
         "registry = default_registry()\n"
         "[registry.resolve(n).check() for n in registry.names]\n"
-        "assert 'claude_agent_sdk' not in sys.modules, 'SDK imported'\n"
+        "assert 'claude_agent_sdk' not in sys.modules and 'openai' not in sys.modules, 'SDK imported'\n"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)

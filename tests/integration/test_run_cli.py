@@ -308,7 +308,7 @@ def test_dry_run_takes_the_first_declared_decision(repo: Path) -> None:
     result, status = run_json(str(wf), "--repo", str(repo), "--dry-run")
     assert result.exit_code == 0, result.stderr
     assert status["steps"] == [
-        {"phase": "review", "attempt": 1, "outcome": "completed", "decision": "approved", "next": "$end"}
+        {"phase": "review", "attempt": 1, "outcome": "completed", "decision": "approved", "next": "$end", "checks": []}
     ]
 
 

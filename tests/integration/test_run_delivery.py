@@ -173,3 +173,21 @@ def test_registered_repository_runs_from_anywhere_with_its_branch_template(tmp_p
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["branch"] == "bot/plain-1"
     assert os.path.isdir(world.repo / ".alphred")
+
+
+def test_a_pull_request_that_cannot_be_confirmed_fails_delivery_until_retry_confirms_it(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    forgetful = {**world.env, "FAKE_GH_FORGET": "1"}  # gh "opens" the PR, then cannot find it for the branch
+    result = alphred(world, "run", str(write(world)), "--json", env=forgetful)
+    assert result.returncode == 1
+    status = json.loads(result.stdout)
+    assert (status["status"], status["reason"], status["pr_url"]) == ("failed", "delivery_failed", None)
+    assert "Error [DELIVERY_FAILED]" in result.stderr and "cannot confirm the pull request" in result.stderr
+    views = [c["argv"] for c in world.calls() if c["argv"][:2] == ["pr", "view"]]
+    assert views == [["pr", "view", status["branch"], "--json", "url,state,headRefName"]]
+    retried = alphred(world, "retry", "1", "--json")  # gh knows the PR now: retry delivers and confirms it
+    assert retried.returncode == 0, retried.stderr
+    after = json.loads(retried.stdout)
+    assert (after["status"], after["reason"]) == ("completed", None)
+    assert after["pr_url"] == "https://github.com/acme/widgets/pull/42"
+    assert [c["argv"][:3] for c in world.calls()][-1] == ["pr", "view", status["branch"]]

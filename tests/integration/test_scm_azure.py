@@ -50,7 +50,8 @@ def test_opens_an_azure_devops_pull_request_with_az(world: ScmWorld) -> None:
     assert result.provider == "azure" and result.created
     assert result.url == "https://dev.azure.com/acme/widgets/_git/widgets/pullrequest/17"
     assert world.remote_sha(BRANCH) == sha
-    listed, created = world.calls()
+    listed, created, confirmed = world.calls()
+    assert confirmed["argv"] == listed["argv"]  # the new PR is confirmed among the branch's active ones
     assert listed["argv"] == [
         "repos", "pr", "list", "--source-branch", BRANCH, "--status", "active", "--output", "json", *TARGET
     ]  # fmt: skip
@@ -64,13 +65,24 @@ def test_an_existing_azure_pull_request_is_reported(world: ScmWorld) -> None:
     world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
     result = deliver_pull_request(request(world, env={**world.env, "FAKE_AZ_EXISTING_PR": "9"}))
     assert (result.url, result.created) == ("https://dev.azure.com/acme/widgets/_git/widgets/pullrequest/9", False)
-    assert [c["argv"][2] for c in world.calls()] == ["list"]
+    assert [c["argv"][2] for c in world.calls()] == ["list", "list"]  # found, then confirmed
+
+
+def test_a_pull_request_az_does_not_list_afterwards_fails_the_delivery(world: ScmWorld) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    with pytest.raises(DeliveryError) as caught:
+        deliver_pull_request(request(world, env={**world.env, "FAKE_AZ_FORGET": "1"}))
+    assert caught.value.kind == "unconfirmed" and caught.value.code == "DELIVERY_FAILED"
+    assert "cannot confirm the pull request https://dev.azure.com/acme/widgets/_git/widgets/pullrequest/17" in str(
+        caught.value
+    )
+    assert [c["argv"][2] for c in world.calls()] == ["list", "create", "list"]
 
 
 def test_a_long_body_is_cut_to_azure_s_limit(world: ScmWorld) -> None:
     world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
     deliver_pull_request(request(world, body="word " * 2000))
-    description = next(a for a in world.calls()[-1]["argv"] if a.startswith("--description="))
+    description = next(a for a in world.calls()[-2]["argv"] if a.startswith("--description="))
     assert 3990 <= len(description) - len("--description=") <= 4000 and "characters cut by alphred" in description
 
 
@@ -94,8 +106,8 @@ def test_the_provider_can_be_forced(tmp_path: Path) -> None:
     world = make_world(tmp_path)  # a local-path remote would mean gh
     world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
     result = deliver_pull_request(request(world, provider="azure"))
-    assert result.provider == "azure" and world.calls()[-1]["argv"][:3] == ["repos", "pr", "create"]
-    assert "--organization" not in world.calls()[-1]["argv"]  # unknown repository: az detects it itself
+    assert result.provider == "azure" and world.calls()[-2]["argv"][:3] == ["repos", "pr", "create"]
+    assert "--organization" not in world.calls()[-2]["argv"]  # unknown repository: az detects it itself
 
 
 def test_a_failing_az_fails_the_delivery(world: ScmWorld) -> None:

@@ -37,8 +37,9 @@ def test_pushes_the_branch_then_opens_the_pull_request_with_gh(world: ScmWorld) 
     result = deliver_pull_request(request(world))
     assert (result.url, result.created, result.provider) == ("https://github.com/acme/widgets/pull/42", True, "github")
     assert world.remote_sha(BRANCH) == sha
-    listed, created = world.calls()
+    listed, created, confirmed = world.calls()
     assert listed["argv"][:4] == ["pr", "list", "--head", BRANCH]
+    assert confirmed["argv"] == ["pr", "view", BRANCH, "--json", "url,state,headRefName"]
     argv = created["argv"]
     assert argv[:7] == ["pr", "create", "--head", BRANCH, "--base", "main", "--title=Fix: the crash"]
     assert argv[7] == "--body-file" and argv[9:] == ["--draft"]
@@ -50,7 +51,7 @@ def test_pushes_the_branch_then_opens_the_pull_request_with_gh(world: ScmWorld) 
 def test_not_a_draft_without_the_flag(world: ScmWorld) -> None:
     world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
     deliver_pull_request(request(world, draft=False))
-    assert "--draft" not in world.calls()[-1]["argv"]
+    assert "--draft" not in world.calls()[-2]["argv"]
 
 
 def test_an_existing_pull_request_is_reported_instead_of_a_new_one(world: ScmWorld) -> None:
@@ -59,7 +60,27 @@ def test_an_existing_pull_request_is_reported_instead_of_a_new_one(world: ScmWor
     result = deliver_pull_request(request(world, env={**world.env, "FAKE_GH_EXISTING_PR": url}))
     assert (result.url, result.created) == (url, False)
     assert world.remote_sha(BRANCH) == sha  # the new commits still reach the open pull request
-    assert [c["argv"][:2] for c in world.calls()] == [["pr", "list"]]
+    assert [c["argv"][:2] for c in world.calls()] == [["pr", "list"], ["pr", "view"]]
+
+
+def test_a_pull_request_gh_cannot_find_afterwards_fails_the_delivery(world: ScmWorld) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    with pytest.raises(DeliveryError) as caught:
+        deliver_pull_request(request(world, env={**world.env, "FAKE_GH_FORGET": "1"}))
+    assert caught.value.kind == "unconfirmed" and caught.value.exit_code == 1
+    message = str(caught.value)
+    assert "cannot confirm the pull request https://github.com/acme/widgets/pull/42" in message
+    assert f'no pull requests found for branch "{BRANCH}"' in message and f"the branch {BRANCH} is kept" in message
+    assert [c["argv"][:2] for c in world.calls()] == [["pr", "list"], ["pr", "create"], ["pr", "view"]]
+
+
+def test_a_closed_pull_request_is_not_a_delivery(world: ScmWorld) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    url = "https://github.com/acme/widgets/pull/5"
+    env = {**world.env, "FAKE_GH_EXISTING_PR": url, "FAKE_GH_PR_STATE": "CLOSED"}
+    with pytest.raises(DeliveryError) as caught:
+        deliver_pull_request(request(world, env=env))
+    assert caught.value.kind == "unconfirmed" and f"the pull request {url} is CLOSED" in str(caught.value)
 
 
 def test_a_pull_request_opened_meanwhile_is_reported_too(world: ScmWorld) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import re
 
 from alphred.engine import RecordStep, RunFinished, RunStatus, StartPhase, StepOutcome
 from alphred.runtime.phase import AttemptStats
 from alphred.runtime.progress import CLEAR_LINE, Progress
+from alphred.runtime.style import display_width, fit
 
 
 class Terminal(io.StringIO):
@@ -29,7 +31,7 @@ def test_plain_lines_when_not_a_terminal() -> None:
 
 def test_live_status_line_on_a_terminal() -> None:
     stream = Terminal()
-    progress = Progress(stream=stream, run_id=1)
+    progress = Progress(stream=stream, run_id=1, env={"NO_COLOR": "1", "COLUMNS": "200"})
     assert progress.live
 
     class State:
@@ -52,3 +54,66 @@ def test_disabled_progress_writes_nothing() -> None:
     progress.note("x")
     progress.tick()
     assert stream.getvalue() == "" and not progress.live
+
+
+class State:
+    steps = 3
+    tokens = 123_456
+
+
+def visible_lines(text: str) -> list[str]:
+    """What a terminal shows, line by line: escapes dropped, each ``\\r`` restarting the line."""
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+    return [segment.split("\r")[-1] for segment in text.split("\n")]
+
+
+def test_every_line_fits_a_60_column_terminal() -> None:
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=12, env={"COLUMNS": "60", "TERM": "xterm"})
+    long = "a_phase_with_a_really_long_name_that_goes_on_and_on"
+    progress.phase_started(StartPhase(long, 2, 3), "command", State())  # type: ignore[arg-type]
+    progress.tick()
+    progress.note("a note that is much longer than sixty columns, so it must be cut to fit the terminal")
+    stats = AttemptStats(message="command exited with 3")
+    stats.output_tail = "E   AssertionError: " + "x" * 100 + "\nFAILED tests/test_a_very_long_file_name.py::test_x\n"
+    progress.step_finished(RecordStep(long, 2, StepOutcome.FAILED, None, None, "exit_code"), stats)
+    progress.run_finished(RunFinished(RunStatus.FAILED, "retries_exhausted"))
+    shown = visible_lines(stream.getvalue())
+    assert len(shown) >= 5
+    for line in shown:
+        assert display_width(line) <= 60, line
+    assert any(line.endswith("…") for line in shown)  # cut, and says so
+    assert "\x1b[" in stream.getvalue()  # a terminal without NO_COLOR gets colour
+
+
+def test_no_color_and_non_terminals_get_no_escapes() -> None:
+    for stream, env in ((Terminal(), {"NO_COLOR": "1"}), (io.StringIO(), {})):
+        progress = Progress(stream=stream, run_id=1, env=env)
+        progress.step_finished(RecordStep("x", 1, StepOutcome.FAILED, None, None, "exit_code"), AttemptStats())
+        assert "\x1b[3" not in stream.getvalue() and "\x1b[1" not in stream.getvalue()
+
+
+def test_plain_lines_are_whole_and_a_failed_command_shows_its_tail() -> None:
+    stream = io.StringIO()
+    progress = Progress(stream=stream, run_id=1, env={"COLUMNS": "40"})
+    stats = AttemptStats(message="command exited with 3")
+    stats.details["exit_code"] = 3
+    stats.output_tail = "line 1\nline 2\nline 3\nFAILED test_x - assert 1 == 2\n"
+    progress.step_finished(RecordStep("tests", 1, StepOutcome.FAILED, None, None, "exit_code"), stats)
+    text = stream.getvalue()
+    assert "✗ tests attempt 1 failed · exit code 3 · " in text and "command exited with 3" not in text
+    assert "│ FAILED test_x - assert 1 == 2" in text and "line 1" not in text  # the last 3 lines
+    assert max(len(line) for line in text.splitlines()) > 40  # off a terminal nothing is cut
+
+
+def test_an_allowed_failure_shows_its_exit_code() -> None:
+    stream = io.StringIO()
+    stats = AttemptStats()
+    stats.details["exit_code"] = 1
+    Progress(stream=stream, run_id=1).step_finished(RecordStep("tests", 1, StepOutcome.COMPLETED, None, "fix"), stats)
+    assert "✓ tests attempt 1 completed · exit code 1 (allowed) · → fix" in stream.getvalue()
+
+
+def test_fit_counts_wide_characters() -> None:
+    assert fit("abc", 3) == "abc" and fit("abcd", 3) == "ab…"
+    assert display_width(fit("界" * 10, 7)) <= 7

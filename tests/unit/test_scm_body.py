@@ -70,9 +70,15 @@ def test_the_pr_body_is_the_report_then_the_summary() -> None:
     assert "| review | completed | 1 | 1 | approved |" in summary and body.endswith("Opened by Alphred.</sub>\n")
 
 
-def test_a_structured_report_becomes_a_json_block() -> None:
-    body = build_pr_body(status(), '{"summary": "ok", "severity": "none"}')
-    assert body.startswith('```json\n{\n  "summary": "ok",\n  "severity": "none"\n}\n```\n')
+def test_a_structured_report_becomes_prose_and_a_list_not_a_json_dump() -> None:
+    body = build_pr_body(status(), '{"summary": "Fixed it.\\n\\nWith a test.", "severity": "none", "files": ["a.py"]}')
+    assert body.startswith("Fixed it.\n\nWith a test.\n\n- **severity**: none\n- **files**: \n  - a.py\n")
+    assert "```json" not in body and '"summary"' not in body
+
+
+def test_a_body_field_wins_over_summary() -> None:
+    body = build_pr_body(status(), '{"summary": "short", "body": "## The long story"}')
+    assert body.startswith("## The long story\n\n- **summary**: short")
 
 
 def test_without_a_report_the_body_is_the_summary() -> None:
@@ -102,3 +108,19 @@ def test_a_cell_never_breaks_the_table(value: str) -> None:
     text = cell(value)
     assert "\n" not in text and "\r" not in text
     assert "|" not in text.replace("\\|", "")
+
+
+def test_the_summary_lists_the_checks_of_every_step() -> None:
+    steps = [
+        {"phase": "implement", "attempt": 1, "outcome": "failed", "decision": None, "next": None,
+         "checks": [{"name": "tests", "passed": False, "exit_code": 1}, {"name": "code", "passed": True,
+                                                                          "exit_code": None}]},
+        {"phase": "implement", "attempt": 2, "outcome": "completed", "decision": None, "next": "review",
+         "checks": [{"name": "tests", "passed": True, "exit_code": 0}]},
+        {"phase": "review", "attempt": 1, "outcome": "completed", "decision": "approved", "next": None, "checks": []},
+    ]  # fmt: skip
+    text = run_summary_markdown(status(steps=steps))
+    assert "**Checks** (1 failed)" in text
+    assert "| implement | 1 | tests | **failed** | 1 |" in text and "| implement | 1 | code | passed | – |" in text
+    assert "| implement | 2 | tests | passed | 0 |" in text and "| review |" not in text.split("**Checks**")[1]
+    assert "**Checks**" not in run_summary_markdown(status())  # no step ran a check: no section

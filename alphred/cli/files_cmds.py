@@ -1,0 +1,82 @@
+"""``alphred schema`` and ``alphred init``: the files a user starts from, shipped inside the package."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from .app import app
+
+
+def packaged_text(*parts: str) -> str:
+    """A file shipped in the ``alphred`` package (``schemas/``, ``templates/``), as text."""
+    node = resources.files("alphred")
+    for part in parts:
+        node = node.joinpath(part)
+    return node.read_text(encoding="utf-8")
+
+
+def template_names() -> list[str]:
+    """The workflow templates ``alphred init`` can write (the bundled ``workflows/*.yaml``)."""
+    folder = resources.files("alphred").joinpath("templates")
+    return sorted(entry.name[: -len(".yaml")] for entry in folder.iterdir() if entry.name.endswith(".yaml"))
+
+
+@app.command()
+def schema() -> int:
+    """Print the JSON Schema of workflow files (for editors: alphred schema > workflow.schema.json)."""
+    sys.stdout.write(packaged_text("schemas", "workflow.schema.json"))
+    return 0
+
+
+@app.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--template",
+    "-t",
+    "template",
+    default="demo",
+    show_default=True,
+    metavar="NAME",
+    help="The bundled workflow to start from (--list shows them).",
+)
+@click.option("--list", "list_only", is_flag=True, help="List the bundled templates and exit.")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def init(file: str | None, template: str, list_only: bool, force: bool) -> int:
+    """Write a new workflow file from a bundled template (offline), validated.
+
+    FILE defaults to NAME.yaml in the current directory. Then: alphred run FILE.
+    """
+    from alphred.errors import UsageError, WorkflowInvalidError
+    from alphred.spec import check_workflow
+
+    names = template_names()
+    if list_only:
+        for name in names:
+            first = packaged_text("templates", f"{name}.yaml").splitlines()[0].lstrip("# ").strip()
+            click.echo(f"{name:<24} {first}")
+        return 0
+    if template not in names:
+        raise UsageError(f"no template '{template}'; choose one of: {', '.join(names)}")
+    target = Path(file or f"{template}.yaml")
+    if target.exists() and not force:
+        raise UsageError(f"{target} already exists; pick another FILE or pass --force to overwrite it")
+    text = packaged_text("templates", f"{template}.yaml")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    workflow, diagnostics = check_workflow(str(target))
+    for diagnostic in diagnostics:
+        click.echo(diagnostic.format(), err=True)
+    if workflow is None:
+        raise WorkflowInvalidError(diagnostics)
+    click.echo(
+        f"wrote {target}: workflow '{workflow.key}', {len(workflow.phases)} phases; "
+        f"next: alphred run {target}" + (" --dry-run" if workflow.key != "demo" else ""),
+        err=True,
+    )
+    return 0

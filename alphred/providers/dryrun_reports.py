@@ -1,0 +1,106 @@
+"""Reports for ``--dry-run`` stubs that let a phase's guards on ``report.x`` route as they would for real.
+
+For each agent phase whose transitions read ``report.<path>``, the first transition (in priority order, not
+to ``$fail``) whose guard can be met by setting report fields is chosen, and a report holding those fields is
+built: ``report.x == V`` sets ``x`` to ``V``, ``report.x in [V, ...]`` to the first ``V``, ``report.x > N`` to
+``N + 1`` (``>=`` to ``N``, ``<``/``<=`` likewise), ``report.x`` alone to ``true``; ``or`` takes its left side.
+The built report is checked with the guard evaluator itself: a guard it does not meet (``not``, comparisons
+between two paths, ...) gets no report, and the run says which transition sent it to ``$fail``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from alphred.guards import Expr
+from alphred.guards.ast import And, Compare, ListExpr, Literal, Or, Path
+from alphred.guards.evaluate import evaluate_guard, guard_paths
+from alphred.spec import PhaseType, Workflow
+
+
+def stub_reports(workflow: Workflow) -> dict[str, dict[str, Any]]:
+    """Phase key -> the structured report its dry-run stub returns (only phases whose guards need one)."""
+    reports: dict[str, dict[str, Any]] = {}
+    for phase in workflow.phases:
+        if phase.type is not PhaseType.AGENT:
+            continue
+        guards = [t for t in phase.transitions if t.guard is not None and t.target != "$fail"]
+        if not any(path[:1] == ("report",) for t in guards for path in guard_paths(t.guard)):  # type: ignore[arg-type]
+            continue
+        decision = phase.decisions[0] if phase.decisions else None
+        for transition in sorted(guards, key=lambda t: t.priority):
+            assert transition.guard is not None
+            report: dict[str, Any] = {}
+            _require(transition.guard, report)
+            context = {"decision": decision, "report": report, "exit_code": None}
+            if report and _holds(transition.guard, context):
+                reports[phase.key] = report
+                break
+    return reports
+
+
+def _holds(guard: Expr, context: Mapping[str, object]) -> bool:
+    try:
+        return evaluate_guard(guard, context)
+    except Exception:  # a guard reading more than a stub knows (other phases, inputs): no report from it
+        return False
+
+
+def _require(expr: Expr, report: dict[str, Any]) -> None:
+    """Set the report fields that make ``expr`` true, where a field alone decides it."""
+    if isinstance(expr, And):
+        _require(expr.left, report)
+        _require(expr.right, report)
+    elif isinstance(expr, Or):
+        _require(expr.left, report)
+    elif isinstance(expr, Path) and expr.parts[:1] == ("report",) and len(expr.parts) > 1:
+        _set(report, expr.parts[1:], True)
+    elif isinstance(expr, Compare):
+        path, value, op = _path_and_value(expr)
+        if path is None:
+            return
+        wanted = _satisfying(op, value)
+        if wanted is not _NOTHING:
+            _set(report, path, wanted)
+
+
+_NOTHING = object()
+_FLIPPED = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
+
+
+def _path_and_value(expr: Compare) -> tuple[tuple[str, ...] | None, Any, str]:
+    left, right = expr.left, expr.right
+    op: str = expr.op
+    if isinstance(right, Path) and isinstance(left, Literal | ListExpr) and op != "in":
+        left, right, op = right, left, _FLIPPED[op]
+    if not isinstance(left, Path) or left.parts[:1] != ("report",) or len(left.parts) < 2:
+        return None, None, op
+    if isinstance(right, Literal):
+        return left.parts[1:], right.value, op
+    if isinstance(right, ListExpr) and op == "in" and right.items and isinstance(right.items[0], Literal):
+        return left.parts[1:], right.items[0].value, "=="
+    return None, None, op
+
+
+def _satisfying(op: str, value: Any) -> Any:
+    if op == "==":
+        return value
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    if op in (">=", "<=") and numeric:
+        return value
+    if op == ">" and numeric:
+        return value + 1
+    if op == "<" and numeric:
+        return value - 1
+    return _NOTHING
+
+
+def _set(report: dict[str, Any], parts: tuple[str, ...], value: Any) -> None:
+    node = report
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = node[part] = {}
+        node = child
+    node[parts[-1]] = value

@@ -1,0 +1,120 @@
+"""Text for people on a terminal: colour (off for ``NO_COLOR``, ``TERM=dumb`` and non-terminals) and width.
+
+Plain ANSI escapes, no dependency: progress lines, the closing block of a run and ``alphred status`` use it.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Mapping
+from typing import TextIO
+
+CODES = {
+    "bold": "1",
+    "dim": "2",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+}
+STATUS_STYLE = {
+    "completed": "green",
+    "failed": "red",
+    "cancelled": "magenta",
+    "paused": "yellow",
+    "interrupted": "yellow",
+    "running": "cyan",
+    "pending": "dim",
+    "skipped": "dim",
+}
+DEFAULT_WIDTH = 100
+ELLIPSIS = "…"
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """True when ``stream`` is a terminal."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def wants_colour(stream: TextIO, env: Mapping[str, str] | None = None) -> bool:
+    """Colour on a terminal, unless ``NO_COLOR`` is set or ``TERM`` is ``dumb``; ``FORCE_COLOR`` forces it."""
+    env = os.environ if env is None else env
+    if env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    return is_terminal(stream) and env.get("TERM") != "dumb"
+
+
+def terminal_width(stream: TextIO, env: Mapping[str, str] | None = None) -> int:
+    """Columns of the terminal behind ``stream`` (``COLUMNS`` wins, as for ``shutil``); 100 if unknown."""
+    env = os.environ if env is None else env
+    columns = env.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or DEFAULT_WIDTH
+    except (AttributeError, ValueError, OSError):
+        return DEFAULT_WIDTH
+
+
+def char_width(char: str) -> int:
+    """Columns one character takes: 0 for combining marks, 2 for wide (East Asian) ones, else 1."""
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal (no escapes in it)."""
+    return sum(char_width(c) for c in text)
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` columns, ending in ``…`` when cut; one line only."""
+    text = text.replace("\r", " ").replace("\n", " ")
+    if display_width(text) <= width:
+        return text
+    out: list[str] = []
+    used = 0
+    for char in text:
+        w = char_width(char)
+        if used + w > max(width - 1, 0):
+            break
+        out.append(char)
+        used += w
+    return "".join(out) + (ELLIPSIS if width > 0 else "")
+
+
+class Painter:
+    """Wraps text in ANSI colour codes, or leaves it alone when colour is off."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str, *styles: str) -> str:
+        """``text`` in ``styles`` (names of CODES; unknown names are ignored)."""
+        codes = [CODES[s] for s in styles if s in CODES]
+        if not self.enabled or not codes or not text:
+            return text
+        return f"\x1b[{';'.join(codes)}m{text}\x1b[0m"
+
+    def status(self, text: str, status: str | None = None) -> str:
+        """``text`` in the colour of a run or phase status."""
+        style = STATUS_STYLE.get(status or text)
+        return self(text, style) if style else text
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the current directory when it lies below it (shorter lines), else as it is."""
+    try:
+        relative = os.path.relpath(path)
+    except (ValueError, OSError):
+        return str(path)
+    return str(path) if relative.startswith("..") else relative

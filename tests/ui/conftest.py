@@ -1,0 +1,104 @@
+"""Fixtures of the web view tests: a real git repository, real runs made by the CLI, the app and a server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from uihelpers import BASE, TOKEN, Runs, Server, wait_until
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git repository with one commit, isolated from the machine's git configuration."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "ALPHRED_DATABASE_URL", "ALPHRED_BRANCH_TEMPLATE"):
+        monkeypatch.delenv(name, raising=False)
+    path = tmp_path / "repo"
+    path.mkdir()
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "init"],
+    ):
+        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True)
+    return path
+
+
+@pytest.fixture
+def runs(repo: Path) -> Runs:
+    return Runs(repo)
+
+
+@pytest.fixture
+def make_client(runs: Runs) -> Iterator[Callable[..., Any]]:
+    """``make_client(read_only=..., no_exec=...)``: a Starlette TestClient on the app over ``runs``' database."""
+    from starlette.testclient import TestClient
+
+    from alphred.ui.app import UiSettings, create_app
+
+    clients: list[Any] = []
+
+    def make(**overrides: Any) -> Any:
+        settings = UiSettings(db_url=runs.db_url, token=TOKEN, repo=str(runs.repo), **overrides)
+        client = TestClient(create_app(settings), base_url=BASE)
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.app.state.data.close()
+        client.close()
+
+
+@pytest.fixture
+def start_server(runs: Runs) -> Iterator[Callable[..., Server]]:
+    """``start_server(*extra_args)``: run ``python -m alphred ui --port 0`` and wait until it answers."""
+    import httpx
+
+    started: list[Server] = []
+
+    def start(*extra: str) -> Server:
+        argv = [sys.executable, "-m", "alphred", "ui", "--port", "0", "--repo", str(runs.repo), *extra]
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert process.stdout is not None and process.stderr is not None
+        line = process.stdout.readline().strip()
+        errors: list[str] = []
+        reader = threading.Thread(target=lambda: errors.extend(process.stderr or []), daemon=True)
+        reader.start()
+        server = Server(process, line, "", "", errors, reader)
+        started.append(server)
+        assert line.startswith("http://"), f"no URL printed; stderr: {errors}"
+        server.base, server.token = line.split("/?token=")
+        base = server.base
+
+        def ready() -> bool:
+            try:
+                return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_until(ready, what="the server to answer")
+        return server
+
+    yield start
+    for server in started:
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait()
+        server.reader.join(timeout=10)
+        for pipe in (server.process.stdout, server.process.stderr):
+            if pipe is not None:
+                pipe.close()

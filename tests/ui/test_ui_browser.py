@@ -1,0 +1,214 @@
+"""The web view in real Chromium (Debian's ``chromium`` driven by Playwright; no browser is downloaded).
+
+Skipped where no Chromium is found (``ALPHRED_CHROMIUM`` names one; else ``chromium`` on PATH). ``.ci/run``
+installs it where it can. Set ``ALPHRED_UI_SCREENSHOT=PATH`` to keep the run page's screenshot.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from uihelpers import GATE, QUICK, Runs, Server, held
+
+CHROMIUM = os.environ.get("ALPHRED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(not CHROMIUM, reason="no Chromium found (set ALPHRED_CHROMIUM or install chromium)")
+
+DOCS = """\
+alphred: 1
+key: fix-and-ship
+inputs:
+  issue: {default: "greeting prints a draft"}
+defaults: {provider: scripted}
+phases:
+  implement:
+    prompt: "Fix {{ inputs.issue }}"
+    script:
+      - report: "Wrote hello.py."
+        files: {hello.py: "print('draft')\\n"}
+        tokens: 1840
+      - report: "Addressed the review: hello.py prints the greeting."
+        files: {hello.py: "import sys\\nprint(sys.argv[1] if len(sys.argv) > 1 else 'hello')\\n"}
+        tokens: 1210
+    checks:
+      - {run: "test -f hello.py", name: exists}
+      - {changed: ["hello.py"], name: touched}
+    transitions: [{to: check}]
+  check:
+    type: command
+    run: python3 hello.py hi
+    transitions: [{to: review}]
+  review:
+    prompt: Review hello.py.
+    decisions: [approved, changes_requested]
+    script:
+      - {decision: changes_requested, report: {summary: "Print the greeting, not a draft."}, tokens: 950}
+      - {decision: approved, report: {summary: "Looks good."}, tokens: 730}
+    transitions:
+      - {to: implement, when: decision == "changes_requested", max: 3}
+      - {to: ship, when: decision == "approved"}
+      - {to: $fail}
+  ship:
+    type: approval
+    message: "Open the pull request?"
+    transitions:
+      - {to: $end, when: decision == "approved"}
+      - {to: $fail}
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def runs_in_processes(runs: Runs) -> None:
+    runs.in_process = False  # Playwright's sync API keeps an event loop running in this thread
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    tab = context.new_page()
+    tab.set_default_timeout(30_000)
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def test_runs_list_shows_runs_and_updates_live(runs: Runs, start_server: Any, page: Any) -> None:
+    runs.gate()
+    server: Server = start_server()
+    page.goto(server.url)
+    assert page.locator('tr[data-run="1"] .badge').inner_text() == "paused"
+    assert "token=" not in page.url  # the token left the address bar
+    page.evaluate("window.__notReloaded = true")
+    runs.run(QUICK, name="quick.yaml")
+    page.locator('tr[data-run="2"] .badge[data-status="completed"]').wait_for()
+    assert page.evaluate("window.__notReloaded") is True
+    page.click('nav.filter a:text-is("paused")')
+    page.locator('tr[data-run="1"]').wait_for()
+    assert page.locator('tr[data-run="2"]').count() == 0
+
+
+def test_run_page_graph_and_approve_click_completes_the_run(runs: Runs, start_server: Any, page: Any) -> None:
+    runs.gate()
+    server: Server = start_server()
+    page.goto(server.url)
+    page.click('a[href="/runs/1"]')
+    graph = page.locator("svg.graph")
+    assert graph.locator('g.node[data-phase="write"]').get_attribute("data-status") == "completed"
+    assert graph.locator('g.node[data-phase="ask"]').get_attribute("class") == "node st-running current"
+    assert graph.locator("g.node.terminal").count() == 2
+    box = graph.bounding_box()
+    assert box is not None and box["width"] > 100 and box["height"] > 100
+    assert page.locator("#reports pre").first.inner_text().count("<script>") == 1  # shown as text
+    page.evaluate("window.__notReloaded = true")
+    page.fill("form.approval textarea", "ship it <b>now</b>")
+    page.click("button.approve")
+    page.locator('#summary .badge[data-status="completed"]').wait_for()
+    assert page.evaluate("window.__notReloaded") is True
+    assert graph.locator('g.node[data-phase="ask"]').get_attribute("data-status") == "completed"
+    assert page.locator("form.approval").count() == 0
+    assert "ship it <b>now</b>" in page.locator("#reports").inner_text()
+
+
+def test_actions_without_the_token_are_refused_in_the_page(runs: Runs, start_server: Any, page: Any) -> None:
+    runs.gate()
+    server: Server = start_server()
+    page.goto(f"{server.base}/runs/1")  # no ?token= in the URL, none stored in this browser context
+    page.click("button.cancel")
+    toast = page.locator("#toast.bad")
+    toast.wait_for()
+    assert "refused" in toast.inner_text() and "token" in toast.inner_text()
+    assert page.locator('#summary .badge[data-status="paused"]').count() == 1
+
+
+def test_running_phase_events_appear_live(runs: Runs, start_server: Any, page: Any) -> None:
+    runs.run(GATE, name="gate.yaml")
+    server: Server = start_server()
+    marker = runs.repo.parent / "go"
+    path = runs.repo.parent / "held.yaml"
+    path.write_text(held(marker))  # four lines, then it waits for the marker
+    process = subprocess.Popen(
+        [sys.executable, "-m", "alphred", "run", str(path), "--repo", str(runs.repo), "-q"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        page.goto(server.url)
+        page.locator('tr[data-run="2"]').wait_for()
+        page.click('a[href="/runs/2"]')
+        page.evaluate("window.__notReloaded = true")
+        events = page.locator("#events")
+        events.get_by_text("line-4", exact=True).wait_for()
+        assert page.locator("#summary .badge").get_attribute("data-status") == "running"
+        assert events.get_by_text("line-5", exact=True).count() == 0
+        marker.touch()  # the phase goes on: its next lines must arrive in this page without a reload
+        events.get_by_text("line-8", exact=True).wait_for()
+        page.locator('#summary .badge[data-status="completed"]').wait_for()
+        assert page.evaluate("window.__notReloaded") is True
+        assert page.locator('svg.graph g.node[data-phase="work"]').get_attribute("data-status") == "completed"
+    finally:
+        marker.touch()
+        process.wait(timeout=120)
+
+
+def colour_stats(page: Any, png: bytes) -> dict[str, float]:
+    """Distinct colours and the share of non-white pixels of a PNG, decoded by the browser itself."""
+    data = base64.b64encode(png).decode()
+    stats: dict[str, float] = page.evaluate(
+        """async (data) => {
+            const img = new Image();
+            img.src = "data:image/png;base64," + data;
+            await img.decode();
+            const canvas = document.createElement("canvas");
+            canvas.width = img.width; canvas.height = img.height;
+            const ctx = canvas.getContext("2d");
+            ctx.drawImage(img, 0, 0);
+            const px = ctx.getImageData(0, 0, img.width, img.height).data;
+            const colours = new Set();
+            let busy = 0;
+            for (let i = 0; i < px.length; i += 4) {
+                colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+                if (px[i] < 235 || px[i + 1] < 235 || px[i + 2] < 235) busy++;
+            }
+            return {colours: colours.size, busy: busy / (px.length / 4), width: img.width, height: img.height};
+        }""",
+        data,
+    )
+    return stats
+
+
+def test_screenshot_of_the_run_page_is_not_blank(runs: Runs, start_server: Any, page: Any, tmp_path: Path) -> None:
+    runs.run(DOCS, name="fix-and-ship.yaml")
+    server: Server = start_server()
+    page.goto(server.url.replace("/?token=", "/runs/1?token="))
+    page.locator("svg.graph g.node.current").wait_for()
+    page.locator("#live:not([hidden])").wait_for()
+    assert page.locator("#steps .check.pass").count() == 4  # two checks on each implement attempt
+    target = Path(os.environ.get("ALPHRED_UI_SCREENSHOT") or tmp_path / "run.png")
+    png = page.screenshot(path=str(target), full_page=True)
+    blank = page.context.new_page()
+    stats = colour_stats(blank, png)
+    blank.close()
+    assert stats["width"] >= 1000 and stats["height"] >= 800
+    assert stats["colours"] >= 64, stats  # text, badges, graph states, diff colours
+    assert stats["busy"] >= 0.08, stats
+    empty = colour_stats(page, page.context.new_page().screenshot())
+    assert empty["colours"] < 64 or empty["busy"] < 0.08  # the check does tell a blank page
