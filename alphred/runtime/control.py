@@ -22,7 +22,14 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.engine.machine import AWAITING_APPROVAL
-from alphred.errors import AlphredError, RunBusyError, RunStateError, StoreError, UnknownRunError
+from alphred.errors import (
+    AlphredError,
+    ParallelNotSupportedError,
+    RunBusyError,
+    RunStateError,
+    StoreError,
+    UnknownRunError,
+)
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
 from alphred.git.recovery import clear_stale_locks
 from alphred.providers import ProviderRegistry
@@ -83,6 +90,7 @@ def insert_run(
 ) -> tuple[int, str, str, RunState]:
     """The run's ONE creating transaction (extra run ``fields``; ``after(tx)`` runs inside it); return
     (run id, the branch it wants, its base SHA, its initial state). Nothing is made on disk."""
+    refuse_parallel(workflow)
     store = env.store
     base = GitWorktrees(env.location).resolve_base(options.base)
     state = initial_state(workflow, options.inputs, deliver=options.pull_request is not None)
@@ -105,6 +113,13 @@ def insert_run(
         if after is not None:
             after(tx)
     return run_id, str(runtime[WANTED_BRANCH]), base.sha, state
+
+
+def refuse_parallel(workflow: Workflow) -> None:
+    """Raise ParallelNotSupportedError for a workflow with a fan-out: its branches cannot be executed yet."""
+    for phase in workflow.phases:
+        if any(t.fan_out for t in phase.transitions):
+            raise ParallelNotSupportedError(workflow.key, phase.key)
 
 
 def _make_worktree(env: Environment, run_id: int, branch: str, base_sha: str) -> Path:

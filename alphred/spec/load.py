@@ -35,8 +35,10 @@ from .model import (
     APPROVAL_DECISIONS,
     DEFAULT_DECISIONS,
     DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_PARALLEL,
     DEFAULT_MAX_STEPS,
     DEFAULT_MAX_VISITS,
+    JOIN_MODES,
     RESERVED_TARGETS,
     InputSpec,
     Limits,
@@ -233,7 +235,8 @@ class _Builder:
         steps = f.read_int(fields["max_steps"], "max_steps", self.out, 1) if "max_steps" in fields else None
         tokens = f.read_int(fields["max_tokens"], "max_tokens", self.out, 1) if "max_tokens" in fields else None
         cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", self.out) if "max_cost_usd" in fields else None
-        return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost)
+        par = f.read_int(fields["max_parallel"], "max_parallel", self.out, 1) if "max_parallel" in fields else None
+        return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL)
 
     def _pull_request(self, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None]:
         fields = self._known_keys(node, PULL_REQUEST_KEYS, "pull_request")
@@ -372,6 +375,12 @@ class _Builder:
         context = self._context(fields["context"]) if "context" in fields else None
         transitions = self._transitions(key, fields["transitions"]) if "transitions" in fields else ()
         checks = read_checks(fields["checks"], key, ptype, out, self._template) if "checks" in fields else ()
+        join = f.read_str(fields["join"], "join", out) if "join" in fields else None
+        if join is not None and join not in JOIN_MODES:
+            out.error(fields["join"], f"join must be 'all' or 'any', not '{join}'{did_you_mean(join, JOIN_MODES)}")
+        on_conflict = f.read_str(fields["on_conflict"], "on_conflict", out) if "on_conflict" in fields else None
+        if on_conflict is not None:
+            self.nodes.templates[("$on_conflict", key)] = fields["on_conflict"]
         return Phase(
             key=key,
             type=ptype,
@@ -394,6 +403,8 @@ class _Builder:
             templates=templates,
             checks=checks,
             pos=pos(key_node),
+            join=join if join in JOIN_MODES else None,
+            on_conflict=on_conflict,
         )
 
     # -- pieces -----------------------------------------------------------------------------------------
@@ -507,7 +518,10 @@ class _Builder:
             if "to" not in fields:
                 out.error(item, "transition needs 'to'")
                 continue
-            target = f.read_str(fields["to"], "to", out)
+            fan_out = self._fan_out(key, fields["to"])
+            if isinstance(fields["to"], yaml.SequenceNode) and not fan_out:
+                continue
+            target = fan_out[0] if fan_out else f.read_str(fields["to"], "to", out)
             priority = index + 1
             if "priority" in fields:
                 priority = f.read_int(fields["priority"], "priority", out, 0) or 0
@@ -527,9 +541,28 @@ class _Builder:
                 continue
             self.nodes.transitions[(key, priority)] = item
             self.nodes.templates[("$to", f"{key}#{priority}")] = fields["to"]
-            result.append(Transition(target, priority, when, guard, cap, pos(item)))
+            for i, branch in enumerate(fields["to"].value if fan_out else ()):
+                self.nodes.templates[("$to", f"{key}#{priority}#{i}")] = branch
+            result.append(Transition(target, priority, when, guard, cap, pos(item), fan_out))
         result.sort(key=lambda t: t.priority)
         return tuple(result)
+
+    def _fan_out(self, key: str, node: yaml.Node) -> tuple[str, ...]:
+        """The branches of a ``to: [a, b, ...]`` fan-out (SPEC §8); () when ``to`` is not a list."""
+        if not isinstance(node, yaml.SequenceNode):
+            return ()
+        items = f.read_str_list(node, "to", self.out) or []
+        names = [text for text, _ in items]
+        if len(names) < 2:
+            self.out.error(node, f"a fan-out of '{key}' needs at least two phases (for one, write 'to: PHASE')")
+            return ()
+        for index, (text, item) in enumerate(items):
+            if text in RESERVED_TARGETS:
+                self.out.error(item, f"a fan-out cannot go to '{text}': list phases only")
+            elif text in names[:index]:
+                self.out.error(item, f"phase '{text}' is listed twice in the fan-out of '{key}'")
+        ok = len(set(names)) == len(names) and not set(names) & set(RESERVED_TARGETS)
+        return tuple(names) if ok else ()
 
     def _guard(self, node: yaml.Node, text: str) -> Expr | None:
         try:
