@@ -7,7 +7,10 @@ The tree::
     │   ├── MissingInputError          (MISSING_INPUT)            a required workflow input was not given
     │   ├── UnknownRunError            (UNKNOWN_RUN)              a run id that does not exist
     │   ├── RunStateError              (RUN_STATE)                a command that the run's state does not allow
-    │   └── RunBusyError               (RUN_BUSY)                 another live process executes the run
+    │   ├── RunBusyError               (RUN_BUSY)                 another live process executes the run
+    │   ├── SettingError               (BAD_SETTING)              an ALPHRED_* variable holds a bad value
+    │   ├── DatabaseUrlError           (BAD_DATABASE_URL)         ``--db``/ALPHRED_DATABASE_URL is unusable
+    │   └── ParallelNotSupportedError  (PARALLEL_NOT_SUPPORTED)   a workflow with parallel branches (not runnable yet)
     ├── WorkflowInvalidError           (WORKFLOW_INVALID, exit 2) a workflow file failed validation
     ├── GuardSyntaxError               (GUARD_SYNTAX, exit 2)     a guard expression does not parse
     ├── TemplateError                  (TEMPLATE_SYNTAX, exit 2)  a ``{{ path }}`` template does not parse
@@ -73,6 +76,25 @@ class UsageError(AlphredError):
     exit_code = 2
 
 
+class SettingError(UsageError):
+    """Raised when: a numeric ``ALPHRED_*`` environment variable is not a number in its range (nan, inf...)."""
+
+    code = "BAD_SETTING"
+
+    def __init__(self, name: str, value: str, wanted: str) -> None:
+        super().__init__(f"{name} must be {wanted}, not {value[:40]!r}")
+        self.name = name
+
+
+class DatabaseUrlError(UsageError):
+    """Raised when: ``--db`` (or ALPHRED_DATABASE_URL) is not a URL Alphred can store runs at."""
+
+    code = "BAD_DATABASE_URL"
+
+    def __init__(self, shown: str, problem: str) -> None:
+        super().__init__(f"--db {shown}: {problem}")
+
+
 class MissingInputError(UsageError):
     """Raised when: a workflow input marked ``required`` was not given to ``run``."""
 
@@ -131,6 +153,20 @@ class RunBusyError(UsageError):
         self.run_id = run_id
         self.owner = owner
         super().__init__(f"run {run_id} is being executed by another process ({owner}); try again when it stops")
+
+
+class ParallelNotSupportedError(UsageError):
+    """Raised when: ``run`` is given a workflow with a fan-out (SPEC §8), which this Alphred validates only."""
+
+    code = "PARALLEL_NOT_SUPPORTED"
+
+    def __init__(self, workflow_key: str, source: str) -> None:
+        self.workflow_key = workflow_key
+        self.source = source
+        super().__init__(
+            f"workflow '{workflow_key}' fans out to parallel branches (at phase '{source}'); "
+            "parallel branches are validated but not executable yet"
+        )
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from . import (  # noqa: F401  (they register their commands)
     gc_cmd,
     inspect_cmds,
     providers_cmd,
+    queue_cmds,
     repo_cmds,
     run_cmds,
     spec_cmds,

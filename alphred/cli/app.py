@@ -11,7 +11,12 @@ from typing import Any
 import click
 
 from alphred import __version__
-from alphred.errors import AlphredError
+from alphred.errors import AlphredError, UsageError
+from alphred.settings import check_settings
+
+from .dburl import db_url_callback
+
+MAX_ID = 2**63 - 1
 
 
 class AlphredGroup(click.Group):
@@ -73,6 +78,7 @@ SHORT_HELP = {
     "runs": "List runs, newest first.",
     "status": "Show a run (default: the latest) and what to do next.",
     "logs": "Print a run's events (default: the latest run).",
+    "ui": "Serve a live web page over the runs.",
     "providers": "List the providers and whether each is ready.",
     "pause": "Pause a run after its current phase.",
     "cancel": "Cancel a run now.",
@@ -140,6 +146,17 @@ def app() -> None:
     Every run gets its own branch and worktree; every attempt, event, report and routing decision is
     stored in SQL. `alphred COMMAND --help` tells more about each command.
     """
+    check_settings(os.environ)
+
+
+RUN_ID = click.IntRange(1, MAX_ID)  # run ids and counts: what the database stores
+
+
+def check_branch_name(value: str | None) -> str | None:
+    """``--branch`` takes a branch name: ``refs/heads/main`` would become ``refs/heads/refs/heads/main``."""
+    if value is not None and value.strip().startswith("refs/"):
+        raise UsageError(f"--branch takes a branch name, not a ref: '{value}' (drop the 'refs/.../' prefix)")
+    return value
 
 
 repo_option = click.option(
@@ -155,5 +172,6 @@ db_option = click.option(
     metavar="URL",
     default=None,
     envvar="ALPHRED_DATABASE_URL",
+    callback=db_url_callback,
     help="SQLAlchemy database URL (default: SQLite at .alphred/alphred.db in the repository).",
 )

@@ -9,7 +9,10 @@ from pathlib import Path
 import yaml
 
 from alphred.errors import MissingInputError, UnknownInputError, UsageError
+from alphred.redact import register_secrets, secret_inputs
 from alphred.spec import Workflow
+from alphred.spec.files import FileRefusedError, read_regular_text
+from alphred.spec.yamlsrc import load_data
 
 
 def collect_inputs(workflow: Workflow, pairs: Sequence[str], input_file: str | None) -> dict[str, str]:
@@ -37,16 +40,24 @@ def collect_inputs(workflow: Workflow, pairs: Sequence[str], input_file: str | N
             missing.append(spec.name)
     if missing:
         raise MissingInputError(missing, workflow.key)
+    register_secrets(secret_inputs(values))  # stored and printed masked from here on
     return values
+
+
+MAX_INPUT_FILE_BYTES = 1_000_000
 
 
 def _read_input_file(path: str) -> dict[str, str]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_regular_text(Path(path), MAX_INPUT_FILE_BYTES)
+    except FileRefusedError as exc:
+        raise UsageError(f"cannot read input file {path}: it {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read input file {path}: {exc.strerror or exc}") from None
     try:
-        data = json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
+        data = json.loads(text) if path.endswith(".json") else load_data(text)
+    except RecursionError:
+        raise UsageError(f"input file {path} is nested too deeply") from None
     except (ValueError, yaml.YAMLError) as exc:
         raise UsageError(
             f"input file {path} is not valid {'JSON' if path.endswith('.json') else 'YAML'}: {exc}"

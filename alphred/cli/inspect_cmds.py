@@ -11,7 +11,7 @@ import click
 
 from alphred.errors import UnknownRunError
 
-from .app import app, db_option, repo_option
+from .app import RUN_ID, app, db_option, repo_option
 
 
 def open_existing_store(repo: str | None, db: str | None) -> Any:
@@ -26,7 +26,7 @@ def open_existing_store(repo: str | None, db: str | None) -> Any:
 @repo_option
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of status objects (without steps).")
-@click.option("--limit", default=50, show_default=True, help="How many runs to list, newest first.")
+@click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
     from alphred.runtime.status import status_object
@@ -82,7 +82,7 @@ def _record(store: Any, run_id: int | None) -> Any:
     return record
 
 
-RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=int, required=False)
+RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=False)
 
 
 @app.command()
@@ -114,6 +114,12 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
         click.echo(paint(f"  the process running it is gone — run `alphred resume {run_id}` to continue it", "yellow"))
     ended = f" · ended {facts['completed']}" if facts["completed"] else ""
     click.echo(f"started {facts['started']}{ended} · took {facts['took']}")
+    if record.queued and obj["status"] == "pending":  # a submitted run: why does it wait?
+        from alphred.runtime.submit import waiting_reason
+
+        waiting = waiting_reason(store, record)
+        if waiting:
+            click.echo(paint(waiting, "yellow"))
     click.echo(f"branch {obj['branch']} · base {str(obj['base'])[:12]} · head {str(obj['head'])[:12]}")
     if obj["worktree"]:
         click.echo(f"worktree {obj['worktree']}")

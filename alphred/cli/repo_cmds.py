@@ -9,6 +9,7 @@ import sys
 import click
 
 from .app import app
+from .dburl import db_url_callback
 
 registry_db_option = click.option(
     "--db",
@@ -16,6 +17,7 @@ registry_db_option = click.option(
     metavar="URL",
     default=None,
     envvar="ALPHRED_DATABASE_URL",
+    callback=db_url_callback,
     help="SQLAlchemy database URL of the registry (default: SQLite at $ALPHRED_HOME/alphred.db, ~/.alphred).",
 )
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .app import app, db_option, repo_option
+from .app import RUN_ID, app, check_branch_name, db_option, repo_option
 
 if TYPE_CHECKING:
     from alphred.providers import ProviderRegistry
@@ -57,12 +57,12 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
 
 def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
     """What the run operations need: store, repository, provider registry, progress and event stream."""
+    from alphred.redact import process_redactor
     from alphred.runtime.control import Environment
     from alphred.runtime.jsonl import JsonlEvents
     from alphred.runtime.progress import Progress
-    from alphred.runtime.redact import Redactor
 
-    events = JsonlEvents(sys.stdout, redact=Redactor(os.environ).redact) if events_format == "jsonl" else None
+    events = JsonlEvents(sys.stdout, redact=process_redactor().redact) if events_format == "jsonl" else None
     return Environment(
         store=store,
         location=location,
@@ -130,7 +130,12 @@ class RunCommand(click.Command):
 @click.option("--input-file", metavar="PATH", help="YAML or JSON mapping of workflow inputs.")
 @repo_option
 @click.option("--base", metavar="REF", help="Commit, branch or tag to branch the run from (default: HEAD).")
-@click.option("--branch", metavar="NAME", help="Branch name or template for the run (sanitised into a valid ref).")
+@click.option(
+    "--branch",
+    metavar="NAME",
+    callback=lambda ctx, param, value: check_branch_name(value),
+    help="Branch name or template for the run (sanitised into a valid ref).",
+)
 @click.option(
     "--dry-run",
     is_flag=True,
@@ -247,10 +252,28 @@ def _continue(
         return _report(store, record, as_json, quiet)
 
 
-RUN_ARG = click.argument("run_id", metavar="RUN", type=int)
+RUN_ARG = click.argument("run_id", metavar="RUN", type=RUN_ID)
 COMMENT = click.option(
     "--comment", metavar="TEXT", help="Why; visible to guards as report.comment and to the next phase."
 )
+
+
+DETACH = click.option(
+    "--detach", is_flag=True, help="Record the request and leave the run to the workers (`alphred worker`); exit 0."
+)
+
+
+def _detach(run_id: int, action: str, repo: str | None, db: str | None, as_json: bool, comment: str | None) -> int:
+    from alphred.runtime.status import status_object
+    from alphred.runtime.submit import request_detached
+
+    store, _ = _open_existing(repo, db)
+    with store:
+        record = request_detached(store, run_id, action, comment)
+        if as_json:
+            sys.stdout.write(json.dumps(status_object(record, store.list_steps(run_id))) + "\n")
+        click.echo(f"run {run_id}: {action} requested; a worker continues it", err=True)
+    return 0
 
 
 def _continue_command(action: str, summary: str, with_comment: bool = False) -> None:
@@ -263,13 +286,16 @@ def _continue_command(action: str, summary: str, with_comment: bool = False) -> 
         as_json: bool,
         events_format: str | None,
         quiet: bool,
+        detach: bool,
         comment: str | None = None,
     ) -> int:
+        if detach:
+            return _detach(run_id, action, repo, db, as_json, comment)
         extra = {"comment": comment} if with_comment else {}
         return _continue(run_id, action, repo, db, as_json, events_format, quiet, **extra)
 
-    command.__doc__ = f"{summary}; exit codes as `run`."
-    decorated = output_options(db_option(repo_option(command)))
+    command.__doc__ = f"{summary}; exit codes as `run` (0 with --detach once the request is recorded)."
+    decorated = DETACH(output_options(db_option(repo_option(command))))
     if with_comment:
         decorated = COMMENT(decorated)
     app.command(name=action)(RUN_ARG(decorated))

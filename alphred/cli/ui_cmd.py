@@ -18,9 +18,11 @@ from .app import app, db_option, repo_option
 def ui(
     host: str, port: int, db: str | None, repo: str | None, read_only: bool, no_exec: bool, open_browser: bool
 ) -> int:
-    """Serve a web page over the runs: live list, graph, steps, events, diffs, approvals.
+    """Serve a live web page over the runs.
 
-    Prints http://HOST:PORT/?token=TOKEN on stdout; every action needs that token.
+    The runs list, each run's graph, steps, events, reports and diffs, and Approve / Reject / Pause /
+    Cancel / Resume buttons, plus a JSON API under /api/. Prints http://HOST:PORT/?token=TOKEN on
+    stdout; every action needs that token.
     """
     from alphred.ui.server import serve
 

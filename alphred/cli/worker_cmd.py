@@ -1,37 +1,122 @@
-"""``alphred worker``: finish runs whose process is gone, from a shared database."""
+"""``alphred worker`` and ``alphred workers``: the fleet that executes queued and abandoned runs (SPEC §10)."""
 
 from __future__ import annotations
 
+import json
+import sys
+
 import click
 
-from .app import app, db_option, repo_option
+from .app import app, db_option
 
 
 @app.command()
-@repo_option
+@click.option(
+    "--repo",
+    "repos",
+    metavar="PATH",
+    multiple=True,
+    help="A clone this worker may run in (repeatable; default: the current repository, if any).",
+)
 @db_option
-@click.option("--once", is_flag=True, help="Stop when no run is left to take over (default: keep polling).")
-@click.option("--poll", "poll_seconds", default=5.0, show_default=True, help="Seconds between looks for work.")
-@click.option("--max-runs", type=int, default=None, help="Stop after finishing this many runs.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at once.")
+@click.option("--capability", "labels", metavar="LABEL", multiple=True, help="A label this worker offers (repeatable).")
+@click.option("--once", is_flag=True, help="Stop when nothing this worker can claim is left (default: keep waiting).")
+@click.option("--poll", "poll_seconds", type=click.FloatRange(min=0.05), default=5.0, show_default=True,
+              help="Seconds between looks for work (PostgreSQL also wakes the worker on each submit).")  # fmt: skip
+@click.option("--max-runs", type=click.IntRange(min=1), default=None, help="Stop after claiming this many runs.")
+@click.option("--grace", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Seconds SIGTERM/SIGINT leave the active runs to record their interruption.")  # fmt: skip
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def worker(repo: str | None, db: str | None, once: bool, poll_seconds: float, max_runs: int | None, quiet: bool) -> int:
-    """Take over runs of this repository that no live process executes (pending, or running with a dead or
-    expired lease) and finish them; several workers may share one database.
+def worker(
+    repos: tuple[str, ...],
+    db: str | None,
+    concurrency: int,
+    labels: tuple[str, ...],
+    once: bool,
+    poll_seconds: float,
+    max_runs: int | None,
+    grace: float,
+    quiet: bool,
+) -> int:
+    """Claim pending runs (highest --priority first, then oldest) and abandoned ones (owner dead or lease
+    expired) whose requirements this worker offers, and execute them as `alphred run` would; several
+    workers may share one database.
     """
+    import os
+    import signal
+    from pathlib import Path
+
+    from alphred.errors import NotAGitRepositoryError
+    from alphred.git import locate_repository
+    from alphred.runtime.clones import RepoChooser
     from alphred.runtime.where import resolve_for_write
-    from alphred.runtime.worker import work
+    from alphred.runtime.worker import Worker, WorkerOptions, offered_providers
     from alphred.store import SqlRunStore
 
     from .run_cmds import environment
 
-    location, url = resolve_for_write(repo, db)
-    with SqlRunStore(url) as store:
-        stats = work(
-            environment(store, location, quiet),
-            once=once,
-            poll_seconds=poll_seconds,
-            say=lambda message: click.echo(f"worker: {message}", err=True),
-            max_runs=max_runs,
+    paths = [Path(r) for r in repos]
+    if db is None:
+        location, db = resolve_for_write(repos[0] if repos else None, None)
+        paths = paths or [location.root]
+    elif not paths:
+        try:
+            paths = [locate_repository().root]
+        except NotAGitRepositoryError:
+            paths = []  # a clone-only worker
+    chooser = RepoChooser(paths, os.environ)
+    options = WorkerOptions(concurrency, labels, poll_seconds, once, max_runs, grace)
+
+    def say(message: str) -> None:
+        click.echo(f"worker: {message}", err=True)
+
+    with SqlRunStore(db) as store:
+        fleet = Worker(
+            store, chooser, lambda location: environment(store, location, quiet or concurrency > 1), options,
+            [*offered_providers(), *labels], say,
+        )  # fmt: skip
+        previous = {sig: signal.signal(sig, lambda *_: fleet.stop()) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            stats = fleet.run()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        if fleet.still_running():  # --grace is over: leave them to lease expiry, exit now
+            from alphred.providers import groups
+
+            groups.kill_all()
+            sys.stderr.flush()
+            os._exit(0)
+    say(f"finished {len(stats.finished)} run(s)")
+    return 1 if stats.failed and once else 0
+
+
+@app.command()
+@db_option
+@click.option("--repo", "repo", metavar="PATH", default=None, help="Repository whose database to read.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of worker objects.")
+def workers(db: str | None, repo: str | None, as_json: bool) -> int:
+    """List the registered workers: live or lost, heartbeat, capabilities and the runs in hand."""
+    from alphred.runtime.lease import lease_ttl
+    from alphred.store.queue import list_workers
+
+    from .inspect_cmds import open_existing_store
+
+    store = open_existing_store(repo, db)
+    rows = []
+    if store is not None:
+        with store, store.reading() as tx:
+            rows = list_workers(tx.connection, 2 * lease_ttl())
+    if as_json:
+        sys.stdout.write(json.dumps(rows) + "\n")
+        return 0
+    if not rows:
+        click.echo("no workers", err=True)
+    for row in rows:
+        runs = ",".join(str(r) for r in row["runs"]) or "-"
+        click.echo(
+            f"{row['id']}  {row['state']:<4}  heartbeat {row['heartbeat_at']}  "
+            f"capabilities {','.join(row['capabilities']) or '-'}  runs {runs}"
         )
-    click.echo(f"worker: finished {len(stats.finished)} run(s)", err=True)
-    return 1 if stats.failed else 0
+    return 0

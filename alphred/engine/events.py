@@ -105,6 +105,27 @@ class DeliveryFailed:
     kind: str
 
 
+@dataclass(frozen=True)
+class MergeDone:
+    """The runtime merged branch ``branch`` (a lane's head phase) into the run branch for ``join``."""
+
+    join: str
+    branch: str
+
+
+@dataclass(frozen=True)
+class MergeConflicted:
+    """Merging ``branch`` for ``join`` conflicted on ``conflicts``; the merge is left in progress.
+
+    ``ref`` is the git branch being merged (the resolver's ``merge.branch``).
+    """
+
+    join: str
+    branch: str
+    conflicts: tuple[str, ...]
+    ref: str | None = None
+
+
 Event: TypeAlias = (
     RunStarted
     | PhaseCompleted
@@ -118,6 +139,8 @@ Event: TypeAlias = (
     | RetryRun
     | DeliveryDone
     | DeliveryFailed
+    | MergeDone
+    | MergeConflicted
 )
 
 # --- effects ------------------------------------------------------------------------------------------
@@ -156,6 +179,7 @@ class RecordStep:
     next: str | None = None
     reason: str | None = None
     error_code: str | None = None
+    lane: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
 
 
 @dataclass(frozen=True)
@@ -168,6 +192,8 @@ class RecordRouting:
     target: str
     priority: int | None
     reason: str | None = None
+    lane: str | None = None
+    fan_out: tuple[str, ...] = ()  # every branch a fan-out started (``target`` is then the first)
 
 
 @dataclass(frozen=True)
@@ -177,6 +203,7 @@ class StartPhase:
     phase: str
     attempt: int
     visit: int
+    lane: str | None = None  # the branch (its head phase) the attempt runs in; None: the run branch
 
 
 @dataclass(frozen=True)
@@ -212,6 +239,27 @@ class RecordPullRequest:
     url: str
 
 
+@dataclass(frozen=True)
+class StopPhase:
+    """Stop the running ``attempt`` of ``phase`` (another branch failed, or ``join: any`` was reached)."""
+
+    phase: str
+    attempt: int
+    lane: str | None = None
+
+
+@dataclass(frozen=True)
+class MergeBranch:
+    """Merge branch ``branch`` (a lane's head) into the run branch before ``join`` runs (SPEC §8).
+
+    Answered by ``MergeDone`` or ``MergeConflicted``; after a crash it is asked again, so the runtime
+    reports ``MergeDone`` for a branch it has already merged.
+    """
+
+    join: str
+    branch: str
+
+
 Effect: TypeAlias = (
     SetRunStatus
     | SetPhaseStatus
@@ -222,4 +270,6 @@ Effect: TypeAlias = (
     | RunFinished
     | Deliver
     | RecordPullRequest
+    | StopPhase
+    | MergeBranch
 )

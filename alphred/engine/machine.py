@@ -20,6 +20,8 @@ from alphred.engine.events import (
     DeliveryFailed,
     Effect,
     Event,
+    MergeConflicted,
+    MergeDone,
     PauseRequested,
     PhaseCompleted,
     PhaseFailed,
@@ -143,6 +145,14 @@ def transition(state: RunState, event: Event) -> Result:
             return _on_delivery_done(state, event)
         case DeliveryFailed():
             return _on_delivery_failed(state, event)
+        case MergeDone():
+            from alphred.engine import lanes
+
+            return lanes.on_merge_done(state, event)
+        case MergeConflicted():
+            from alphred.engine import lanes
+
+            return lanes.on_merge_conflicted(state, event)
     raise TypeError(f"not an engine event: {event!r}")
 
 
@@ -153,11 +163,17 @@ def can_retry(state: RunState) -> bool:
 
 def can_resume(state: RunState) -> bool:
     """True when ``Resume`` would continue the run (paused, not waiting for approval)."""
-    return state.status is _R.PAUSED and state.reason != AWAITING_APPROVAL and state.queued is not None
+    queued = state.queued is not None or any(lane.queued is not None for lane in state.lanes)
+    return state.status is _R.PAUSED and state.reason != AWAITING_APPROVAL and queued
+
+
+def _lane_head(state: RunState, phase: str) -> str | None:
+    """The lane (branch head) running ``phase``, or None when it runs on the run branch."""
+    return next((lane.head for lane in state.lanes if lane.current == phase), None)
 
 
 def _is_running_attempt(state: RunState, phase: str, attempt: int) -> bool:
-    if state.status is not _R.RUNNING or state.current != phase:
+    if state.status is not _R.RUNNING or (state.current != phase and _lane_head(state, phase) is None):
         return False
     ps = state.phase(phase)
     return ps.status is _N.RUNNING and ps.attempt == attempt
@@ -179,7 +195,12 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
     tx.add_usage(event.phase, event.tokens, event.cost_usd)
     phase = state.workflow.phase(event.phase)
     problem = decision_problem(phase, event.decision)
-    if problem is not None:
+    head = _lane_head(state, event.phase)
+    if problem is not None and head is not None:
+        from alphred.engine import lanes
+
+        lanes.fail_in_lane(tx, head, event.phase, event.attempt, problem, True, None)
+    elif problem is not None:
         _fail_attempt(tx, event.phase, event.attempt, problem, True, None, event.decision)
     else:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
@@ -193,6 +214,12 @@ def _on_failed(state: RunState, event: PhaseFailed) -> Result:
         return state, ()
     tx = _Tx(state)
     tx.add_usage(event.phase, event.tokens, event.cost_usd)
+    head = _lane_head(state, event.phase)
+    if head is not None:
+        from alphred.engine import lanes
+
+        lanes.fail_in_lane(tx, head, event.phase, event.attempt, event.reason, event.retryable, event.error_code)
+        return tx.result()
     _fail_attempt(tx, event.phase, event.attempt, event.reason, event.retryable, event.error_code, None)
     return tx.result()
 
@@ -201,6 +228,12 @@ def _on_interrupted(state: RunState, event: PhaseInterrupted) -> Result:
     if not _is_running_attempt(state, event.phase, event.attempt):
         return state, ()
     tx = _Tx(state)
+    head = _lane_head(state, event.phase)
+    if head is not None:
+        from alphred.engine import lanes
+
+        lanes.interrupt_in_lane(tx, head, event.phase, event.attempt)
+        return tx.result()
     tx.phase_status(event.phase, _N.PENDING)
     tx.record_step(Step(event.phase, event.attempt, StepOutcome.INTERRUPTED, reason=INTERRUPTED))
     tx.update(current=None, queued=event.phase, queued_new_visit=False, pause_requested=False)
@@ -233,10 +266,18 @@ def _on_approval_given(state: RunState, event: ApprovalGiven) -> Result:
 def _on_resume(state: RunState) -> Result:
     if state.status is _R.RUNNING and state.current is None and state.delivery is not None:
         return state, (Deliver(state.delivery),)  # taken over mid-delivery: deliver, redo nothing else
+    from alphred.engine import lanes
+
+    redo = lanes.merge_to_redo(state)
+    if redo is not None:
+        return state, (redo,)  # taken over mid-merge: ask for the merge again
     if not can_resume(state):
         return state, ()
-    assert state.queued is not None
     tx = _Tx(state)
+    if state.lanes:
+        lanes.resume_lanes(tx)
+        return tx.result()
+    assert state.queued is not None
     tx.run_status(_R.RUNNING, None)
     _start(tx, state.queued, state.queued_new_visit)
     return tx.result()
@@ -290,7 +331,7 @@ def _on_cancel(state: RunState) -> Result:
             tx.record_step(Step(key, ps.attempt, StepOutcome.CANCELLED, reason=CANCELLED))
         elif ps.status is _N.PENDING:
             tx.phase_status(key, _N.CANCELLED)
-    tx.update(queued=None, queued_new_visit=False)
+    tx.update(queued=None, queued_new_visit=False, lanes=(), interrupting=False)
     tx.finish(_R.CANCELLED, CANCELLED)
     return tx.result()
 
@@ -369,6 +410,15 @@ def _complete(tx: _Tx, key: str, attempt: int, decision: str | None, report: Rep
         report=report,
         exit_code=exit_code,
     )
+    from alphred.engine import lanes
+
+    head = _lane_head(tx.state, key)
+    if head is not None:
+        lanes.complete_in_lane(tx, head, key, attempt, decision)
+        return
+    if lanes.is_resolving(tx.state, key):
+        lanes.resolved(tx, key, attempt, decision)
+        return
     tx.update(current=None)
     _route(tx, key, attempt, decision)
 
@@ -381,6 +431,13 @@ def _route(tx: _Tx, key: str, attempt: int, decision: str | None) -> None:
         tx.finish(_R.COMPLETED, None)
         return
     chosen = select_transition(phase, guard_context(tx.state, workflow, key), tx.state.edges)
+    if tx.state.merge is not None and tx.state.merge.join == key:
+        tx.update(merge=None)  # the join has read merge.status
+    if chosen is not None and chosen.fan_out:
+        from alphred.engine import lanes
+
+        lanes.fan_out(tx, key, attempt, decision, chosen)
+        return
     target = chosen.target if chosen is not None else NO_ROUTE
     tx.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, target))
     if chosen is None:

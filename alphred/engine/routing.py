@@ -22,6 +22,7 @@ def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[s
         exit_code=ps.exit_code,
         attempt=ps.attempt,
         visits=ps.visits,
+        merge=_merge_context(state, workflow, phase_key),
         checks={name: dict(outcome) for name, outcome in ps.checks.items()},
     )
     return context
@@ -42,6 +43,7 @@ def template_context(state: RunState, workflow: Workflow, phase_key: str) -> dic
         exit_code=source.exit_code if source else None,
         attempt=ps.attempt,
         visits=ps.visits,
+        merge=_merge_context(state, workflow, phase_key),
     )
     return context
 
@@ -62,6 +64,18 @@ def _run_context(state: RunState, workflow: Workflow) -> dict[str, Any]:
         "phases": phases,
         "run": {"tokens": state.tokens, "cost_usd": state.cost_usd, "steps": state.steps},
     }
+
+
+def _merge_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any] | None:
+    """``merge.*`` for the join (``status``) and for its resolver (``branch``, ``conflicts``); else None."""
+    merge = state.merge
+    if merge is None:
+        return None
+    if phase_key == merge.join:
+        return {"status": merge.status}
+    if merge.conflicts and workflow.phase(merge.join).on_conflict == phase_key:
+        return {"branch": merge.ref, "conflicts": list(merge.conflicts)}
+    return None
 
 
 def ordered_transitions(phase: Phase) -> tuple[Transition, ...]:

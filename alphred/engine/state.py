@@ -58,6 +58,39 @@ class Step:
     next: str | None = None
     reason: str | None = None
     error_code: str | None = None
+    lane: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One branch of the active fan-out (SPEC §8), named by its first phase ``head``.
+
+    ``current`` is the phase whose attempt runs in the lane; ``queued`` the phase waiting to start (a free
+    ``max_parallel`` slot, a resume) and ``queued_new_visit`` whether that start enters a new visit;
+    ``arrived`` is set once the lane routed to the join, from phase ``last``.
+    """
+
+    head: str
+    current: str | None = None
+    queued: str | None = None
+    queued_new_visit: bool = False
+    arrived: bool = False
+    last: str | None = None
+
+
+@dataclass(frozen=True)
+class MergeState:
+    """The join's merges in progress: ``pending`` branch heads still to merge (fan-out order; the first is
+    being merged), ``ref``/``conflicts`` the git branch and conflicted paths of a merge the resolver works on,
+    ``status`` ``clean`` or ``resolved`` (once any merge needed the resolver), ``source`` the phase that
+    routed into the join."""
+
+    join: str
+    pending: tuple[str, ...]
+    source: str | None = None
+    ref: str | None = None
+    conflicts: tuple[str, ...] = ()
+    status: str = "clean"
 
 
 @dataclass(frozen=True)
@@ -90,6 +123,9 @@ class RunState:
     delivery: str | None = None
     pr_url: str | None = None
     finish_reason: str | None = None
+    lanes: tuple[Lane, ...] = ()
+    merge: MergeState | None = None
+    interrupting: bool = False
 
     def phase(self, key: str) -> PhaseState:
         """Return the state of phase ``key`` (KeyError when the workflow has no such phase)."""
@@ -139,7 +175,47 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "delivery": state.delivery,
         "pr_url": state.pr_url,
         "finish_reason": state.finish_reason,
+        "lanes": [_lane_to_json(lane) for lane in state.lanes],
+        "merge": None if state.merge is None else _merge_to_json(state.merge),
+        "interrupting": state.interrupting,
     }
+
+
+def _lane_to_json(lane: Lane) -> dict[str, Any]:
+    return {
+        "head": lane.head, "current": lane.current, "queued": lane.queued,
+        "queued_new_visit": lane.queued_new_visit, "arrived": lane.arrived, "last": lane.last,
+    }  # fmt: skip
+
+
+def _merge_to_json(merge: MergeState) -> dict[str, Any]:
+    return {
+        "join": merge.join, "pending": list(merge.pending), "source": merge.source, "ref": merge.ref,
+        "conflicts": list(merge.conflicts), "status": merge.status,
+    }  # fmt: skip
+
+
+def _lane_from_json(data: Mapping[str, Any], known: set[str]) -> Lane:
+    lane = Lane(
+        head=str(data["head"]), current=data["current"], queued=data["queued"],
+        queued_new_visit=bool(data["queued_new_visit"]), arrived=bool(data["arrived"]), last=data["last"],
+    )  # fmt: skip
+    for name in (lane.head, lane.current, lane.queued, lane.last):
+        if name is not None and name not in known:
+            raise ValueError(f"run state lane names phase {name!r}, which is not in the workflow")
+    return lane
+
+
+def _merge_from_json(data: Mapping[str, Any] | None, known: set[str]) -> MergeState | None:
+    if data is None:
+        return None
+    merge = MergeState(
+        join=str(data["join"]), pending=tuple(str(p) for p in data["pending"]), source=data["source"],
+        ref=data["ref"], conflicts=tuple(str(c) for c in data["conflicts"]), status=str(data["status"]),
+    )  # fmt: skip
+    if not {merge.join, *merge.pending} <= known:
+        raise ValueError("run state merge names phases that are not in the workflow")
+    return merge
 
 
 def state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
@@ -181,6 +257,9 @@ def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
         delivery=data.get("delivery"),
         pr_url=data.get("pr_url"),
         finish_reason=data.get("finish_reason"),
+        lanes=tuple(_lane_from_json(lane, known) for lane in data.get("lanes", ())),
+        merge=_merge_from_json(data.get("merge"), known),
+        interrupting=bool(data.get("interrupting", False)),
     )
 
 
@@ -245,6 +324,7 @@ def _step_to_json(step: Step) -> dict[str, Any]:
         "next": step.next,
         "reason": step.reason,
         "error_code": step.error_code,
+        "lane": step.lane,
     }
 
 
@@ -257,4 +337,5 @@ def _step_from_json(data: Mapping[str, Any]) -> Step:
         next=data["next"],
         reason=data["reason"],
         error_code=data.get("error_code"),
+        lane=data.get("lane"),
     )

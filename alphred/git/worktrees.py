@@ -108,12 +108,13 @@ class GitWorktrees:
         full = self._git("rev-parse", "--symbolic-full-name", ref, check=False).stdout.decode().strip()
         return ResolvedBase(sha, _short_ref(full) if full.startswith("refs/") else None)
 
-    def create(self, run_id: int, branch: str, base_sha: str) -> Worktree:
+    def create(self, run_id: int, branch: str, base_sha: str, *, path: Path | None = None) -> Worktree:
         """Give run ``run_id`` a worktree on a new branch at ``base_sha`` (``-2``, ``-3``... if taken).
 
         An existing complete worktree of that run on that branch (or a suffixed variant) is reused.
+        ``path`` places it elsewhere than the run's own worktree (a parallel branch's, SPEC §8).
         """
-        path = self.worktree_path(run_id)
+        path = path or self.worktree_path(run_id)
         self._forget(path)
         branch = sanitize_branch_name(branch)
         existing = self._existing(path, re.compile(re.escape(branch) + r"(-\d+)?"))

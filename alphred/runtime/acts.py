@@ -9,6 +9,7 @@ from alphred.spec import Workflow
 from alphred.store import SqlRunStore
 
 from .phase import AttemptStats
+from .redact import process_redactor
 
 AUTO_APPROVED = "approved automatically (--approve-all)"
 
@@ -36,7 +37,8 @@ def approval_note(workflow: Workflow, state: RunState, phase_key: str, run_id: i
     phase = workflow.phase(phase_key)
     message = ""
     if "message" in phase.templates:
-        message = f": {render_template(phase.templates['message'], template_context(state, workflow, phase_key))}"
+        text = render_template(phase.templates["message"], template_context(state, workflow, phase_key))
+        message = f": {process_redactor().redact(text)}"
     return f"phase {phase_key} waits for approval{message} (alphred approve {run_id} / alphred reject {run_id})"
 
 

@@ -3,32 +3,97 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import os
-import shlex
+import re
 import signal
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from alphred.errors import ProviderError
-from alphred.guards.templates import Template, render_template
+from alphred.guards.evaluate import resolve_path
+from alphred.guards.shell import placeholder_spots, reference
+from alphred.guards.templates import Placeholder, Template, render_value
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, result_event
 
 REPORT_TAIL_CHARS = 8000
 KILL_GRACE_SECONDS = 2.0
+MAX_LINE_CHARS = 16_000  # a longer output line is cut with a marker (the rest is counted, not kept)
+READ_CHUNK_BYTES = 65_536
+DRAIN_SECONDS = 2.0  # after the shell exits, how long output already written may still be read
+POLL_SECONDS = (0.01, 0.25)  # first and longest interval between looks at whether the shell has exited
+GIT_REPOSITORY_VARIABLES = frozenset(
+    {
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "GIT_NAMESPACE",
+        "GIT_PREFIX",
+        "GIT_QUARANTINE_PATH",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    }
+)
 ACTIVE_GROUPS = groups.ACTIVE  # process groups of running commands and agent CLIs, for an emergency stop
 kill_active_groups = groups.kill_all
 
 
-def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
-    """Turn a ``run:`` template (command phases and checks) into ``(script, extra_env)`` for the shell.
+MAX_VALUE_BYTES = 120_000  # one environment variable holds at most 128 KiB on Linux
 
-    Every placeholder becomes one shell-quoted word, so no value is ever parsed as shell code; ``extra_env``
-    holds environment variables the script refers to (to be merged into the process environment).
+
+def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    """The script for a ``run:`` template and the environment variables its placeholders refer to.
+
+    No value is ever part of the script: each ``{{ path }}`` becomes a reference to ``ALPHRED_<PATH>`` (for
+    example ``{{ inputs.msg }}`` -> ``"${ALPHRED_INPUTS_MSG}"``), quoted for the shell syntax around it, and
+    the value goes into the returned environment. Raises ProviderError for a placeholder that no reference
+    can serve (single quotes, ...; ``validate`` reports these) or a value too large for the environment.
     """
-    return render_template(template, values, quote=shlex.quote), {}
+    script: list[str] = []
+    env: dict[str, str] = {}
+    names: dict[tuple[str, ...], str] = {}
+    spots = iter(placeholder_spots(template))
+    for part in template.parts:
+        if not isinstance(part, Placeholder):
+            script.append(part)
+            continue
+        placeholder, spot = next(spots)
+        name = names.get(placeholder.path)
+        if name is None:
+            name = _variable_name(placeholder, set(names.values()))
+            names[placeholder.path] = name
+            env[name] = render_value(resolve_path(values, placeholder.path)).replace("\0", "")
+            if len(env[name].encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
+                raise ProviderError(
+                    f"the value of {{{{ {placeholder.dotted} }}}} is over {MAX_VALUE_BYTES} bytes, too large "
+                    "for a command placeholder (pass it through a file instead)",
+                    kind="invalid_request",
+                    code="VALUE_TOO_LARGE",
+                )
+        text = reference(spot, name)
+        if text is None:
+            raise ProviderError(
+                f"{{{{ {placeholder.dotted} }}}} stands where the shell cannot receive a value ({spot.context})",
+                kind="invalid_request",
+                code="UNSAFE_PLACEHOLDER",
+            )
+        script.append(text)
+    return "".join(script), env
+
+
+def _variable_name(placeholder: Placeholder, taken: set[str]) -> str:
+    base = "ALPHRED_" + re.sub(r"[^A-Za-z0-9]", "_", "_".join(placeholder.path)).upper()
+    name, counter = base, 1
+    while name in taken:
+        counter += 1
+        name = f"{base}_{counter}"
+    return name
 
 
 async def run_command(
@@ -37,13 +102,20 @@ async def run_command(
     *,
     timeout: float | None = None,
     env: Mapping[str, str] | None = None,
+    display: str | None = None,
 ) -> AsyncIterator[ProviderEvent]:
     """Run ``command`` with the shell in its own process group; yield its output, then a ``result``.
 
-    The ``result`` carries ``metadata.exit_code`` and the output's tail as the report. A timeout kills the
-    whole process group and raises ProviderError(kind="timeout"); so does closing the iterator early.
+    The environment is ``env`` (default: this process's) without the variables that point git at another
+    repository. Output is read in chunks: each line is one event, a line longer than MAX_LINE_CHARS is cut
+    with a marker. When the shell exits, its process group is killed: no child outlives the command, and a
+    child still holding stdout does not hold the phase. The ``result`` carries ``metadata.exit_code`` and the
+    output's tail as the report. A timeout kills the whole process group and raises
+    ProviderError(kind="timeout"); so does closing the iterator early. ``display`` is the command as shown
+    in the events (the template with its values, quoted), when it differs from the script that runs.
     """
-    yield ProviderEvent(EventType.TOOL_USE, command, metadata={"tool": "shell", "cwd": str(cwd)})
+    metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
+    yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
     process = await asyncio.create_subprocess_shell(
         command,
         cwd=str(cwd),
@@ -51,7 +123,7 @@ async def run_command(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
-        env=dict(env) if env is not None else None,
+        env=command_environment(os.environ if env is None else env),
     )
     groups.register(process.pid)
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
@@ -63,14 +135,27 @@ async def run_command(
     tail_chars = 0
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout if timeout else None
+    drain_until: float | None = None  # set when the shell exits: how long its output may still drain
+    poll = POLL_SECONDS[0]  # the shell's exit is noticed by polling: wait() would wait for its pipes too
     finished = False
     try:
         open_streams = 2
         while open_streams:
-            remaining = None if deadline is None else deadline - loop.time()
-            if remaining is not None and remaining <= 0:
-                raise TimeoutError
-            item = await asyncio.wait_for(queue.get(), remaining)
+            limits = [t for t in (deadline, drain_until) if t is not None]
+            wait = poll if not limits else max(min(min(limits) - loop.time(), poll), 0.0)
+            try:
+                item = await asyncio.wait_for(queue.get(), wait)
+            except TimeoutError:
+                now = loop.time()
+                if process.returncode is not None and drain_until is None:
+                    _kill_leftovers(process)  # children die with the shell; what they held open closes
+                    drain_until = now + DRAIN_SECONDS
+                elif drain_until is not None and now >= drain_until:
+                    break  # a child that left the process group still holds the output: stop reading it
+                elif deadline is not None and now >= deadline:
+                    raise
+                poll = min(poll * 2, POLL_SECONDS[1])
+                continue
             if item is None:
                 open_streams -= 1
                 continue
@@ -80,8 +165,10 @@ async def run_command(
             while tail_chars > REPORT_TAIL_CHARS and len(tail) > 1:
                 tail_chars -= len(tail.pop(0))
             yield ProviderEvent(EventType.TOOL_RESULT, line.rstrip("\n"), metadata={"stream": stream})
-        remaining = None if deadline is None else max(deadline - loop.time(), 0.001)
-        code = await asyncio.wait_for(process.wait(), remaining)
+        code = process.returncode
+        if code is None:  # both streams closed, the shell still runs
+            remaining = None if deadline is None else max(deadline - loop.time(), 0.001)
+            code = await asyncio.wait_for(process.wait(), remaining)
         finished = True
     except TimeoutError:
         await _kill_group(process)
@@ -93,6 +180,7 @@ async def run_command(
     finally:
         if not finished:
             await _kill_group(process)
+        _kill_leftovers(process)
         groups.unregister(process.pid)
         for reader in readers:
             reader.cancel()
@@ -101,21 +189,60 @@ async def run_command(
 
 
 async def _pump(stream: asyncio.StreamReader | None, name: str, queue: asyncio.Queue[tuple[str, str] | None]) -> None:
+    """Read ``stream`` in chunks and queue its lines; a line over MAX_LINE_CHARS is cut with a marker."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""  # the start of a line whose newline has not arrived yet
+    cut = 0  # characters dropped from the current over-long line
     try:
         while stream is not None:
-            line = await stream.readline()
-            if not line:
+            chunk = await stream.read(READ_CHUNK_BYTES)
+            text = decoder.decode(chunk, final=not chunk)
+            while text:
+                newline = text.find("\n")
+                piece, text = (text, "") if newline == -1 else (text[: newline + 1], text[newline + 1 :])
+                if cut:  # the rest of a line already cut: only count it
+                    cut += len(piece.rstrip("\n"))
+                    if piece.endswith("\n"):
+                        await queue.put((name, _cut_marker(cut)))
+                        cut = 0
+                    continue
+                pending += piece
+                if pending.endswith("\n"):
+                    await queue.put((name, pending))
+                    pending = ""
+                elif len(pending) > MAX_LINE_CHARS:
+                    await queue.put((name, pending[:MAX_LINE_CHARS] + "\n"))
+                    cut, pending = len(pending) - MAX_LINE_CHARS, ""
+            if not chunk:
                 break
-            await queue.put((name, line.decode("utf-8", errors="replace")))
+        if pending:
+            await queue.put((name, pending + "\n"))
+        if cut:
+            await queue.put((name, _cut_marker(cut)))
     finally:
         await queue.put(None)
+
+
+def _cut_marker(count: int) -> str:
+    return f"[... {count} more characters of this line cut by alphred]\n"
+
+
+def _kill_leftovers(process: asyncio.subprocess.Process) -> None:
+    """SIGKILL what is left of the command's process group (children of a shell that has exited)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def command_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` without the variables that point git at another repository than the worktree (git hooks set
+    them): a command's ``git commit`` must land on the run's branch, never on the user's."""
+    return {key: value for key, value in env.items() if key not in GIT_REPOSITORY_VARIABLES}
 
 
 async def _kill_group(process: asyncio.subprocess.Process) -> None:
     """SIGTERM the process group, then SIGKILL it after a short grace period."""
     if process.returncode is not None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)  # orphans left in the group
+        _kill_leftovers(process)
         return
     for sig, wait in ((signal.SIGTERM, KILL_GRACE_SECONDS), (signal.SIGKILL, 5.0)):
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -125,5 +252,4 @@ async def _kill_group(process: asyncio.subprocess.Process) -> None:
             break
         except TimeoutError:
             continue
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+    _kill_leftovers(process)

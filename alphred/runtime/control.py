@@ -22,7 +22,14 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.engine.machine import AWAITING_APPROVAL
-from alphred.errors import AlphredError, RunBusyError, RunStateError, StoreError, UnknownRunError
+from alphred.errors import (
+    AlphredError,
+    ParallelNotSupportedError,
+    RunBusyError,
+    RunStateError,
+    StoreError,
+    UnknownRunError,
+)
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
 from alphred.git.recovery import clear_stale_locks
 from alphred.providers import ProviderRegistry
@@ -55,6 +62,7 @@ class Environment:
     registry_for: Callable[[Workflow, bool], ProviderRegistry]
     progress: Callable[[int], Progress]
     events: JsonlEvents | None = None
+    on_runner: Callable[[Runner], None] | None = None  # a worker keeps its runners, to interrupt them
 
 
 def create_run(
@@ -67,9 +75,24 @@ def create_run(
     its worktree, made after that transaction, is made again (or reused) when it is missing. With ``owner``
     the run is created already leased to it, so no worker can take it before it starts.
     """
+    run_id, branch, base_sha, state = insert_run(env, workflow, options, _lease_fields(owner))
+    crash_point("run_created")
+    worktree = _make_worktree(env, run_id, branch, base_sha)
+    return run_id, worktree, state
+
+
+def insert_run(
+    env: Environment,
+    workflow: Workflow,
+    options: RunOptions,
+    fields: Mapping[str, object],
+    after: Callable[[Any], None] | None = None,
+) -> tuple[int, str, str, RunState]:
+    """The run's ONE creating transaction (extra run ``fields``; ``after(tx)`` runs inside it); return
+    (run id, the branch it wants, its base SHA, its initial state). Nothing is made on disk."""
+    refuse_parallel(workflow)
     store = env.store
-    worktrees = GitWorktrees(env.location)
-    base = worktrees.resolve_base(options.base)
+    base = GitWorktrees(env.location).resolve_base(options.base)
     state = initial_state(workflow, options.inputs, deliver=options.pull_request is not None)
     template = choose_branch_template(options.branch, options.branch_template, options.env)
     with store.transaction() as tx:
@@ -82,14 +105,21 @@ def create_run(
             base_ref=base.ref_name,
             head_sha=base.sha,
             repo_path=str(env.location.root),
-            **_lease_fields(owner),
+            **fields,
         )
         tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
         runtime = {**options.stored(), WANTED_BRANCH: render_branch_name(template, tokens)}
         tx.update_run(run_id, engine_state={"engine": state_to_json(state), "runtime": runtime})
-    crash_point("run_created")
-    worktree = _make_worktree(env, run_id, runtime[WANTED_BRANCH], base.sha)
-    return run_id, worktree, state
+        if after is not None:
+            after(tx)
+    return run_id, str(runtime[WANTED_BRANCH]), base.sha, state
+
+
+def refuse_parallel(workflow: Workflow) -> None:
+    """Raise ParallelNotSupportedError for a workflow with a fan-out: its branches cannot be executed yet."""
+    for phase in workflow.phases:
+        if any(t.fan_out for t in phase.transitions):
+            raise ParallelNotSupportedError(workflow.key, phase.key)
 
 
 def _make_worktree(env: Environment, run_id: int, branch: str, base_sha: str) -> Path:
@@ -126,8 +156,13 @@ def continue_run(
     *,
     comment: str | None = None,
     approve_all: bool | None = None,
+    owner: LeaseOwner | None = None,
+    taken_from: str | None = None,
 ) -> RunRecord:
-    """``resume``, ``retry``, ``approve`` or ``reject`` a run and drive it on in this process."""
+    """``resume``, ``retry``, ``approve`` or ``reject`` a run and drive it on in this process.
+
+    ``owner``: a worker that already leased the run (its claim, from ``taken_from``) continues it under it.
+    """
     store = env.store
     record = _find(store, run_id)
     if action == "resume" and any(left.run_id == run_id for left in pending_cleanups(store, env.location)):
@@ -137,8 +172,8 @@ def continue_run(
     if approve_all is not None:
         options.approve_all = approve_all
     first = _first_events(record, state, action, comment)
-    dead = record.lease_owner
-    owner = _claim(store, record)
+    dead = taken_from if owner is not None else record.lease_owner
+    owner = _claim(store, record, owner)
     try:
         record = _relocate(env, store.get_run(run_id))  # re-read under the lease
         if record.pause_requested:
@@ -287,8 +322,8 @@ def _expired(record: RunRecord) -> bool:
     return expires < datetime.now(UTC)
 
 
-def _claim(store: SqlRunStore, record: RunRecord) -> LeaseOwner:
-    owner = LeaseOwner.current()
+def _claim(store: SqlRunStore, record: RunRecord, owner: LeaseOwner | None = None) -> LeaseOwner:
+    owner = owner or LeaseOwner.current()
     holder = record.lease_owner
     steal = holder if holder is not None and (owner_is_dead(holder) or _expired(record)) else None
     if not store.acquire_lease(record.id, str(owner), lease_ttl(), steal_from=steal):
@@ -342,5 +377,7 @@ def _drive(
         env.store, workflow, run_id, env.location, registry, worktree=worktree, options=options, owner=owner,
         progress=env.progress(run_id), events=env.events, runtime=runtime,
     )  # fmt: skip
+    if env.on_runner is not None:
+        env.on_runner(runner)
     runner.drive(state, first)
     return env.store.get_run(run_id)

@@ -84,7 +84,12 @@ class JsonlEvents:
 
         ``RunFinished`` is deliberately not mapped: a run ends after its delivery, so call ``run_finished``.
         """
-        if isinstance(effect, StartPhase):
+        lane = (
+            {"lane": effect.lane} if isinstance(effect, StartPhase | RecordStep | RecordRouting) and effect.lane else {}
+        )
+        if isinstance(effect, StartPhase) and lane:  # a parallel branch's attempt (SPEC §8)
+            self._lifecycle("phase_started", run_id, effect.phase, effect.attempt, visit=effect.visit, **lane)
+        elif isinstance(effect, StartPhase):
             self.phase_started(run_id, effect.phase, effect.attempt, effect.visit)
         elif isinstance(effect, RecordStep):
             self.phase_finished(
@@ -96,9 +101,13 @@ class JsonlEvents:
                 effect.reason,
                 next=effect.next,
                 error_code=effect.error_code,
+                **lane,
             )
         elif isinstance(effect, RecordRouting):
-            self.routed(run_id, effect.source, effect.attempt, effect.target, effect.decision, priority=effect.priority)
+            extra: dict[str, Any] = {"priority": effect.priority, **lane}
+            if effect.fan_out:
+                extra["fan_out"] = list(effect.fan_out)
+            self.routed(run_id, effect.source, effect.attempt, effect.target, effect.decision, **extra)
 
     # -- provider events --------------------------------------------------------------------------------
 

@@ -8,6 +8,9 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
+from alphred.errors import SettingError
+from alphred.settings import seconds_setting
+
 DEFAULT_TTL_SECONDS = 30.0
 TTL_ENV = "ALPHRED_LEASE_TTL"
 
@@ -15,10 +18,9 @@ TTL_ENV = "ALPHRED_LEASE_TTL"
 def lease_ttl() -> float:
     """The lease time-to-live in seconds (``ALPHRED_LEASE_TTL`` overrides the default of 30)."""
     try:
-        value = float(os.environ.get(TTL_ENV, DEFAULT_TTL_SECONDS))
-    except ValueError:
+        return seconds_setting(os.environ, TTL_ENV, DEFAULT_TTL_SECONDS)
+    except SettingError:  # the CLI refuses it at start; anywhere else, fall back to the default
         return DEFAULT_TTL_SECONDS
-    return value if value > 0 else DEFAULT_TTL_SECONDS
 
 
 def _stat_fields(pid: int) -> list[str]:

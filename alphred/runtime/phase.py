@@ -209,10 +209,14 @@ def _events_for(
 ) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
-        command, extra_env = template_command(phase.templates["run"], values)
+        command, variables = template_command(phase.templates["run"], values)
+        shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
-            return dry_run_command(render_template(phase.templates["run"], values, quote=shlex.quote), ctx.worktree)
-        return checked_stream("command", run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **extra_env}))
+            return dry_run_command(shown, ctx.worktree)
+        return checked_stream(
+            "command",
+            run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **variables}, display=shown),
+        )
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""

@@ -107,12 +107,17 @@ def resolve_registered_repo(
 
 def registered_branch_template(root: Path, env: Mapping[str, str], db: str | None = None) -> str | None:
     """The ``branch_template`` of the registered repository at ``root``, if any; creates nothing."""
+    record = registered_at(root, env, db)
+    return None if record is None else record.branch_template
+
+
+def registered_at(root: Path, env: Mapping[str, str], db: str | None = None) -> RepositoryRecord | None:
+    """The registered repository whose working tree is ``root``, if any; creates nothing."""
     store = SqlRunStore.open_existing(registry_db_url(env, db))
     if store is None:
         return None
     with store, reading(store) as conn:
-        record = find_repository_by_path(conn, str(root.resolve()))
-    return None if record is None else record.branch_template
+        return find_repository_by_path(conn, str(root.resolve()))
 
 
 def _ensure_clone(

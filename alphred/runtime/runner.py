@@ -42,9 +42,10 @@ from alphred.engine import (
     StartPhase,
     transition,
 )
-from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError
+from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError, SettingError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, groups
+from alphred.settings import seconds_setting
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore
 from alphred.store.snapshots import read_requests
@@ -101,8 +102,8 @@ class _Failure:
 def backoff_seconds(failures: int, retry_after: float | None, env: Mapping[str, str]) -> float:
     """Exponential backoff with jitter for the ``failures``-th consecutive retryable failure."""
     try:
-        base = float(env.get("ALPHRED_RETRY_BASE_SECONDS", "2"))
-    except ValueError:
+        base = seconds_setting(env, "ALPHRED_RETRY_BASE_SECONDS", 2.0)
+    except SettingError:
         base = 2.0
     delay = min(base * 2 ** max(failures - 1, 0), 60.0) * random.uniform(0.75, 1.25)
     return float(max(delay, retry_after or 0.0))
@@ -159,6 +160,8 @@ class Runner:
         self._wake = asyncio.Event()
         self._signals = 0
         self._recording: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._early_interrupt = False
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -170,6 +173,9 @@ class Runner:
         self._wake = asyncio.Event()
         self.ctx.cancel = asyncio.Event()
         loop = asyncio.get_running_loop()
+        self._loop = loop
+        if self._early_interrupt:
+            self.interrupt()
         installed = []
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
@@ -361,6 +367,15 @@ class Runner:
     def interrupt(self) -> None:
         """Interrupt the run out of band: the active attempt (or the next one to start) ends ``interrupted``."""
         self._request_stop("interrupt")
+
+    def interrupt_threadsafe(self) -> None:
+        """``interrupt`` from another thread (a worker's signal handler), also before the loop runs."""
+        self._early_interrupt = True  # seen by _main if its loop is not running yet
+        loop = self._loop
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has already closed: the run is over
+            loop.call_soon_threadsafe(self.interrupt)
 
     def _request_stop(self, why: str) -> None:
         if self._stop is None or why == "lost":

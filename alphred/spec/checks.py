@@ -10,6 +10,7 @@ import yaml
 from alphred.guards import compared_strings, evaluate_guard, guard_paths
 
 from .model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Workflow
+from .parallel import check_parallel, resolvers
 from .yamlsrc import Collector, did_you_mean
 
 if TYPE_CHECKING:
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
 
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")
-ROOTS = ("decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks")
+MERGE_FIELDS = ("branch", "conflicts", "status")
+ROOTS = ("decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge")
 CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
 
@@ -46,6 +48,7 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
                 out.error(node, f"{problem} in pull_request title")
     if workflow.start in keys:
         _check_reachable(workflow, nodes, out)
+        check_parallel(workflow, nodes, out)
     for phase in workflow.phases:
         _check_exhaustive(phase, nodes, out)
 
@@ -82,6 +85,11 @@ def path_problem(workflow: Workflow, path: tuple[str, ...], guarded: Phase | Non
         if path[2] != "report" and len(path) > 3:
             return f"unknown path '{dotted}' ('{path[2]}' has no fields)"
         return None
+    if root == "merge":
+        if len(path) != 2 or path[1] not in MERGE_FIELDS:
+            hint = did_you_mean(path[1], MERGE_FIELDS) if len(path) > 1 else ""
+            return f"unknown path '{dotted}': merge has {', '.join(MERGE_FIELDS)}{hint}"
+        return None
     if root == "run":
         if len(path) != 2 or path[1] not in RUN_FIELDS:
             hint = did_you_mean(path[1], RUN_FIELDS) if len(path) > 1 else ""
@@ -108,14 +116,16 @@ def _checks_path_problem(path: tuple[str, ...], guarded: Phase | None) -> str | 
 
 def _check_targets(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: Collector) -> None:
     for t in phase.transitions:
-        if t.target in keys or t.target in RESERVED_TARGETS:
-            continue
-        node = nodes.templates.get(("$to", f"{phase.key}#{t.priority}"))
-        hint = did_you_mean(t.target, (*keys, *RESERVED_TARGETS))
-        message = f"transition of '{phase.key}' goes to unknown phase '{t.target}'{hint}"
-        if t.target.startswith("$"):
-            message = f"unknown reserved target '{t.target}' (use $end or $fail)"
-        out.error(node if node is not None else t.pos, message)
+        for index, target in enumerate(t.targets):
+            if target in keys or target in RESERVED_TARGETS:
+                continue
+            node = nodes.templates.get(("$to", f"{phase.key}#{t.priority}#{index}"))
+            node = node or nodes.templates.get(("$to", f"{phase.key}#{t.priority}"))
+            hint = did_you_mean(target, (*keys, *RESERVED_TARGETS))
+            message = f"transition of '{phase.key}' goes to unknown phase '{target}'{hint}"
+            if target.startswith("$"):
+                message = f"unknown reserved target '{target}' (use $end or $fail)"
+            out.error(node if node is not None else t.pos, message)
 
 
 def _check_context(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: Collector) -> None:
@@ -189,11 +199,13 @@ def _check_reachable(workflow: Workflow, nodes: NodeIndex, out: Collector) -> No
     while todo:
         phase = workflow.phase(todo.pop())
         for t in phase.transitions:
-            if t.target in workflow.phase_keys and t.target not in seen:
-                seen.add(t.target)
-                todo.append(t.target)
+            for target in t.targets:
+                if target in workflow.phase_keys and target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+    used_as_resolver = resolvers(workflow)
     for phase in workflow.phases:
-        if phase.key not in seen:
+        if phase.key not in seen and phase.key not in used_as_resolver:
             node = nodes.phases.get(phase.key)
             out.warning(node or phase.pos, f"phase '{phase.key}' is unreachable from '{workflow.start}'")
 

@@ -10,7 +10,9 @@ _SHAPES = {"agent": ("[", "]"), "command": ("[/", "/]"), "approval": ("{", "}")}
 
 
 def _edge_label(t: Transition) -> str:
-    parts = [t.when] if t.when else []
+    parts = ["fan-out"] if t.fan_out else []
+    if t.when:
+        parts.append(t.when)
     if t.max is not None:
         parts.append(f"max {t.max}")
     return ", ".join(parts)
@@ -18,6 +20,8 @@ def _edge_label(t: Transition) -> str:
 
 def _phase_label(phase: Phase) -> str:
     detail = phase.provider if phase.type.value == "agent" else phase.type.value
+    if phase.join is not None:
+        detail = f"{detail}, join: {phase.join}"
     return f"{phase.key} ({detail})"
 
 
@@ -29,7 +33,7 @@ def render_mermaid(workflow: Workflow) -> str:
     for phase in workflow.phases:
         left, right = _SHAPES[phase.type.value]
         lines.append(f'    {ids[phase.key]}{left}"{_mermaid_text(_phase_label(phase))}"{right}')
-    targets = {t.target for p in workflow.phases for t in p.transitions}
+    targets = {target for p in workflow.phases for t in p.transitions for target in t.targets}
     if END in targets:
         lines.append('    end_(("$end"))')
     if FAIL in targets:
@@ -38,8 +42,12 @@ def render_mermaid(workflow: Workflow) -> str:
     for phase in workflow.phases:
         for t in phase.transitions:
             label = _edge_label(t)
-            arrow = f' -->|"{_mermaid_text(label)}"| ' if label else " --> "
-            lines.append(f"    {ids[phase.key]}{arrow}{ids.get(t.target, t.target)}")
+            line = "==>" if t.fan_out else "-->"
+            arrow = f' {line}|"{_mermaid_text(label)}"| ' if label else f" {line} "
+            for target in t.targets:
+                lines.append(f"    {ids[phase.key]}{arrow}{ids.get(target, target)}")
+        if phase.on_conflict in ids:
+            lines.append(f'    {ids[phase.key]} -.->|"on conflict"| {ids[phase.on_conflict]}')
     return "\n".join(lines) + "\n"
 
 
@@ -55,7 +63,7 @@ def render_dot(workflow: Workflow) -> str:
         lines.append(
             f"    {json.dumps(phase.key)} [shape={shapes[phase.type.value]}, label={json.dumps(_phase_label(phase))}];"
         )
-    targets = {t.target for p in workflow.phases for t in p.transitions}
+    targets = {target for p in workflow.phases for t in p.transitions for target in t.targets}
     for reserved in (END, FAIL):
         if reserved in targets:
             lines.append(f"    {json.dumps(reserved)} [shape=doublecircle];")
@@ -63,7 +71,11 @@ def render_dot(workflow: Workflow) -> str:
     for phase in workflow.phases:
         for t in phase.transitions:
             label = _edge_label(t)
-            attrs = f" [label={json.dumps(label)}]" if label else ""
-            lines.append(f"    {json.dumps(phase.key)} -> {json.dumps(t.target)}{attrs};")
+            attrs = f" [label={json.dumps(label)}{', style=bold' if t.fan_out else ''}]" if label else ""
+            for target in t.targets:
+                lines.append(f"    {json.dumps(phase.key)} -> {json.dumps(target)}{attrs};")
+        if phase.on_conflict is not None:
+            edge = f"{json.dumps(phase.key)} -> {json.dumps(phase.on_conflict)}"
+            lines.append(f'    {edge} [label="on conflict", style=dashed];')
     lines.append("}")
     return "\n".join(lines) + "\n"

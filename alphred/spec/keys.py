@@ -17,7 +17,7 @@ TOP_KEYS = (
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd")
+LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider")
 TRANSITION_KEYS = ("to", "when", "max", "priority")
 SCRIPT_ENTRY_KEYS = ("decision", "report", "files", "fail", "tokens", "sleep")
@@ -25,7 +25,17 @@ CHECK_KINDS = ("run", "changed", "unchanged", "report")
 CHECK_KEYS = (*CHECK_KINDS, "name", "timeout")
 REPORT_CHECK_KEYS = ("required",)
 
-COMMON_PHASE_KEYS = ("type", "transitions", "max_retries", "max_visits", "timeout", "idle_timeout", "context")
+COMMON_PHASE_KEYS = (
+    "type",
+    "transitions",
+    "max_retries",
+    "max_visits",
+    "timeout",
+    "idle_timeout",
+    "context",
+    "join",
+    "on_conflict",
+)
 AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks")
 COMMAND_KEYS = ("run", "allow_failure", "checks")
 APPROVAL_KEYS = ("message",)

@@ -13,11 +13,13 @@ import yaml
 
 from alphred.errors import Diagnostic, GuardSyntaxError, TemplateError, WorkflowInvalidError
 from alphred.guards import Expr, parse_guard
+from alphred.guards.shell import shell_problems
 from alphred.guards.templates import Template, parse_template
 
 from . import fields as f
 from .check_block import read_checks
 from .checks import check_graph
+from .files import MAX_PROMPT_BYTES, MAX_WORKFLOW_BYTES, FileRefusedError, allowed_roots, inside, read_regular_text
 from .keys import (
     COMMON_PHASE_KEYS,
     DEFAULTABLE_KEYS,
@@ -33,8 +35,10 @@ from .model import (
     APPROVAL_DECISIONS,
     DEFAULT_DECISIONS,
     DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_PARALLEL,
     DEFAULT_MAX_STEPS,
     DEFAULT_MAX_VISITS,
+    JOIN_MODES,
     RESERVED_TARGETS,
     InputSpec,
     Limits,
@@ -48,11 +52,13 @@ from .model import (
 from .openai_keys import read_openai_key
 from .yamlsrc import (
     Collector,
+    YamlRefusedError,
     compose,
     did_you_mean,
     is_null,
     is_plain_single_line,
     mapping_items,
+    offset_pos,
     pos,
     scalar_value,
 )
@@ -80,19 +86,23 @@ def check_workflow(
     out = Collector(str(path))
     if text is None:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_regular_text(Path(path), MAX_WORKFLOW_BYTES)
         except FileNotFoundError:
             out.error(SourcePos(1, 1), "file not found")
             return None, out.sorted()
-        except (OSError, UnicodeDecodeError) as exc:
-            out.error(SourcePos(1, 1), f"cannot read file: {exc}")
+        except FileRefusedError as exc:
+            out.error(SourcePos(1, 1), f"cannot read file: it {exc}")
+            return None, out.sorted()
+        except OSError as exc:
+            out.error(SourcePos(1, 1), f"cannot read file: {exc.strerror or exc}")
             return None, out.sorted()
     try:
         root = compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = SourcePos(mark.line + 1, mark.column + 1) if mark else SourcePos(1, 1)
-        out.error(where, f"YAML syntax error: {exc.problem or exc.context}")
+        kind = "YAML not allowed" if isinstance(exc, YamlRefusedError) else "YAML syntax error"
+        out.error(where, f"{kind}: {exc.problem or exc.context}")
         return None, out.sorted()
     except yaml.YAMLError as exc:
         out.error(SourcePos(1, 1), f"YAML error: {exc}")
@@ -225,7 +235,8 @@ class _Builder:
         steps = f.read_int(fields["max_steps"], "max_steps", self.out, 1) if "max_steps" in fields else None
         tokens = f.read_int(fields["max_tokens"], "max_tokens", self.out, 1) if "max_tokens" in fields else None
         cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", self.out) if "max_cost_usd" in fields else None
-        return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost)
+        par = f.read_int(fields["max_parallel"], "max_parallel", self.out, 1) if "max_parallel" in fields else None
+        return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL)
 
     def _pull_request(self, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None]:
         fields = self._known_keys(node, PULL_REQUEST_KEYS, "pull_request")
@@ -364,6 +375,12 @@ class _Builder:
         context = self._context(fields["context"]) if "context" in fields else None
         transitions = self._transitions(key, fields["transitions"]) if "transitions" in fields else ()
         checks = read_checks(fields["checks"], key, ptype, out, self._template) if "checks" in fields else ()
+        join = f.read_str(fields["join"], "join", out) if "join" in fields else None
+        if join is not None and join not in JOIN_MODES:
+            out.error(fields["join"], f"join must be 'all' or 'any', not '{join}'{did_you_mean(join, JOIN_MODES)}")
+        on_conflict = f.read_str(fields["on_conflict"], "on_conflict", out) if "on_conflict" in fields else None
+        if on_conflict is not None:
+            self.nodes.templates[("$on_conflict", key)] = fields["on_conflict"]
         return Phase(
             key=key,
             type=ptype,
@@ -386,6 +403,8 @@ class _Builder:
             templates=templates,
             checks=checks,
             pos=pos(key_node),
+            join=join if join in JOIN_MODES else None,
+            on_conflict=on_conflict,
         )
 
     # -- pieces -----------------------------------------------------------------------------------------
@@ -479,8 +498,8 @@ class _Builder:
                     entry[name] = f.read_int(value_node, name, out, 0)
                 elif name == "sleep":
                     value = f.plain_data(value_node)
-                    if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
-                        out.error(value_node, "'sleep' must be a number of seconds >= 0")
+                    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 86400:
+                        out.error(value_node, "'sleep' must be a number of seconds from 0 to 86400")
                     entry[name] = value
             entries.append(entry)
         return entries
@@ -499,7 +518,10 @@ class _Builder:
             if "to" not in fields:
                 out.error(item, "transition needs 'to'")
                 continue
-            target = f.read_str(fields["to"], "to", out)
+            fan_out = self._fan_out(key, fields["to"])
+            if isinstance(fields["to"], yaml.SequenceNode) and not fan_out:
+                continue
+            target = fan_out[0] if fan_out else f.read_str(fields["to"], "to", out)
             priority = index + 1
             if "priority" in fields:
                 priority = f.read_int(fields["priority"], "priority", out, 0) or 0
@@ -519,9 +541,28 @@ class _Builder:
                 continue
             self.nodes.transitions[(key, priority)] = item
             self.nodes.templates[("$to", f"{key}#{priority}")] = fields["to"]
-            result.append(Transition(target, priority, when, guard, cap, pos(item)))
+            for i, branch in enumerate(fields["to"].value if fan_out else ()):
+                self.nodes.templates[("$to", f"{key}#{priority}#{i}")] = branch
+            result.append(Transition(target, priority, when, guard, cap, pos(item), fan_out))
         result.sort(key=lambda t: t.priority)
         return tuple(result)
+
+    def _fan_out(self, key: str, node: yaml.Node) -> tuple[str, ...]:
+        """The branches of a ``to: [a, b, ...]`` fan-out (SPEC §8); () when ``to`` is not a list."""
+        if not isinstance(node, yaml.SequenceNode):
+            return ()
+        items = f.read_str_list(node, "to", self.out) or []
+        names = [text for text, _ in items]
+        if len(names) < 2:
+            self.out.error(node, f"a fan-out of '{key}' needs at least two phases (for one, write 'to: PHASE')")
+            return ()
+        for index, (text, item) in enumerate(items):
+            if text in RESERVED_TARGETS:
+                self.out.error(item, f"a fan-out cannot go to '{text}': list phases only")
+            elif text in names[:index]:
+                self.out.error(item, f"phase '{text}' is listed twice in the fan-out of '{key}'")
+        ok = len(set(names)) == len(names) and not set(names) & set(RESERVED_TARGETS)
+        return tuple(names) if ok else ()
 
     def _guard(self, node: yaml.Node, text: str) -> Expr | None:
         try:
@@ -537,10 +578,14 @@ class _Builder:
     def _template(self, node: yaml.Node, text: str, owner: tuple[str, str]) -> Template:
         self.nodes.templates[owner] = node
         try:
-            return parse_template(text)
+            template = parse_template(text)
         except TemplateError as exc:
             self.out.error(node, f"{exc} in {owner[1]} of '{owner[0]}'")
             return parse_template("")
+        if owner[1] == "run" or owner[1].startswith("check '"):  # a shell command: values must reach it as data
+            for offset, problem in shell_problems(template):
+                self.out.error(offset_pos(node, text, offset, self.text), f"{problem} in {owner[1]} of '{owner[0]}'")
+        return template
 
     def _read_prompt_file(self, node: yaml.Node, rel: str) -> str | None:
         path = (self.base_dir / rel).resolve()
@@ -553,12 +598,17 @@ class _Builder:
             self.hash.update(b"\0prompt_file\0" + rel.encode() + b"\0" + text.encode("utf-8"))
             return text
         try:
-            text = path.read_text(encoding="utf-8")
+            if not inside(path, allowed_roots(self.base_dir)):
+                raise FileRefusedError("lies outside the workflow's directory and its repository")
+            text = read_regular_text(path, MAX_PROMPT_BYTES)
         except FileNotFoundError:
             self.out.error(node, f"prompt_file '{rel}' not found (looked for {path})")
             return None
-        except (OSError, UnicodeDecodeError) as exc:
-            self.out.error(node, f"cannot read prompt_file '{rel}': {exc}")
+        except FileRefusedError as exc:
+            self.out.error(node, f"prompt_file '{rel}' {exc}")
+            return None
+        except OSError as exc:
+            self.out.error(node, f"cannot read prompt_file '{rel}': {exc.strerror or exc}")
             return None
         self.files[rel] = text
         self.hash.update(b"\0prompt_file\0" + rel.encode() + b"\0" + text.encode("utf-8"))

@@ -6,10 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alphred.guards import Expr
 from alphred.guards.templates import Template
+
+if TYPE_CHECKING:
+    from .parallel import FanOut
 
 END = "$end"
 FAIL = "$fail"
@@ -20,6 +23,8 @@ DEFAULT_MAX_VISITS = 10
 DEFAULT_MAX_STEPS = 100
 DEFAULT_IDLE_TIMEOUT = 600.0
 DEFAULT_CHECK_TIMEOUT = 600.0
+DEFAULT_MAX_PARALLEL = 4
+JOIN_MODES = ("all", "any")
 
 
 class PhaseType(StrEnum):
@@ -48,11 +53,17 @@ class Transition:
     guard: Expr | None = None
     max: int | None = None
     pos: SourcePos = SourcePos(0, 0)
+    fan_out: tuple[str, ...] = ()  # a fan-out's branch phases (SPEC §8); ``target`` is then the first
 
     @property
     def auto(self) -> bool:
         """True when the transition has no guard and always matches."""
         return self.guard is None
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Every phase (or reserved target) the transition enters: the branches of a fan-out, else one."""
+        return self.fan_out or (self.target,)
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,7 @@ class Limits:
     max_steps: int = DEFAULT_MAX_STEPS
     max_tokens: int | None = None
     max_cost_usd: float | None = None
+    max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
 
 
 @dataclass(frozen=True)
@@ -141,6 +153,8 @@ class Phase:
     templates: Mapping[str, Template] = field(default_factory=dict)  # "prompt" | "run" | "message"
     checks: tuple[Check, ...] = ()  # SPEC §9, run in order after the phase's work, before its commit
     pos: SourcePos = SourcePos(0, 0)
+    join: str | None = None  # "all" | "any": the fan-in of a fan-out (SPEC §8)
+    on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
 
     @property
     def needs_decision(self) -> bool:
@@ -185,4 +199,16 @@ class Workflow:
 
     def predecessors(self, key: str) -> tuple[str, ...]:
         """Phases with a transition into ``key``, in file order."""
-        return tuple(p.key for p in self.phases if any(t.target == key for t in p.transitions))
+        return tuple(p.key for p in self.phases if any(key in t.targets for t in p.transitions))
+
+    @cached_property
+    def fan_outs(self) -> tuple[FanOut, ...]:
+        """Every fan-out with its branches and join, in file order (SPEC §8)."""
+        from .parallel import compute_fan_outs
+
+        return compute_fan_outs(self)
+
+    @cached_property
+    def parallel(self) -> bool:
+        """True when the workflow has a fan-out (parallel branches, SPEC §8)."""
+        return any(t.fan_out for p in self.phases for t in p.transitions)

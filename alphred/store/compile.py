@@ -17,7 +17,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from alphred.spec.model import END, FAIL, Phase, Workflow
+from alphred.spec.model import END, FAIL, Phase, Transition, Workflow
 from alphred.store.status import NodeType, TargetKind
 from alphred.store.tables import GuardDefinition, PromptTemplate, TreeEdge, TreeNode, WorkflowTree
 
@@ -74,8 +74,26 @@ def _node_config(phase: Phase) -> dict[str, Any]:
             "context": None if phase.context is None else list(phase.context),
             "options": phase.options,
             "prompt_file": phase.prompt_file,
+            **_parallel_config(phase),
         }
     )
+
+
+def _to(t: Transition) -> str | list[str]:
+    return list(t.fan_out) if t.fan_out else t.target
+
+
+def _parallel_config(phase: Phase) -> dict[str, Any]:
+    """§8 keys of a node, only where used: a fan-out edge row names its first branch, the list is here."""
+    config: dict[str, Any] = {}
+    fan_out = {str(t.priority): list(t.fan_out) for t in phase.transitions if t.fan_out}
+    if fan_out:
+        config["fan_out"] = fan_out
+    if phase.join is not None:
+        config["join"] = phase.join
+    if phase.on_conflict is not None:
+        config["on_conflict"] = phase.on_conflict
+    return config
 
 
 def _canonical(workflow: Workflow) -> dict[str, Any]:
@@ -89,7 +107,7 @@ def _canonical(workflow: Workflow) -> dict[str, Any]:
             "max_retries": p.max_retries,
             "max_visits": p.max_visits,
             "config": _node_config(p),
-            "transitions": [[t.target, t.priority, t.when, t.max] for t in p.transitions],
+            "transitions": [[_to(t), t.priority, t.when, t.max] for t in p.transitions],
         }
         for p in workflow.phases
     ]

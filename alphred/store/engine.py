@@ -19,6 +19,7 @@ from sqlalchemy.engine import URL, Connection, ExceptionContext, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from alphred.errors import DatabaseCorruptError, DatabaseLockedError, StoreError
+from alphred.settings import seconds_setting
 
 BUSY_TIMEOUT_ENV = "ALPHRED_DB_BUSY_TIMEOUT"
 DEFAULT_BUSY_TIMEOUT = 10.0
@@ -27,20 +28,14 @@ READ_ONLY = "alphred_read_only"
 
 _CONFIGURED: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
 _LOCKED = ("database is locked", "database table is locked")
-_CORRUPT = ("file is not a database", "database disk image is malformed")
+_CORRUPT = ("file is not a database", "database disk image is malformed", "malformed database schema")
 
 
 def busy_timeout_seconds(value: float | None = None) -> float:
     """The busy timeout to use: ``value`` if given, else ``ALPHRED_DB_BUSY_TIMEOUT``, else 10 s."""
     if value is not None:
         return max(float(value), 0.0)
-    raw = os.environ.get(BUSY_TIMEOUT_ENV, "").strip()
-    if not raw:
-        return DEFAULT_BUSY_TIMEOUT
-    try:
-        return max(float(raw), 0.0)
-    except ValueError:
-        raise StoreError(f"{BUSY_TIMEOUT_ENV} must be a number of seconds, not {raw!r}") from None
+    return seconds_setting(os.environ, BUSY_TIMEOUT_ENV, DEFAULT_BUSY_TIMEOUT)  # SettingError: nan, inf, text
 
 
 def normalize_url(url: str | URL) -> URL:

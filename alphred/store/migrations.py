@@ -89,9 +89,27 @@ def _create_v2(conn: Connection) -> None:
     conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_phase_artifacts_run ON phase_artifacts (run_id)")
 
 
+def _create_v3(conn: Connection) -> None:
+    """The queue (SPEC §10): priority, requirements, identity of submitted runs, their index; workers."""
+    from alphred.store.tables import QUEUE_COLUMNS, Worker, WorkflowRun
+
+    runs = table(WorkflowRun)
+    present = {column["name"] for column in inspect(conn).get_columns(runs.name)}
+    for name in QUEUE_COLUMNS:
+        if name not in present:
+            column = runs.c[name]
+            kind = column.type.compile(dialect=conn.dialect)
+            default = " NOT NULL DEFAULT 0" if name == "priority" else ""
+            default = " NOT NULL DEFAULT false" if name == "queued" else default
+            conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN {name} {kind}{default}")
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_workflow_runs_queue ON workflow_runs (status, priority, id)")
+    table(Worker).create(conn, checkfirst=True)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
+    Migration(3, "run queue and workers", _create_v3),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -63,6 +63,13 @@ class RunRecord:
     completed_at: datetime | None
     updated_at: datetime
     nodes: tuple[NodeRecord, ...] = ()
+    priority: int = 0
+    requires: tuple[str, ...] = ()
+    queued: bool = False
+    request: Mapping[str, Any] | None = None
+    repo_name: str | None = None
+    repo_url: str | None = None
+    repo_root: str | None = None
 
     def node(self, key: str) -> NodeRecord:
         """The phase called ``key`` (KeyError when the run has none)."""

@@ -20,6 +20,7 @@ from alphred.store.history import HistoryOps
 from alphred.store.leases import LeaseOps
 from alphred.store.migrations import migrate, schema_version
 from alphred.store.processes import ProcessOps
+from alphred.store.redaction import install_redaction
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -65,6 +66,7 @@ class SqlRunStore:
         else:
             self._engine = open_engine(url_or_engine, busy_timeout=busy_timeout)
             self._owns_engine = True
+        install_redaction(self._engine)  # the one redaction boundary: every string written is redacted
         self._reader = self._engine.execution_options(**{READ_ONLY: True})
         self._node_ids: dict[tuple[int, str], int] = {}  # (run id, phase key) -> run_nodes.id, committed
         try:

@@ -29,7 +29,8 @@ RUN_FIELDS = frozenset(
     {
         "reason", "inputs", "branch", "base_sha", "head_sha", "base_ref", "worktree_path", "repo_path",
         "pr_url", "engine_state", "tokens", "cost_usd", "steps", "pause_requested", "cancel_requested", "lease_owner",
-        "lease_expires_at", "started_at", "completed_at",
+        "lease_expires_at", "started_at", "completed_at", "priority", "requires", "queued", "request",
+        "repo_name", "repo_url", "repo_root",
     }
 )  # fmt: skip
 """Run columns ``update_run`` and ``set_run_status`` accept as keyword fields."""
@@ -133,6 +134,13 @@ def _run_record(row: Row[Any], nodes: Iterable[NodeRecord]) -> RunRecord:
         completed_at=m["completed_at"],
         updated_at=m["updated_at"],
         nodes=tuple(nodes),
+        priority=m["priority"],
+        requires=tuple(m["requires"] or ()),
+        queued=bool(m["queued"]),
+        request=m["request"],
+        repo_name=m["repo_name"],
+        repo_url=m["repo_url"],
+        repo_root=m["repo_root"],
     )
 
 

@@ -197,6 +197,7 @@ class WorkflowRun(SQLModel, table=True):
         CheckConstraint("tokens >= 0 AND steps >= 0 AND cost_usd >= 0", name="ck_workflow_runs_usage"),
         Index("ix_workflow_runs_status", "status"),
         Index("ix_workflow_runs_created_at", "created_at"),
+        Index("ix_workflow_runs_queue", "status", "priority", "id"),  # the workers' claimable-runs query
         {"sqlite_autoincrement": True},  # run ids are never reused, even after a delete
     )
 
@@ -226,6 +227,31 @@ class WorkflowRun(SQLModel, table=True):
     started_at: datetime | None = ts_field()
     completed_at: datetime | None = ts_field()
     updated_at: datetime = ts_field(default_now=True)
+    # SPEC §10 (migration 3): the queue
+    priority: int = int_field(0)
+    requires: list[str] | None = json_field()  # providers and labels a worker must offer
+    queued: bool = flag_field()  # left to the workers (submit, --detach, a worker's interrupted run)
+    request: dict[str, Any] | None = json_field()  # a detached approve/reject/retry/resume, for a worker
+    repo_name: str | None = text_field()  # repository identity: registered name, origin URL, root commit
+    repo_url: str | None = text_field()
+    repo_root: str | None = Field(default=None, sa_column=Column(String(64)))
+
+
+QUEUE_COLUMNS = ("priority", "requires", "queued", "request", "repo_name", "repo_url", "repo_root")
+"""Columns of ``workflow_runs`` that migration 3 adds to an older database."""
+
+
+class Worker(SQLModel, table=True):
+    """A registered ``alphred worker`` process (SPEC §10): what it offers, when it last beat."""
+
+    __tablename__ = "workers"
+
+    id: str = Field(sa_column=Column(String(200), primary_key=True))  # its lease owner string
+    host: str = Field(sa_column=Column(String(200), nullable=False))
+    pid: int = Field(sa_column=Column(Integer, nullable=False))
+    capabilities: list[str] | None = json_field()
+    started_at: datetime = ts_field(default_now=True)
+    heartbeat_at: datetime = ts_field(default_now=True)
 
 
 class RunNode(SQLModel, table=True):
@@ -394,5 +420,9 @@ RUN_MODELS: tuple[type[SQLModel], ...] = (
     RunNodeDiagnostic,
     RunNodeStreamEvent,
 )
-TABLE_NAMES = (*(table(m).name for m in (*TOPOLOGY_MODELS, *RUN_MODELS)), table(RunProcess).name)
+TABLE_NAMES = (
+    *(table(m).name for m in (*TOPOLOGY_MODELS, *RUN_MODELS)),
+    table(RunProcess).name,
+    table(Worker).name,
+)
 """Every table of the schema except ``schema_migrations``, in creation order."""

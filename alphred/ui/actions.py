@@ -116,6 +116,9 @@ def record_request(store: SqlRunStore, record: RunRecord, action: str, comment: 
     node = _current_node(record)
     data = {"action": action, "comment": comment, "source": "ui", "requested_at": datetime.now(UTC).isoformat()}
     store.add_artifact(record.id, node.node_key, node.attempt, "request", text=comment or action, data=data)
+    from alphred.runtime.submit import request_detached
+
+    request_detached(store, record.id, action, comment)  # what `alphred worker` acts on (as --detach)
     return f"run {record.id}: {action} recorded for the workers (nothing started: --no-exec)"
 
 

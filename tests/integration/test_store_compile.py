@@ -166,3 +166,17 @@ def test_two_processes_compiling_at_once_store_one_tree(empty_db_url: str, tmp_p
     assert outputs[0][0] == outputs[1][0] == "(1, 1)\n"
     with SqlRunStore(empty_db_url) as store:
         assert tree_count(store) == 1
+
+
+def test_a_fan_out_compiles_with_every_branch_and_the_join_settings(store: SqlRunStore) -> None:
+    from alphred.spec import load_workflow
+
+    workflow = load_workflow(REPO_ROOT / "tests" / "fixtures" / "workflows" / "parallel.yaml")
+    tree_id, _ = store.compile(workflow)
+    nodes = {r.node_key: r for r in rows(store, select(NODES).where(NODES.c.tree_id == tree_id))}
+    assert nodes["plan"].config["fan_out"] == {"1": ["backend", "frontend"]}
+    assert nodes["integrate"].config["join"] == "all" and nodes["integrate"].config["on_conflict"] == "resolve"
+    assert "fan_out" not in nodes["backend"].config and "join" not in nodes["backend"].config
+    (edge,) = rows(store, select(EDGES).where(EDGES.c.source_node_id == nodes["plan"].id))
+    assert edge.target_kind == "node" and edge.target_node_id == nodes["backend"].id  # the first branch
+    assert store.compile(load_workflow(REPO_ROOT / "tests" / "fixtures" / "workflows" / "parallel.yaml"))[0] == tree_id

@@ -118,3 +118,29 @@ def test_two_processes_opening_a_new_database_at_once(empty_db_url: str, tmp_pat
         assert migration_rows(store) == [(m.version, m.name) for m in MIGRATIONS]
         with store.engine.connect() as conn:
             assert conn.execute(select(func.count()).select_from(MIGRATION_ROWS)).scalar_one() == len(MIGRATIONS)
+
+
+def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
+    empty_db_url: str, make_workflow: Callable[..., Workflow]
+) -> None:
+    """A database made before the queue (schema 2) gains priority, requirements, identity and ``workers``."""
+    from sqlalchemy import text
+
+    from alphred.store.tables import QUEUE_COLUMNS
+
+    with SqlRunStore(empty_db_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        run_id = store.create_run(tree_id, repo_path="/somewhere")
+        with store.engine.begin() as conn:  # back to schema 2: what migration 3 adds is gone
+            conn.execute(text("DROP INDEX ix_workflow_runs_queue"))
+            conn.execute(text("DROP TABLE workers"))
+            for name in QUEUE_COLUMNS:
+                conn.execute(text(f"ALTER TABLE workflow_runs DROP COLUMN {name}"))
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version == 3))
+        engine = store.engine
+        assert schema_version(engine) == 2
+        assert migrate(engine) == LATEST_VERSION
+        columns = {c["name"] for c in inspect(engine).get_columns("workflow_runs")}
+        assert set(QUEUE_COLUMNS) <= columns and inspect(engine).has_table("workers")
+        record = store.get_run(run_id)
+        assert (record.repo_path, record.priority, record.queued, record.requires) == ("/somewhere", 0, False, ())

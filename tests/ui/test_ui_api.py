@@ -147,7 +147,7 @@ def test_state_changing_requests_need_the_token(runs: Runs, make_client: Any) ->
     other_port = client.post("/api/runs/1/pause", headers={**auth(), "Origin": "http://127.0.0.1:9999"})
     assert other_port.status_code == 403
     assert client.get("/api/runs/1").json()["status"] == "paused"  # nothing happened
-    assert _artifact_kinds(runs) == ["diff", "outcome", "report"]  # outcome: the commit's intent (issue 17)
+    assert "request" not in _artifact_kinds(runs)  # no request recorded (issue 17 adds an "outcome" intent)
     own = client.post("/api/runs/1/approve", headers={**auth(), "Origin": BASE}, json={"comment": "fine"})
     assert own.status_code == 200
 
@@ -198,6 +198,12 @@ def test_no_exec_records_the_request_and_starts_nothing(runs: Runs, make_client:
     (request,) = _request_artifacts(runs)
     assert (request["action"], request["comment"], request["source"]) == ("approve", "looks <b>good</b>", "ui")
     assert not (runs.repo / ".alphred" / "ui-logs").exists()
+    engine = create_engine(runs.db_url)
+    with engine.connect() as conn:
+        queued, detached = conn.execute(text("SELECT queued, request FROM workflow_runs WHERE id = 1")).one()
+    engine.dispose()
+    detached = json.loads(detached) if isinstance(detached, str) else detached
+    assert queued and (detached["action"], detached["comment"]) == ("approve", "looks <b>good</b>")  # for a worker
 
 
 def test_actions_the_state_does_not_allow_are_409(runs: Runs, make_client: Any) -> None:

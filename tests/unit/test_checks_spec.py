@@ -102,7 +102,7 @@ def test_bad_checks_are_reported_each_at_its_place() -> None:
         "wf.yaml:12:19: error: 'changed' must list at least one path glob",
         "wf.yaml:13:29: error: 'required' must list at least one key",
         "wf.yaml:14:16: error: check name 'Bad-Name' must match [a-z_][a-z0-9_]* (it is a guard path)",
-        "wf.yaml:15:32: error: bad duration 'soon' for 'timeout': use 90s, 20m, 2h or a number of seconds",
+        "wf.yaml:15:32: error: bad duration 'soon' for 'timeout': use 90s, 20m, 2h or a number of seconds up to a year",
         "wf.yaml:19:23: error: a report check needs an agent phase: command phase 'cmd' has no structured report",
         "wf.yaml:22:5: error: unknown key 'checks' in approval phase 'gate' (checks verify agent and command phases;"
         " an approval phase has no work to check)",

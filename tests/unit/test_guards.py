@@ -286,3 +286,22 @@ def test_compared_strings_finds_equality_and_membership_in_order() -> None:
 
 def test_compared_strings_ignores_path_to_path_comparisons() -> None:
     assert compared_strings(parse_guard("decision == inputs.wanted"), ("decision",)) == ()
+
+
+def test_deep_parentheses_are_refused_before_parsing() -> None:
+    text = "(" * 100_000 + "x" + ")" * 100_000
+    with pytest.raises(GuardSyntaxError) as info:
+        parse_guard(text)
+    assert "nested deeper than" in str(info.value)
+    assert info.value.column == 201
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    assert parse_guard('report == "' + "(" * 500 + '"') is not None
+
+
+def test_huge_number_literal_is_a_located_syntax_error() -> None:
+    with pytest.raises(GuardSyntaxError) as info:
+        parse_guard("visits == " + "9" * 5000)
+    assert "number has more than" in str(info.value)
+    assert info.value.column == 11

@@ -89,7 +89,7 @@ def test_yaml_syntax_error_is_located() -> None:
 
 def test_no_arbitrary_tags() -> None:
     found = errors(HEAD + "phases: !!python/object/apply:os.system ['echo pwned']\n")
-    assert (len(found) == 1 and "could not determine a constructor" in found[0]) or "must be a mapping" in found[0]
+    assert found == ["wf.yaml:3:9: error: YAML not allowed: tags are not allowed (!!python/object/apply:os.system)"]
 
 
 def test_unknown_keys_with_did_you_mean_and_missing_fields() -> None:
@@ -303,7 +303,7 @@ def test_bad_scalars_are_all_reported() -> None:
         "wf.yaml:6:21: error: 'max_steps' must be at least 1",
         "wf.yaml:6:36: error: 'max_tokens' must be an integer",
         "wf.yaml:6:56: error: 'max_cost_usd' must be a positive number",
-        "wf.yaml:10:14: error: bad duration '5x' for 'timeout': use 90s, 20m, 2h or a number of seconds",
+        "wf.yaml:10:14: error: bad duration '5x' for 'timeout': use 90s, 20m, 2h or a number of seconds up to a year",
         "wf.yaml:11:18: error: 'max_retries' must be at least 0",
         "wf.yaml:12:17: error: 'max_visits' must be an integer",
     ]

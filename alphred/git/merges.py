@@ -1,0 +1,135 @@
+"""Parallel branches in git (SPEC §8): a worktree and branch per lane, and the join's merges.
+
+A lane of run ``R`` started by phase ``K`` works on branch ``<run branch>.<K>`` (sanitised) in the worktree
+``.alphred/worktrees/<R>.<K>``, both made from the run branch's head. The join merges each lane's branch
+into the run's worktree with ``git merge --no-ff`` and the message ``alphred(<tree-key>): merge <K>``. A
+conflict leaves the merge in progress (``MergeOutcome.conflicts``); ``finish_merge`` then stages every
+file and commits the merge unless an unmerged path or a conflict marker remains. Every step may be asked
+again after a crash: a branch that is already merged is reported merged, a merge still in progress of the
+same branch reports its conflicts again.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from alphred.errors import GitError
+from alphred.git.branches import sanitize_branch_name
+from alphred.git.command import run_git
+from alphred.git.worktrees import GitWorktrees, Worktree
+
+_MARKERS = (b"<<<<<<< ", b">>>>>>> ")
+_SEPARATOR = b"======="
+
+
+@dataclass(frozen=True)
+class MergeOutcome:
+    """How merging one lane went: ``sha`` of the merge commit (None while conflicted), the conflicted paths."""
+
+    sha: str | None
+    conflicts: tuple[str, ...] = ()
+    already: bool = False  # the branch was merged before (a repeated request after a crash)
+
+
+def lane_branch(run_branch: str, phase_key: str) -> str:
+    """The git branch of the lane started by ``phase_key``: ``<run branch>.<phase key>``, sanitised."""
+    return sanitize_branch_name(f"{run_branch}.{phase_key}")
+
+
+def merge_message(tree_key: str, phase_key: str) -> str:
+    """The join's merge commit message (SPEC §8)."""
+    return f"alphred({tree_key}): merge {phase_key}"
+
+
+class LaneGit:
+    """Lane worktrees and merges of the runs of one repository."""
+
+    def __init__(self, worktrees: GitWorktrees) -> None:
+        self.worktrees = worktrees
+
+    def lane_path(self, run_id: int, phase_key: str) -> Path:
+        """Where the worktree of run ``run_id``'s lane ``phase_key`` lives."""
+        return self.worktrees.location.worktrees_dir / f"{run_id}.{phase_key}"
+
+    def create_lane(self, run_id: int, run_branch: str, phase_key: str, base_sha: str) -> Worktree:
+        """Create (or reuse) the lane's worktree on its own branch at ``base_sha``."""
+        path = self.lane_path(run_id, phase_key)
+        return self.worktrees.create(run_id, lane_branch(run_branch, phase_key), base_sha, path=path)
+
+    def merge(self, worktree: Path, branch: str, message: str) -> MergeOutcome:
+        """Merge ``branch`` into ``worktree``'s branch (``--no-ff``); conflicts leave the merge in progress."""
+        tip = self._sha(branch)
+        in_progress = self._merge_head(worktree)
+        if in_progress is not None:
+            if in_progress != tip:
+                raise GitError(f"another merge is in progress in {worktree}: finish or abort it first")
+            return MergeOutcome(None, self.conflicted(worktree))
+        if self._is_ancestor(tip, worktree):
+            return MergeOutcome(self.worktrees.head_sha(worktree), already=True)
+        args = ("merge", "--no-ff", "--no-edit", "--no-verify", "--no-gpg-sign", "-m", message, branch)
+        result = self._git(worktree, *args, check=False)
+        if result.returncode == 0:
+            return MergeOutcome(self.worktrees.head_sha(worktree))
+        conflicts = self.conflicted(worktree)
+        if not conflicts:
+            raise GitError(f"`git merge` of {branch} failed: {(result.stderr or result.stdout).decode().strip()}")
+        return MergeOutcome(None, conflicts)
+
+    def conflicted(self, worktree: Path) -> tuple[str, ...]:
+        """The unmerged paths of ``worktree``, sorted."""
+        out = self._git(worktree, "diff", "--name-only", "--diff-filter=U", "-z").stdout.decode("utf-8", "replace")
+        return tuple(sorted({path for path in out.split("\0") if path}))
+
+    def finish_merge(self, worktree: Path, conflicts: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
+        """Stage every file; commit the merge when nothing is left unresolved.
+
+        Returns ``(merge sha, ())`` or ``(None, what remains)``: unmerged paths, and paths among
+        ``conflicts`` that still hold a conflict marker (the merge then stays in progress).
+        """
+        if self._merge_head(worktree) is None:
+            return self.worktrees.head_sha(worktree), ()  # committed before a crash
+        self._git(worktree, "add", "-A")
+        remaining = set(self.conflicted(worktree))
+        remaining.update(path for path in conflicts if _has_markers(worktree / path))
+        if remaining:
+            return None, tuple(sorted(remaining))
+        self._git(worktree, "commit", "-q", "--no-edit", "--no-verify", "--no-gpg-sign")
+        return self.worktrees.head_sha(worktree), ()
+
+    def abort_merge(self, worktree: Path) -> None:
+        """Abort a merge in progress (no-op when there is none)."""
+        if self._merge_head(worktree) is not None:
+            self._git(worktree, "merge", "--abort")
+
+    def _merge_head(self, worktree: Path) -> str | None:
+        result = self._git(worktree, "rev-parse", "--verify", "--quiet", "MERGE_HEAD", check=False)
+        return result.stdout.decode().strip() if result.returncode == 0 else None
+
+    def _sha(self, branch: str) -> str:
+        result = self._git(
+            self.worktrees.location.root,
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            f"refs/heads/{branch}^{{commit}}",
+            check=False,
+        )
+        if result.returncode != 0:
+            raise GitError(f"branch {branch} does not exist")
+        return result.stdout.decode().strip()
+
+    def _is_ancestor(self, sha: str, worktree: Path) -> bool:
+        return self._git(worktree, "merge-base", "--is-ancestor", sha, "HEAD", check=False).returncode == 0
+
+    def _git(self, cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+        return run_git(args, cwd, self.worktrees._identity_env(), check=check)
+
+
+def _has_markers(path: Path) -> bool:
+    try:
+        data = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError):
+        return False
+    return any(line.startswith(_MARKERS) or line.rstrip(b"\r") == _SEPARATOR for line in data.splitlines())

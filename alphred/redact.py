@@ -1,0 +1,102 @@
+"""Secret redaction for everything Alphred stores or prints: one ``Redactor`` per process, applied by the store
+to every row it writes (``alphred.store.redaction``) and by every output that does not come from the store.
+
+A secret is: the value of an environment variable whose name says KEY, TOKEN, SECRET, PASSWORD, PASSWD or
+CREDENTIAL (and each line of a multi-line one, since command output is stored line by line); the value of
+a run input with such a name (``register_secrets``); anything shaped like an API key; the password of a
+URL (``postgresql://user:PASSWORD@host``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
+MIN_SECRET_LENGTH = 6
+KEY_SHAPES = re.compile(
+    r"sk-ant-[A-Za-z0-9_\-]{16,}"
+    r"|sk-(?:proj-)?[A-Za-z0-9_\-]{20,}"
+    r"|gh[pousr]_[A-Za-z0-9]{30,}"
+    r"|github_pat_[A-Za-z0-9_]{30,}"
+    r"|xox[abprs]-[A-Za-z0-9\-]{10,}"
+    r"|AKIA[0-9A-Z]{16}"
+    r"|AIza[0-9A-Za-z_\-]{35}"
+    r"|glpat-[A-Za-z0-9_\-]{20,}"
+    r"|(?<=Bearer )[A-Za-z0-9._\-]{16,}"
+)
+URL_PASSWORD = re.compile(r"(?<=[a-z0-9+.\-]://)([^:/@\s\"']*):[^@/\s\"']+@", re.IGNORECASE)
+MASK = "[REDACTED]"
+
+
+class Redactor:
+    """Replaces secrets in text; built from an environment, more secret values can be added."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self._known: set[str] = set()
+        self._values: re.Pattern[str] | None = None
+        self.add(v for k, v in env.items() if SECRET_NAME.search(k))
+
+    def add(self, values: Iterable[str]) -> None:
+        """Mask these values too (each line of a multi-line one as well, and their JSON-escaped forms)."""
+        found = set(self._known)
+        for value in values:
+            pieces = [value, *value.splitlines()] if "\n" in value else [value]
+            for piece in pieces:
+                piece = piece.strip()
+                if len(piece) >= MIN_SECRET_LENGTH and not _is_path(piece):
+                    found.update({piece, json.dumps(piece)[1:-1]})
+        if found != self._known:
+            self._known = found
+            ordered = sorted(found, key=len, reverse=True)
+            self._values = re.compile("|".join(re.escape(v) for v in ordered))
+
+    def redact(self, text: str) -> str:
+        """``text`` with every known secret value, key-shaped string and URL password masked."""
+        if not text:
+            return text
+        if self._values is not None:
+            text = self._values.sub(MASK, text)
+        text = KEY_SHAPES.sub(MASK, text)
+        if "://" in text:
+            text = URL_PASSWORD.sub(lambda m: f"{m.group(1)}:{MASK}@", text)
+        return text
+
+    def redact_data(self, data: Any) -> Any:
+        """``data`` (JSON-like) with every string in it redacted."""
+        if isinstance(data, str):
+            return self.redact(data)
+        if isinstance(data, dict):
+            return {str(k): self.redact_data(v) for k, v in data.items()}
+        if isinstance(data, list | tuple):
+            return [self.redact_data(v) for v in data]
+        return data
+
+
+def _is_path(value: str) -> bool:
+    """An existing absolute path (``SSH_KEY_PATH=/home/me/.ssh/id``): masking it would mask the worktree too."""
+    return value.startswith("/") and os.path.exists(value)
+
+
+_PROCESS: Redactor | None = None
+
+
+def process_redactor() -> Redactor:
+    """The redactor of this process: built from its environment on first use, plus registered secrets."""
+    global _PROCESS
+    if _PROCESS is None:
+        _PROCESS = Redactor(os.environ)
+    return _PROCESS
+
+
+def register_secrets(values: Iterable[str]) -> None:
+    """Mask ``values`` in everything this process stores or prints from now on."""
+    process_redactor().add(values)
+
+
+def secret_inputs(inputs: Mapping[str, str]) -> list[str]:
+    """The values of run inputs whose name says they are secret (``api_key``, ``db_password``...)."""
+    return [value for name, value in inputs.items() if SECRET_NAME.search(name)]

@@ -1,0 +1,47 @@
+"""The store's one redaction boundary: every string written by an INSERT or UPDATE passes the process's
+redactor, whatever path produced it (events, reports, inputs, engine state, comments, workflow text)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Engine, event
+
+from alphred.redact import Redactor, process_redactor
+
+_WRITES = ("INSERT", "UPDATE")
+
+
+def install_redaction(engine: Engine) -> None:
+    """Redact the parameters of every write ``engine`` executes (idempotent)."""
+    if not event.contains(engine, "before_cursor_execute", _redact_parameters):
+        event.listen(engine, "before_cursor_execute", _redact_parameters, retval=True)
+
+
+def _redact_parameters(
+    conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
+) -> tuple[str, Any]:
+    if statement.lstrip()[:6].upper() not in _WRITES or not parameters:
+        return statement, parameters
+    redactor = process_redactor()
+    # executemany may still come with one row: "insertmanyvalues" batches rows into one statement
+    if executemany and isinstance(parameters, list | tuple) and isinstance(parameters[0], Mapping | list | tuple):
+        return statement, [_row(row, redactor) for row in parameters]
+    return statement, _row(parameters, redactor)
+
+
+def _row(row: Any, redactor: Redactor) -> Any:
+    if isinstance(row, Mapping):
+        return {key: _value(value, redactor) for key, value in row.items()}
+    if isinstance(row, list | tuple):
+        return type(row)(_value(value, redactor) for value in row)
+    return row
+
+
+def _value(value: Any, redactor: Redactor) -> Any:
+    if isinstance(value, str):
+        return redactor.redact(value)
+    if type(value).__name__ in ("Json", "Jsonb") and hasattr(value, "obj"):  # psycopg's JSON parameters
+        return type(value)(redactor.redact_data(value.obj), getattr(value, "dumps", None))
+    return value

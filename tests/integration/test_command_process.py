@@ -1,0 +1,131 @@
+"""Command phases: a clean git environment, no child outliving its command, output of any line length."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from alphred.cli import app
+from alphred.providers.base import EventType, ProviderEvent
+from alphred.runtime.command import MAX_LINE_CHARS, run_command
+
+
+def collect(script: str, cwd: Path) -> list[ProviderEvent]:
+    async def drain() -> list[ProviderEvent]:
+        return [event async for event in run_command(script, cwd, timeout=120)]
+
+    return asyncio.run(drain())
+
+
+def outputs(events: list[ProviderEvent]) -> list[str]:
+    return [e.content for e in events if e.type is EventType.TOOL_RESULT]
+
+
+def gone(pid: int) -> bool:
+    """True when the process no longer runs (absent, or a zombie waiting for its reaper)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+def wait_gone(pid: int, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if gone(pid):
+            return True
+        time.sleep(0.02)  # polling a process table with a deadline, not synchronising on time
+    return False
+
+
+def test_a_background_child_holding_stdout_neither_holds_the_phase_nor_outlives_it(tmp_path: Path) -> None:
+    started = time.monotonic()
+    events = collect("sleep 60 & echo $!", tmp_path)
+    assert time.monotonic() - started < 30  # the child would hold stdout for 60 s
+    pid = int(outputs(events)[0])
+    assert events[-1].metadata["exit_code"] == 0
+    assert wait_gone(pid)
+
+
+def test_a_detached_child_with_redirected_output_is_killed_with_the_command(tmp_path: Path) -> None:
+    events = collect("(sleep 60; echo late > late.txt) > /dev/null 2>&1 & echo $!", tmp_path)
+    pid = int(outputs(events)[0])
+    assert wait_gone(pid)
+    assert not (tmp_path / "late.txt").exists()
+
+
+def test_a_long_line_is_cut_with_a_marker_and_the_output_after_it_is_kept(tmp_path: Path) -> None:
+    events = collect("python3 -c \"print('x' * 100000)\"; echo AFTER", tmp_path)
+    lines = outputs(events)
+    assert lines[0] == "x" * MAX_LINE_CHARS
+    assert lines[1] == f"[... {100000 - MAX_LINE_CHARS} more characters of this line cut by alphred]"
+    assert lines[2] == "AFTER"
+    assert events[-1].content.rstrip().endswith("AFTER")
+
+
+def test_a_50_mb_line_without_newline_finishes_with_a_bounded_report(tmp_path: Path) -> None:
+    events = collect("head -c 50000000 /dev/zero | tr '\\0' y", tmp_path)
+    lines = outputs(events)
+    assert lines[0] == "y" * MAX_LINE_CHARS
+    assert lines[-1] == f"[... {50_000_000 - MAX_LINE_CHARS} more characters of this line cut by alphred]"
+    assert len(events[-1].content) < 20_000
+    assert events[-1].metadata["exit_code"] == 0
+
+
+def test_output_split_across_reads_keeps_its_lines_and_characters(tmp_path: Path) -> None:
+    script = "printf 'a\\303'; sleep 0.1; printf '\\251b\\nsecond'"
+    assert outputs(collect(script, tmp_path)) == ["a\u00e9b", "second"]
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_a_commit_in_a_command_phase_never_lands_on_the_users_branch_inside_a_git_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("ALPHRED_DATABASE_URL", raising=False)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "i")
+    user_head = git(repo, "rev-parse", "HEAD")
+    workflow = tmp_path / "wf.yaml"
+    workflow.write_text(
+        textwrap.dedent(
+            """\
+            alphred: 1
+            key: wf
+            phases:
+              change:
+                type: command
+                run: echo x > f.txt && git add f.txt && git -c user.name=T -c user.email=t@x.invalid commit -qm hook
+            """
+        )
+    )
+    # As inside a git hook: the variables point at the user's repository and index
+    monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(repo))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(repo / ".git" / "index"))
+    result = CliRunner().invoke(app, ["run", str(workflow), "--repo", str(repo), "--keep-worktree", "--json"])
+    status = json.loads(result.stdout)
+    assert status["status"] == "completed", result.stderr
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        monkeypatch.delenv(name, raising=False)  # the run already dropped them from its own environment
+    assert git(repo, "rev-parse", "main") == user_head
+    assert git(repo, "status", "--porcelain") == ""
+    assert not (repo / "f.txt").exists()
+    assert git(Path(status["worktree"]), "log", "-1", "--format=%s") == "hook"
+    assert os.path.exists(Path(status["worktree"]) / "f.txt")

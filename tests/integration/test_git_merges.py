@@ -1,0 +1,102 @@
+"""Parallel branches in git (SPEC §8) against real repositories: lane worktrees, --no-ff merges, conflicts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from alphred.git import GitWorktrees, locate_repository, phase_commit_message
+from alphred.git.merges import LaneGit, lane_branch, merge_message
+
+pytestmark = pytest.mark.usefixtures("isolated_git")
+
+
+def git(cwd: Path, *args: str) -> str:
+    command = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com", *args]
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+    return subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[GitWorktrees, LaneGit, Path, str]:
+    path = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(path))
+    (path / "shared.txt").write_text("one\ntwo\nthree\n")
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "first")
+    worktrees = GitWorktrees(locate_repository(path.resolve()))
+    base = worktrees.resolve_base()
+    run = worktrees.create(7, "alphred/wf/7", base.sha)
+    return worktrees, LaneGit(worktrees), run.path, run.branch
+
+
+def commit_in_lane(worktrees: GitWorktrees, lane: Path, name: str, text: str, phase: str) -> None:
+    (lane / name).write_text(text)
+    assert worktrees.commit_phase(lane, phase_commit_message("wf", phase, 1)) is not None
+
+
+def test_each_lane_gets_its_branch_and_worktree_and_merges_are_no_ff_in_order(
+    setup: tuple[GitWorktrees, LaneGit, Path, str],
+) -> None:
+    worktrees, lanes, run, branch = setup
+    head = worktrees.head_sha(run)
+    backend = lanes.create_lane(7, branch, "backend", head)
+    frontend = lanes.create_lane(7, branch, "frontend", head)
+    assert backend.branch == "alphred/wf/7.backend" == lane_branch(branch, "backend")
+    assert backend.path == lanes.lane_path(7, "backend") and backend.path.name == "7.backend"
+    assert lanes.create_lane(7, branch, "backend", head).reused
+    commit_in_lane(worktrees, backend.path, "api.py", "api\n", "backend")
+    commit_in_lane(worktrees, frontend.path, "ui.js", "ui\n", "frontend")
+    first = lanes.merge(run, backend.branch, merge_message("wf", "backend"))
+    second = lanes.merge(run, frontend.branch, merge_message("wf", "frontend"))
+    assert first.sha and second.sha and not first.conflicts and not second.conflicts
+    log = git(run, "log", "--format=%s|%P", "-3").splitlines()
+    assert log[0].startswith("alphred(wf): merge frontend|") and len(log[0].split("|")[1].split()) == 2
+    assert log[1].startswith("alphred(wf): merge backend|") and len(log[1].split("|")[1].split()) == 2
+    assert (run / "api.py").read_text() == "api\n" and (run / "ui.js").read_text() == "ui\n"
+    again = lanes.merge(run, backend.branch, merge_message("wf", "backend"))  # asked again after a crash
+    assert again.already and again.sha == second.sha
+    worktrees.remove(backend.path)
+    assert not backend.path.exists() and git(run, "rev-parse", backend.branch)  # the branch stays
+
+
+def test_a_conflict_stays_in_progress_and_is_committed_once_resolved(
+    setup: tuple[GitWorktrees, LaneGit, Path, str],
+) -> None:
+    worktrees, lanes, run, branch = setup
+    head = worktrees.head_sha(run)
+    a = lanes.create_lane(7, branch, "a", head)
+    b = lanes.create_lane(7, branch, "b", head)
+    commit_in_lane(worktrees, a.path, "shared.txt", "one\nA\nthree\n", "a")
+    commit_in_lane(worktrees, b.path, "shared.txt", "one\nB\nthree\n", "b")
+    assert lanes.merge(run, a.branch, merge_message("wf", "a")).sha
+    conflicted = lanes.merge(run, b.branch, merge_message("wf", "b"))
+    assert conflicted.sha is None and conflicted.conflicts == ("shared.txt",)
+    assert "<<<<<<< " in (run / "shared.txt").read_text()
+    assert lanes.merge(run, b.branch, merge_message("wf", "b")).conflicts == ("shared.txt",)  # asked again
+    # a resolver that leaves the markers: nothing is committed, the merge stays in progress
+    assert lanes.finish_merge(run, conflicted.conflicts) == (None, ("shared.txt",))
+    (run / "shared.txt").write_text("one\nA and B\nthree\n")
+    sha, remaining = lanes.finish_merge(run, conflicted.conflicts)
+    assert remaining == () and sha == worktrees.head_sha(run)
+    assert git(run, "log", "-1", "--format=%s") == "alphred(wf): merge b"
+    assert len(git(run, "log", "-1", "--format=%P").split()) == 2
+    assert lanes.finish_merge(run, conflicted.conflicts) == (sha, ())  # asked again after a crash
+
+
+def test_abort_leaves_the_run_branch_as_it_was(setup: tuple[GitWorktrees, LaneGit, Path, str]) -> None:
+    worktrees, lanes, run, branch = setup
+    head = worktrees.head_sha(run)
+    a = lanes.create_lane(7, branch, "a", head)
+    commit_in_lane(worktrees, a.path, "shared.txt", "x\n", "a")
+    (run / "shared.txt").write_text("y\n")
+    worktrees.commit_phase(run, "run side")
+    before = worktrees.head_sha(run)
+    assert lanes.merge(run, a.branch, "m").conflicts == ("shared.txt",)
+    lanes.abort_merge(run)
+    lanes.abort_merge(run)
+    assert worktrees.head_sha(run) == before and (run / "shared.txt").read_text() == "y\n"
+    assert git(run, "rev-parse", a.branch)
