@@ -62,8 +62,8 @@ class AlphredGroup(click.Group):
 
 # The sections of ``alphred --help``; a command named in none of them is listed under "Other commands".
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Run a workflow", ("run", "resume", "retry", "approve", "reject", "worker")),
-    ("Inspect runs", ("runs", "status", "logs", "ui", "providers")),
+    ("Run a workflow", ("run", "submit", "resume", "retry", "approve", "reject", "worker")),
+    ("Inspect runs", ("runs", "status", "logs", "ui", "workers", "providers")),
     ("Control a running run", ("pause", "cancel", "gc")),
     ("Workflow files and setup", ("init", "validate", "graph", "schema", "repo")),
 )
@@ -74,11 +74,13 @@ SHORT_HELP = {
     "retry": "Run a failed run's failed phase again, then go on.",
     "approve": "Approve the gate a run waits at, and continue it.",
     "reject": "Reject the gate a run waits at, and continue it.",
-    "worker": "Finish the runs whose process is gone.",
+    "submit": "Queue a run for the workers and exit at once.",
+    "worker": "Take queued and abandoned runs and execute them.",
     "runs": "List runs, newest first.",
     "status": "Show a run (default: the latest) and what to do next.",
     "logs": "Print a run's events (default: the latest run).",
     "ui": "Serve a live web page over the runs.",
+    "workers": "List the registered workers, live or lost.",
     "providers": "List the providers and whether each is ready.",
     "pause": "Pause a run after its current phase.",
     "cancel": "Cancel a run now.",
