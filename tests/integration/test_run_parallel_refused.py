@@ -22,3 +22,12 @@ def test_validate_warns_and_run_refuses_before_anything_is_created(repo: Path) -
     assert git(repo, "branch", "--list") == branches and git(repo, "worktree", "list").count("\n") == 0
     runs = cli("runs", "--json", "--repo", str(repo))
     assert runs.exit_code == 0 and runs.stdout.strip() == "[]"
+
+
+def test_the_parallel_review_example_validates_and_is_refused(repo: Path) -> None:  # noqa: F811
+    example = ROOT / "docs" / "examples" / "parallel-review.yaml"
+    checked = cli("validate", str(example))
+    assert checked.exit_code == 0 and "not executable yet" in checked.output
+    result = cli("run", str(example), "--repo", str(repo), "--dry-run", "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "Error [PARALLEL_NOT_SUPPORTED]" in result.stderr
