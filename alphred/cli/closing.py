@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from alphred.runtime.style import Painter, shown_path
+from alphred.runtime.style import Painter, format_seconds, shown_path
 
 if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore, StepRecord
@@ -53,13 +53,7 @@ def duration(record: RunRecord) -> str:
     if end.tzinfo is None:
         end = end.replace(tzinfo=UTC)
     seconds = max((end - start).total_seconds(), 0.0)
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m {secs:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h {minutes:02d}m"
+    return format_seconds(seconds)
 
 
 def dry_run_scope(store: SqlRunStore, run_id: int) -> str | None:

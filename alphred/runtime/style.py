@@ -118,3 +118,14 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     except (ValueError, OSError):
         return str(path)
     return str(path) if relative.startswith("..") else relative
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration as people read it: ``0.6s``, ``2m 05s``, ``1h 02m``."""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m {secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m"

@@ -12,6 +12,8 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
+from alphred.runtime.style import format_seconds
+
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -68,13 +70,7 @@ def duration(started: str | None, ended: str | None, now: datetime) -> str:
         return "–"
     end = parse_time(ended) or now
     seconds = max((end - start).total_seconds(), 0.0)
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m {secs:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h {minutes:02d}m"
+    return format_seconds(seconds)
 
 
 def money(value: Any) -> str:
