@@ -20,7 +20,7 @@ _LOCKED = b".lock': File exists"  # git: "fatal: Unable to create '.../index.loc
 
 # Variables that would point git at another repository or index than the directory it runs in (they are
 # set, for example, when Alphred runs from inside a git hook). Dropping them keeps the user's index safe.
-_REPOSITORY_VARIABLES = (
+REPOSITORY_VARIABLES = (
     "GIT_DIR",
     "GIT_WORK_TREE",
     "GIT_INDEX_FILE",
@@ -34,7 +34,7 @@ _REPOSITORY_VARIABLES = (
 
 def git_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for git processes: the caller's, minus repository overrides, plus ``extra``."""
-    env = {key: value for key, value in os.environ.items() if key not in _REPOSITORY_VARIABLES}
+    env = {key: value for key, value in os.environ.items() if key not in REPOSITORY_VARIABLES}
     env["GIT_TERMINAL_PROMPT"] = "0"
     if extra:
         env.update(extra)
@@ -88,7 +88,7 @@ def _text(value: Any) -> str:
 def _drop_repository_variables() -> None:
     """Remove GIT_DIR & co. from this process's environment: GitPython starts every git from it (and the
     commands a run starts must not aim at another repository either)."""
-    for name in _REPOSITORY_VARIABLES:
+    for name in REPOSITORY_VARIABLES:
         if name in os.environ:
             os.environ.pop(name, None)
 

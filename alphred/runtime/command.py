@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.errors import ProviderError
+from alphred.git.command import REPOSITORY_VARIABLES
 from alphred.guards.evaluate import resolve_path
 from alphred.guards.shell import placeholder_spots, reference
 from alphred.guards.templates import Placeholder, Template, render_value
@@ -25,21 +26,12 @@ MAX_LINE_CHARS = 16_000  # a longer output line is cut with a marker (the rest i
 READ_CHUNK_BYTES = 65_536
 DRAIN_SECONDS = 2.0  # after the shell exits, how long output already written may still be read
 POLL_SECONDS = (0.01, 0.25)  # first and longest interval between looks at whether the shell has exited
-GIT_REPOSITORY_VARIABLES = frozenset(
-    {
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_INDEX_FILE",
-        "GIT_OBJECT_DIRECTORY",
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-        "GIT_COMMON_DIR",
-        "GIT_NAMESPACE",
-        "GIT_PREFIX",
-        "GIT_QUARANTINE_PATH",
-        "GIT_CEILING_DIRECTORIES",
-        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-    }
-)
+# Alphred's own list, plus the variables that only matter to a command started from inside a git hook
+GIT_REPOSITORY_VARIABLES = frozenset(REPOSITORY_VARIABLES) | {
+    "GIT_QUARANTINE_PATH",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+}
 ACTIVE_GROUPS = groups.ACTIVE  # process groups of running commands and agent CLIs, for an emergency stop
 kill_active_groups = groups.kill_all
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from alphred.git.command import _REPOSITORY_VARIABLES, run_git
+from alphred.git.command import REPOSITORY_VARIABLES, run_git
 
 GITHUB = "github"
 AZURE = "azure"
@@ -36,7 +36,7 @@ class AzureRepository:
 
 def tool_environment(env: Mapping[str, str]) -> dict[str, str]:
     """``env`` for git, gh and az: without repository overrides, never prompting, without colour."""
-    clean = {key: value for key, value in env.items() if key not in _REPOSITORY_VARIABLES}
+    clean = {key: value for key, value in env.items() if key not in REPOSITORY_VARIABLES}
     clean.update({"GIT_TERMINAL_PROMPT": "0", "GH_PROMPT_DISABLED": "1", "GH_NO_UPDATE_NOTIFIER": "1"})
     clean.update({"NO_COLOR": "1", "AZURE_CORE_NO_COLOR": "true", "AZURE_CORE_COLLECT_TELEMETRY": "false"})
     clean.setdefault("PATH", os.defpath)
