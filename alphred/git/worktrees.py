@@ -7,6 +7,7 @@ working tree's root, and none of them reads or writes the main checkout's files,
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ from alphred.errors import GitError, UnbornHeadError, UnknownRefError
 from alphred.git.branches import sanitize_branch_name
 from alphred.git.command import describe_failure, git_environment, run_git
 from alphred.git.location import RepoLocation, ensure_alphred_dir, read_gitfile, read_head, read_ref
+from alphred.git.snapshot import WorktreeSnapshot, take_snapshot, unchanged
 
 _Completed = subprocess.CompletedProcess[bytes]
 FALLBACK_NAME = "Alphred"
@@ -87,7 +89,10 @@ class GitWorktrees:
         self._env = git_environment()
         self._commit_env: dict[str, str] | None = None
         # worktree -> (HEAD, end of its index file) when its index last held exactly HEAD's tree
-        self._clean: dict[Path, tuple[str, bytes]] = {}
+        self._index_ends: dict[Path, tuple[str, bytes]] = {}
+        # worktree -> the stat data of its entries when it last held exactly HEAD's tree (ignored files apart)
+        self._clean: dict[Path, WorktreeSnapshot] = {}
+        self._excludes_file: Path | None = None  # ``core.excludesFile``, read with the identity
         self._gitdirs: dict[Path, Path] = {}  # worktree -> its git directory (read from its ``.git`` file)
 
     def worktree_path(self, run_id: int) -> Path:
@@ -159,10 +164,14 @@ class GitWorktrees:
         stall a run. ``before_commit`` is called once there is something to report, before the commit (the
         caller records its intent there).
         """
-        self._git("add", "-A", cwd=worktree)
         head = self.head_sha(worktree)
         start = since or head
+        clean = self._clean.get(worktree) if start == head else None
+        if clean is not None and clean.head == head and unchanged(clean):
+            return None  # not one entry moved since the worktree last held HEAD's tree: no git process
+        self._git("add", "-A", cwd=worktree)
         if start == head and self._index_unchanged(worktree, head):
+            self._remember_clean(worktree, head)
             return None  # ``add -A`` left the index as it was when it held HEAD's tree: nothing to commit
         out = self._git("diff", "--cached", *_DIFF_ARGS, cwd=worktree).stdout
         sha = head
@@ -173,6 +182,7 @@ class GitWorktrees:
             run_git(args, worktree, self._identity_env())
             sha = self.head_sha(worktree)
         self._remember_index(worktree, sha)
+        self._remember_clean(worktree, sha)
         if sha == start:
             return None
         if start != head:  # the phase committed on its own: the diff must cover those commits too
@@ -224,6 +234,7 @@ class GitWorktrees:
     def _forget(self, worktree: Path) -> None:
         """Drop what is remembered of ``worktree`` (it is being removed or created anew)."""
         self._clean.pop(worktree, None)
+        self._index_ends.pop(worktree, None)
         self._gitdirs.pop(worktree, None)
 
     def _index_trailer(self, worktree: Path) -> bytes | None:
@@ -245,9 +256,36 @@ class GitWorktrees:
         """Record that the index of ``worktree`` now holds exactly the tree of ``head``."""
         trailer = self._index_trailer(worktree)
         if trailer is None:
+            self._index_ends.pop(worktree, None)
+        else:
+            self._index_ends[worktree] = (head, trailer)
+
+    def _remember_clean(self, worktree: Path, head: str) -> None:
+        """Record the stat data of ``worktree``, which now holds exactly the tree of ``head``."""
+        try:
+            gitdir = self._gitdir(worktree)
+        except GitError:
+            self._clean.pop(worktree, None)
+            return
+        snapshot = take_snapshot(worktree, head, gitdir / "index", self._watched_files(gitdir))
+        if snapshot is None:
             self._clean.pop(worktree, None)
         else:
-            self._clean[worktree] = (head, trailer)
+            self._clean[worktree] = snapshot
+
+    def _watched_files(self, gitdir: Path) -> list[Path]:
+        """Files outside the worktree whose change alone can change what ``git add -A`` stages."""
+        self._identity_env()  # reads ``core.excludesFile`` too
+        common = self.location.git_common_dir
+        home = Path(os.environ.get("HOME") or "~").expanduser()
+        xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git"
+        files = [common / "config", common / "info" / "exclude", gitdir / "config.worktree"]
+        files += [Path(os.environ.get("GIT_CONFIG_GLOBAL") or home / ".gitconfig"), xdg / "config", xdg / "ignore"]
+        if os.environ.get("GIT_CONFIG_SYSTEM"):
+            files.append(Path(os.environ["GIT_CONFIG_SYSTEM"]))
+        if self._excludes_file is not None:
+            files.append(self._excludes_file)
+        return files
 
     def _index_unchanged(self, worktree: Path, head: str) -> bool:
         """Whether the index is byte for byte the one recorded for ``head`` (so nothing is staged).
@@ -255,7 +293,7 @@ class GitWorktrees:
         The index ends with a hash of its whole content, so an equal ending means an equal index. Any
         doubt (no record, another HEAD, an index without hash) answers False: git is asked instead.
         """
-        recorded = self._clean.get(worktree)
+        recorded = self._index_ends.get(worktree)
         return recorded is not None and recorded == (head, self._index_trailer(worktree))
 
     def _git(self, *args: str, cwd: Path | None = None, check: bool = True) -> _Completed:
@@ -353,8 +391,14 @@ class GitWorktrees:
     def _identity_env(self) -> dict[str, str]:
         """The environment for commits: the configured identity, else ``Alphred <alphred@localhost>``."""
         if self._commit_env is None:
-            listed = self._git("config", "--get-regexp", r"^user\.(name|email)$", check=False).stdout
-            configured = {line.split(" ", 1)[0] for line in listed.decode("utf-8", "replace").splitlines()}
+            pattern = r"^(user\.(name|email)|core\.excludesfile)$"
+            listed = self._git("config", "--get-regexp", pattern, check=False).stdout
+            lines = listed.decode("utf-8", "replace").splitlines()
+            configured = {line.split(" ", 1)[0] for line in lines}
+            for line in lines:
+                if line.startswith("core.excludesfile "):
+                    value = line.split(" ", 1)[1]
+                    self._excludes_file = Path(value).expanduser() if value.startswith("~") else Path(value)
             extra: dict[str, str] = {}
             for key, role_vars, fallback in (
                 ("user.name", ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"), FALLBACK_NAME),

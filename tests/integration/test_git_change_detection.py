@@ -1,10 +1,15 @@
-"""``commit_phase`` skips ``git diff`` when ``git add -A`` left the index as it was: never at a change's cost."""
+"""``commit_phase`` runs no git process when nothing changed, and never at a change's cost.
+
+Once a phase's check has seen the worktree clean, the next check compares stat data (``lstat``) instead
+of spawning ``git add -A``; every kind of change must still reach a commit.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +17,7 @@ import pytest
 import alphred.git.worktrees as worktrees_module
 from alphred.git import GitWorktrees, Worktree, locate_repository
 from alphred.git.command import run_git
+from alphred.git.snapshot import take_snapshot, unchanged
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
 
@@ -28,6 +34,9 @@ def worktree(tmp_path: Path) -> tuple[GitWorktrees, Worktree]:
     git(tmp_path, "init", "-q", "-b", "main", str(repo))
     (repo / "a.txt").write_text("alpha\n")
     (repo / "b.txt").write_text("bravo\n")
+    (repo / "src").mkdir()
+    (repo / "src" / "deep").mkdir()
+    (repo / "src" / "deep" / "c.txt").write_text("charlie\n")
     (repo / ".gitignore").write_text("*.log\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "first")
@@ -53,62 +62,136 @@ def clean(path: Path) -> bool:
     return git(path, "status", "--porcelain", "--untracked-files=all") == ""
 
 
-def test_an_unchanged_worktree_costs_one_git_call_once_the_index_is_known(
+def committed_files(path: Path) -> set[str]:
+    return set(git(path, "show", "--name-only", "--format=", "HEAD").splitlines())
+
+
+def test_an_unchanged_worktree_costs_no_git_process_once_seen_clean(
     worktree: tuple[GitWorktrees, Worktree], git_calls: list[str]
 ) -> None:
     worktrees, created = worktree
-    assert worktrees.commit_phase(created.path, "first look") is None  # learns the index (add + diff)
-    assert git_calls == ["add", "diff"]
+    assert worktrees.commit_phase(created.path, "first look") is None  # git looks once
+    assert "add" in git_calls
     git_calls.clear()
-    assert worktrees.commit_phase(created.path, "second look") is None
-    assert git_calls == ["add"]
+    for n in range(3):
+        assert worktrees.commit_phase(created.path, f"look {n}") is None
+    assert git_calls == []
 
 
-def test_a_change_after_a_skipped_diff_is_still_committed(
+def test_after_a_commit_the_next_unchanged_phase_costs_no_git_process(
     worktree: tuple[GitWorktrees, Worktree], git_calls: list[str]
 ) -> None:
     worktrees, created = worktree
     path = created.path
-    assert worktrees.commit_phase(path, "look") is None
-    assert worktrees.commit_phase(path, "look again") is None  # the fast path
-    (path / "a.txt").write_text("ALPHA\n")  # same size, same second: git's racy-clean check must catch it
-    result = worktrees.commit_phase(path, "edit")
-    assert result is not None and "+ALPHA" in result.diff and result.files_changed == 1
-    assert git(path, "log", "-1", "--format=%s") == "edit" and clean(path)
+    for round_ in range(3):
+        (path / "fix.txt").write_text(f"round {round_}\n")
+        result = worktrees.commit_phase(path, f"fix {round_}")
+        assert result is not None and "fix.txt" in result.diff
+        git_calls.clear()
+        assert worktrees.commit_phase(path, f"review {round_}") is None
+        assert git_calls == []
+    assert clean(path)
 
 
-@pytest.mark.parametrize(
-    ("change", "expected"),
-    [
-        ("modify", "a.txt"),
-        ("delete", "b.txt"),
-        ("untracked", "new/c.txt"),
-        ("mode", "a.txt"),
-        ("staged by the agent", "d.txt"),
-    ],
-)
+# Each change is made after the no-git check has succeeded once, so it is the stat comparison that must see it.
+CHANGES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "modify, other size": (lambda p: (p / "a.txt").write_text("alpha, longer now\n"), "a.txt"),
+    "modify, same size": (lambda p: (p / "a.txt").write_text("ALPHA\n"), "a.txt"),
+    "modify deep, same size": (lambda p: (p / "src" / "deep" / "c.txt").write_text("CHARLIE\n"), "src/deep/c.txt"),
+    "delete": (lambda p: (p / "b.txt").unlink(), "b.txt"),
+    "delete deep": (lambda p: (p / "src" / "deep" / "c.txt").unlink(), "src/deep/c.txt"),
+    "new file": (lambda p: (p / "d.txt").write_text("delta\n"), "d.txt"),
+    "new file deep": (lambda p: (p / "src" / "deep" / "e.txt").write_text("echo\n"), "src/deep/e.txt"),
+    "new directory": (lambda p: ((p / "new").mkdir(), (p / "new" / "f.txt").write_text("fox\n")), "new/f.txt"),
+    "mode": (lambda p: (p / "a.txt").chmod(0o755), "a.txt"),
+    "rename": (lambda p: (p / "a.txt").rename(p / "src" / "a.txt"), "src/a.txt"),
+    "symlink": (lambda p: (p / "link").symlink_to("a.txt"), "link"),
+    "staged by the agent": (
+        lambda p: ((p / "g.txt").write_text("golf\n"), git(p, "add", "g.txt")),
+        "g.txt",
+    ),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
 def test_every_kind_of_change_is_committed_after_the_fast_path(
-    worktree: tuple[GitWorktrees, Worktree], change: str, expected: str
+    worktree: tuple[GitWorktrees, Worktree], change: str
 ) -> None:
     worktrees, created = worktree
     path = created.path
     worktrees.commit_phase(path, "look")
-    assert worktrees.commit_phase(path, "look again") is None
-    if change == "modify":
-        (path / "a.txt").write_text("alpha, longer now\n")
-    elif change == "delete":
-        (path / "b.txt").unlink()
-    elif change == "untracked":
-        (path / "new").mkdir()
-        (path / "new" / "c.txt").write_text("charlie\n")
-    elif change == "mode":
-        (path / "a.txt").chmod(0o755)
-    else:
-        (path / "d.txt").write_text("delta\n")
-        git(path, "add", "d.txt")
+    assert worktrees.commit_phase(path, "look again") is None  # the no-git path
+    make, expected = CHANGES[change]
+    make(path)
     result = worktrees.commit_phase(path, change)
-    assert result is not None and expected in result.diff
-    assert clean(path)
+    assert result is not None and expected in committed_files(path)
+    assert git(path, "log", "-1", "--format=%s") == change and clean(path)
+
+
+def test_a_file_in_a_directory_that_held_no_tracked_file_is_committed(
+    worktree: tuple[GitWorktrees, Worktree],
+) -> None:
+    worktrees, created = worktree
+    path = created.path
+    (path / "empty" / "inner").mkdir(parents=True)  # git does not track empty directories
+    (path / "logs").mkdir()
+    (path / "logs" / "run.log").write_text("ignored\n")  # a directory holding ignored files only
+    assert worktrees.commit_phase(path, "look") is None
+    assert worktrees.commit_phase(path, "look again") is None
+    (path / "empty" / "inner" / "h.txt").write_text("hotel\n")
+    (path / "logs" / "notes.txt").write_text("india\n")
+    assert worktrees.commit_phase(path, "deep") is not None
+    assert committed_files(path) == {"empty/inner/h.txt", "logs/notes.txt"} and clean(path)
+
+
+def test_changes_right_after_a_commit_are_committed(worktree: tuple[GitWorktrees, Worktree]) -> None:
+    """Racy git: a same-size rewrite (or a new file) in the same second, often the same clock tick."""
+    worktrees, created = worktree
+    path = created.path
+    for n in range(10):
+        (path / "a.txt").write_text(f"round {n}\n")
+        assert worktrees.commit_phase(path, f"write {n}") is not None
+        (path / "a.txt").write_text(f"ROUND {n}\n")  # same size, immediately after the check
+        (path / f"n{n}.txt").write_text("new\n")
+        result = worktrees.commit_phase(path, f"rewrite {n}")
+        assert result is not None and f"+ROUND {n}" in result.diff and f"n{n}.txt" in result.diff
+        assert clean(path)
+
+
+def test_an_entry_not_older_than_the_index_is_compared_by_content(worktree: tuple[GitWorktrees, Worktree]) -> None:
+    worktrees, created = worktree
+    path = created.path
+    assert worktrees.commit_phase(path, "look") is None
+    index = Path(git(path, "rev-parse", "--path-format=absolute", "--git-path", "index"))
+    stamp = index.stat().st_mtime_ns
+    os.utime(path / "a.txt", ns=(stamp, stamp))  # as if written in the tick git wrote the index
+    os.utime(path / "src", ns=(stamp, stamp))
+    snapshot = take_snapshot(path, worktrees.head_sha(path), index, [])
+    assert snapshot is not None
+    assert [p for p, _ in snapshot.racy_files] == [str(path / "a.txt")]
+    assert [p for p, _ in snapshot.racy_dirs] == [str(path / "src")]
+    assert unchanged(snapshot)
+    # Same stat data, other content (a rewrite within the clock tick): only the recorded content can tell.
+    assert not unchanged(replace(snapshot, racy_files=((str(path / "a.txt"), b"file:" + bytes(32)),)))
+    assert not unchanged(replace(snapshot, racy_dirs=((str(path / "src"), ("deep", "new.txt")),)))
+
+
+def test_what_the_agent_does_to_the_index_or_the_excludes_is_committed(
+    worktree: tuple[GitWorktrees, Worktree],
+) -> None:
+    worktrees, created = worktree
+    path = created.path
+    (path / "forced.log").write_text("ignored, then added by force\n")
+    exclude = Path(git(path, "rev-parse", "--path-format=absolute", "--git-common-dir")) / "info" / "exclude"
+    exclude.write_text(exclude.read_text() + "*.tmp\n")
+    (path / "kept.tmp").write_text("excluded, then no longer\n")
+    assert worktrees.commit_phase(path, "look") is None
+    assert worktrees.commit_phase(path, "look again") is None
+    git(path, "add", "-f", "forced.log")  # the worktree itself does not change
+    assert worktrees.commit_phase(path, "forced") is not None and committed_files(path) == {"forced.log"}
+    assert worktrees.commit_phase(path, "look") is None
+    exclude.write_text(exclude.read_text().replace("*.tmp\n", ""))
+    assert worktrees.commit_phase(path, "unexcluded") is not None and committed_files(path) == {"kept.tmp"}
 
 
 def test_ignored_files_and_reverted_changes_commit_nothing(worktree: tuple[GitWorktrees, Worktree]) -> None:
@@ -139,6 +222,27 @@ def test_commits_made_by_the_phase_itself_are_reported(worktree: tuple[GitWorktr
     assert result.sha == git(path, "rev-parse", "HEAD")
 
 
+def test_an_empty_commit_by_the_phase_is_reported(worktree: tuple[GitWorktrees, Worktree]) -> None:
+    worktrees, created = worktree
+    path = created.path
+    start = worktrees.head_sha(path)
+    assert worktrees.commit_phase(path, "look") is None
+    git(path, "commit", "-q", "--allow-empty", "-m", "nothing but a commit")
+    result = worktrees.commit_phase(path, "phase", since=start)
+    assert result is not None and result.sha == git(path, "rev-parse", "HEAD") and result.files_changed == 0
+
+
+def test_a_nested_repository_is_left_to_git(worktree: tuple[GitWorktrees, Worktree], git_calls: list[str]) -> None:
+    worktrees, created = worktree
+    path = created.path
+    git(path, "init", "-q", "vendor")
+    (path / ".gitignore").write_text("*.log\nvendor/\n")
+    worktrees.commit_phase(path, "ignore vendor")
+    git_calls.clear()
+    assert worktrees.commit_phase(path, "look") is None
+    assert "add" in git_calls  # a repository inside the worktree: the stat check does not decide
+
+
 def test_a_removed_and_recreated_worktree_is_not_taken_for_the_old_one(
     worktree: tuple[GitWorktrees, Worktree], git_calls: list[str]
 ) -> None:
@@ -150,4 +254,4 @@ def test_a_removed_and_recreated_worktree_is_not_taken_for_the_old_one(
     (again.path / "f.txt").write_text("foxtrot\n")
     result = worktrees.commit_phase(again.path, "after recreation")
     assert result is not None and "f.txt" in result.diff
-    assert "diff" in git_calls
+    assert "add" in git_calls
