@@ -198,12 +198,16 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list
 
 def status_summary(record: RunRecord) -> dict[str, Any]:
     """Facts ``alphred status`` adds to the status object for people: owner gone, times with zone."""
-    from alphred.runtime.control import lease_is_free
-
-    owner_gone = record.status.value == "running" and lease_is_free(record)
+    owner_gone = record.status.value == "running" and _lease_free(record)
     return {
         "owner_gone": owner_gone,
         "started": local_time(record.started_at or record.created_at),
         "completed": local_time(record.completed_at) if record.completed_at else None,
         "took": duration(record),
     }
+
+
+def _lease_free(record: RunRecord) -> bool:
+    from alphred.runtime.control import lease_is_free  # only for a running run: it imports the whole runtime
+
+    return lease_is_free(record)

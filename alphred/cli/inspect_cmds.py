@@ -42,8 +42,8 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     from .closing import local_time
 
     rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
-    from alphred.runtime.control import lease_is_free
-
+    if any(r.status.value == "running" for r in records):  # only then: it imports the whole runtime
+        from alphred.runtime.control import lease_is_free
     for r in records:
         state = r.status.value + (f" ({r.reason})" if r.reason and r.reason != r.status.value else "")
         if r.status.value == "running" and lease_is_free(r):

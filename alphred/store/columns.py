@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, Column, DateTime, Dialect, Float, Integer, Text, TypeDecorator, false
-from sqlmodel import Field
 
 
 def utcnow() -> datetime:
@@ -43,27 +42,39 @@ def in_list(column: str, values: type[Any]) -> str:
 
 
 def json_field(nullable: bool = True) -> Any:
+    from sqlmodel import Field  # only ``tables.py`` builds fields: the Core schema needs no SQLModel
+
     return Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=nullable))
 
 
 def ts_field(nullable: bool = True, default_now: bool = False) -> Any:
+    from sqlmodel import Field  # only ``tables.py`` builds fields: the Core schema needs no SQLModel
+
     if default_now:
         return Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False, default=utcnow))
     return Field(default=None, sa_column=Column(UtcDateTime(), nullable=nullable))
 
 
 def int_field(default: int = 0) -> Any:
+    from sqlmodel import Field  # only ``tables.py`` builds fields: the Core schema needs no SQLModel
+
     return Field(default=default, sa_column=Column(Integer, nullable=False, default=default))
 
 
 def float_field(default: float = 0.0) -> Any:
+    from sqlmodel import Field  # only ``tables.py`` builds fields: the Core schema needs no SQLModel
+
     return Field(default=default, sa_column=Column(Float, nullable=False, default=default))
 
 
 def flag_field() -> Any:
+    from sqlmodel import Field  # only ``tables.py`` builds fields: the Core schema needs no SQLModel
+
     column = Column(Boolean, nullable=False, default=False, server_default=false())
     return Field(default=False, sa_column=column)
 
 
 def text_field(nullable: bool = True) -> Any:
+    from sqlmodel import Field  # only ``tables.py`` builds fields: the Core schema needs no SQLModel
+
     return Field(default=None, sa_column=Column(Text, nullable=nullable))

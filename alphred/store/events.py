@@ -17,9 +17,9 @@ from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
 from alphred.store.records import EventRow
-from alphred.store.tables import RunNodeStreamEvent, table
+from alphred.store.schema import RUN_NODE_STREAM_EVENTS
 
-EVENTS = table(RunNodeStreamEvent)
+EVENTS = RUN_NODE_STREAM_EVENTS
 COLUMNS = (
     "workflow_run_id", "run_node_id", "attempt", "sequence", "event_type", "timestamp", "content", "metadata",
 )  # fmt: skip

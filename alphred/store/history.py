@@ -13,19 +13,13 @@ from alphred.store.columns import utcnow
 from alphred.store.events import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
 from alphred.store.runs import NODES, RunOps, inserted_id
+from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
 from alphred.store.status import StepOutcome
-from alphred.store.tables import (
-    PhaseArtifact,
-    RoutingDecision,
-    RunNodeDiagnostic,
-    RunNodeStreamEvent,
-    table,
-)
 
-EVENTS = table(RunNodeStreamEvent)
-ARTIFACTS = table(PhaseArtifact)
-ROUTING = table(RoutingDecision)
-DIAGNOSTICS = table(RunNodeDiagnostic)
+EVENTS = RUN_NODE_STREAM_EVENTS
+ARTIFACTS = PHASE_ARTIFACTS
+ROUTING = ROUTING_DECISIONS
+DIAGNOSTICS = RUN_NODE_DIAGNOSTICS
 
 # Built once (see runs.py): the statements every phase attempt executes.
 _NEXT_SEQUENCE = select(func.coalesce(func.max(EVENTS.c.sequence), 0)).where(

@@ -15,8 +15,8 @@ from sqlalchemy import Engine, func, insert, inspect, select, text
 from sqlalchemy.engine import Connection
 
 from alphred.errors import StoreError
+from alphred.store import schema
 from alphred.store.engine import READ_ONLY, configure_engine
-from alphred.store.tables import RUN_MODELS, TOPOLOGY_MODELS, SchemaMigration, table
 
 _ADVISORY_LOCK_KEY = 0x616C70687265  # "alphre": serialises migrations across PostgreSQL sessions
 
@@ -67,8 +67,8 @@ class Migration:
 
 def _create_v1(conn: Connection) -> None:
     """Create the topology and run tables, their indexes and the same-tree trigger of ``tree_edges``."""
-    for model in (*TOPOLOGY_MODELS, *RUN_MODELS):
-        table(model).create(conn, checkfirst=True)
+    for table in schema.TOPOLOGY_TABLES + schema.RUN_TABLES:
+        table.create(conn, checkfirst=True)
     message = _SAME_TREE_MESSAGE.replace("'", "''")
     if conn.dialect.name == "sqlite":
         for event, event_sql in (("insert", "INSERT"), ("update", "UPDATE")):
@@ -83,19 +83,15 @@ def _create_v1(conn: Connection) -> None:
 
 def _create_v2(conn: Connection) -> None:
     """Process groups of attempts (killed on take-over); the run index the latest-artifact lookup needs."""
-    from alphred.store.tables import RunProcess
-
-    table(RunProcess).create(conn, checkfirst=True)
+    schema.RUN_PROCESSES.create(conn, checkfirst=True)
     conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_phase_artifacts_run ON phase_artifacts (run_id)")
 
 
 def _create_v3(conn: Connection) -> None:
     """The queue (SPEC §10): priority, requirements, identity of submitted runs, their index; workers."""
-    from alphred.store.tables import QUEUE_COLUMNS, Worker, WorkflowRun
-
-    runs = table(WorkflowRun)
+    runs = schema.WORKFLOW_RUNS
     present = {column["name"] for column in inspect(conn).get_columns(runs.name)}
-    for name in QUEUE_COLUMNS:
+    for name in schema.QUEUE_COLUMNS:
         if name not in present:
             column = runs.c[name]
             kind = column.type.compile(dialect=conn.dialect)
@@ -103,7 +99,7 @@ def _create_v3(conn: Connection) -> None:
             default = " NOT NULL DEFAULT false" if name == "queued" else default
             conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN {name} {kind}{default}")
     conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_workflow_runs_queue ON workflow_runs (status, priority, id)")
-    table(Worker).create(conn, checkfirst=True)
+    schema.WORKERS.create(conn, checkfirst=True)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -121,9 +117,9 @@ def schema_version(engine: Engine) -> int:
 
 
 def _applied_version(conn: Connection) -> int:
-    if not inspect(conn).has_table(table(SchemaMigration).name):
+    if not inspect(conn).has_table(schema.SCHEMA_MIGRATIONS.name):
         return 0
-    latest = select(func.coalesce(func.max(table(SchemaMigration).c.version), 0))
+    latest = select(func.coalesce(func.max(schema.SCHEMA_MIGRATIONS.c.version), 0))
     return int(conn.execute(latest).scalar_one())
 
 
@@ -138,7 +134,7 @@ def migrate(engine: Engine) -> int:
     with engine.begin() as conn:  # SQLite: BEGIN IMMEDIATE, the write lock for the whole migration
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ADVISORY_LOCK_KEY})
-        migrations = table(SchemaMigration)
+        migrations = schema.SCHEMA_MIGRATIONS
         migrations.create(conn, checkfirst=True)
         applied: set[int] = {int(v) for v in conn.execute(select(migrations.c.version)).scalars()}
         for migration in MIGRATIONS:

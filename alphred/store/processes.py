@@ -8,9 +8,9 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
-from alphred.store.tables import RunProcess, table
+from alphred.store.schema import RUN_PROCESSES
 
-PROCESSES = table(RunProcess)
+PROCESSES = RUN_PROCESSES
 
 
 @dataclass(frozen=True)

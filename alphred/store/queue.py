@@ -19,13 +19,12 @@ from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
 from alphred.store.runs import RUNS
+from alphred.store.schema import WORKERS
 from alphred.store.status import RunStatus
-from alphred.store.tables import Worker, table
 
 CHANNEL = "alphred_runs"
 """The PostgreSQL ``NOTIFY`` channel a submit (or a detached request) signals idle workers on."""
 
-WORKERS = table(Worker)
 _INTERRUPTED = "interrupted"
 
 

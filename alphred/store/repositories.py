@@ -17,9 +17,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from alphred.errors import RepositoryExistsError, RepositoryRegistryError
-from alphred.store.tables import Repository, table
+from alphred.store.schema import REPOSITORIES
 
-REPOSITORIES = table(Repository)
 CLONE_STATUSES = ("pending", "cloning", "cloned", "failed")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 """A registered name: also a directory name under ``~/.alphred/repos/``."""

@@ -9,11 +9,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import URL, make_url
-from sqlmodel import Session
 
 from alphred.store.engine import READ_ONLY, configure_engine, normalize_url, open_engine, sqlite_file
 from alphred.store.history import HistoryOps
@@ -21,6 +20,9 @@ from alphred.store.leases import LeaseOps
 from alphred.store.migrations import migrate, schema_version
 from alphred.store.processes import ProcessOps
 from alphred.store.redaction import install_redaction
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -140,6 +142,8 @@ class SqlRunStore:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A SQLModel session in one write transaction, committed when the block ends."""
+        from sqlmodel import Session
+
         with self._engine.begin() as conn, Session(bind=conn, expire_on_commit=False) as session:
             yield session
             session.flush()

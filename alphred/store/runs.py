@@ -7,23 +7,22 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import BindParameter, Integer, Row, Table, Text, bindparam, insert, select, update
 from sqlalchemy.engine import Connection, CursorResult
-from sqlmodel import Session
 
 from alphred.errors import StoreError, UnknownRunError
+from alphred.store import schema
 from alphred.store.columns import utcnow
 from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.status import ENDED_RUN_STATUSES, NodeStatus, RunStatus
-from alphred.store.tables import RunNode, TreeEdge, TreeNode, WorkflowRun, WorkflowTree, table
 from alphred.store.transitions import check_node_transition, check_run_transition
 
 if TYPE_CHECKING:
     from alphred.spec.model import Workflow
 
-RUNS = table(WorkflowRun)
-NODES = table(RunNode)
-TREES = table(WorkflowTree)
-TREE_NODES = table(TreeNode)
-TREE_EDGES = table(TreeEdge)
+RUNS = schema.WORKFLOW_RUNS
+NODES = schema.RUN_NODES
+TREES = schema.WORKFLOW_TREES
+TREE_NODES = schema.TREE_NODES
+TREE_EDGES = schema.TREE_EDGES
 
 RUN_FIELDS = frozenset(
     {
@@ -161,6 +160,8 @@ class RunOps:
 
     def compile(self, workflow: Workflow) -> tuple[int, int]:
         """Store ``workflow`` as topology (same content -> same version) and return ``(tree_id, version)``."""
+        from sqlmodel import Session
+
         from alphred.store.compile import compile_workflow
 
         with Session(bind=self._conn, expire_on_commit=False) as session:

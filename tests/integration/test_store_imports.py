@@ -1,0 +1,92 @@
+"""The read commands stay off SQLModel, pydantic and the ORM; the Core tables they use are ``tables.py``'s.
+
+``alphred.store.schema`` is generated from the SQLModel classes of ``tables.py`` (``python -m
+alphred.store.schemagen``): these tests fail when the two drift apart.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.schema import CreateIndex, CreateTable
+from test_durable_runs import alphred, base_env, repo, workflow
+
+from alphred.store import schema, tables
+from alphred.store.schemagen import render_schema
+
+__all__ = ["repo"]  # the fixture
+
+ONE = """\
+phases:
+  say:
+    type: command
+    run: echo hello
+"""
+
+HEAVY = ("sqlmodel", "pydantic", "sqlalchemy.orm", "alphred.store.tables", "alphred.runtime.control", "git")
+
+
+def column_facts(table: Table) -> list[tuple[Any, ...]]:
+    """What DDL does not show of a column: its key, Python-side default, server default, autoincrement."""
+    facts = []
+    for column in table.columns:
+        default = column.default
+        arg = getattr(default, "arg", None)
+        shown = "callable" if getattr(default, "is_callable", False) else repr(arg)
+        server = str(getattr(column.server_default, "arg", None))
+        facts.append((column.key, column.name, shown, server, column.autoincrement, column.nullable))
+    return facts
+
+
+@pytest.mark.parametrize("dialect", [sqlite.dialect(), postgresql.dialect()], ids=["sqlite", "postgresql"])
+def test_the_core_tables_are_the_sqlmodel_tables(dialect: Any) -> None:
+    models = {t.name: t for t in (tables.table(m) for m in (*tables.TOPOLOGY_MODELS, *tables.RUN_MODELS))}
+    models |= {tables.table(m).name: tables.table(m) for m in (tables.SchemaMigration, tables.RunProcess, tables.Worker)}
+    assert set(models) == set(schema.METADATA.tables)
+    for name, model in models.items():
+        core = schema.METADATA.tables[name]
+        assert str(CreateTable(core).compile(dialect=dialect)) == str(CreateTable(model).compile(dialect=dialect))
+        indexes = [sorted(str(CreateIndex(i).compile(dialect=dialect)) for i in t.indexes) for t in (core, model)]
+        assert indexes[0] == indexes[1], name
+        assert column_facts(core) == column_facts(model), name
+        assert dict(core.dialect_kwargs) == dict(model.dialect_kwargs), name
+    assert [t.name for t in schema.TOPOLOGY_TABLES] == [tables.table(m).name for m in tables.TOPOLOGY_MODELS]
+    assert [t.name for t in schema.RUN_TABLES] == [tables.table(m).name for m in tables.RUN_MODELS]
+    assert schema.QUEUE_COLUMNS == tables.QUEUE_COLUMNS
+
+
+def test_schema_py_is_what_schemagen_writes() -> None:
+    """Compared without formatting (the file is ruff-formatted after generation: spaces, commas, quotes)."""
+    written = Path(schema.__file__).read_text(encoding="utf-8")
+    squeeze = str.maketrans("'", '"', " \n,")
+    assert written.translate(squeeze) == render_schema().translate(squeeze)
+
+
+def test_status_runs_and_logs_never_import_sqlmodel_pydantic_or_the_orm(repo: Path) -> None:
+    wf = workflow(repo, ONE)
+    assert alphred(repo, "run", str(wf)).returncode == 0
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['alphred', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('alphred', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        f"loaded = [m for m in {HEAVY!r} if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    for args in (
+        ["status", "1", "--repo", str(repo)],
+        ["status", "--json", "--repo", str(repo)],
+        ["runs", "--repo", str(repo)],
+        ["runs", "--json", "--repo", str(repo)],
+        ["logs", "1", "--repo", str(repo)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *args], env=base_env(repo.parent), capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, (args, done.stderr)
