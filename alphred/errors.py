@@ -26,8 +26,8 @@ The tree::
     │   ├── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
     │   └── LeaseLostError             (LEASE_LOST)               another process took over the run
     ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt; its code is
-    │                                                             the provider's (CLAUDE_*, CODEX_*, OPENAI_* in
-    │                                                             alphred.providers.openai_errors)
+    │                                                             the provider's (CLAUDE_*, CODEX_*: constants
+    │                                                             below; OPENAI_* in alphred.providers.openai_errors)
     ├── RuntimeFailure                 (RUNTIME_ERROR, exit 1)    an unexpected error failed an attempt
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
     │   │                                                         no remote, no base branch
@@ -330,6 +330,58 @@ BAD_EVENT = "BAD_EVENT"  # something else than a ProviderEvent
 PROVIDER_CRASH = "PROVIDER_CRASH"  # the provider raised an unexpected exception
 TIMEOUT = "TIMEOUT"  # the phase ran past its ``timeout``
 IDLE_TIMEOUT = "IDLE_TIMEOUT"  # the phase produced no event for its ``idle_timeout``
+
+# The agent CLIs' codes (``ProviderError.code``; docs/providers.md lists them). Per failure kind, the code
+# ``providers.errors.provider_error`` gives when the adapter names no more precise one:
+CLAUDE_AUTH = "CLAUDE_AUTH"
+CLAUDE_RATE_LIMIT = "CLAUDE_RATE_LIMIT"
+CLAUDE_TIMEOUT = "CLAUDE_TIMEOUT"
+CLAUDE_TRANSPORT = "CLAUDE_TRANSPORT"
+CLAUDE_INVALID_REQUEST = "CLAUDE_INVALID_REQUEST"
+CLAUDE_INTERNAL = "CLAUDE_INTERNAL"
+CODEX_AUTH = "CODEX_AUTH"
+CODEX_RATE_LIMIT = "CODEX_RATE_LIMIT"
+CODEX_TIMEOUT = "CODEX_TIMEOUT"
+CODEX_TRANSPORT = "CODEX_TRANSPORT"
+CODEX_INVALID_REQUEST = "CODEX_INVALID_REQUEST"
+CODEX_INTERNAL = "CODEX_INTERNAL"
+# ... and the more precise ones the adapters name:
+CLAUDE_BILLING = "CLAUDE_BILLING"  # the account cannot pay
+CLAUDE_BUDGET = "CLAUDE_BUDGET"  # the run's budget is spent
+CLAUDE_MAX_TURNS = "CLAUDE_MAX_TURNS"  # the turn limit was reached
+CLAUDE_NO_DECISION = "CLAUDE_NO_DECISION"  # the CLI gave up on the structured output
+CLAUDE_NOT_FOUND = "CLAUDE_NOT_FOUND"  # no Claude Code CLI
+CLAUDE_ROOT_BYPASS = "CLAUDE_ROOT_BYPASS"  # Claude Code refuses to bypass permissions as root
+CLAUDE_BAD_SETTINGS = "CLAUDE_BAD_SETTINGS"
+CLAUDE_SDK_MISSING = "CLAUDE_SDK_MISSING"
+CLAUDE_CRASH = "CLAUDE_CRASH"
+CLAUDE_BAD_OUTPUT = "CLAUDE_BAD_OUTPUT"
+CLAUDE_CONNECTION = "CLAUDE_CONNECTION"
+CLAUDE_INTERRUPTED = "CLAUDE_INTERRUPTED"
+CODEX_NOT_FOUND = "CODEX_NOT_FOUND"
+CODEX_BAD_SETTINGS = "CODEX_BAD_SETTINGS"
+CODEX_CRASH = "CODEX_CRASH"
+CODEX_INTERRUPTED = "CODEX_INTERRUPTED"
+
+PROVIDER_KIND_CODES: dict[str, dict[str, str]] = {
+    "CLAUDE": {
+        "auth": CLAUDE_AUTH,
+        "rate_limit": CLAUDE_RATE_LIMIT,
+        "timeout": CLAUDE_TIMEOUT,
+        "transport": CLAUDE_TRANSPORT,
+        "invalid_request": CLAUDE_INVALID_REQUEST,
+        "internal": CLAUDE_INTERNAL,
+    },
+    "CODEX": {
+        "auth": CODEX_AUTH,
+        "rate_limit": CODEX_RATE_LIMIT,
+        "timeout": CODEX_TIMEOUT,
+        "transport": CODEX_TRANSPORT,
+        "invalid_request": CODEX_INVALID_REQUEST,
+        "internal": CODEX_INTERNAL,
+    },
+}
+"""Per agent CLI (the ``prefix`` of ``provider_error``), the code of each failure kind."""
 
 GIT_LOCKED_KIND = "git_locked"
 RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal", GIT_LOCKED_KIND})

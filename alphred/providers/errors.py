@@ -1,14 +1,15 @@
 """Failure classification shared by the agent adapters: text or HTTP status -> kind, retryable flag, code.
 
-Codes are ``<PREFIX>_<KIND>`` (``CLAUDE_AUTH``, ``CODEX_RATE_LIMIT``...) unless an adapter names a more
-precise one (``CLAUDE_NOT_FOUND``, ``CODEX_CRASH``...); the same failure always gets the same code.
+Codes are constants of ``alphred.errors``: per agent CLI and failure kind (``CLAUDE_AUTH``,
+``CODEX_RATE_LIMIT``..., looked up in ``PROVIDER_KIND_CODES``) unless an adapter names a more precise one
+(``CLAUDE_NOT_FOUND``, ``CODEX_CRASH``...); the same failure always gets the same code.
 """
 
 from __future__ import annotations
 
 import re
 
-from alphred.errors import ProviderError
+from alphred.errors import PROVIDER_KIND_CODES, ProviderError
 
 KINDS = ("auth", "rate_limit", "timeout", "transport", "invalid_request", "internal")
 NOT_RETRYABLE = frozenset({"auth", "invalid_request"})
@@ -66,13 +67,16 @@ def classify_status(status: int) -> str:
 def provider_error(
     prefix: str, message: str, kind: str | None = None, *, code: str | None = None, retry_after: float | None = None
 ) -> ProviderError:
-    """A ProviderError with ``kind`` (classified from ``message`` when None) and a deterministic code."""
+    """A ProviderError with ``kind`` (classified from ``message`` when None) and a deterministic code.
+
+    ``prefix`` names the agent CLI (``CLAUDE``, ``CODEX``): a key of ``PROVIDER_KIND_CODES``.
+    """
     resolved = kind if kind in KINDS else classify_text(message)
     return ProviderError(
         message,
         kind=resolved,
         retryable=resolved not in NOT_RETRYABLE,
-        code=code or f"{prefix}_{resolved.upper()}",
+        code=code or PROVIDER_KIND_CODES[prefix][resolved],
         retry_after=retry_after,
     )
 

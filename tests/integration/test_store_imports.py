@@ -47,7 +47,9 @@ def column_facts(table: Table) -> list[tuple[Any, ...]]:
 @pytest.mark.parametrize("dialect", [sqlite.dialect(), postgresql.dialect()], ids=["sqlite", "postgresql"])
 def test_the_core_tables_are_the_sqlmodel_tables(dialect: Any) -> None:
     models = {t.name: t for t in (tables.table(m) for m in (*tables.TOPOLOGY_MODELS, *tables.RUN_MODELS))}
-    models |= {tables.table(m).name: tables.table(m) for m in (tables.SchemaMigration, tables.RunProcess, tables.Worker)}
+    models |= {
+        tables.table(m).name: tables.table(m) for m in (tables.SchemaMigration, tables.RunProcess, tables.Worker)
+    }
     assert set(models) == set(schema.METADATA.tables)
     for name, model in models.items():
         core = schema.METADATA.tables[name]
