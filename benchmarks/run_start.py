@@ -5,15 +5,17 @@ times, alternating: (a) ``alphred run wf.yaml`` in a fresh interpreter whose scr
 print the time of its first call and exit at once, so the figure covers interpreter and CLI start-up,
 validation, the database (created on the first run, then reused), the run's rows, its branch and
 ``git worktree add``; (b) ``git worktree add -b BRANCH PATH HEAD`` alone on the same repository. The
-overhead is median(a) - median(b); goal <= 150 ms. Worktrees and branches are removed after each sample.
+overhead is median(a) - median(b); goal <= 400 ms (issue 17; it was 150 ms before). Worktrees and
+branches are removed after each sample.
 Usage::
 
-    python benchmarks/run_start.py [--files 50000] [--runs 5] [--quick]
+    python benchmarks/run_start.py [--files 50000] [--runs 5] [--quick] [--source OTHER_CHECKOUT]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -21,7 +23,8 @@ from pathlib import Path
 
 from common import git, make_repo, median, scratch, spread, subprocess_env, table, verdict
 
-GOAL_MS = 150.0
+GOAL_MS = 400.0
+SOURCE: list[str] = []  # --source: another checkout of Alphred to measure (before/after figures)
 WORKFLOW = """\
 alphred: 1
 key: start
@@ -49,7 +52,10 @@ def alphred_start_ms(repo: Path, workflow: Path) -> float:
     """Milliseconds from spawning ``alphred run`` to its first provider call; cleans the run's worktree up."""
     args = [sys.executable, "-c", DRIVER, "run", str(workflow), "--quiet"]
     started = time.time()
-    result = subprocess.run(args, cwd=repo, env=subprocess_env(), capture_output=True, text=True, check=False)
+    env = subprocess_env()
+    if SOURCE:
+        env["PYTHONPATH"] = os.pathsep.join((SOURCE[0], env["PYTHONPATH"]))
+    result = subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True, check=False)
     marks = [line.split()[1] for line in result.stderr.splitlines() if line.startswith("FIRST_PROVIDER_CALL")]
     if result.returncode != 0 or not marks:
         raise SystemExit(f"alphred run did not reach its provider ({result.returncode}):\n{result.stderr[-2000:]}")
@@ -88,7 +94,10 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=50_000, help="files in the large repository")
     parser.add_argument("--runs", type=int, default=5, help="samples per repository (medians are reported)")
     parser.add_argument("--quick", action="store_true", help="smoke mode: 2,000 files, 2 runs")
+    parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
+    if args.source:
+        SOURCE.append(os.path.abspath(args.source))
     files, runs = (2_000, 2) if args.quick else (args.files, args.runs)
     rows = []
     with scratch("start") as tmp:
@@ -111,7 +120,7 @@ def main() -> None:
                 ]
             )
     print(f"\nRun start latency, median of {runs} run(s) (ms):\n")
-    header = ["repository", "alphred run -> provider", "range", "git worktree add", "range", "overhead (goal <= 150)"]
+    header = ["repository", "alphred run -> provider", "range", "git worktree add", "range", "overhead (goal <= 400)"]
     print(table(rows, header))
 
 

@@ -11,15 +11,18 @@ import hashlib
 import json
 from contextlib import AbstractContextManager
 from dataclasses import asdict
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
 
 from alphred.spec.model import END, FAIL, Phase, Transition, Workflow
 from alphred.store.status import NodeType, TargetKind
-from alphred.store.tables import GuardDefinition, PromptTemplate, TreeEdge, TreeNode, WorkflowTree
+
+if TYPE_CHECKING:  # SQLModel (pydantic, the ORM) is imported only when a new tree version is written
+    from sqlmodel import Session
+
+    from alphred.store.tables import TreeNode, WorkflowTree
 
 _ATTEMPTS = 5
 
@@ -131,6 +134,8 @@ def workflow_content_hash(workflow: Workflow) -> str:
 
 def compile_workflow(target: Session | SessionSource, workflow: Workflow) -> WorkflowTree:
     """Store ``workflow`` as topology, or find the version with the same content; return its tree row."""
+    from sqlmodel import Session
+
     if isinstance(target, Session):
         return _compile(target, workflow)
     with target.session() as session:
@@ -139,6 +144,10 @@ def compile_workflow(target: Session | SessionSource, workflow: Workflow) -> Wor
 
 def find_tree(session: Session, key: str, content_hash: str) -> WorkflowTree | None:
     """The stored version of tree ``key`` with ``content_hash``, if any."""
+    from sqlmodel import col, select
+
+    from alphred.store.tables import WorkflowTree
+
     query = (
         select(WorkflowTree)
         .where(col(WorkflowTree.tree_key) == key, col(WorkflowTree.content_hash) == content_hash)
@@ -148,6 +157,10 @@ def find_tree(session: Session, key: str, content_hash: str) -> WorkflowTree | N
 
 
 def _latest_version(session: Session, key: str) -> int:
+    from sqlmodel import col, select
+
+    from alphred.store.tables import WorkflowTree
+
     query = select(func.max(WorkflowTree.version)).where(col(WorkflowTree.tree_key) == key)
     return int(session.exec(query).one() or 0)
 
@@ -174,6 +187,8 @@ def _compile(session: Session, workflow: Workflow) -> WorkflowTree:
 
 
 def _insert(session: Session, workflow: Workflow, digest: str, version: int) -> WorkflowTree:
+    from alphred.store.tables import GuardDefinition, TreeEdge, WorkflowTree
+
     tree = WorkflowTree(
         tree_key=workflow.key,
         version=version,
@@ -220,6 +235,8 @@ def _insert(session: Session, workflow: Workflow, digest: str, version: int) -> 
 
 
 def _insert_node(session: Session, tree: WorkflowTree, phase: Phase) -> TreeNode:
+    from alphred.store.tables import PromptTemplate, TreeNode
+
     prompt_id: int | None = None
     if phase.prompt is not None:
         prompt = PromptTemplate(template_key=f"{tree.tree_key}/{phase.key}", version=tree.version, content=phase.prompt)

@@ -160,6 +160,16 @@ class RunOps:
 
     def compile(self, workflow: Workflow) -> tuple[int, int]:
         """Store ``workflow`` as topology (same content -> same version) and return ``(tree_id, version)``."""
+        from alphred.store.compile import workflow_content_hash
+
+        stored = self._conn.execute(
+            select(TREES.c.id, TREES.c.version)
+            .where(TREES.c.tree_key == workflow.key, TREES.c.content_hash == workflow_content_hash(workflow))
+            .order_by(TREES.c.version)
+            .limit(1)
+        ).first()
+        if stored is not None:  # compiled before: no need for the ORM (SQLModel, pydantic) to write one
+            return int(stored.id), int(stored.version)
         from sqlmodel import Session
 
         from alphred.store.compile import compile_workflow

@@ -6,6 +6,7 @@ alphred.store.schemagen``): these tests fail when the two drift apart.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -68,6 +69,34 @@ def test_schema_py_is_what_schemagen_writes() -> None:
     written = Path(schema.__file__).read_text(encoding="utf-8")
     squeeze = str.maketrans("'", '"', " \n,")
     assert written.translate(squeeze) == render_schema().translate(squeeze)
+
+
+def test_a_second_run_of_a_workflow_never_imports_sqlmodel_pydantic_or_the_orm(repo: Path) -> None:
+    """The tree is stored already: it is found with Core statements (the ORM only writes a new version)."""
+    wf = workflow(repo, ONE)
+    assert alphred(repo, "run", str(wf)).returncode == 0
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['alphred', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('alphred', run_name='__main__')\n"
+        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
+        "loaded = [m for m in ('sqlmodel', 'pydantic', 'sqlalchemy.orm', 'alphred.store.tables') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "run", str(wf), "--quiet"],
+        cwd=repo,
+        env=base_env(repo.parent),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    runs = alphred(repo, "runs", "--json")
+    assert [(r["run_id"], r["status"], r["workflow"]["version"]) for r in json.loads(runs.stdout)] == [
+        (2, "completed", 1),
+        (1, "completed", 1),
+    ]
 
 
 def test_status_runs_and_logs_never_import_sqlmodel_pydantic_or_the_orm(repo: Path) -> None:
