@@ -34,7 +34,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-ENTRY_LIMIT = 20_000  # beyond this many entries a stat walk costs as much as ``git add -A``: not snapshotted
+# Beyond this many entries the walk after a commit (~3-8 us an entry) costs more than the ``git add -A`` an
+# unchanged phase saves (~5 ms + ~3 us an entry; measured at 200 and 10,000 entries): git decides instead.
+ENTRY_LIMIT = 2_000
 RACY_BYTES_LIMIT = 4 << 20  # racy files are hashed at every check: not above this many bytes in all
 
 _StatKey = tuple[int, int, int, int, int, int]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import alphred.git.snapshot as snapshot_module
 import alphred.git.worktrees as worktrees_module
 from alphred.git import GitWorktrees, Worktree, locate_repository
 from alphred.git.command import run_git
@@ -255,3 +256,19 @@ def test_a_removed_and_recreated_worktree_is_not_taken_for_the_old_one(
     result = worktrees.commit_phase(again.path, "after recreation")
     assert result is not None and "f.txt" in result.diff
     assert "add" in git_calls
+
+
+def test_a_worktree_over_the_entry_limit_is_left_to_git(
+    worktree: tuple[GitWorktrees, Worktree], git_calls: list[str]
+) -> None:
+    worktrees, created = worktree
+    many = created.path / "many"
+    many.mkdir()
+    for n in range(snapshot_module.ENTRY_LIMIT):
+        (many / f"{n}.txt").write_text(f"{n}\n")
+    assert worktrees.commit_phase(created.path, "many") is not None
+    git_calls.clear()
+    assert worktrees.commit_phase(created.path, "look") is None
+    assert git_calls == ["add"]  # no snapshot: git is asked, and the index shortcut skips the diff
+    (many / "last.txt").write_text("last\n")
+    assert worktrees.commit_phase(created.path, "one more") is not None
