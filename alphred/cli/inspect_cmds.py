@@ -93,7 +93,7 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
 def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
-    from alphred.runtime.branches import phase_branches, run_workflows
+    from alphred.runtime.branches import phase_branches, phase_heads, run_workflows
     from alphred.runtime.status import status_object
     from alphred.runtime.style import Painter, wants_colour
 
@@ -144,9 +144,11 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
         for line in branch_lines(store, record, workflow, steps, paint):
             click.echo(line)
     click.echo("steps:")
+    heads = phase_heads(workflow) if workflow is not None else {}
     for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
-        click.echo(f"  {number:>3}. {s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        lane = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
+        click.echo(f"  {number:>3}. {lane}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
         for c in s.get("checks") or ():
             if not c["passed"]:
                 code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""

@@ -57,16 +57,21 @@ class BranchView:
         }  # fmt: skip
 
 
-def phase_branches(workflow: Workflow, run_branch: str | None) -> dict[str, str]:
-    """The git branch of every phase inside a branch of a fan-out (phases on the run branch are absent)."""
-    if not run_branch:
-        return {}
+def phase_heads(workflow: Workflow) -> dict[str, str]:
+    """The branch head (first phase) of every phase inside a branch of a fan-out."""
     found: dict[str, str] = {}
     for group in fan_outs(workflow):
         for head in group.branches:
             for key in group.regions[head]:
-                found.setdefault(key, lane_branch(run_branch, head))
+                found.setdefault(key, head)
     return found
+
+
+def phase_branches(workflow: Workflow, run_branch: str | None) -> dict[str, str]:
+    """The git branch of every phase inside a branch of a fan-out (phases on the run branch are absent)."""
+    if not run_branch:
+        return {}
+    return {key: lane_branch(run_branch, head) for key, head in phase_heads(workflow).items()}
 
 
 def _field(step: Any, name: str) -> Any:
