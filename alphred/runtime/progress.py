@@ -167,12 +167,12 @@ class Progress:
         with self._lock:
             return [key for key, _ in sorted(self._active.items(), key=lambda item: item[1].started)]
 
-    def note(self, text: str, style: str = "") -> None:
-        """A free-form line (a sentence)."""
+    def note(self, text: str, style: str = "", lane: str | None = None) -> None:
+        """A free-form line (a sentence); ``lane``: the branch head it is about (tags the line)."""
         if style:
-            self._line(text, "•", style)
+            self._line(text, "•", style, lane)
         else:
-            self._line(text)
+            self._line(text, lane=lane)
 
     def phase_started(self, effect: StartPhase, kind: str, state: RunState) -> None:
         """A phase attempt starts (``effect.lane``: the branch head it runs in, None on the run branch)."""

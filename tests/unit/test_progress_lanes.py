@@ -50,6 +50,7 @@ def test_off_a_terminal_lines_of_a_branch_start_with_its_head_and_stay_whole() -
         start(progress, head, head)
     finish(progress, "tests", "tests")
     finish(progress, "security", "security", StepOutcome.CANCELLED)
+    progress.note("retrying style", "yellow", lane="style")
     lines = stream.getvalue().splitlines()
     assert CLEAR_LINE not in stream.getvalue() and "⟳" not in stream.getvalue()
     assert all(LINE.match(line) for line in lines), lines
@@ -57,6 +58,7 @@ def test_off_a_terminal_lines_of_a_branch_start_with_its_head_and_stay_whole() -
     assert "] [security] ▶ security (agent) attempt 1, visit 1 · step 2 · 500 tokens" in lines[2]
     assert "] [tests] ✓ tests attempt 1 completed · decision approved · → verdict" in lines[5]
     assert "] [security] ■ security attempt 1 cancelled" in lines[6]
+    assert lines[7].endswith("] [style] • retrying style")
     assert max(display_width(line) for line in lines) > 30  # off a terminal nothing is cut
     assert progress.running() == [("style", 1)]
 
