@@ -309,9 +309,14 @@ def test_dry_run_takes_the_first_declared_decision(repo: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert status["steps"] == [
         {
-            "phase": "review", "attempt": 1, "outcome": "completed", "decision": "approved", "next": "$end",
-            "checks": [], "branch": None,
-        }  # fmt: skip
+            "phase": "review",
+            "attempt": 1,
+            "outcome": "completed",
+            "decision": "approved",
+            "next": "$end",
+            "checks": [],
+            "branch": None,
+        }
     ]
 
 
