@@ -171,7 +171,8 @@ def _standing(
         return (NOT_MERGED if run_status in ("failed", "cancelled") else ARRIVED), last_phase, ()
     if run_status in ("completed", "failed", "cancelled"):
         return NOT_MERGED, last_phase, ()
-    return RUNNING if outcome == "interrupted" else QUEUED, _field(last, "next") or last_phase, ()
+    # no engine state to ask: the phase it routed to runs now, an interrupted one waits to run again
+    return QUEUED if outcome == "interrupted" else RUNNING, _field(last, "next") or last_phase, ()
 
 
 def _last_fan_out(group: FanOut, steps: Sequence[Any]) -> int | None:
