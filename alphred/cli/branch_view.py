@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from alphred.runtime.branches import BranchView
+    from alphred.runtime.branch_views import BranchView
     from alphred.runtime.style import Painter
     from alphred.spec import Workflow
     from alphred.store import RunRecord, SqlRunStore
@@ -51,7 +51,7 @@ def branch_lines(
     store: SqlRunStore, record: RunRecord, workflow: Workflow, steps: list[Any], paint: Painter
 ) -> list[str]:
     """The ``branches:`` block of ``alphred status`` (no lines for a workflow without fan-outs)."""
-    from alphred.runtime.branches import run_branch_views, stored_state
+    from alphred.runtime.branch_views import run_branch_views, stored_state
 
     from .inspect_cmds import table
 

@@ -93,7 +93,7 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
 def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
-    from alphred.runtime.branches import phase_branches, phase_heads, run_workflows
+    from alphred.runtime.branch_views import phase_branches, phase_heads, run_workflows
     from alphred.runtime.status import status_object
     from alphred.runtime.style import Painter, wants_colour
 
