@@ -17,12 +17,9 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 from collections import deque
 from collections.abc import Mapping, Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +36,6 @@ from alphred.engine import (
     MergeDone,
     PauseRequested,
     PhaseCompleted,
-    PhaseFailed,
     PhaseInterrupted,
     RecordStep,
     RunFinished,
@@ -50,7 +46,7 @@ from alphred.engine import (
     transition,
 )
 from alphred.engine.lanes import is_resolving
-from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError
+from alphred.errors import AlphredError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, groups
 from alphred.spec import PhaseType, Workflow
@@ -58,12 +54,13 @@ from alphred.store import SqlRunStore
 from alphred.store.snapshots import read_requests
 
 from .acts import AUTO_APPROVED, approval_note, auto_approve, failed_by_runtime, heartbeat
+from .attempts import Active, Attempts
 from .branches import Branches
 from .cleanup import remove_worktree
 from .crash import crash_point
 from .delivery import deliver_step
 from .jsonl import JsonlEvents
-from .lease import LeaseOwner, lease_ttl, process_start_time
+from .lease import LeaseOwner, lease_ttl
 from .options import RunOptions, backoff_seconds
 from .orphans import MARKER
 from .persist import Persister, Write
@@ -72,29 +69,6 @@ from .progress import Progress
 from .redact import Redactor
 
 HEARTBEAT_SECONDS = 0.5
-
-_ATTEMPT: ContextVar[tuple[str, int] | None] = ContextVar("alphred_attempt", default=None)
-"""The attempt the current task (or the thread it started) works for: process groups are recorded with it."""
-
-
-@dataclass
-class _Failure:
-    attempt: int
-    kind: str
-    message: str
-    retry_after: float | None
-
-
-@dataclass
-class _Active:
-    """An attempt that is starting or running; ``task`` once its work runs, ``wake`` ends its backoff."""
-
-    phase: str
-    attempt: int
-    lane: str | None
-    task: asyncio.Future[Any] | None = None
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    stopped: bool = False  # ended by StopPhase: the engine has recorded it already
 
 
 class Runner:
@@ -140,8 +114,7 @@ class Runner:
         )
         self.events = events
         self.persister = Persister(store, run_id, self.owner, self.ttl, {**(runtime or {}), **options.stored()})
-        self._failures: dict[str, _Failure] = {}
-        self._active: dict[str, _Active] = {}  # phase key -> its attempt that starts or runs
+        self.attempts = Attempts(store, run_id, self.progress, options.env)
         self._branches: Branches | None = None
         self._in_flight = 0  # parallel-branch attempts whose events are not taken from the inbox yet
         self._inbox: asyncio.Queue[list[Event]] = asyncio.Queue()
@@ -150,7 +123,6 @@ class Runner:
         self._pause = False
         self._wake = asyncio.Event()
         self._signals = 0
-        self._recording: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early_interrupt = False
 
@@ -165,7 +137,7 @@ class Runner:
         self._inbox = asyncio.Queue()
         self.ctx.cancel = asyncio.Event()
         loop = asyncio.get_running_loop()
-        self._loop = loop
+        self._loop = self.attempts.loop = loop
         if self._early_interrupt:
             self.interrupt()
         installed = []
@@ -175,7 +147,7 @@ class Runner:
                 installed.append(sig)
         marked = os.environ.get(MARKER)
         os.environ[MARKER] = self.owner  # agent SDKs pass os.environ to the CLIs they spawn
-        stop_listening = groups.listen(self._record_group)
+        stop_listening = groups.listen(self.attempts.record_group)
         background = [asyncio.create_task(self._heartbeat())]
         if self.progress.live:
             background.append(asyncio.create_task(self._ticker()))
@@ -183,17 +155,14 @@ class Runner:
             return await self._drive(state, first)
         finally:
             if self._lane_tasks:  # the run stopped (lease lost, an error): its branches' attempts stop too
-                for active in self._active.values():
-                    if active.task is not None:
-                        active.task.cancel()
+                self.attempts.stop_all()
                 await asyncio.gather(*self._lane_tasks, return_exceptions=True)
             stop_listening()
             for task in background:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            if self._recording:
-                await asyncio.gather(*self._recording, return_exceptions=True)
+            await self.attempts.recorded()
             for sig in installed:
                 loop.remove_signal_handler(sig)
             _restore(MARKER, marked)
@@ -264,7 +233,7 @@ class Runner:
                 return await self._start_phase(state, effect)
             self._start_lane(state, effect, await self._lanes())
         elif isinstance(effect, StopPhase):
-            self._stop_attempt(effect)
+            self.attempts.stop(effect.phase, effect.attempt)
         elif isinstance(effect, MergeBranch):
             branches = await self._lanes()
             return [await asyncio.to_thread(branches.merge, state, effect)]
@@ -310,15 +279,6 @@ class Runner:
             branches.busy.discard(effect.lane)
             self._inbox.put_nowait(reported)
 
-    def _stop_attempt(self, effect: StopPhase) -> None:
-        active = self._active.get(effect.phase)
-        if active is None or active.attempt != effect.attempt:
-            return
-        active.stopped = True
-        active.wake.set()
-        if active.task is not None and not active.task.done():
-            active.task.cancel()
-
     async def _start_phase(self, state: RunState, effect: StartPhase, ctx: PhaseContext | None = None) -> list[Event]:
         stats = AttemptStats()
         self.persister.stats[(effect.phase, effect.attempt)] = stats
@@ -326,22 +286,18 @@ class Runner:
             return [PhaseInterrupted(effect.phase, effect.attempt)]
         if self._stop == "cancel":
             return [CancelRequested()]
-        active = self._active[effect.phase] = _Active(effect.phase, effect.attempt, effect.lane)
-        token = _ATTEMPT.set((effect.phase, effect.attempt))
-        try:
+        with self.attempts.under_way(effect) as active:
             return await self._attempt(state, effect, ctx or self.ctx, active, stats)
-        finally:
-            _ATTEMPT.reset(token)
-            if self._active.get(effect.phase) is active:
-                del self._active[effect.phase]
 
     async def _attempt(
-        self, state: RunState, effect: StartPhase, ctx: PhaseContext, active: _Active, stats: AttemptStats
+        self, state: RunState, effect: StartPhase, ctx: PhaseContext, active: Active, stats: AttemptStats
     ) -> list[Event]:
         phase = self.workflow.phase(effect.phase)
         notes: tuple[str, ...] = ()
         if phase.type is not PhaseType.APPROVAL:
-            retry_notes = await self._before_retry(state, effect, active)  # "retrying … in Ns" before "▶ attempt N"
+            retry_notes = await self.attempts.before_retry(
+                state, effect, active, self._wake
+            )  # "retrying … in Ns" before "▶ attempt N"
             if retry_notes is None:
                 return self._stopped_events(effect, active)
             notes = retry_notes
@@ -364,44 +320,17 @@ class Runner:
             outcome = failed_by_runtime(effect.phase, effect.attempt, exc, stats)
         if self._stop is not None or active.stopped:  # an interrupted outcome wins over a late success
             return self._stopped_events(effect, active)
-        if isinstance(outcome, PhaseFailed):
-            error = stats.details.get("error", {})
-            self._failures[effect.phase] = _Failure(
-                effect.attempt, outcome.reason, stats.message or outcome.reason, error.get("retry_after")
-            )
-        else:
-            self._failures.pop(effect.phase, None)
+        self.attempts.ended(effect, outcome, stats)
         if not self._pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
             self._pause = (await asyncio.to_thread(read_requests, self.store, self.run_id))[0]
         return [PauseRequested(), outcome] if self._pause else [outcome]
 
-    def _stopped_events(self, effect: StartPhase, active: _Active | None = None) -> list[Event]:
+    def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:
         if active is not None and active.stopped:
             return []  # StopPhase ended it: the engine has recorded it cancelled
         if self._stop == "cancel":
             return [CancelRequested()]
         return [PhaseInterrupted(effect.phase, effect.attempt)]
-
-    async def _before_retry(self, state: RunState, effect: StartPhase, active: _Active) -> tuple[str, ...] | None:
-        """Back off before retrying a retryable provider failure; the notes for the retry's context."""
-        failure = self._failures.get(effect.phase)
-        if failure is None or failure.attempt != effect.attempt - 1:
-            return ()
-        note = (
-            f'<previous_attempt phase="{effect.phase}" attempt="{failure.attempt}" reason="{failure.kind}">\n'
-            f"{failure.message[:2000]}\n</previous_attempt>"
-        )
-        if failure.kind in RETRYABLE_KINDS:
-            consecutive = max(1, state.phase(effect.phase).consecutive_failures)
-            delay = backoff_seconds(consecutive, failure.retry_after, self.options.env)
-            self.progress.note(
-                f"retrying {effect.phase} in {delay:.1f}s: attempt {failure.attempt} failed ({failure.kind})"
-            )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(active.wake.wait(), delay)
-            if self._stop is not None or active.stopped:
-                return None
-        return (note,)
 
     def _finish(self, effect: RunFinished) -> None:
         """The run ended (in a thread): record its head; a completed run's worktrees are removed.
@@ -452,34 +381,7 @@ class Runner:
             self.interrupted = why == "interrupt"
         self._wake.set()
         self.ctx.cancel.set()  # providers watching their cancellation handle stop their agent
-        for active in list(self._active.values()):
-            active.wake.set()
-            if active.task is not None and not active.task.done():
-                active.task.cancel()
-
-    def _record_group(self, pgid: int) -> None:
-        """A process group started for an attempt: record it (in a thread) for a later take-over."""
-        attempt = _ATTEMPT.get()
-        if attempt is None and len(self._active) == 1:  # started outside the attempt's task (an SDK's thread)
-            only = next(iter(self._active.values()))
-            attempt = (only.phase, only.attempt)
-        if attempt is None:
-            return
-        args = (self.run_id, attempt[0], attempt[1], socket.gethostname(), pgid, process_start_time(pgid))
-        loop = self._loop
-        if loop is None:
-            return
-
-        def record() -> None:
-            task = loop.create_task(asyncio.to_thread(self.store.add_process, *args))
-            self._recording.add(task)
-            task.add_done_callback(self._recording.discard)
-
-        with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
-            if _running_loop() is loop:
-                record()
-            else:
-                loop.call_soon_threadsafe(record)
+        self.attempts.stop_all()
 
     async def _ticker(self) -> None:
         while True:
@@ -489,7 +391,7 @@ class Runner:
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            phases = tuple(self._active)
+            phases = tuple(self.attempts.active)
             try:
                 flags = await asyncio.to_thread(heartbeat, self.store, self.run_id, self.owner, self.ttl, phases)
             except AlphredError:
@@ -500,13 +402,6 @@ class Runner:
                 self._request_stop("cancel")
             elif flags[0]:
                 self._pause = True
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def _restore(name: str, value: str | None) -> None:
