@@ -503,3 +503,20 @@ def test_kill_9_around_a_branch_commit_redoes_nothing(repo: Path, point: str) ->
     for name in ("left", "right"):
         log = git(repo, "log", "--format=%s", f"{final['branch']}.{name}").splitlines()
         assert log == [f"alphred(wf): {name} [visit 1]", "init"], (name, steps(final))  # one commit each
+
+
+def test_the_offline_review_example_runs_with_lanes_in_its_event_stream(repo: Path) -> None:
+    example = Path(__file__).resolve().parents[1] / "fixtures" / "workflows" / "parallel-review-offline.yaml"
+    done = alphred(repo, "run", str(example), "--events", "jsonl", "--json")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    final = lines[-1]
+    assert final["status"] == "completed" and final["phases"][-1]["decision"] == "changes_requested"
+    provider = [line for line in lines[:-1] if line.get("type") in ("system", "result")]
+    assert {line["phase"]: line.get("lane") for line in provider} == {
+        "scope": None, "security": "security", "tests": "tests", "style": "style", "verdict": None,
+    }  # fmt: skip
+    started = [line for line in lines if line.get("type") == "phase_started" and line.get("lane")]
+    assert sorted(line["phase"] for line in started) == ["security", "style", "tests"]
+    branches = {p["key"]: p["branch"] for p in final["phases"]}
+    assert branches["tests"] == f"{final['branch']}.tests" and branches["verdict"] is None
