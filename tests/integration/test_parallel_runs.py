@@ -520,3 +520,22 @@ def test_the_offline_review_example_runs_with_lanes_in_its_event_stream(repo: Pa
     assert sorted(line["phase"] for line in started) == ["security", "style", "tests"]
     branches = {p["key"]: p["branch"] for p in final["phases"]}
     assert branches["tests"] == f"{final['branch']}.tests" and branches["verdict"] is None
+
+
+def test_pause_lets_running_branches_finish_then_resume_completes(repo: Path) -> None:
+    wf, flag, quick_log, pid_file = two_held_lanes(repo)
+    process = start(repo, "run", str(wf), "--json")
+    wait_for(lambda: pid_file.exists() and pid_file.read_text().strip() != "")
+    assert alphred(repo, "pause", "1").returncode == 0
+    flag.touch()  # the held branch's attempt finishes; nothing new starts
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 4, err
+    paused = json.loads(out)
+    assert (paused["status"], paused["reason"]) == ("paused", "paused")
+    assert ("held", 1, "completed") in steps(paused) and ("quick", 1, "completed") in steps(paused)
+    assert all(s[0] != "join" for s in steps(paused))
+    done = alphred(repo, "resume", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout)
+    assert final["status"] == "completed" and steps(final)[-1] == ("join", 1, "completed")
+    assert quick_log.read_text() == "ran\n"
