@@ -131,7 +131,7 @@ def _standing(
     """``(state word, phase, conflicts)`` of branch ``head`` of ``group``."""
     if state is not None:
         lane = next((lane for lane in state.lanes if lane.head == head), None)
-        if lane is not None:
+        if lane is not None and state.status.value != "failed":  # a failed run keeps its lanes for a retry
             if lane.current is not None:
                 return RUNNING, lane.current, ()
             if lane.queued is not None:

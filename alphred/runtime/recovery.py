@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alphred.engine import INTERRUPTED, Event, PhaseInterrupted, RunState, RunStatus
+from alphred.engine import INTERRUPTED, Event, NodeStatus, PhaseInterrupted, RunState, RunStatus
 from alphred.engine.lanes import is_resolving
 from alphred.git import GitWorktrees, RepoLocation, phase_commit_message
 from alphred.git.merges import LaneGit, merge_message
@@ -89,6 +89,7 @@ class _Settle:
         completed: list[Event] = []
         run_id, branch = self.record.id, self.record.branch or ""
         paused = state.status is RunStatus.PAUSED and state.reason == INTERRUPTED
+        failed = state.status is RunStatus.FAILED  # a retry: branches stopped when another failed start clean
         for lane in state.lanes:
             path = self.git.lane_path(run_id, lane.head, lane_visit(state, lane.head))
             clear_stale_locks(self.location, path, self.git.lane_ref(run_id, branch, lane.head))
@@ -102,8 +103,10 @@ class _Settle:
                     continue
                 self.save(key, attempt, path, last_recorded(path, run_id, base) if path.is_dir() else base)
                 interrupted.append(PhaseInterrupted(key, attempt))
-            elif paused and lane.queued is not None and not lane.arrived and path.is_dir():
-                self.save(lane.queued, state.phase(lane.queued).attempt, path, last_recorded(path, run_id, base))
+            elif (paused or failed) and lane.queued is not None and not lane.arrived and path.is_dir():
+                queued = state.phase(lane.queued)
+                if paused or queued.status is NodeStatus.PENDING:  # a failed phase keeps what it left
+                    self.save(lane.queued, queued.attempt, path, last_recorded(path, run_id, base))
         return interrupted + completed
 
     def finish_commit(

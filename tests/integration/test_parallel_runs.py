@@ -267,8 +267,8 @@ def test_a_resolver_leaving_markers_fails_its_attempt_and_is_retried(repo: Path)
     assert git(repo, "show", f"{final['branch']}:shared.txt") == "fixed"
 
 
-def test_a_failing_branch_fails_the_run_and_cancels_the_others(repo: Path) -> None:
-    flag, pid_file = repo.parent / "never", repo.parent / "other.pid"
+def test_a_failing_branch_fails_the_run_and_cancels_the_others_then_retry_goes_on(repo: Path) -> None:
+    flag, pid_file = repo.parent / "fixed", repo.parent / "other.pid"
     wf = workflow(
         repo,
         f"""\
@@ -280,23 +280,32 @@ def test_a_failing_branch_fails_the_run_and_cancels_the_others(repo: Path) -> No
           broken:
             type: command
             max_retries: 0
-            run: "while [ ! -s {pid_file} ]; do sleep 0.05; done; exit 3"
+            run: "while [ ! -s {pid_file} ]; do sleep 0.05; done; test -f {flag} && echo fixed > broken.txt"
             transitions: [{{to: join}}]
           other:
             type: command
             run: |
               {hold(flag, pid_file, "other.txt")}
             transitions: [{{to: join}}]
-          join: {{join: all, type: command, run: "true"}}
+          join: {{join: all, type: command, run: "ls broken.txt other.txt"}}
         """,
     )
     code, final, err = run_json(repo, "run", str(wf))
     assert code == 1, err
-    assert final["status"] == "failed"
+    assert (final["status"], final["reason"]) == ("failed", "retries_exhausted")
     assert ("broken", 1, "failed") in steps(final) and ("other", 1, "cancelled") in steps(final)
-    assert {p["key"]: p["status"] for p in final["phases"]}["join"] in ("pending", "cancelled")
     wait_for(lambda: not alive(int(pid_file.read_text())))
-    assert len(lane_dirs(repo)) == 2  # a failed run keeps its branches' worktrees for inspection
+    assert len(lane_dirs(repo)) == 2  # a failed run keeps its branches' worktrees for inspection and retry
+    flag.touch()
+    pid_file.unlink()
+    code, final, err = run_json(repo, "retry", "1")
+    assert code == 0, err
+    assert final["status"] == "completed"
+    assert [s for s in steps(final) if s[0] in ("broken", "other")][-2:] in (
+        [("broken", 2, "completed"), ("other", 2, "completed")],
+        [("other", 2, "completed"), ("broken", 2, "completed")],
+    )
+    assert {"broken.txt", "other.txt"} <= set(git(repo, "ls-tree", "--name-only", final["branch"]).split())
 
 
 def two_held_lanes(repo: Path) -> tuple[Path, Path, Path, Path]:
