@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import json
 import shlex
 import time
@@ -162,7 +162,7 @@ async def _check(
         try:
             return dry_run_checks(phase.checks, template_context(state, ctx.workflow, phase.key), sink.add)
         finally:
-            sink.flush()
+            await asyncio.to_thread(sink.flush)
             stats.events = sink.count
     if (
         phase.type is PhaseType.AGENT
@@ -172,9 +172,16 @@ async def _check(
         sink.add(
             ProviderEvent(EventType.SYSTEM, f"dry run: the {len(phase.checks)} check(s) of {phase.key} are skipped")
         )
-        sink.flush()
+        await asyncio.to_thread(sink.flush)
         stats.events = sink.count
         return None
+    wake = asyncio.Event()
+
+    def emit(event: ProviderEvent) -> None:
+        """Store a check's event soon (``logs --follow`` shows a slow check as it starts), off the loop."""
+        sink.add(event)
+        wake.set()
+
     run = CheckRun(
         worktree=ctx.worktree,
         start_sha=str(stats.details["start_sha"]),
@@ -182,19 +189,25 @@ async def _check(
         report=verdict.report,
         env=ctx.env,
         redactor=ctx.redactor,
-        emit=functools.partial(_add_now, sink),
+        emit=emit,
     )
+    flusher = asyncio.create_task(_flush_when_woken(sink, wake))
     try:
         return await run_checks(phase.checks, run)
     finally:
-        sink.flush()
+        flusher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flusher
+        await asyncio.shield(asyncio.to_thread(sink.flush))
         stats.events = sink.count
 
 
-def _add_now(sink: EventSink, event: ProviderEvent) -> None:
-    """Store an event at once (a check's events: ``logs --follow`` shows a slow check as it starts)."""
-    sink.add(event)
-    sink.flush()
+async def _flush_when_woken(sink: EventSink, wake: asyncio.Event) -> None:
+    """Write buffered events in a thread each time ``wake`` is set."""
+    while True:
+        await wake.wait()
+        wake.clear()
+        await asyncio.to_thread(sink.flush)
 
 
 async def _flush_periodically(sink: EventSink) -> None:

@@ -7,7 +7,7 @@ the drain, worker start-up included, and without it: first start to last complet
 p50/p99 (``created_at`` → ``started_at``: queueing time, so it grows with the backlog), and double
 executions (lines of a ledger file outside every worktree, written by the phase: must be 0).
 
-    python benchmarks/queue.py [--runs 200] [--workers 1,2,4] [--quick]
+    python benchmarks/queue_drain.py [--runs 200] [--workers 1,2,4] [--quick]
 """
 
 from __future__ import annotations
@@ -21,10 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-# This file is called queue.py: its directory must not shadow the standard library's ``queue`` (psycopg).
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTGRES = os.environ.get("ALPHRED_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
