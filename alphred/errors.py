@@ -9,8 +9,7 @@ The tree::
     │   ├── RunStateError              (RUN_STATE)                a command that the run's state does not allow
     │   ├── RunBusyError               (RUN_BUSY)                 another live process executes the run
     │   ├── SettingError               (BAD_SETTING)              an ALPHRED_* variable holds a bad value
-    │   ├── DatabaseUrlError           (BAD_DATABASE_URL)         ``--db``/ALPHRED_DATABASE_URL is unusable
-    │   └── ParallelNotSupportedError  (PARALLEL_NOT_SUPPORTED)   a workflow with parallel branches (not runnable yet)
+    │   └── DatabaseUrlError           (BAD_DATABASE_URL)         ``--db``/ALPHRED_DATABASE_URL is unusable
     ├── WorkflowInvalidError           (WORKFLOW_INVALID, exit 2) a workflow file failed validation
     ├── GuardSyntaxError               (GUARD_SYNTAX, exit 2)     a guard expression does not parse
     ├── TemplateError                  (TEMPLATE_SYNTAX, exit 2)  a ``{{ path }}`` template does not parse
@@ -153,20 +152,6 @@ class RunBusyError(UsageError):
         self.run_id = run_id
         self.owner = owner
         super().__init__(f"run {run_id} is being executed by another process ({owner}); try again when it stops")
-
-
-class ParallelNotSupportedError(UsageError):
-    """Raised when: ``run`` is given a workflow with a fan-out (SPEC §8), which this Alphred validates only."""
-
-    code = "PARALLEL_NOT_SUPPORTED"
-
-    def __init__(self, workflow_key: str, source: str) -> None:
-        self.workflow_key = workflow_key
-        self.source = source
-        super().__init__(
-            f"workflow '{workflow_key}' fans out to parallel branches (at phase '{source}'); "
-            "parallel branches are validated but not executable yet"
-        )
 
 
 @dataclass(frozen=True)

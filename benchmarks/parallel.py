@@ -1,22 +1,27 @@
-"""Parallel branches (SPEC §8): the cost of a join with K merges, and of making K lane worktrees.
+"""Parallel branches (SPEC §8): wall time of N branches at once, and the cost of a join with K merges.
 
-The runtime does not execute lanes yet, so the wall-time figure of the issue (N scripted branches that each
-sleep S seconds vs N×S) cannot be measured; this script measures the git side a join will pay, through the
-same code the runtime will call (``alphred.git.merges.LaneGit``): for each K, K lane worktrees are made
-from the run branch, each lane commits one file, and the K branches are merged ``--no-ff`` into the run's
-worktree in fan-out order. Printed: median milliseconds to create the K lanes and to merge them (total and
-per merge), over ``--runs`` repetitions, in a repository of ``--files`` files. Usage::
+Wall time: ``alphred run`` (a real process) of a workflow whose fan-out starts N ``scripted`` branches that
+each sleep S seconds and write a file, joined by one phase, with ``max_parallel: N``. The same workflow with
+S = 0 gives the overhead (start-up, worktrees, commits, merges); the goal of issue 11 is a wall time within
+10% of S + overhead, against N×S + overhead if the branches ran one after another.
 
-    python benchmarks/parallel.py [--k 2,4,8] [--runs 5] [--files 200] [--quick]
+Join cost: through ``alphred.git.merges.LaneGit`` (the code the runtime's join calls), K lane worktrees are
+made from the run branch, each lane commits one file, and the K branches are merged ``--no-ff`` into the
+run's worktree in fan-out order. Printed: median milliseconds to create the K lanes and to merge them
+(total and per merge), over ``--runs`` repetitions, in a repository of ``--files`` files. Usage::
+
+    python benchmarks/parallel.py [--n 1,2,4] [--sleep 2] [--k 2,4,8] [--runs 5] [--files 200] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from common import make_repo, median, scratch, spread, table
+from common import make_repo, median, scratch, spread, subprocess_env, table, verdict
 
 from alphred.git import GitWorktrees, locate_repository, phase_commit_message
 from alphred.git.merges import LaneGit, merge_message
@@ -45,9 +50,59 @@ def one_join(root: Path, k: int, run_id: int) -> tuple[float, float]:
     return created, merged
 
 
+def fan_out_workflow(n: int, sleep: float) -> str:
+    """N scripted branches that each sleep ``sleep`` seconds and write a file, joined by one phase."""
+    heads = [f"b{i}" for i in range(n)]
+    lines = [
+        "alphred: 1", "key: wall", "defaults: {provider: scripted}",
+        f"limits: {{max_parallel: {n}, max_steps: {n + 5}}}", "phases:",
+        "  plan:", "    type: command", '    run: "true"', f"    transitions: [{{to: [{', '.join(heads)}]}}]"
+        if n > 1 else "    transitions: [{to: b0}]",
+    ]  # fmt: skip
+    for head in heads:
+        lines += [
+            f"  {head}:",
+            f'    script: [{{sleep: {sleep}, report: done, files: {{"{head}.txt": "{head}\\n"}}}}]',
+            "    transitions: [{to: join}]",
+        ]
+    lines += ["  join:", *(["    join: all"] if n > 1 else []), "    type: command", "    run: ls"]
+    return "\n".join(lines) + "\n"
+
+
+def wall(root: Path, n: int, sleep: float) -> float:
+    """Seconds one ``alphred run`` of the N-branch workflow takes, start to exit."""
+    workflow = root.parent / f"wall-{n}-{sleep}.yaml"
+    workflow.write_text(fan_out_workflow(n, sleep))
+    command = [sys.executable, "-m", "alphred", "run", str(workflow), "--repo", str(root), "--quiet"]
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=root, env=subprocess_env(), capture_output=True, text=True)
+    took = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"alphred run failed: {done.stderr}")
+    return took
+
+
+def wall_table(root: Path, ns: list[int], sleep: float, runs: int) -> None:
+    """Print wall time against S + overhead (the goal) and N×S + overhead (one after another)."""
+    rows = []
+    for n in ns:
+        overhead = median([wall(root, n, 0) for _ in range(runs)])
+        took = median([wall(root, n, sleep) for _ in range(runs)])
+        goal = 1.1 * sleep + overhead
+        rows.append(
+            [n, f"{overhead:.2f}", f"{took:.2f}", f"{sleep + overhead:.2f}", f"{n * sleep + overhead:.2f}",
+             f"{(took - overhead) / sleep:.2f}", verdict(took, goal)]
+        )  # fmt: skip
+    print(f"wall time of N scripted branches that each sleep S = {sleep:g}s (max_parallel N), median of {runs}")
+    header = ["N", "overhead s (S=0)", "wall s", "S + overhead", "N×S + overhead", "(wall-overhead)/S", "≤ 1.1·S+ovh"]
+    print(table(rows, header))
+
+
 def main() -> None:
     """Measure each K ``--runs`` times; print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", default="1,2,4", help="comma-separated numbers of branches for the wall time")
+    parser.add_argument("--sleep", type=float, default=2.0, help="seconds each branch sleeps (wall time)")
     parser.add_argument("--k", default="2,4,8", help="comma-separated numbers of branches")
     parser.add_argument("--runs", type=int, default=5, help="repetitions per K (medians are reported)")
     parser.add_argument("--files", type=int, default=200, help="files in the repository")
@@ -58,6 +113,8 @@ def main() -> None:
     rows = []
     with scratch("parallel") as tmp:
         root = make_repo(tmp / "repo", files).resolve()
+        ns = [2] if args.quick else [int(n) for n in args.n.split(",")]
+        wall_table(root, ns, 0.5 if args.quick else args.sleep, runs)
         run_id = 0
         for k in ks:
             created: list[float] = []

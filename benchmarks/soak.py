@@ -14,6 +14,7 @@ All but the first two must be 0. ``--db postgres`` uses a fresh schema of the Po
     python benchmarks/soak.py --kills 200 --db sqlite
     python benchmarks/soak.py --kills 200 --db postgres
     python benchmarks/soak.py --quick            # a few kills, ~1 min
+    python benchmarks/soak.py --kills 100 --parallel   # the same with parallel branches and a join
 """
 
 from __future__ import annotations
@@ -57,10 +58,34 @@ phases:
     run: {finish}
 """
 
+PARALLEL_WORKFLOW = """\
+alphred: 1
+key: soak
+phases:
+  prepare:
+    type: command
+    run: {prepare}
+    transitions: [{{to: [build, review]}}]
+  build:
+    type: command
+    run: {build}
+    transitions: [{{to: finish}}]
+  review:
+    provider: scripted
+    script: [{{sleep: 0.15, report: reviewed, files: {{review.txt: "ok\\n"}}}}]
+    transitions: [{{to: finish}}]
+  finish:
+    join: all
+    type: command
+    run: {finish}
+"""
+"""With ``--parallel``: build and review run as parallel branches (SPEC §8), each in its own worktree."""
+
 
 def command(phase: str, log: Path, steps: int) -> str:
     """A command that logs ``start``, writes into the worktree ``steps`` times, then logs ``done``."""
-    tag = f'$$ $(basename "$PWD") {phase}'  # the group, the run (its worktree is .alphred/worktrees/<run>)
+    # the group, the run (its worktree is .alphred/worktrees/<run>, a parallel branch's <run>.<phase>)
+    tag = f'$$ $(basename "$PWD" | cut -d. -f1) {phase}'
     body = (
         f'echo "{tag} start $(date +%s%N)" >> {log}; i=0; while [ $i -lt {steps} ]; do echo $i >> {phase}.txt; '
         f'echo "{tag} write $(date +%s%N)" >> {log}; sleep 0.05; i=$((i+1)); done; '
@@ -102,7 +127,7 @@ class Soak:
             subprocess.run(["git", *args], cwd=self.repo, env=self.env, check=True, capture_output=True)
         wf = self.root / "soak.yaml"
         wf.write_text(
-            WORKFLOW.format(
+            (PARALLEL_WORKFLOW if self.args.parallel else WORKFLOW).format(
                 prepare=command("prepare", self.log, 3),
                 build=command("build", self.log, 6),
                 finish=command("finish", self.log, 2),
@@ -292,6 +317,8 @@ class Soak:
             path = self.repo / ".alphred" / "worktrees" / str(run_id)
             if status == "completed" and (worktree is not None or path.exists() or f"worktree {path}\n" in listed):
                 stale += 1
+            lanes = list(path.parent.glob(f"{run_id}.*")) if status == "completed" else []
+            stale += len(lanes)  # a completed run's parallel branches' worktrees are gone too
         return stale
 
 
@@ -341,6 +368,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--max-life", type=float, default=6.0, help="kill instants are drawn up to this age (s)")
     parser.add_argument("--quick", action="store_true", help="10 kills")
+    parser.add_argument("--parallel", action="store_true", help="build and review as parallel branches")
     parser.add_argument("--keep", action="store_true", help="keep the working directory")
     args = parser.parse_args()
     if args.quick:

@@ -29,12 +29,13 @@ def open_existing_store(repo: str | None, db: str | None) -> Any:
 @click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
-    from alphred.runtime.status import status_object
+    from alphred.runtime.status import lane_branches, status_object
 
     store = open_existing_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
     if as_json:
-        sys.stdout.write(json.dumps([status_object(r) for r in records]) + "\n")
+        branches = lane_branches(store, records) if records else {}
+        sys.stdout.write(json.dumps([status_object(r, None, branches.get(r.id)) for r in records]) + "\n")
         return 0
     if not records:
         click.echo("no runs yet (start one with: alphred run FILE)", err=True)
@@ -92,16 +93,19 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
 def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
+    from alphred.runtime.branch_views import phase_branches, phase_heads, run_workflows
     from alphred.runtime.status import status_object
     from alphred.runtime.style import Painter, wants_colour
 
+    from .branch_view import branch_lines
     from .closing import next_commands, status_summary
 
     store = open_existing_store(repo, db)
     record = _record(store, run_id)
     run_id = record.id
     steps = store.list_steps(run_id)
-    obj = status_object(record, steps)
+    workflow = run_workflows(store, [record]).get(record.tree_id)
+    obj = status_object(record, steps, phase_branches(workflow, record.branch) if workflow is not None else {})
     if as_json:
         sys.stdout.write(json.dumps(obj) + "\n")
         return 0
@@ -136,10 +140,15 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     click.echo("phases:")
     for line in table(rows, right={2, 3, 5, 6}):
         click.echo(f"  {line}")
+    if workflow is not None:
+        for line in branch_lines(store, record, workflow, steps, paint):
+            click.echo(line)
     click.echo("steps:")
+    heads = phase_heads(workflow) if workflow is not None else {}
     for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
-        click.echo(f"  {number:>3}. {s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        lane = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
+        click.echo(f"  {number:>3}. {lane}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
         for c in s.get("checks") or ():
             if not c["passed"]:
                 code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""

@@ -49,7 +49,7 @@ def submit(
     from alphred.runtime.delivery import plan_pull_request
     from alphred.runtime.repos import registered_at
     from alphred.runtime.runner import RunOptions
-    from alphred.runtime.status import status_object
+    from alphred.runtime.status import run_status
     from alphred.runtime.submit import submit_run
     from alphred.runtime.where import resolve_for_write
     from alphred.spec import check_workflow
@@ -87,7 +87,7 @@ def submit(
         run_id = submit_run(run_env, workflow, options, priority=priority, labels=labels, name=name)
         if as_json:
             record = store.get_run(run_id)
-            sys.stdout.write(json.dumps(status_object(record, store.list_steps(run_id))) + "\n")
+            sys.stdout.write(json.dumps(run_status(store, record)) + "\n")
         else:
             sys.stdout.write(f"{run_id}\n")
     return 0

@@ -76,19 +76,26 @@ def _report(store: SqlRunStore, record: RunRecord, as_json: bool, quiet: bool = 
     """Print the closing block (stderr) and the status object if asked, write GitHub Actions outputs if
     present, return the exit code."""
     from alphred.runtime.ci import write_github_outputs
-    from alphred.runtime.status import exit_code_for, status_object
+    from alphred.runtime.status import exit_code_for, run_status
     from alphred.runtime.style import Painter, wants_colour
 
     from .closing import closing_block
 
-    status = status_object(record, store.list_steps(record.id))
+    status = run_status(store, record)
     if not quiet:
         for line in closing_block(store, record, Painter(wants_colour(sys.stderr))):
             click.echo(line, err=True)
     if as_json:
         sys.stdout.write(json.dumps(status) + "\n")
         sys.stdout.flush()
-    write_github_outputs(status, os.environ, warn=lambda message: click.echo(f"warning: {message}", err=True))
+    from alphred.runtime.branch_views import run_branch_views
+
+    write_github_outputs(
+        status,
+        os.environ,
+        warn=lambda message: click.echo(f"warning: {message}", err=True),
+        branches=lambda: [view.as_dict() for view in run_branch_views(store, record)],
+    )
     return exit_code_for(record.status.value, record.reason)
 
 
@@ -264,14 +271,14 @@ DETACH = click.option(
 
 
 def _detach(run_id: int, action: str, repo: str | None, db: str | None, as_json: bool, comment: str | None) -> int:
-    from alphred.runtime.status import status_object
+    from alphred.runtime.status import run_status
     from alphred.runtime.submit import request_detached
 
     store, _ = _open_existing(repo, db)
     with store:
         record = request_detached(store, run_id, action, comment)
         if as_json:
-            sys.stdout.write(json.dumps(status_object(record, store.list_steps(run_id))) + "\n")
+            sys.stdout.write(json.dumps(run_status(store, record)) + "\n")
         click.echo(f"run {run_id}: {action} requested; a worker continues it", err=True)
     return 0
 

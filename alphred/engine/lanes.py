@@ -6,9 +6,11 @@ the order the fan-out lists them). Each lane runs its phases one after another; 
 the join has arrived: ``join: all`` merges once every lane has, ``join: any`` at the first (the others'
 running attempts are stopped and recorded ``cancelled``; their phases go back to ``pending``). A lane that
 fails (no retry left, ``$fail``, a hard cap, no route) fails the run at once: every other running attempt
-is stopped and recorded ``cancelled``. The merges are effects (``MergeBranch``) answered by ``MergeDone``
-or ``MergeConflicted``; a conflict runs the join's ``on_conflict`` phase on the run branch, or fails the run
-with ``merge_conflict``. Pause and interruption wait until no lane runs an attempt.
+is stopped and recorded ``cancelled``; unless it was ``$fail`` or no route, the lanes stay, each with the
+phase it runs next, so ``RetryRun`` goes on with every branch where it stopped. The merges are effects
+(``MergeBranch``) answered by ``MergeDone`` or ``MergeConflicted``; a conflict runs the join's
+``on_conflict`` phase on the run branch, or fails the run with ``merge_conflict``. Pause and interruption
+wait until no lane runs an attempt.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ def _start_in_lane(tx: _Tx, head: str) -> None:
     assert key is not None
     reason = _cap_reason(tx.state, key, new_visit)
     if reason is not None:
-        fail_run(tx, reason)
+        fail_run(tx, reason, retryable=True)
         return
     ps = tx.state.phase(key)
     attempt = ps.attempt + 1
@@ -150,10 +152,26 @@ def _stop_others(tx: _Tx, keep: str | None, *, final: bool) -> None:
             tx.phase_status(lane.queued, _N.CANCELLED)
 
 
-def fail_run(tx: _Tx, reason: str) -> None:
-    """A branch failed: stop the other lanes' attempts (recorded cancelled) and fail the run at once."""
-    _stop_others(tx, None, final=True)
-    tx.update(lanes=(), queued=None, queued_new_visit=False, interrupting=False)
+def fail_run(tx: _Tx, reason: str, *, retryable: bool = False) -> None:
+    """A branch failed: stop the other lanes' attempts (recorded cancelled) and fail the run at once.
+
+    ``retryable`` (a failed attempt, a cap): the lanes are kept, each with the phase it must run next
+    (the failed one, a stopped one again), so ``RetryRun`` goes on with every branch where it stopped.
+    """
+    if not retryable:
+        _stop_others(tx, None, final=True)
+        tx.update(lanes=())
+    else:
+        _stop_others(tx, None, final=False)
+        tx.update(
+            lanes=tuple(
+                replace(lane, current=None, queued=lane.current, queued_new_visit=False)
+                if lane.current is not None
+                else lane
+                for lane in tx.state.lanes
+            )
+        )
+    tx.update(queued=None, queued_new_visit=False, interrupting=False)
     tx.finish(_R.FAILED, reason)
 
 
@@ -195,10 +213,9 @@ def fail_in_lane(
     tx.phase_status(key, _N.FAILED, consecutive_failures=failures)
     _step(tx, Step(key, attempt, StepOutcome.FAILED, None, None, reason, error_code, lane=head))
     _set_lane(tx, replace(_lane(tx, head), current=None))
-    if not retryable:
-        fail_run(tx, reason)
-    elif failures > tx.state.workflow.phase(key).max_retries:
-        fail_run(tx, RETRIES_EXHAUSTED)
+    if not retryable or failures > tx.state.workflow.phase(key).max_retries:
+        _set_lane(tx, replace(_lane(tx, head), queued=key, queued_new_visit=False))  # what a retry runs
+        fail_run(tx, reason if not retryable else RETRIES_EXHAUSTED, retryable=True)
     else:
         _set_lane(tx, replace(_lane(tx, head), queued=key, queued_new_visit=False))
         schedule(tx)
@@ -290,7 +307,10 @@ def resolved(tx: _Tx, key: str, attempt: int, decision: str | None) -> None:
 
 
 def resume_lanes(tx: _Tx) -> None:
-    """Continue a paused run with lanes: start what is queued, as slots allow."""
+    """Continue a paused (or retry a failed) run with lanes: start what is queued, as slots allow."""
+    for lane in tx.state.lanes:
+        if lane.queued is not None and tx.state.phase(lane.queued).status is _N.FAILED:
+            tx.state = tx.state.with_phase(lane.queued, consecutive_failures=0)  # a retry starts a fresh count
     tx.run_status(_R.RUNNING, None)
     schedule(tx)
 

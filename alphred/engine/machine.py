@@ -158,7 +158,8 @@ def transition(state: RunState, event: Event) -> Result:
 
 def can_retry(state: RunState) -> bool:
     """True when ``RetryRun`` would restart something (a failed run with a phase left to run)."""
-    return state.status is _R.FAILED and (state.queued is not None or state.delivery is not None)
+    queued = state.queued is not None or any(lane.queued is not None for lane in state.lanes)
+    return state.status is _R.FAILED and (queued or state.delivery is not None)
 
 
 def can_resume(state: RunState) -> bool:
@@ -287,6 +288,11 @@ def _on_retry(state: RunState) -> Result:
     if not can_retry(state):
         return state, ()
     tx = _Tx(state)
+    if state.delivery is None and state.lanes:  # a branch failed: every branch goes on where it stopped
+        from alphred.engine import lanes
+
+        lanes.resume_lanes(tx)
+        return tx.result()
     tx.run_status(_R.RUNNING, None)
     if state.delivery is not None:  # only the delivery failed: deliver again from the failed step
         tx.effects.append(Deliver(state.delivery))

@@ -1,7 +1,8 @@
 """Parallel branches in git (SPEC §8): a worktree and branch per lane, and the join's merges.
 
 A lane of run ``R`` started by phase ``K`` works on branch ``<run branch>.<K>`` (sanitised) in the worktree
-``.alphred/worktrees/<R>.<K>``, both made from the run branch's head. The join merges each lane's branch
+``.alphred/worktrees/<R>.<K>``, both made from the run branch's head; a later visit ``V`` of the same fan-out
+(a loop through it) works in ``<R>.<K>.<V>`` on the next free ``<run branch>.<K>-N``. The join merges each lane's branch
 into the run's worktree with ``git merge --no-ff`` and the message ``alphred(<tree-key>): merge <K>``. A
 conflict leaves the merge in progress (``MergeOutcome.conflicts``); ``finish_merge`` then stages every
 file and commits the merge unless an unmerged path or a conflict marker remains. Every step may be asked
@@ -11,13 +12,16 @@ same branch reports its conflicts again.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError
 from alphred.git.branches import sanitize_branch_name
 from alphred.git.command import run_git
+from alphred.git.location import read_gitfile, read_head
 from alphred.git.worktrees import GitWorktrees, Worktree
 
 _MARKERS = (b"<<<<<<< ", b">>>>>>> ")
@@ -49,14 +53,51 @@ class LaneGit:
     def __init__(self, worktrees: GitWorktrees) -> None:
         self.worktrees = worktrees
 
-    def lane_path(self, run_id: int, phase_key: str) -> Path:
-        """Where the worktree of run ``run_id``'s lane ``phase_key`` lives."""
-        return self.worktrees.location.worktrees_dir / f"{run_id}.{phase_key}"
+    def lane_path(self, run_id: int, phase_key: str, visit: int = 1) -> Path:
+        """Where the worktree of run ``run_id``'s lane ``phase_key`` (fan-out visit ``visit``) lives."""
+        name = f"{run_id}.{phase_key}" if visit <= 1 else f"{run_id}.{phase_key}.{visit}"
+        return self.worktrees.location.worktrees_dir / name
 
-    def create_lane(self, run_id: int, run_branch: str, phase_key: str, base_sha: str) -> Worktree:
-        """Create (or reuse) the lane's worktree on its own branch at ``base_sha``."""
-        path = self.lane_path(run_id, phase_key)
-        return self.worktrees.create(run_id, lane_branch(run_branch, phase_key), base_sha, path=path)
+    def create_lane(self, run_id: int, run_branch: str, phase_key: str, base_sha: str, visit: int = 1) -> Worktree:
+        """Create (or reuse) the lane's worktree on its own branch at ``base_sha``.
+
+        A lane branch left at ``base_sha`` without its worktree (a kill inside ``git worktree add``) holds no
+        commit of its own: it is made again under its own name rather than beside it as ``-2``.
+        """
+        path = self.lane_path(run_id, phase_key, visit)
+        wanted = lane_branch(run_branch, phase_key)
+        if not _complete(path):  # no worktree, or one a kill left half made
+            if path.exists():
+                self.worktrees.remove(path)
+            with contextlib.suppress(GitError):
+                if self._sha(wanted) == base_sha:
+                    self._git(self.worktrees.location.root, "branch", "-D", wanted, check=False)
+        return self.worktrees.create(run_id, wanted, base_sha, path=path)
+
+    def lane_ref(self, run_id: int, run_branch: str, phase_key: str, visit: int = 1) -> str | None:
+        """The git branch of a lane: its worktree's branch, else ``lane_branch`` if it exists, else None."""
+        dot_git = self.lane_path(run_id, phase_key, visit) / ".git"
+        with contextlib.suppress(OSError, GitError):
+            if dot_git.is_file():
+                ref, _ = read_head(read_gitfile(dot_git), self.worktrees.location.git_common_dir)
+                if ref is not None and ref.startswith("refs/heads/"):
+                    return ref[len("refs/heads/") :]
+        wanted = lane_branch(run_branch, phase_key)
+        try:
+            self._sha(wanted)
+        except GitError:
+            return None
+        return wanted
+
+    def lane_worktrees(self, run_id: int) -> list[Path]:
+        """Every lane worktree directory of run ``run_id`` that exists."""
+        directory = self.worktrees.location.worktrees_dir
+        return sorted(directory.glob(f"{run_id}.*")) if directory.is_dir() else []
+
+    def remove_lane(self, path: Path) -> None:
+        """Remove a lane's worktree (its branch and commits stay); nothing when it is gone already."""
+        if path.exists():
+            self.worktrees.remove(path)
 
     def merge(self, worktree: Path, branch: str, message: str) -> MergeOutcome:
         """Merge ``branch`` into ``worktree``'s branch (``--no-ff``); conflicts leave the merge in progress."""
@@ -82,11 +123,14 @@ class LaneGit:
         out = self._git(worktree, "diff", "--name-only", "--diff-filter=U", "-z").stdout.decode("utf-8", "replace")
         return tuple(sorted({path for path in out.split("\0") if path}))
 
-    def finish_merge(self, worktree: Path, conflicts: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
+    def finish_merge(
+        self, worktree: Path, conflicts: tuple[str, ...], before_commit: Callable[[], None] | None = None
+    ) -> tuple[str | None, tuple[str, ...]]:
         """Stage every file; commit the merge when nothing is left unresolved.
 
         Returns ``(merge sha, ())`` or ``(None, what remains)``: unmerged paths, and paths among
         ``conflicts`` that still hold a conflict marker (the merge then stays in progress).
+        ``before_commit`` is called just before the commit (the caller records its intent there).
         """
         if self._merge_head(worktree) is None:
             return self.worktrees.head_sha(worktree), ()  # committed before a crash
@@ -95,6 +139,8 @@ class LaneGit:
         remaining.update(path for path in conflicts if _has_markers(worktree / path))
         if remaining:
             return None, tuple(sorted(remaining))
+        if before_commit is not None:
+            before_commit()
         self._git(worktree, "commit", "-q", "--no-edit", "--no-verify", "--no-gpg-sign")
         return self.worktrees.head_sha(worktree), ()
 
@@ -102,6 +148,10 @@ class LaneGit:
         """Abort a merge in progress (no-op when there is none)."""
         if self._merge_head(worktree) is not None:
             self._git(worktree, "merge", "--abort")
+
+    def merging(self, worktree: Path) -> bool:
+        """Whether a merge is in progress in ``worktree``."""
+        return self._merge_head(worktree) is not None
 
     def _merge_head(self, worktree: Path) -> str | None:
         result = self._git(worktree, "rev-parse", "--verify", "--quiet", "MERGE_HEAD", check=False)
@@ -125,6 +175,16 @@ class LaneGit:
 
     def _git(self, cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
         return run_git(args, cwd, self.worktrees._identity_env(), check=check)
+
+
+def _complete(worktree: Path) -> bool:
+    """Whether ``worktree`` is a worktree ``git worktree add`` finished making."""
+    dot_git = worktree / ".git"
+    try:
+        admin = read_gitfile(dot_git) if dot_git.is_file() else None
+    except GitError:
+        return False
+    return admin is not None and (admin / "HEAD").is_file() and not (admin / "locked").is_file()
 
 
 def _has_markers(path: Path) -> bool:

@@ -89,3 +89,27 @@ def save_and_reset(worktree: Path, recorded: str) -> Abandoned | None:
     run_git(("clean", "-q", "-f", "-d"), worktree, env)
     files = sum(1 for line in diff.splitlines() if line.startswith("diff --git "))
     return Abandoned(diff, files)
+
+
+def last_recorded(worktree: Path, run_id: int, base: str, skip: tuple[str, int] | None = None) -> str:
+    """The newest commit on ``worktree``'s branch since ``base`` that Alphred made for run ``run_id`` (its
+    trailers), else ``base``: where a parallel branch's interrupted attempt resets to. ``skip``: a
+    ``(phase, attempt)`` whose own commits do not count (the attempt being settled).
+
+    Alphred commits a phase only after recording its outcome, so such a commit is recorded work; commits an
+    agent made itself after it are not (they belong to the attempt that was interrupted).
+    """
+    fields = "%x00".join(
+        f"%(trailers:key={key},valueonly,separator=%x2C)" for key in (TRAILER_RUN, TRAILER_PHASE, TRAILER_ATTEMPT)
+    )
+    result = run_git(("log", f"--format=%H%x00{fields}", f"{base}..HEAD"), worktree, git_environment(), check=False)
+    if result.returncode != 0:
+        return base
+    for line in result.stdout.decode("utf-8", "replace").splitlines():
+        sha, run, phase, attempt = [*line.split("\0"), "", "", ""][:4]
+        if run.strip() != str(run_id):
+            continue
+        if skip is not None and (phase.strip(), attempt.strip()) == (skip[0], str(skip[1])):
+            continue
+        return sha
+    return base

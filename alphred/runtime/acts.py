@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from alphred.engine import PhaseFailed, RunState, template_context
 from alphred.errors import GIT_LOCKED_KIND, AlphredError, GitLockedError, RuntimeFailure
 from alphred.guards.templates import render_template
@@ -14,12 +16,14 @@ from .redact import process_redactor
 AUTO_APPROVED = "approved automatically (--approve-all)"
 
 
-def heartbeat(store: SqlRunStore, run_id: int, owner: str, ttl: float, phase: str | None) -> tuple[bool, bool] | None:
-    """Renew the run's (and the running phase's) lease; the ``(pause, cancel)`` requests, None if lost."""
+def heartbeat(
+    store: SqlRunStore, run_id: int, owner: str, ttl: float, phases: Sequence[str]
+) -> tuple[bool, bool] | None:
+    """Renew the run's (and the running phases') leases; the ``(pause, cancel)`` requests, None if lost."""
     with store.transaction() as tx:
         if not tx.renew_lease(run_id, owner, ttl):
             return None
-        if phase is not None:
+        for phase in phases:
             tx.renew_lease(run_id, owner, ttl, node_key=phase)
         record = tx.get_run(run_id)
     return record.pause_requested, record.cancel_requested

@@ -1,15 +1,16 @@
 """GitHub Actions integration (SPEC §6): a Markdown step summary and the step outputs of a run.
 
-With ``GITHUB_STEP_SUMMARY`` set, a summary of the run (phases, steps with attempts and decisions,
-tokens, cost, pull request link) is appended to that file; with ``GITHUB_OUTPUT`` set, the outputs
-``run_id``, ``status``, ``reason``, ``pr_url`` and ``branch`` are appended in the multiline-safe
-``name<<DELIMITER`` syntax. Writing them never changes a run's outcome: a failure is only reported.
+With ``GITHUB_STEP_SUMMARY`` set, a summary of the run (phases, the branches of its fan-outs and their
+merges, steps with attempts and decisions, tokens, cost, pull request link) is appended to that file;
+with ``GITHUB_OUTPUT`` set, the outputs ``run_id``, ``status``, ``reason``, ``pr_url`` and ``branch`` are
+appended in the multiline-safe ``name<<DELIMITER`` syntax. Writing them never changes a run's outcome:
+a failure is only reported.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from alphred.scm.body import cut_text, run_summary_markdown
@@ -37,12 +38,20 @@ def format_outputs(outputs: Mapping[str, str], delimiter: str | None = None) -> 
 
 
 def write_github_outputs(
-    status: Mapping[str, Any], env: Mapping[str, str], warn: Callable[[str], None] | None = None
+    status: Mapping[str, Any],
+    env: Mapping[str, str],
+    warn: Callable[[str], None] | None = None,
+    branches: Sequence[Mapping[str, Any]] | Callable[[], Sequence[Mapping[str, Any]]] = (),
 ) -> None:
-    """Append the Markdown summary and the step outputs of a run when GitHub Actions asks for them."""
+    """Append the Markdown summary and the step outputs of a run when GitHub Actions asks for them.
+
+    ``branches`` (the branches of the run's fan-outs, or a function that reads them; only called when a
+    summary is written) adds a Branches section to the summary.
+    """
     summary_path = env.get(SUMMARY_VARIABLE, "").strip()
     if summary_path:
-        summary = cut_text(run_summary_markdown(status, include_status=True), MAX_SUMMARY_CHARS)
+        shown = branches() if callable(branches) else branches
+        summary = cut_text(run_summary_markdown(status, include_status=True, branches=shown), MAX_SUMMARY_CHARS)
         _append(summary_path, "\n" + summary, warn)
     output_path = env.get(OUTPUT_VARIABLE, "").strip()
     if output_path:

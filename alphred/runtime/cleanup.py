@@ -4,7 +4,8 @@ A completed run whose worktree should go (no ``--keep-worktree``) is stored ``co
 ``worktree_path`` still set before the removal starts: that pair *is* the pending cleanup. The path is
 cleared only once the directory and its git registration are gone, so a kill in between leaves work that
 ``resume``, ``worker`` and ``gc`` finish. ``gc`` also removes the worktrees of every completed or cancelled
-run (failed runs keep theirs for inspection and ``retry``) and directories of runs that do not exist.
+run, its parallel branches' included (failed runs keep theirs for inspection and ``retry``), and directories
+of runs that do not exist.
 """
 
 from __future__ import annotations
@@ -99,13 +100,15 @@ def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> lis
     directory = location.worktrees_dir
     for child in sorted(directory.iterdir()) if directory.is_dir() else ():
         resolved = child.resolve()
-        if resolved in known or resolved in live or not child.name.isdigit():
+        run, dot, _lane = child.name.partition(".")
+        if resolved in known or resolved in live or not run.isdigit():
             continue
-        record = store.find_run(int(child.name))
+        record = store.find_run(int(run))
         if record is None:
             found.append(Leftover(None, child, "no such run"))
         elif record.status.value in ENDED_FOR_GC:
-            found.append(Leftover(record.id, child, f"run {record.status.value}"))
+            # a parallel branch's worktree (``<run>.<phase>``) is removed alone: the run's own path stays recorded
+            found.append(Leftover(None if dot else record.id, child, f"run {record.status.value}"))
     if dry_run:
         return found
     worktrees = GitWorktrees(location)

@@ -24,7 +24,6 @@ from alphred.engine import (
 from alphred.engine.machine import AWAITING_APPROVAL
 from alphred.errors import (
     AlphredError,
-    ParallelNotSupportedError,
     RunBusyError,
     RunStateError,
     StoreError,
@@ -90,7 +89,6 @@ def insert_run(
 ) -> tuple[int, str, str, RunState]:
     """The run's ONE creating transaction (extra run ``fields``; ``after(tx)`` runs inside it); return
     (run id, the branch it wants, its base SHA, its initial state). Nothing is made on disk."""
-    refuse_parallel(workflow)
     store = env.store
     base = GitWorktrees(env.location).resolve_base(options.base)
     state = initial_state(workflow, options.inputs, deliver=options.pull_request is not None)
@@ -113,13 +111,6 @@ def insert_run(
         if after is not None:
             after(tx)
     return run_id, str(runtime[WANTED_BRANCH]), base.sha, state
-
-
-def refuse_parallel(workflow: Workflow) -> None:
-    """Raise ParallelNotSupportedError for a workflow with a fan-out: its branches cannot be executed yet."""
-    for phase in workflow.phases:
-        if any(t.fan_out for t in phase.transitions):
-            raise ParallelNotSupportedError(workflow.key, phase.key)
 
 
 def _make_worktree(env: Environment, run_id: int, branch: str, base_sha: str) -> Path:

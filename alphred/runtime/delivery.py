@@ -12,7 +12,7 @@ from alphred.engine import DeliveryDone, DeliveryFailed, RunState, RunStatus, te
 from alphred.errors import DeliveryError
 from alphred.guards.templates import render_template
 from alphred.spec import Workflow
-from alphred.store import SqlRunStore
+from alphred.store import RunRecord, SqlRunStore
 
 from .crash import crash_point
 from .redact import Redactor
@@ -107,9 +107,11 @@ def _request(
 ) -> DeliveryRequest:
     from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title
 
+    from .branch_views import phase_branches
+
     record = store.get_run(run_id)
     steps = store.list_steps(run_id)
-    status = with_state(status_object(record, steps), state)
+    status = with_state(status_object(record, steps, phase_branches(workflow, record.branch)), state)
     status["status"] = RunStatus.COMPLETED.value
     spec = workflow.pull_request
     report = None
@@ -128,9 +130,16 @@ def _request(
         branch=record.branch,
         base=plan.base,
         title=redactor.redact(title or default_pr_title(status, workflow.name)),
-        body=redactor.redact(build_pr_body(status, report)),
+        body=redactor.redact(build_pr_body(status, report, branches=_branches(store, record, workflow, state))),
         remote=plan.remote,
         draft=plan.draft,
         provider=plan.provider,
         env=env,
     )
+
+
+def _branches(store: SqlRunStore, record: RunRecord, workflow: Workflow, state: RunState) -> list[dict[str, Any]]:
+    """The branches of the run's fan-outs and their merges, for the PR body (none without fan-outs)."""
+    from .branch_views import run_branch_views
+
+    return [view.as_dict() for view in run_branch_views(store, record, workflow, state)]

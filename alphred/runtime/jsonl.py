@@ -46,6 +46,7 @@ class JsonlEvents:
         self._clock = clock
         self.broken = False
         self.lines = 0
+        self._lanes: dict[tuple[int, str, int], str] = {}  # (run, phase, attempt) -> its parallel branch
 
     # -- lifecycle --------------------------------------------------------------------------------------
 
@@ -88,10 +89,12 @@ class JsonlEvents:
             {"lane": effect.lane} if isinstance(effect, StartPhase | RecordStep | RecordRouting) and effect.lane else {}
         )
         if isinstance(effect, StartPhase) and lane:  # a parallel branch's attempt (SPEC §8)
+            self._lanes[(run_id, effect.phase, effect.attempt)] = lane["lane"]
             self._lifecycle("phase_started", run_id, effect.phase, effect.attempt, visit=effect.visit, **lane)
         elif isinstance(effect, StartPhase):
             self.phase_started(run_id, effect.phase, effect.attempt, effect.visit)
         elif isinstance(effect, RecordStep):
+            self._lanes.pop((run_id, effect.phase, effect.attempt), None)
             self.phase_finished(
                 run_id,
                 effect.phase,
@@ -112,22 +115,25 @@ class JsonlEvents:
     # -- provider events --------------------------------------------------------------------------------
 
     def provider_event(self, run_id: int, phase: str, attempt: int, sequence: int, event: ProviderEvent) -> None:
-        """One provider event, with its per-attempt ``sequence``, content and metadata (redacted)."""
+        """One provider event, with its per-attempt ``sequence``, content and metadata (redacted); an event of a
+        parallel branch's attempt carries ``lane``."""
         content = self._redact(event.content)
         if len(content) > MAX_EVENT_CHARS:
             content = content[:MAX_EVENT_CHARS] + f"\n[... {len(content) - MAX_EVENT_CHARS} characters cut by alphred]"
-        self.emit(
-            {
-                "type": event.type.value,
-                "run_id": run_id,
-                "phase": phase,
-                "attempt": attempt,
-                "sequence": sequence,
-                "timestamp": iso_time(event.timestamp),
-                "content": content,
-                "metadata": self._metadata(event.metadata),
-            }
-        )
+        record = {
+            "type": event.type.value,
+            "run_id": run_id,
+            "phase": phase,
+            "attempt": attempt,
+            "sequence": sequence,
+            "timestamp": iso_time(event.timestamp),
+            "content": content,
+            "metadata": self._metadata(event.metadata),
+        }
+        lane = self._lanes.get((run_id, phase, attempt))
+        if lane is not None:
+            record["lane"] = lane
+        self.emit(record)
 
     def provider_callback(self, run_id: int) -> Callable[[str, int, int, ProviderEvent], None]:
         """A ``Runner(on_event=...)`` callback ``(phase, attempt, sequence, event)`` bound to ``run_id``."""

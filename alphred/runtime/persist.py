@@ -102,15 +102,16 @@ class Persister:
             if self._edge_ids is None:
                 self._edge_ids = tx.edge_ids(tx.get_run(self.run_id).tree_id)
             edge = self._edge_ids.get((effect.source, effect.priority)) if effect.priority is not None else None
-            tx.add_routing_decision(
-                self.run_id,
-                effect.source,
-                effect.attempt,
-                effect.target,
-                decision=effect.decision,
-                priority=effect.priority,
-                edge_id=edge,
-                reason=effect.reason,
-            )
+            for target in effect.fan_out or (effect.target,):  # a fan-out: one decision per branch it starts
+                tx.add_routing_decision(
+                    self.run_id,
+                    effect.source,
+                    effect.attempt,
+                    target,
+                    decision=effect.decision,
+                    priority=effect.priority,
+                    edge_id=edge,
+                    reason=effect.reason,
+                )
         elif isinstance(effect, RecordPullRequest):
             tx.update_run(self.run_id, pr_url=effect.url)

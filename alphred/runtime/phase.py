@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import json
 import shlex
 import time
@@ -25,6 +25,7 @@ from alphred.engine import (
 )
 from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, ProviderError
 from alphred.git import CommitResult, GitWorktrees, phase_commit_message
+from alphred.git.merges import LaneGit
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
 from alphred.providers.contract import checked, checked_stream
@@ -78,6 +79,7 @@ class PhaseContext:
     pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
+    lane: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
 
 
 class _Outcome:
@@ -94,10 +96,13 @@ async def run_attempt(
     visit: int,
     stats: AttemptStats,
     notes: tuple[str, ...] = (),
+    resolving: tuple[str, ...] | None = None,
 ) -> PhaseCompleted | PhaseFailed:
     """Execute one attempt and turn what happened into the engine event that reports it.
 
-    ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry).
+    ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry);
+    ``resolving`` the conflicted paths when the attempt resolves a join's merge (SPEC §8): its completion
+    commits the merge instead of a phase commit.
     """
 
     def prepare() -> tuple[int, int, str, dict[str, UpstreamReport]]:
@@ -141,7 +146,7 @@ async def run_attempt(
     checked = None
     if verdict.problem is None and phase.checks:
         checked = await _check(ctx, state, phase, verdict, stats, sink)
-    return await asyncio.to_thread(_completed, ctx, phase, attempt, visit, verdict, stats, checked)
+    return await asyncio.to_thread(_completed, ctx, phase, attempt, visit, verdict, stats, checked, resolving)
 
 
 async def _check(
@@ -157,7 +162,7 @@ async def _check(
         try:
             return dry_run_checks(phase.checks, template_context(state, ctx.workflow, phase.key), sink.add)
         finally:
-            sink.flush()
+            await asyncio.to_thread(sink.flush)
             stats.events = sink.count
     if (
         phase.type is PhaseType.AGENT
@@ -167,9 +172,16 @@ async def _check(
         sink.add(
             ProviderEvent(EventType.SYSTEM, f"dry run: the {len(phase.checks)} check(s) of {phase.key} are skipped")
         )
-        sink.flush()
+        await asyncio.to_thread(sink.flush)
         stats.events = sink.count
         return None
+    wake = asyncio.Event()
+
+    def emit(event: ProviderEvent) -> None:
+        """Store a check's event soon (``logs --follow`` shows a slow check as it starts), off the loop."""
+        sink.add(event)
+        wake.set()
+
     run = CheckRun(
         worktree=ctx.worktree,
         start_sha=str(stats.details["start_sha"]),
@@ -177,19 +189,25 @@ async def _check(
         report=verdict.report,
         env=ctx.env,
         redactor=ctx.redactor,
-        emit=functools.partial(_add_now, sink),
+        emit=emit,
     )
+    flusher = asyncio.create_task(_flush_when_woken(sink, wake))
     try:
         return await run_checks(phase.checks, run)
     finally:
-        sink.flush()
+        flusher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flusher
+        await asyncio.shield(asyncio.to_thread(sink.flush))
         stats.events = sink.count
 
 
-def _add_now(sink: EventSink, event: ProviderEvent) -> None:
-    """Store an event at once (a check's events: ``logs --follow`` shows a slow check as it starts)."""
-    sink.add(event)
-    sink.flush()
+async def _flush_when_woken(sink: EventSink, wake: asyncio.Event) -> None:
+    """Write buffered events in a thread each time ``wake`` is set."""
+    while True:
+        await wake.wait()
+        wake.clear()
+        await asyncio.to_thread(sink.flush)
 
 
 async def _flush_periodically(sink: EventSink) -> None:
@@ -338,6 +356,7 @@ def _completed(
     verdict: _Verdict,
     stats: AttemptStats,
     checked: ChecksResult | None = None,
+    resolving: tuple[str, ...] | None = None,
 ) -> PhaseCompleted | PhaseFailed:
     """Store the attempt's report, commit its changes, and report the outcome to the engine.
 
@@ -372,25 +391,52 @@ def _completed(
         cost_usd=stats.cost_usd,
         checks=checked.guard_values() if checked is not None else {},
     )
-    if not problem:
-        message = phase_commit_message(ctx.workflow.key, phase.key, visit, run_id=ctx.run_id, attempt=attempt)
-        intent = outcome_intent(completed, visit)
+    if problem:
+        return completed
+    message = phase_commit_message(ctx.workflow.key, phase.key, visit, run_id=ctx.run_id, attempt=attempt)
+    intent = outcome_intent(completed, visit)
 
-        def record_intent() -> None:
-            """The outcome is written before the commit: a take-over finds it and redoes nothing."""
-            ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, OUTCOME, data=intent))
-            with ctx.store.transaction() as tx:
-                for write in ctx.pending:
-                    write(tx)
-            ctx.pending.clear()
-            crash_point("before_commit")
+    def record_intent() -> None:
+        """The outcome is written before the commit: a take-over finds it and redoes nothing."""
+        ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, OUTCOME, data=intent))
+        with ctx.store.transaction() as tx:
+            for write in ctx.pending:
+                write(tx)
+        ctx.pending.clear()
+        crash_point("before_commit")
 
-        since = stats.details.get("start_sha")
-        commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=since, before_commit=record_intent)
-        crash_point("after_commit")
-        if commit is not None:
-            ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
-            stats.details["commit"] = commit.sha
+    if resolving is not None:
+        return _commit_merge(ctx, completed, resolving, stats, record_intent)
+    since = stats.details.get("start_sha")
+    commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=since, before_commit=record_intent)
+    crash_point("after_commit")
+    if commit is not None:
+        ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
+        stats.details["commit"] = commit.sha
+    return completed
+
+
+MERGE_UNRESOLVED = "merge_unresolved"
+"""Failure reason of a resolver attempt that left an unmerged path or a conflict marker (retryable)."""
+
+
+def _commit_merge(
+    ctx: PhaseContext,
+    completed: PhaseCompleted,
+    conflicts: tuple[str, ...],
+    stats: AttemptStats,
+    record_intent: Callable[[], None],
+) -> PhaseCompleted | PhaseFailed:
+    """The resolver completed: stage everything and commit the merge, unless something is left unresolved."""
+    sha, remaining = LaneGit(ctx.worktrees).finish_merge(ctx.worktree, conflicts, before_commit=record_intent)
+    if sha is None:
+        stats.message = "conflicts remain in " + ", ".join(remaining)
+        stats.details["unresolved"] = list(remaining)
+        key, attempt = completed.phase, completed.attempt
+        return PhaseFailed(key, attempt, MERGE_UNRESOLVED, True, "MERGE_UNRESOLVED", stats.tokens, stats.cost_usd)
+    crash_point("after_commit")
+    stats.details["commit"] = sha
+    ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, head_sha=sha))
     return completed
 
 
@@ -418,12 +464,16 @@ def outcome_event(phase: str, attempt: int, data: dict[str, Any]) -> PhaseComple
 def record_commit(
     ctx: PhaseContext, phase: str, attempt: int, commit: CommitResult
 ) -> Callable[[StoreTransaction], None]:
-    """The write that records a phase's commit: its diff (redacted) as an artifact, the run's head."""
+    """The write that records a phase's commit: its diff (redacted) as an artifact, the run's head (on the run
+    branch; a parallel branch's head is its worktree's)."""
     diff, sha = ctx.redactor.redact(commit.diff), commit.sha
 
+    lane = ctx.lane
+
     def write(tx: StoreTransaction) -> None:
-        tx.add_artifact(ctx.run_id, phase, attempt, "diff", text=diff)
-        tx.update_run(ctx.run_id, head_sha=sha)
+        tx.add_artifact(ctx.run_id, phase, attempt, "diff", text=diff, data={"lane": lane} if lane else None)
+        if lane is None:  # a parallel branch's commits reach the run branch through its join's merge
+            tx.update_run(ctx.run_id, head_sha=sha)
 
     return write
 

@@ -3,8 +3,12 @@
 Every transition's effects and the engine's state snapshot are written in ONE transaction fenced by the
 run's lease (``persist.Persister``); a phase attempt is claimed in the transaction that moves it to
 ``running``. Every blocking call (SQL, git, push, ``gh``/``az``) runs in a worker thread, so the event loop
-stays free for the heartbeat that renews both leases and watches for ``pause``/``cancel``, for timeouts and
-for Ctrl+C/SIGTERM, which interrupt the active attempt out of band.
+stays free for the heartbeat that renews the leases and watches for ``pause``/``cancel``, for timeouts and
+for Ctrl+C/SIGTERM, which interrupt the active attempts out of band.
+
+An attempt on the run branch is awaited in the loop. The attempts of parallel branches (SPEC §8) run as
+tasks side by side; each posts the events that report it to an inbox the loop takes them from, one
+transition at a time, so the engine still sees one event after another.
 """
 
 from __future__ import annotations
@@ -12,13 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
 import signal
-import socket
 import sys
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,31 +32,36 @@ from alphred.engine import (
     DeliveryDone,
     Effect,
     Event,
+    MergeBranch,
+    MergeDone,
     PauseRequested,
     PhaseCompleted,
-    PhaseFailed,
     PhaseInterrupted,
     RecordStep,
     RunFinished,
     RunState,
     RunStatus,
     StartPhase,
+    StopPhase,
     transition,
 )
-from alphred.errors import RETRYABLE_KINDS, AlphredError, LeaseLostError, SettingError
+from alphred.engine.lanes import is_resolving
+from alphred.errors import AlphredError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, groups
-from alphred.settings import seconds_setting
 from alphred.spec import PhaseType, Workflow
 from alphred.store import SqlRunStore
 from alphred.store.snapshots import read_requests
 
 from .acts import AUTO_APPROVED, approval_note, auto_approve, failed_by_runtime, heartbeat
+from .attempts import Active, Attempts
+from .branches import Branches
 from .cleanup import remove_worktree
 from .crash import crash_point
-from .delivery import PullRequestPlan, deliver_step
+from .delivery import deliver_step
 from .jsonl import JsonlEvents
-from .lease import LeaseOwner, lease_ttl, process_start_time
+from .lease import LeaseOwner, lease_ttl
+from .options import RunOptions, backoff_seconds
 from .orphans import MARKER
 from .persist import Persister, Write
 from .phase import AttemptStats, PhaseContext, run_attempt
@@ -63,50 +69,6 @@ from .progress import Progress
 from .redact import Redactor
 
 HEARTBEAT_SECONDS = 0.5
-
-
-@dataclass
-class RunOptions:
-    """How a run executes (the flags of ``alphred run`` that reach the runtime); stored with the run."""
-
-    inputs: Mapping[str, str] = field(default_factory=dict)
-    base: str | None = None
-    branch: str | None = None
-    branch_template: str | None = None  # the registered repository's template, below --branch
-    keep_worktree: bool = False
-    approve_all: bool = False
-    dry_run: bool = False
-    dry_run_scope: str = "all"  # "all": agents stubbed, commands said not run; "agents": commands still run
-    pull_request: PullRequestPlan | None = None
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-
-    def stored(self) -> dict[str, Any]:
-        """The part that a later ``resume`` must honour."""
-        return {
-            "keep_worktree": self.keep_worktree,
-            "approve_all": self.approve_all,
-            "dry_run": self.dry_run,
-            "dry_run_scope": self.dry_run_scope,
-            "pull_request": self.pull_request.stored() if self.pull_request else None,
-        }
-
-
-@dataclass
-class _Failure:
-    attempt: int
-    kind: str
-    message: str
-    retry_after: float | None
-
-
-def backoff_seconds(failures: int, retry_after: float | None, env: Mapping[str, str]) -> float:
-    """Exponential backoff with jitter for the ``failures``-th consecutive retryable failure."""
-    try:
-        base = seconds_setting(env, "ALPHRED_RETRY_BASE_SECONDS", 2.0)
-    except SettingError:
-        base = 2.0
-    delay = min(base * 2 ** max(failures - 1, 0), 60.0) * random.uniform(0.75, 1.25)
-    return float(max(delay, retry_after or 0.0))
 
 
 class Runner:
@@ -152,14 +114,15 @@ class Runner:
         )
         self.events = events
         self.persister = Persister(store, run_id, self.owner, self.ttl, {**(runtime or {}), **options.stored()})
-        self._failures: dict[str, _Failure] = {}
-        self._phase: tuple[str, int] | None = None
-        self._phase_task: asyncio.Task[Any] | None = None
+        self.attempts = Attempts(store, run_id, self.progress, options.env)
+        self._branches: Branches | None = None
+        self._in_flight = 0  # parallel-branch attempts whose events are not taken from the inbox yet
+        self._inbox: asyncio.Queue[list[Event]] = asyncio.Queue()
+        self._lane_tasks: set[asyncio.Task[None]] = set()
         self._stop: str | None = None  # "interrupt" | "cancel" | "lost"
         self._pause = False
         self._wake = asyncio.Event()
         self._signals = 0
-        self._recording: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early_interrupt = False
 
@@ -171,9 +134,10 @@ class Runner:
 
     async def _main(self, state: RunState, first: Sequence[Event]) -> RunState:
         self._wake = asyncio.Event()
+        self._inbox = asyncio.Queue()
         self.ctx.cancel = asyncio.Event()
         loop = asyncio.get_running_loop()
-        self._loop = loop
+        self._loop = self.attempts.loop = loop
         if self._early_interrupt:
             self.interrupt()
         installed = []
@@ -183,20 +147,22 @@ class Runner:
                 installed.append(sig)
         marked = os.environ.get(MARKER)
         os.environ[MARKER] = self.owner  # agent SDKs pass os.environ to the CLIs they spawn
-        stop_listening = groups.listen(self._record_group)
+        stop_listening = groups.listen(self.attempts.record_group)
         background = [asyncio.create_task(self._heartbeat())]
         if self.progress.live:
             background.append(asyncio.create_task(self._ticker()))
         try:
             return await self._drive(state, first)
         finally:
+            if self._lane_tasks:  # the run stopped (lease lost, an error): its branches' attempts stop too
+                self.attempts.stop_all()
+                await asyncio.gather(*self._lane_tasks, return_exceptions=True)
             stop_listening()
             for task in background:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            if self._recording:
-                await asyncio.gather(*self._recording, return_exceptions=True)
+            await self.attempts.recorded()
             for sig in installed:
                 loop.remove_signal_handler(sig)
             _restore(MARKER, marked)
@@ -206,19 +172,31 @@ class Runner:
 
     async def _drive(self, state: RunState, first: Sequence[Event]) -> RunState:
         events: deque[Event] = deque(first)
-        while events:
+        while True:
+            if not events:
+                if self._stop == "cancel" and state.status not in TERMINAL_RUN_STATUSES and not self._in_flight:
+                    events.append(CancelRequested())
+                elif self._in_flight:
+                    events.extend(await self._inbox.get())  # the next parallel-branch attempt that ended
+                    self._in_flight -= 1
+                    continue
+                else:
+                    break
             if self._stop == "lost":
                 raise LeaseLostError(self.run_id)
-            new, effects = transition(state, events.popleft())
+            event = events.popleft()
+            new, effects = transition(state, event)
             if new != state or effects:
                 await self._persist(new, effects)
             state = new
+            if isinstance(event, MergeDone) and effects and self._branches is not None:
+                keep = self.options.keep_worktree  # merged and recorded: the branch's worktree can go
+                await asyncio.to_thread(self._branches.merged, state, event.branch, keep)
             for effect in effects:
                 events.extend(await self._act(state, effect))
-            if not events and self._stop == "cancel" and state.status not in TERMINAL_RUN_STATUSES:
-                events.append(CancelRequested())
-        if self.ctx.pending:
-            await asyncio.to_thread(self.persister.write, self._take_pending())
+        pending = self._take_pending()
+        if pending:
+            await asyncio.to_thread(self.persister.write, pending)
         return state
 
     async def _persist(self, state: RunState, effects: tuple[Effect, ...]) -> None:
@@ -243,39 +221,85 @@ class Runner:
 
     def _take_pending(self) -> list[Write]:
         pending, self.ctx.pending = self.ctx.pending, []
+        if self._branches is not None:
+            pending += self._branches.take_pending()
         return pending
 
     # -- then act ---------------------------------------------------------------------------------------
 
     async def _act(self, state: RunState, effect: Effect) -> list[Event]:
         if isinstance(effect, StartPhase):
-            return await self._start_phase(state, effect)
-        if isinstance(effect, Deliver):
+            if effect.lane is None:
+                return await self._start_phase(state, effect)
+            self._start_lane(state, effect, await self._lanes())
+        elif isinstance(effect, StopPhase):
+            self.attempts.stop(effect.phase, effect.attempt)
+        elif isinstance(effect, MergeBranch):
+            branches = await self._lanes()
+            return [await asyncio.to_thread(branches.merge, state, effect)]
+        elif isinstance(effect, Deliver):
             assert self.options.pull_request is not None, "a delivering run has a pull request plan"
             args = (self.store, self.workflow, self.run_id, self.options.pull_request, state, effect.step)
             event, said = await asyncio.to_thread(deliver_step, *args, self.ctx.redactor, self.ctx.env)
             if said:
                 self.progress.note(said, "green" if isinstance(event, DeliveryDone) else "red")
             return [event]
-        if isinstance(effect, AwaitApproval):
+        elif isinstance(effect, AwaitApproval):
             self.progress.note(approval_note(self.workflow, state, effect.phase, self.run_id))
         elif isinstance(effect, RunFinished):
             await asyncio.to_thread(self._finish, effect)
         return []
 
-    async def _start_phase(self, state: RunState, effect: StartPhase) -> list[Event]:
-        phase = self.workflow.phase(effect.phase)
+    async def _lanes(self) -> Branches:
+        if self._branches is None:
+            record = await asyncio.to_thread(self.store.get_run, self.run_id)
+            self._branches = Branches(self.ctx, record.branch or "", self.worktrees)
+        return self._branches
+
+    def _start_lane(self, state: RunState, effect: StartPhase, branches: Branches) -> None:
+        """Start an attempt of a parallel branch as a task of its own; its events reach the inbox."""
+        assert effect.lane is not None
+        self._in_flight += 1
+        branches.busy.add(effect.lane)
+        task = asyncio.get_running_loop().create_task(self._run_lane(state, effect, branches))
+        self._lane_tasks.add(task)
+        task.add_done_callback(self._lane_tasks.discard)
+
+    async def _run_lane(self, state: RunState, effect: StartPhase, branches: Branches) -> None:
+        assert effect.lane is not None
+        reported: list[Event] = []
+        try:
+            ctx = await asyncio.to_thread(branches.context, state, effect.lane)
+            reported = await self._start_phase(state, effect, ctx)
+        except asyncio.CancelledError:
+            reported = []  # stopped while its worktree was made: the engine recorded it
+        except Exception as exc:  # making the branch's worktree failed: the attempt failed, the run goes on
+            reported = [failed_by_runtime(effect.phase, effect.attempt, exc, AttemptStats())]
+        finally:
+            branches.busy.discard(effect.lane)
+            self._inbox.put_nowait(reported)
+
+    async def _start_phase(self, state: RunState, effect: StartPhase, ctx: PhaseContext | None = None) -> list[Event]:
         stats = AttemptStats()
         self.persister.stats[(effect.phase, effect.attempt)] = stats
         if self._stop == "interrupt":  # an interrupt that arrived while the phase was starting is not lost
             return [PhaseInterrupted(effect.phase, effect.attempt)]
         if self._stop == "cancel":
             return [CancelRequested()]
+        with self.attempts.under_way(effect) as active:
+            return await self._attempt(state, effect, ctx or self.ctx, active, stats)
+
+    async def _attempt(
+        self, state: RunState, effect: StartPhase, ctx: PhaseContext, active: Active, stats: AttemptStats
+    ) -> list[Event]:
+        phase = self.workflow.phase(effect.phase)
         notes: tuple[str, ...] = ()
         if phase.type is not PhaseType.APPROVAL:
-            retry_notes = await self._before_retry(state, effect)  # "retrying … in Ns" comes before "▶ attempt N"
+            retry_notes = await self.attempts.before_retry(
+                state, effect, active, self._wake
+            )  # "retrying … in Ns" before "▶ attempt N"
             if retry_notes is None:
-                return self._stopped_events(effect)
+                return self._stopped_events(effect, active)
             notes = retry_notes
         self.progress.phase_started(effect, phase.type.value, state)
         if phase.type is PhaseType.APPROVAL:
@@ -283,61 +307,33 @@ class Runner:
                 await asyncio.to_thread(auto_approve, self.store, self.run_id, phase.key, effect.attempt, stats)
                 return [PhaseCompleted(effect.phase, effect.attempt, "approved", {"comment": AUTO_APPROVED})]
             return [ApprovalRequested(effect.phase, effect.attempt)]
-        self._phase = (effect.phase, effect.attempt)
-        task = asyncio.ensure_future(run_attempt(self.ctx, state, phase, effect.attempt, effect.visit, stats, notes))
-        self._phase_task = task
+        resolving = state.merge.conflicts if state.merge is not None and is_resolving(state, phase.key) else None
+        work = run_attempt(ctx, state, phase, effect.attempt, effect.visit, stats, notes, resolving)
+        task = active.task = asyncio.ensure_future(work)
         try:
             outcome = await task
         except asyncio.CancelledError:
-            if self._stop is None:
+            if self._stop is None and not active.stopped:
                 raise
-            return self._stopped_events(effect)
+            return self._stopped_events(effect, active)
         except Exception as exc:  # the runtime itself failed this attempt: record it, never lose the run
             outcome = failed_by_runtime(effect.phase, effect.attempt, exc, stats)
-        finally:
-            self._phase = None
-            self._phase_task = None
-        if self._stop is not None:  # an interrupted outcome wins over a late success
-            return self._stopped_events(effect)
-        if isinstance(outcome, PhaseFailed):
-            error = stats.details.get("error", {})
-            self._failures[effect.phase] = _Failure(
-                effect.attempt, outcome.reason, stats.message or outcome.reason, error.get("retry_after")
-            )
-        else:
-            self._failures.pop(effect.phase, None)
+        if self._stop is not None or active.stopped:  # an interrupted outcome wins over a late success
+            return self._stopped_events(effect, active)
+        self.attempts.ended(effect, outcome, stats)
         if not self._pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
             self._pause = (await asyncio.to_thread(read_requests, self.store, self.run_id))[0]
         return [PauseRequested(), outcome] if self._pause else [outcome]
 
-    def _stopped_events(self, effect: StartPhase) -> list[Event]:
+    def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:
+        if active is not None and active.stopped:
+            return []  # StopPhase ended it: the engine has recorded it cancelled
         if self._stop == "cancel":
             return [CancelRequested()]
         return [PhaseInterrupted(effect.phase, effect.attempt)]
 
-    async def _before_retry(self, state: RunState, effect: StartPhase) -> tuple[str, ...] | None:
-        """Back off before retrying a retryable provider failure; the notes for the retry's context."""
-        failure = self._failures.get(effect.phase)
-        if failure is None or failure.attempt != effect.attempt - 1:
-            return ()
-        note = (
-            f'<previous_attempt phase="{effect.phase}" attempt="{failure.attempt}" reason="{failure.kind}">\n'
-            f"{failure.message[:2000]}\n</previous_attempt>"
-        )
-        if failure.kind in RETRYABLE_KINDS:
-            consecutive = max(1, state.phase(effect.phase).consecutive_failures)
-            delay = backoff_seconds(consecutive, failure.retry_after, self.options.env)
-            self.progress.note(
-                f"retrying {effect.phase} in {delay:.1f}s: attempt {failure.attempt} failed ({failure.kind})"
-            )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
-            if self._stop is not None:
-                return None
-        return (note,)
-
     def _finish(self, effect: RunFinished) -> None:
-        """The run ended (in a thread): record its head; a completed run's worktree is removed.
+        """The run ended (in a thread): record its head; a completed run's worktrees are removed.
 
         The removal is pending cleanup from the moment the run is stored ``completed`` with its worktree path
         (see ``cleanup``): a kill during it leaves work that ``resume``, ``worker`` and ``gc`` finish.
@@ -345,6 +341,8 @@ class Runner:
         if self.worktree.is_dir():
             self.store.update_run(self.run_id, head_sha=self.worktrees.head_sha(self.worktree))
             if effect.status is RunStatus.COMPLETED and not self.options.keep_worktree:
+                if self._branches is not None or self.workflow.fan_outs:
+                    Branches(self.ctx, "", self.worktrees).remove_all()  # branches a join: any did not merge
                 remove_worktree(self.store, self.worktrees, self.run_id, self.worktree)
         self.progress.run_finished(effect)
         if self.events is not None:
@@ -365,7 +363,7 @@ class Runner:
         self.interrupt()
 
     def interrupt(self) -> None:
-        """Interrupt the run out of band: the active attempt (or the next one to start) ends ``interrupted``."""
+        """Interrupt the run out of band: the active attempts (or the next to start) end ``interrupted``."""
         self._request_stop("interrupt")
 
     def interrupt_threadsafe(self) -> None:
@@ -383,18 +381,7 @@ class Runner:
             self.interrupted = why == "interrupt"
         self._wake.set()
         self.ctx.cancel.set()  # providers watching their cancellation handle stop their agent
-        if self._phase_task is not None and not self._phase_task.done():
-            self._phase_task.cancel()
-
-    def _record_group(self, pgid: int) -> None:
-        """A process group started for the active attempt: record it (in a thread) for a later take-over."""
-        if self._phase is None:
-            return
-        phase, attempt = self._phase
-        args = (self.run_id, phase, attempt, socket.gethostname(), pgid, process_start_time(pgid))
-        task = asyncio.get_running_loop().create_task(asyncio.to_thread(self.store.add_process, *args))
-        self._recording.add(task)
-        task.add_done_callback(self._recording.discard)
+        self.attempts.stop_all()
 
     async def _ticker(self) -> None:
         while True:
@@ -404,9 +391,9 @@ class Runner:
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            phase = self._phase[0] if self._phase is not None else None
+            phases = tuple(self.attempts.active)
             try:
-                flags = await asyncio.to_thread(heartbeat, self.store, self.run_id, self.owner, self.ttl, phase)
+                flags = await asyncio.to_thread(heartbeat, self.store, self.run_id, self.owner, self.ttl, phases)
             except AlphredError:
                 continue  # a busy database: try again at the next beat; the lease TTL covers it
             if flags is None:
@@ -422,3 +409,6 @@ def _restore(name: str, value: str | None) -> None:
         os.environ.pop(name, None)
     else:
         os.environ[name] = value
+
+
+__all__ = ["HEARTBEAT_SECONDS", "RunOptions", "Runner", "backoff_seconds"]

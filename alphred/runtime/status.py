@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alphred.engine import RecordStep, RunState
 from alphred.store import RunRecord, StepRecord
+
+if TYPE_CHECKING:
+    from alphred.store import SqlRunStore
 
 
 def iso_utc(value: datetime | None) -> str | None:
@@ -21,8 +25,15 @@ def iso_utc(value: datetime | None) -> str | None:
 _time = iso_utc
 
 
-def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict[str, Any]:
-    """Build the JSON status object of a run; ``steps`` is omitted when None (``runs --json``)."""
+def status_object(
+    run: RunRecord, steps: list[StepRecord] | None = None, branches: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Build the JSON status object of a run; ``steps`` is omitted when None (``runs --json``).
+
+    ``branches`` maps each phase inside a branch of a fan-out to its git branch (``lane_branches``); every
+    phase and step carries ``branch``, null on the run branch (SPEC §8).
+    """
+    branches = branches or {}
     phases = [
         {
             "key": node.node_key,
@@ -32,6 +43,7 @@ def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict
             "decision": node.decision,
             "exit_code": node.exit_code,
             "tokens": node.tokens,
+            "branch": branches.get(node.node_key),
         }
         for node in sorted(run.nodes, key=lambda n: n.sequence_index)
     ]
@@ -53,11 +65,26 @@ def status_object(run: RunRecord, steps: list[StepRecord] | None = None) -> dict
         "phases": phases,
     }
     if steps is not None:
-        obj["steps"] = [step_entry(step) for step in steps]
+        obj["steps"] = [step_entry(step, branches.get(step.phase)) for step in steps]
     return obj
 
 
-def step_entry(step: StepRecord | RecordStep) -> dict[str, Any]:
+def lane_branches(store: SqlRunStore, records: list[RunRecord]) -> dict[int, dict[str, str]]:
+    """For each run of ``records``: its phases inside branches of a fan-out and their git branches."""
+    from .branch_views import phase_branches, run_workflows
+
+    workflows = run_workflows(store, records)
+    return {r.id: phase_branches(workflows[r.tree_id], r.branch) if r.tree_id in workflows else {} for r in records}
+
+
+def run_status(store: SqlRunStore, run: RunRecord, *, with_steps: bool = True) -> dict[str, Any]:
+    """The status object of ``run`` as ``status --json`` prints it: steps (unless not ``with_steps``) and
+    the ``branch`` of every phase and step."""
+    steps = store.list_steps(run.id) if with_steps else None
+    return status_object(run, steps, lane_branches(store, [run])[run.id])
+
+
+def step_entry(step: StepRecord | RecordStep, branch: str | None = None) -> dict[str, Any]:
     """One ``steps`` entry of the status object, from a stored step or one about to be stored."""
     return {
         "phase": step.phase,
@@ -69,6 +96,7 @@ def step_entry(step: StepRecord | RecordStep) -> dict[str, Any]:
             {"name": c.get("name"), "passed": c.get("passed"), "exit_code": c.get("exit_code")}
             for c in getattr(step, "checks", ())
         ],
+        "branch": branch,
     }
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 MAX_STEP_ROWS = 100
+SHORT_SHA = 12
 GITHUB_BODY_LIMIT = 65_000  # GitHub rejects bodies over 65,536 characters
 CUT_MARKER = "\n\n[... {count} characters cut by alphred]\n\n"
 
@@ -93,15 +94,52 @@ def checks_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS)
     return "\n".join(lines)
 
 
+def branch_result(branch: Mapping[str, Any]) -> str:
+    """How a branch of a fan-out ended, for people: ``merged `1a2b3c4d``` , ``cancelled (join: any)``, ..."""
+    state = str(branch.get("state") or "pending")
+    merges = [str(sha)[:SHORT_SHA] for sha in branch.get("merges") or ()]
+    if merges:
+        return "merged " + ", ".join(f"`{sha}`" for sha in merges)
+    if state == "cancelled" and branch.get("join_mode") == "any":
+        return "cancelled (join: any)"
+    if state in ("running", "queued") and branch.get("phase"):
+        return f"{state}: {branch['phase']}"
+    if state == "conflicted":
+        paths = ", ".join(f"`{p}`" for p in branch.get("conflicts") or ())
+        return f"merge conflicted on {paths}" + (f" (resolver {branch['resolver']})" if branch.get("resolver") else "")
+    return state
+
+
+def branches_table(branches: Sequence[Mapping[str, Any]]) -> str:
+    """The branches of the run's fan-outs (SPEC §8) as a Markdown table: git branch, phases, merge result."""
+    rows = ["| Fan-out | Branch | Git branch | Phases | Result |", "| --- | --- | --- | --- | --- |"]
+    for b in branches:
+        join = f" → {b['join']}" if b.get("join") else ""
+        phases = ", ".join(str(p) for p in b.get("phases") or ())
+        rows.append(
+            f"| {cell(str(b.get('fan_out')) + join)} | {cell(b.get('head'))} | `{cell(b.get('branch'))}` "
+            f"| {cell(phases)} | {cell(branch_result(b))} |"
+        )
+    return "\n".join(rows)
+
+
 def run_summary_markdown(
-    status: Mapping[str, Any], *, include_status: bool = True, pr_url: str | None = None, heading: str = "###"
+    status: Mapping[str, Any],
+    *,
+    include_status: bool = True,
+    pr_url: str | None = None,
+    heading: str = "###",
+    branches: Sequence[Mapping[str, Any]] = (),
 ) -> str:
-    """A Markdown summary of a run: phases, steps (attempts and decisions), tokens, cost, branch, PR."""
+    """A Markdown summary of a run: phases, branches of fan-outs (when there are any), steps (attempts and
+    decisions), tokens, cost, branch, PR."""
     title = f"Alphred {run_title(status)}"
     if include_status:
         reason = f" ({status['reason']})" if status.get("reason") else ""
         title += f": {status.get('status')}{reason}"
     parts = [f"{heading} {title}", "", phases_table(status.get("phases") or [])]
+    if branches:
+        parts += ["", "**Branches**", "", branches_table(branches)]
     steps = status.get("steps")
     if steps:
         parts += ["", f"<details><summary>Steps ({len(steps)})</summary>", "", steps_table(steps), "", "</details>"]
@@ -122,9 +160,15 @@ def run_summary_markdown(
     return "\n".join(parts) + "\n"
 
 
-def build_pr_body(status: Mapping[str, Any], report_text: str | None, limit: int = GITHUB_BODY_LIMIT) -> str:
-    """The PR body: the ``body_from`` phase's latest report, then a generated summary of the run."""
-    summary = run_summary_markdown(status, include_status=False, heading="####")
+def build_pr_body(
+    status: Mapping[str, Any],
+    report_text: str | None,
+    limit: int = GITHUB_BODY_LIMIT,
+    branches: Sequence[Mapping[str, Any]] = (),
+) -> str:
+    """The PR body: the ``body_from`` phase's latest report, then a generated summary of the run (with the
+    ``branches`` of its fan-outs and their merges, when it has any)."""
+    summary = run_summary_markdown(status, include_status=False, heading="####", branches=branches)
     footer = f"\n---\n\n{summary}\n<sub>Opened by Alphred.</sub>\n"
     report = _report_markdown(report_text)
     room = max(limit - len(footer), 0)

@@ -103,12 +103,6 @@ def resolvers(workflow: Workflow) -> frozenset[str]:
 def check_parallel(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
     """Report every §8 rule ``workflow`` breaks into ``out``."""
     groups = fan_outs(workflow)
-    if groups:
-        first = workflow.phase(groups[0].source)
-        out.warning(
-            nodes.phases.get(first.key) or first.pos,
-            f"parallel branches (the fan-out of '{first.key}') are not executable yet: 'alphred run' refuses them",
-        )
     for group in groups:
         _check_fan_out(workflow, group, nodes, out)
     _check_entries(workflow, groups, nodes, out)

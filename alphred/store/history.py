@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Row, bindparam, func, insert, select
@@ -234,7 +235,12 @@ class HistoryOps(RunOps):
         """The run's finished attempts in execution order, each with its routing decision (if any)."""
         routes: dict[tuple[int, int], RoutingRecord] = {}
         for route in self.routing_decisions(run_id):
-            routes[(route.run_node_id, route.attempt)] = route  # the latest one per attempt wins
+            key = (route.run_node_id, route.attempt)
+            earlier = routes.get(key)
+            fan_out = earlier is not None and route.priority is not None and earlier.priority == route.priority
+            if fan_out and earlier is not None and route.target not in earlier.target.split(","):
+                route = replace(route, target=f"{earlier.target},{route.target}")  # a fan-out's branches
+            routes[key] = route  # else the latest one per attempt wins
         query = (
             select(DIAGNOSTICS, NODES.c.node_key)
             .join(NODES, NODES.c.id == DIAGNOSTICS.c.run_node_id)

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 
 from alphred.errors import UnknownRunError
-from alphred.runtime.status import iso_utc, status_object
+from alphred.runtime.status import iso_utc, lane_branches, run_status, status_object
 from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore
 
 from .graph import END, FAIL, Edge, Topology
@@ -89,7 +89,8 @@ class UiData:
         records = store.list_runs(limit + 1, statuses=statuses, before=before)
         more = len(records) > limit
         records = records[:limit]
-        return [status_object(r) for r in records], (records[-1].id if more and records else None)
+        branches = lane_branches(store, records)
+        return [status_object(r, None, branches[r.id]) for r in records], (records[-1].id if more and records else None)
 
     def exists(self, run_id: int) -> bool:
         """Whether the run exists (one small read)."""
@@ -102,7 +103,7 @@ class UiData:
         record = None if store is None else store.find_run(run_id)
         if store is None or record is None:
             raise UnknownRunError(run_id)
-        return status_object(record, store.list_steps(run_id))
+        return run_status(store, record)
 
     def view(self, run_id: int) -> RunView:
         """The run page's data: status, graph topology, artifacts and the newest events."""
@@ -111,7 +112,7 @@ class UiData:
         if store is None or record is None:
             raise UnknownRunError(run_id)
         steps = store.list_steps(run_id)
-        status = status_object(record, steps)
+        status = status_object(record, steps, lane_branches(store, [record])[record.id])
         tail = self.event_tail(run_id, EVENT_TAIL + 1)
         detail = [
             {"reason": s.reason, "error_code": s.error_code, "duration_ms": s.duration_ms, "tokens": s.tokens}

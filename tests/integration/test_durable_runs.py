@@ -439,7 +439,15 @@ def test_approve_and_reject_with_comments(repo: Path) -> None:
     result = alphred(repo, "approve", "1", "--comment", "ship it", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["steps"] == [
-        {"phase": "gate", "attempt": 1, "outcome": "completed", "decision": "approved", "next": "$end", "checks": []}
+        {
+            "phase": "gate",
+            "attempt": 1,
+            "outcome": "completed",
+            "decision": "approved",
+            "next": "$end",
+            "checks": [],
+            "branch": None,
+        }
     ]
     assert alphred(repo, "run", str(wf)).returncode == 4
     rejected = alphred(repo, "reject", "2", "--comment", "no", "--json")

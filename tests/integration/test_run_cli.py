@@ -74,7 +74,7 @@ def test_demo_workflow_completes_with_commits_and_full_history(repo: Path) -> No
     phases = {p["key"]: p for p in status["phases"]}
     assert phases["review"] == {
         "key": "review", "status": "completed", "attempt": 2, "visits": 2,
-        "decision": "approved", "exit_code": None, "tokens": 0,
+        "decision": "approved", "exit_code": None, "tokens": 0, "branch": None,
     }  # fmt: skip
     assert phases["check"]["exit_code"] == 0
     branch = status["branch"]
@@ -308,7 +308,15 @@ def test_dry_run_takes_the_first_declared_decision(repo: Path) -> None:
     result, status = run_json(str(wf), "--repo", str(repo), "--dry-run")
     assert result.exit_code == 0, result.stderr
     assert status["steps"] == [
-        {"phase": "review", "attempt": 1, "outcome": "completed", "decision": "approved", "next": "$end", "checks": []}
+        {
+            "phase": "review",
+            "attempt": 1,
+            "outcome": "completed",
+            "decision": "approved",
+            "next": "$end",
+            "checks": [],
+            "branch": None,
+        }
     ]
 
 

@@ -142,3 +142,53 @@ def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_post
     outputs = [p.communicate(timeout=60) for p in racers]
     assert sorted(p.returncode for p in racers) == [0, 2], outputs
     assert len(log.read_text().splitlines()) == 1
+
+
+def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    flag, pid_file = repo.parent / "flag", repo.parent / "held.pid"
+    wf = repo.parent / "lanes.yaml"
+    wf.write_text(
+        textwrap.dedent(
+            f"""\
+            alphred: 1
+            key: lanes
+            phases:
+              plan: {{type: command, run: "true", transitions: [{{to: [quick, held]}}]}}
+              quick: {{type: command, run: "echo quick > quick.txt", transitions: [{{to: join}}]}}
+              held:
+                type: command
+                run: echo $$ > {pid_file}; while [ ! -f {flag} ]; do sleep 0.05; done; echo held > held.txt
+                transitions: [{{to: join}}]
+              join: {{join: all, type: command, run: "ls quick.txt held.txt"}}
+            """
+        )
+    )
+    process = subprocess.Popen(
+        command(repo, fresh_postgres_url, "run", str(wf)),
+        env=environment(repo.parent),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    sql = "select count(*) from run_nodes where node_key = 'quick' and status = 'completed'"
+    while time.monotonic() < deadline:
+        try:
+            if pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 1:
+                break
+        except Exception:  # the schema is still being created
+            pass
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+    flag.touch()
+    result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    final = json.loads(result.stdout)
+    assert final["status"] == "completed"
+    assert [(s["phase"], s["attempt"], s["outcome"]) for s in final["steps"] if s["phase"] in ("quick", "held")] == [
+        ("quick", 1, "completed"),
+        ("held", 1, "interrupted"),
+        ("held", 2, "completed"),
+    ]
+    assert {p["key"]: p["branch"] for p in final["phases"]}["held"] == f"{final['branch']}.held"

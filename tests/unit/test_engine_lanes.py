@@ -125,9 +125,25 @@ def test_a_failed_branch_fails_the_run_at_once_and_cancels_the_rest() -> None:
     assert starts(d.effects[-1:]) == [("a2", 2, "a")]  # a retry, in its lane
     effects = d.send(PhaseFailed("a2", 2, "timeout"))
     assert d.state.status is RunStatus.FAILED and d.state.reason == "retries_exhausted"
-    assert StopPhase("b", 1, "b") in effects and d.state.phase("b").status is NodeStatus.CANCELLED
-    assert d.state.phase("c").status is NodeStatus.CANCELLED and d.state.lanes == ()  # it was waiting
-    assert not can_retry(d.state)
+    assert StopPhase("b", 1, "b") in effects and ("b", 1, "cancelled") in [
+        (s.phase, s.attempt, s.outcome.value) for s in d.state.history
+    ]
+    # the lanes stay for a retry: the failed phase, the stopped one again, and the one that was waiting
+    assert [(lane.head, lane.queued) for lane in d.state.lanes] == [("a", "a2"), ("b", "b"), ("c", "c")]
+    assert d.state.phase("b").status is NodeStatus.PENDING and can_retry(d.state)
+    effects = d.send(RetryRun())
+    assert d.state.status is RunStatus.RUNNING and d.state.phase("a2").consecutive_failures == 0
+    assert starts(effects) == [("a2", 3, "a"), ("b", 2, "b")]  # max_parallel 2: c waits its turn
+
+
+def test_a_non_retryable_failure_in_a_branch_can_be_retried_by_hand() -> None:
+    d = Driver(workflow(THREE % "all"))
+    d.send(RunStarted())
+    d.done("plan")
+    d.send(PhaseCompleted("a", 1))
+    d.send(PhaseFailed("a2", 1, "auth", retryable=False))
+    assert d.state.status is RunStatus.FAILED and d.state.reason == "auth"
+    assert can_retry(d.state)  # a non-retryable failure is retried by hand, like one on the run branch
 
 
 def test_fail_target_and_no_route_inside_a_branch_fail_the_run() -> None:

@@ -55,11 +55,8 @@ def test_a_valid_fan_out_loads_with_its_branches_join_and_limits() -> None:
     assert group.regions == {"backend": {"backend"}, "frontend": {"frontend", "frontend_tests"}}
     assert group.branch_of("frontend_tests") == "frontend" and group.branch_of("integrate") is None
     assert wf.predecessors("frontend") == ("plan",)
-    # the resolver, reachable only through on_conflict, is not "unreachable"; the runtime cannot run it yet
-    assert diags(GOOD) == [
-        "wf.yaml:6:3: warning: parallel branches (the fan-out of 'plan') are not executable yet: "
-        "'alphred run' refuses them"
-    ]
+    # the resolver, reachable only through on_conflict, is not "unreachable": nothing to warn about
+    assert diags(GOOD) == []
 
 
 def test_max_parallel_defaults_to_four_and_plain_workflows_are_not_parallel() -> None:

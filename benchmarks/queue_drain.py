@@ -7,7 +7,7 @@ the drain, worker start-up included, and without it: first start to last complet
 p50/p99 (``created_at`` → ``started_at``: queueing time, so it grows with the backlog), and double
 executions (lines of a ledger file outside every worktree, written by the phase: must be 0).
 
-    python benchmarks/worker_queue.py [--runs 200] [--workers 1,2,4] [--quick]
+    python benchmarks/queue_drain.py [--runs 200] [--workers 1,2,4] [--quick]
 """
 
 from __future__ import annotations

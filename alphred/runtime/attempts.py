@@ -1,0 +1,158 @@
+"""The attempts a run has under way: their tasks, their retry backoff and the process groups they start.
+
+Several attempts run at once when a run has parallel branches (SPEC §8). Each runs in its own task with a
+context variable naming it, so a process group registered from that task (or a thread it started) is
+recorded with its attempt; a group registered elsewhere goes to the only attempt under way, if there is one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from alphred.engine import PhaseFailed, RunState, StartPhase
+from alphred.errors import RETRYABLE_KINDS
+from alphred.store import SqlRunStore
+
+from .lease import process_start_time
+from .options import backoff_seconds
+from .phase import AttemptStats
+from .progress import Progress
+
+_ATTEMPT: ContextVar[tuple[str, int] | None] = ContextVar("alphred_attempt", default=None)
+"""The attempt the current task (or a thread it started) works for."""
+
+
+@dataclass
+class _Failure:
+    attempt: int
+    kind: str
+    message: str
+    retry_after: float | None
+
+
+@dataclass
+class Active:
+    """An attempt that is starting or running; ``task`` once its work runs, ``wake`` ends its backoff."""
+
+    phase: str
+    attempt: int
+    lane: str | None
+    task: asyncio.Future[Any] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    stopped: bool = False  # ended by StopPhase: the engine has recorded it already
+
+    def stop(self) -> None:
+        """End the attempt: its backoff, or its running work (its process group is killed)."""
+        self.wake.set()
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+
+class Attempts:
+    """The attempts of one run that are under way, keyed by phase (a phase runs in at most one lane)."""
+
+    def __init__(self, store: SqlRunStore, run_id: int, progress: Progress, env: Mapping[str, str]) -> None:
+        self.store = store
+        self.run_id = run_id
+        self.progress = progress
+        self.env = env
+        self.active: dict[str, Active] = {}
+        self._failures: dict[str, _Failure] = {}
+        self._recording: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    @contextlib.contextmanager
+    def under_way(self, effect: StartPhase) -> Iterator[Active]:
+        """Track ``effect``'s attempt while the block runs; process groups started meanwhile are its own."""
+        active = self.active[effect.phase] = Active(effect.phase, effect.attempt, effect.lane)
+        token = _ATTEMPT.set((effect.phase, effect.attempt))
+        try:
+            yield active
+        finally:
+            _ATTEMPT.reset(token)
+            if self.active.get(effect.phase) is active:
+                del self.active[effect.phase]
+
+    def stop(self, phase: str, attempt: int) -> None:
+        """``StopPhase``: end that attempt; what it reports later is dropped."""
+        active = self.active.get(phase)
+        if active is not None and active.attempt == attempt:
+            active.stopped = True
+            active.stop()
+
+    def stop_all(self) -> None:
+        for active in list(self.active.values()):
+            active.stop()
+
+    def ended(self, effect: StartPhase, outcome: object, stats: AttemptStats) -> None:
+        """Remember how an attempt ended: a retry is told why the one before failed."""
+        if isinstance(outcome, PhaseFailed):
+            error = stats.details.get("error", {})
+            self._failures[effect.phase] = _Failure(
+                effect.attempt, outcome.reason, stats.message or outcome.reason, error.get("retry_after")
+            )
+        else:
+            self._failures.pop(effect.phase, None)
+
+    async def before_retry(
+        self, state: RunState, effect: StartPhase, active: Active, stopping: asyncio.Event
+    ) -> tuple[str, ...] | None:
+        """Back off before retrying a retryable failure; the notes for the retry's context (None: stopped)."""
+        failure = self._failures.get(effect.phase)
+        if failure is None or failure.attempt != effect.attempt - 1:
+            return ()
+        note = (
+            f'<previous_attempt phase="{effect.phase}" attempt="{failure.attempt}" reason="{failure.kind}">\n'
+            f"{failure.message[:2000]}\n</previous_attempt>"
+        )
+        if failure.kind in RETRYABLE_KINDS:
+            consecutive = max(1, state.phase(effect.phase).consecutive_failures)
+            delay = backoff_seconds(consecutive, failure.retry_after, self.env)
+            self.progress.note(
+                f"retrying {effect.phase} in {delay:.1f}s: attempt {failure.attempt} failed ({failure.kind})"
+            )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(active.wake.wait(), delay)
+            if stopping.is_set() or active.stopped:
+                return None
+        return (note,)
+
+    def record_group(self, pgid: int) -> None:
+        """A process group started for an attempt: record it (in a thread) for a later take-over."""
+        attempt = _ATTEMPT.get()
+        if attempt is None and len(self.active) == 1:  # started outside the attempt's task (an SDK's thread)
+            only = next(iter(self.active.values()))
+            attempt = (only.phase, only.attempt)
+        loop = self.loop
+        if attempt is None or loop is None:
+            return
+        args = (self.run_id, attempt[0], attempt[1], socket.gethostname(), pgid, process_start_time(pgid))
+
+        def record() -> None:
+            task = loop.create_task(asyncio.to_thread(self.store.add_process, *args))
+            self._recording.add(task)
+            task.add_done_callback(self._recording.discard)
+
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
+            if _running_loop() is loop:
+                record()
+            else:
+                loop.call_soon_threadsafe(record)
+
+    async def recorded(self) -> None:
+        """Wait until every process group is recorded."""
+        if self._recording:
+            await asyncio.gather(*self._recording, return_exceptions=True)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

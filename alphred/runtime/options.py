@@ -1,0 +1,58 @@
+"""How a run executes: the options of ``alphred run`` that reach the runtime, and the retry backoff."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from alphred.errors import SettingError
+from alphred.settings import seconds_setting
+
+from .delivery import PullRequestPlan
+
+
+@dataclass
+class RunOptions:
+    """How a run executes (the flags of ``alphred run`` that reach the runtime); stored with the run."""
+
+    inputs: Mapping[str, str] = field(default_factory=dict)
+    base: str | None = None
+    branch: str | None = None
+    branch_template: str | None = None  # the registered repository's template, below --branch
+    keep_worktree: bool = False
+    approve_all: bool = False
+    dry_run: bool = False
+    dry_run_scope: str = "all"  # "all": agents stubbed, commands said not run; "agents": commands still run
+    pull_request: PullRequestPlan | None = None
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+
+    def stored(self) -> dict[str, Any]:
+        """The part that a later ``resume`` must honour."""
+        return {
+            "keep_worktree": self.keep_worktree,
+            "approve_all": self.approve_all,
+            "dry_run": self.dry_run,
+            "dry_run_scope": self.dry_run_scope,
+            "pull_request": self.pull_request.stored() if self.pull_request else None,
+        }
+
+
+@dataclass
+class _Failure:
+    attempt: int
+    kind: str
+    message: str
+    retry_after: float | None
+
+
+def backoff_seconds(failures: int, retry_after: float | None, env: Mapping[str, str]) -> float:
+    """Exponential backoff with jitter for the ``failures``-th consecutive retryable failure."""
+    try:
+        base = seconds_setting(env, "ALPHRED_RETRY_BASE_SECONDS", 2.0)
+    except SettingError:
+        base = 2.0
+    delay = min(base * 2 ** max(failures - 1, 0), 60.0) * random.uniform(0.75, 1.25)
+    return float(max(delay, retry_after or 0.0))
