@@ -20,6 +20,10 @@ Why stat data is enough (the same reasoning as git's own index and untracked cac
   git wrote before the snapshot started) is racy: its content (files) or its list of names (directories)
   is recorded too and compared every time.
 
+The snapshot is taken right after git's own check, so it assumes nothing writes the worktree while
+``commit_phase`` runs (the attempt's processes have ended; leftovers of a dead attempt are killed before
+the next one starts): a file written in that window would be committed with the next change, not this one.
+
 Anything unusual answers "changed" and lets git decide: a nested ``.git`` (a submodule or an embedded
 repository), more entries than ``ENTRY_LIMIT``, racy files too large to hash, an unreadable directory.
 """

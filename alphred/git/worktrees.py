@@ -163,6 +163,9 @@ class GitWorktrees:
         are skipped: these are Alphred's bookkeeping commits, and a prompt or a failing hook must not
         stall a run. ``before_commit`` is called once there is something to report, before the commit (the
         caller records its intent there).
+
+        Once a check has seen the worktree holding exactly ``HEAD``'s tree, the next one compares the stat
+        data of its entries instead (``git.snapshot``): a phase that changed nothing runs no git process.
         """
         head = self.head_sha(worktree)
         start = since or head
