@@ -92,6 +92,19 @@ class WorktreeSnapshot:
     racy_dirs: tuple[tuple[str, tuple[str, ...]], ...]
 
 
+def watched_files(common_dir: Path, gitdir: Path, excludes_file: Path | None) -> list[Path]:
+    """Files outside a worktree whose change alone can change what ``git add -A`` stages there."""
+    home = Path(os.environ.get("HOME") or "~").expanduser()
+    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git"
+    files = [common_dir / "config", common_dir / "info" / "exclude", gitdir / "config.worktree"]
+    files += [Path(os.environ.get("GIT_CONFIG_GLOBAL") or home / ".gitconfig"), xdg / "config", xdg / "ignore"]
+    if os.environ.get("GIT_CONFIG_SYSTEM"):
+        files.append(Path(os.environ["GIT_CONFIG_SYSTEM"]))
+    if excludes_file is not None:
+        files.append(excludes_file)
+    return files
+
+
 def take_snapshot(root: Path, head: str, index: Path, watched: Iterable[Path]) -> WorktreeSnapshot | None:
     """Record ``root`` as the clean state of ``head``; None when it cannot be checked safely by stat.
 

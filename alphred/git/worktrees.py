@@ -7,7 +7,6 @@ working tree's root, and none of them reads or writes the main checkout's files,
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import shutil
 import subprocess
@@ -19,7 +18,7 @@ from alphred.errors import GitError, UnbornHeadError, UnknownRefError
 from alphred.git.branches import sanitize_branch_name
 from alphred.git.command import describe_failure, git_environment, run_git
 from alphred.git.location import RepoLocation, ensure_alphred_dir, read_gitfile, read_head, read_ref
-from alphred.git.snapshot import WorktreeSnapshot, take_snapshot, unchanged
+from alphred.git.snapshot import WorktreeSnapshot, take_snapshot, unchanged, watched_files
 
 _Completed = subprocess.CompletedProcess[bytes]
 FALLBACK_NAME = "Alphred"
@@ -277,18 +276,8 @@ class GitWorktrees:
             self._clean[worktree] = snapshot
 
     def _watched_files(self, gitdir: Path) -> list[Path]:
-        """Files outside the worktree whose change alone can change what ``git add -A`` stages."""
         self._identity_env()  # reads ``core.excludesFile`` too
-        common = self.location.git_common_dir
-        home = Path(os.environ.get("HOME") or "~").expanduser()
-        xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git"
-        files = [common / "config", common / "info" / "exclude", gitdir / "config.worktree"]
-        files += [Path(os.environ.get("GIT_CONFIG_GLOBAL") or home / ".gitconfig"), xdg / "config", xdg / "ignore"]
-        if os.environ.get("GIT_CONFIG_SYSTEM"):
-            files.append(Path(os.environ["GIT_CONFIG_SYSTEM"]))
-        if self._excludes_file is not None:
-            files.append(self._excludes_file)
-        return files
+        return watched_files(self.location.git_common_dir, gitdir, self._excludes_file)
 
     def _index_unchanged(self, worktree: Path, head: str) -> bool:
         """Whether the index is byte for byte the one recorded for ``head`` (so nothing is staged).
