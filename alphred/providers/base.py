@@ -54,6 +54,9 @@ class ProviderOptions:
     decisions: tuple[str, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)  # provider-specific phase keys
     cancel: asyncio.Event | None = None
+    # Variables every process the provider starts for this attempt gets (Alphred's lease marker, so a
+    # take-over finds what a dead run left behind, even when several runs share one worker process).
+    environment: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

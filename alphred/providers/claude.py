@@ -141,7 +141,7 @@ class ClaudeProvider:
             if options.decisions
             else None,
             stderr=on_stderr,
-            env=dict(self.env),
+            env={**self.env, **options.environment},
         )
 
 

@@ -85,7 +85,7 @@ class CodexProvider:
                     stdout=asyncio.subprocess.PIPE,
                     stderr=asyncio.subprocess.PIPE,
                     cwd=str(options.working_directory),
-                    env={**os.environ, **self.env},
+                    env={**os.environ, **self.env, **options.environment},
                     start_new_session=True,
                     limit=LINE_LIMIT,
                 )

@@ -202,7 +202,7 @@ class OpenAIProvider:
             import openai as sdk
         except ImportError:
             raise failure(SDK_MISSING, "invalid_request", OPENAI_SDK_MISSING) from None
-        env = self._environ()
+        env = {**self._environ(), **options.environment}
         if chosen.key_env is not None and not env.get(chosen.key_env):
             raise failure(f"{chosen.key_env} is not set: export the model server's key", "auth", OPENAI_NO_KEY)
         session = _Session(self, sdk, chosen, prompt, options, env)

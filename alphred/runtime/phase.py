@@ -36,6 +36,7 @@ from .checks import CheckRun, ChecksResult, run_checks
 from .command import run_command, template_command
 from .crash import crash_point
 from .dryrun import dry_run_checks, dry_run_command
+from .orphans import MARKER
 from .redact import Redactor
 from .sink import FLUSH_EVERY_SECONDS, EventSink
 
@@ -252,6 +253,7 @@ def _events_for(
         decisions=phase.decisions,
         settings=phase.options,
         cancel=ctx.cancel,
+        environment={MARKER: ctx.env[MARKER]} if MARKER in ctx.env else {},
     )
     return provider.run(prompt, options)
 

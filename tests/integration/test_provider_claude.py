@@ -132,6 +132,13 @@ def test_session_is_hermetic_in_the_worktree_with_the_phase_settings(fake: FakeC
     assert prompt.index("<upstream>plan</upstream>") < prompt.index("Implement it") < prompt.index("changes_requested")
 
 
+def test_the_attempts_lease_marker_reaches_the_cli_whatever_the_process_environment_says(fake: FakeClaude) -> None:
+    fake.monkeypatch.setenv("ALPHRED_LEASE_OWNER", "another-run-in-this-worker")
+    options = fake.options(environment={"ALPHRED_LEASE_OWNER": "this-run"})
+    _, error = collect(ClaudeProvider(str(fake.cli)), "go", options)
+    assert error is None and fake.invocation()["marker"] == "this-run"
+
+
 def test_default_permission_mode_is_bypass_inside_the_worktree(fake: FakeClaude) -> None:
     events, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options())
     assert error is None

@@ -124,6 +124,13 @@ def test_command_line_runs_in_the_worktree_with_stdin_closed(fake: FakeCodex) ->
     assert prompt.index("<upstream>diff</upstream>") < prompt.index("Review the diff") < prompt.index("approved")
 
 
+def test_the_attempts_lease_marker_reaches_codex_whatever_the_process_environment_says(fake: FakeCodex) -> None:
+    fake.monkeypatch.setenv("ALPHRED_LEASE_OWNER", "another-run-in-this-worker")
+    options = fake.options(environment={"ALPHRED_LEASE_OWNER": "this-run"})
+    _, error = collect(CodexProvider(str(fake.binary)), "Review", options)
+    assert error is None and fake.invocation()["marker"] == "this-run"
+
+
 def test_read_only_sandbox_blocks_edits_yet_the_turn_completes(fake: FakeCodex) -> None:
     fake.scenario("ok", FAKE_CODEX_FILE="blocked.txt")
     events, error = collect(CodexProvider(str(fake.binary)), "go", fake.options(settings={"sandbox": "read-only"}))
