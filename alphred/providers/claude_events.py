@@ -5,7 +5,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from alphred.errors import ProviderError
+from alphred.errors import (
+    CLAUDE_AUTH,
+    CLAUDE_BILLING,
+    CLAUDE_BUDGET,
+    CLAUDE_INTERRUPTED,
+    CLAUDE_INVALID_REQUEST,
+    CLAUDE_MAX_TURNS,
+    CLAUDE_NO_DECISION,
+    CLAUDE_RATE_LIMIT,
+    CLAUDE_TRANSPORT,
+    ProviderError,
+)
 
 from .base import EventType, ProviderEvent, result_event
 from .contract import cap_text, decision_and_report, token_count
@@ -17,16 +28,16 @@ LOGIN_FIX = (
 
 INTERRUPTED_REASONS = ("aborted_streaming", "aborted_tools")
 ASSISTANT_ERRORS = {
-    "authentication_failed": ("auth", "CLAUDE_AUTH"),
-    "billing_error": ("auth", "CLAUDE_BILLING"),
-    "rate_limit": ("rate_limit", "CLAUDE_RATE_LIMIT"),
-    "invalid_request": ("invalid_request", "CLAUDE_INVALID_REQUEST"),
-    "server_error": ("transport", "CLAUDE_TRANSPORT"),
+    "authentication_failed": ("auth", CLAUDE_AUTH),
+    "billing_error": ("auth", CLAUDE_BILLING),
+    "rate_limit": ("rate_limit", CLAUDE_RATE_LIMIT),
+    "invalid_request": ("invalid_request", CLAUDE_INVALID_REQUEST),
+    "server_error": ("transport", CLAUDE_TRANSPORT),
 }
 RESULT_SUBTYPES = {
-    "error_max_turns": ("internal", "CLAUDE_MAX_TURNS"),
-    "error_max_budget_usd": ("invalid_request", "CLAUDE_BUDGET"),
-    "error_max_structured_output_retries": ("internal", "CLAUDE_NO_DECISION"),
+    "error_max_turns": ("internal", CLAUDE_MAX_TURNS),
+    "error_max_budget_usd": ("invalid_request", CLAUDE_BUDGET),
+    "error_max_structured_output_retries": ("internal", CLAUDE_NO_DECISION),
 }
 
 
@@ -67,7 +78,7 @@ class ClaudeEventMapper:
         error, status = str(data.get("error") or "unknown"), data.get("error_status")
         text = f"API call failed ({error}, HTTP {status}): retry {data.get('attempt')}/{data.get('max_retries')}"
         if error in ("authentication_failed", "billing_error") or status in (401, 403):
-            code = "CLAUDE_BILLING" if error == "billing_error" else "CLAUDE_AUTH"
+            code = CLAUDE_BILLING if error == "billing_error" else CLAUDE_AUTH
             self.failure = provider_error("CLAUDE", f"claude failed: {text} (fix: {LOGIN_FIX})", "auth", code=code)
         meta = {"subtype": "api_retry", "error": error, "error_status": status, "attempt": data.get("attempt")}
         return ProviderEvent(EventType.SYSTEM, text, metadata=meta)
@@ -149,7 +160,7 @@ class ClaudeEventMapper:
         if terminal in INTERRUPTED_REASONS or self.interrupted:
             reason = terminal or "interrupt"
             return ProviderError(
-                f"claude was interrupted ({reason})", kind="internal", retryable=False, code="CLAUDE_INTERRUPTED"
+                f"claude was interrupted ({reason})", kind="internal", retryable=False, code=CLAUDE_INTERRUPTED
             )
         code: str | None = None
         if self.api_error in ASSISTANT_ERRORS:

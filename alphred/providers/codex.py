@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import NO_RESULT, ProviderError
+from alphred.errors import CODEX_BAD_SETTINGS, CODEX_CRASH, CODEX_INTERRUPTED, CODEX_NOT_FOUND, NO_RESULT, ProviderError
 
 from . import groups
 from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
@@ -72,10 +72,10 @@ class CodexProvider:
         """Run ``codex exec --json`` in ``options.working_directory`` and map its JSONL to events."""
         ready = self.check_phase(options.settings)
         if not ready.ready:
-            raise ProviderError(ready.detail, kind="invalid_request", retryable=False, code="CODEX_BAD_SETTINGS")
+            raise ProviderError(ready.detail, kind="invalid_request", retryable=False, code=CODEX_BAD_SETTINGS)
         binary, problem = find_codex(self.binary)
         if binary is None:
-            raise ProviderError(problem, kind="invalid_request", retryable=False, code="CODEX_NOT_FOUND")
+            raise ProviderError(problem, kind="invalid_request", retryable=False, code=CODEX_NOT_FOUND)
         with tempfile.TemporaryDirectory(prefix="alphred-codex-") as scratch:
             args = self._arguments(binary, prompt, options, Path(scratch))
             try:
@@ -91,7 +91,7 @@ class CodexProvider:
                 )
             except OSError as exc:
                 raise provider_error(
-                    "CODEX", f"cannot start codex: {exc}", "invalid_request", code="CODEX_NOT_FOUND"
+                    "CODEX", f"cannot start codex: {exc}", "invalid_request", code=CODEX_NOT_FOUND
                 ) from exc
             groups.register(process.pid)  # recorded with the attempt; a second Ctrl+C kills it too
             stderr: deque[str] = deque(maxlen=200)
@@ -230,7 +230,7 @@ class CodexEventMapper:
     def finish(self, exit_code: int, stderr: list[str]) -> ProviderEvent:
         """The terminal ``result`` of a finished process, or the classified ProviderError it ended with."""
         if self.interrupted:
-            raise ProviderError("codex was interrupted", kind="internal", retryable=False, code="CODEX_INTERRUPTED")
+            raise ProviderError("codex was interrupted", kind="internal", retryable=False, code=CODEX_INTERRUPTED)
         if self.failure is not None:
             raise _failure(f"codex turn failed: {self.failure}", self.failure)
         if not self.completed:
@@ -242,9 +242,7 @@ class CodexEventMapper:
             kind = classify_text(detail)
             message = f"codex exited with code {exit_code}: {detail}"
             raise (
-                _failure(message, detail)
-                if kind != "internal"
-                else provider_error("CODEX", message, code="CODEX_CRASH")
+                _failure(message, detail) if kind != "internal" else provider_error("CODEX", message, code=CODEX_CRASH)
             )
         text = self.final_message or ""
         decision, report = decision_and_report(text) if self.wants_decision else (None, None)
