@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import bindparam, select
+
 from alphred.engine import (
     CHECKS_FAILED,
     PhaseCompleted,
@@ -31,6 +33,7 @@ from alphred.providers import EventType, ProviderEvent, ProviderOptions, Provide
 from alphred.providers.contract import checked, checked_stream
 from alphred.spec import Phase, PhaseType, Workflow
 from alphred.store import SqlRunStore, StoreTransaction
+from alphred.store.runs import RUNS
 
 from .checks import CheckRun, ChecksResult, run_checks
 from .command import run_command, template_command
@@ -54,6 +57,7 @@ class AttemptStats:
     message: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
+    pause_requested: bool | None = None  # the run's pause flag as the attempt ended (None: not read)
 
     @property
     def duration_ms(self) -> int:
@@ -108,10 +112,10 @@ async def run_attempt(
 
     def prepare() -> tuple[int, int, str, dict[str, UpstreamReport]]:
         with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
-            node = tx.get_node(ctx.run_id, phase.key)
-            first = tx.next_event_sequence(node.id, attempt)
-        reports = _upstream_reports(ctx, phase) if phase.type is PhaseType.AGENT else {}
-        return node.id, first, ctx.worktrees.head_sha(ctx.worktree), reports
+            node_id = tx.node_id(ctx.run_id, phase.key)  # known to the store once read: a phase's id never changes
+            first = tx.next_event_sequence(node_id, attempt)
+            reports = _upstream_reports(ctx, phase, tx) if phase.type is PhaseType.AGENT else {}
+        return node_id, first, ctx.worktrees.head_sha(ctx.worktree), reports
 
     node_id, first, start_sha, reports = await asyncio.to_thread(prepare)  # blocking work off the event loop
 
@@ -126,18 +130,37 @@ async def run_attempt(
     try:
         events = _events_for(ctx, state, phase, attempt, notes, reports)
         failure = await _consume(events, phase, sink, outcome)
+        flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
+        return await _end(ctx, state, phase, attempt, visit, stats, sink, outcome, failure, resolving)
     finally:
         flusher.cancel()
-        await asyncio.shield(asyncio.to_thread(sink.flush))
+        if sink.pending:  # the attempt raised or was cancelled before ``_ended`` wrote its last events
+            await asyncio.shield(asyncio.to_thread(sink.flush))
+
+
+async def _end(
+    ctx: PhaseContext,
+    state: RunState,
+    phase: Phase,
+    attempt: int,
+    visit: int,
+    stats: AttemptStats,
+    sink: EventSink,
+    outcome: _Outcome,
+    failure: ProviderError | None,
+    resolving: tuple[str, ...] | None,
+) -> PhaseCompleted | PhaseFailed:
+    """Turn the attempt's result into its outcome: its checks, then (in one worker thread) ``_ended``."""
     stats.events = sink.count
     stats.tokens = outcome.counter.total
     stats.cost_usd = outcome.counter.cost_usd
     if failure is not None:
         stats.message = ctx.redactor.redact(failure.message)
         stats.details["error"] = {"kind": failure.kind, "code": failure.code, "retry_after": failure.retry_after}
-        return PhaseFailed(
+        failed = PhaseFailed(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
+        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed)
     assert outcome.result is not None
     verdict = _read_result(ctx, phase, outcome.result)
     if verdict.exit_code is not None:
@@ -147,7 +170,31 @@ async def run_attempt(
     checked = None
     if verdict.problem is None and phase.checks:
         checked = await _check(ctx, state, phase, verdict, stats, sink)
-    return await asyncio.to_thread(_completed, ctx, phase, attempt, visit, verdict, stats, checked, resolving)
+
+    def complete() -> PhaseCompleted | PhaseFailed:
+        return _completed(ctx, phase, attempt, visit, verdict, stats, checked, resolving)
+
+    return await asyncio.to_thread(_ended, ctx, sink, stats, complete)
+
+
+def _ended(
+    ctx: PhaseContext,
+    sink: EventSink,
+    stats: AttemptStats,
+    complete: Callable[[], PhaseCompleted | PhaseFailed],
+) -> PhaseCompleted | PhaseFailed:
+    """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
+    transaction, then ``complete`` (the report, the commit)."""
+    stats.pause_requested = sink.flush_with(lambda tx: _pause_requested(tx, ctx.run_id))
+    return complete()
+
+
+_PAUSE_REQUESTED = select(RUNS.c.pause_requested).where(RUNS.c.id == bindparam("_run_id"))
+
+
+def _pause_requested(tx: StoreTransaction, run_id: int) -> bool:
+    """Whether ``alphred pause`` asked the run to pause (read as an attempt ends: the heartbeat may not have looked yet)."""
+    return bool(tx.connection.execute(_PAUSE_REQUESTED, {"_run_id": run_id}).scalar())
 
 
 async def _check(
@@ -258,16 +305,13 @@ def _events_for(
     return provider.run(prompt, options)
 
 
-def _upstream_reports(ctx: PhaseContext, phase: Phase) -> dict[str, UpstreamReport]:
+def _upstream_reports(ctx: PhaseContext, phase: Phase, tx: StoreTransaction) -> dict[str, UpstreamReport]:
     keys = phase.context if phase.context is not None else ctx.workflow.predecessors(phase.key)
     reports: dict[str, UpstreamReport] = {}
-    if not keys:
-        return reports
-    with ctx.store.reading() as tx:
-        for key in keys:
-            artifact = tx.latest_artifact(ctx.run_id, key, "report")
-            if artifact is not None and artifact.content_text is not None:
-                reports[key] = UpstreamReport(key, artifact.attempt, artifact.content_text)
+    for key in keys:
+        artifact = tx.latest_artifact(ctx.run_id, key, "report")
+        if artifact is not None and artifact.content_text is not None:
+            reports[key] = UpstreamReport(key, artifact.attempt, artifact.content_text)
     return reports
 
 

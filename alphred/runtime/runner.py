@@ -322,7 +322,10 @@ class Runner:
             return self._stopped_events(effect, active)
         self.attempts.ended(effect, outcome, stats)
         if not self._pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
-            self._pause = (await asyncio.to_thread(read_requests, self.store, self.run_id))[0]
+            asked = stats.pause_requested  # read as the attempt ended, with its last events
+            if asked is None:  # the runtime failed the attempt before that
+                asked = (await asyncio.to_thread(read_requests, self.store, self.run_id))[0]
+            self._pause = asked
         return [PauseRequested(), outcome] if self._pause else [outcome]
 
     def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:

@@ -1,7 +1,8 @@
 """Provider events into ``run_node_stream_events``: redacted, ordered, gap-free per attempt, batched.
 
 ``add`` runs on the event loop and only buffers; ``flush`` (the SQL) runs in a worker thread, called every
-FLUSH_EVERY_SECONDS by the attempt and once at its end. A lock keeps concurrent flushes in order.
+FLUSH_EVERY_SECONDS by the attempt and once at its end, where it also runs the attempt's closing read (``also``)
+in the same transaction. A lock keeps concurrent flushes in order.
 """
 
 from __future__ import annotations
@@ -11,16 +12,18 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from alphred.providers.base import ProviderEvent
-from alphred.store import EventRow, SqlRunStore
+from alphred.store import EventRow, SqlRunStore, StoreTransaction
 
 from .redact import Redactor
 
 FLUSH_EVERY_EVENTS = 2000
 FLUSH_EVERY_SECONDS = 0.1
 MAX_EVENT_CHARS = 64_000
+
+T = TypeVar("T")
 
 
 class EventSink:
@@ -72,6 +75,12 @@ class EventSink:
         self._next += 1
         self.count += 1
 
+    @property
+    def pending(self) -> bool:
+        """Whether an event is buffered and not written yet."""
+        with self._lock:
+            return bool(self._pending)
+
     def flush(self) -> None:
         """Append every pending event in one transaction (safe to call from any thread, in order)."""
         with self._writing:
@@ -80,6 +89,24 @@ class EventSink:
             if pending:
                 self._store.append_events(pending)
             self._last_flush = time.monotonic()
+
+    def flush_with(self, also: Callable[[StoreTransaction], T]) -> T:
+        """``flush``, then ``also`` in the same transaction (a read transaction when no event is pending).
+
+        The order lock is taken before the transaction starts: a periodic flush still writing finishes first.
+        """
+        with self._writing:
+            with self._lock:
+                pending, self._pending = self._pending, []
+            if pending:
+                with self._store.transaction() as tx:
+                    tx.append_events(pending)
+                    result = also(tx)
+            else:
+                with self._store.reading() as tx:
+                    result = also(tx)
+            self._last_flush = time.monotonic()
+        return result
 
 
 def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:
