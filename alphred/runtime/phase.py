@@ -193,7 +193,7 @@ _PAUSE_REQUESTED = select(RUNS.c.pause_requested).where(RUNS.c.id == bindparam("
 
 
 def _pause_requested(tx: StoreTransaction, run_id: int) -> bool:
-    """Whether ``alphred pause`` asked the run to pause (read as an attempt ends: the heartbeat may not have looked yet)."""
+    """Whether ``alphred pause`` asked the run to pause (read as an attempt ends: the heartbeat may not have looked)."""
     return bool(tx.connection.execute(_PAUSE_REQUESTED, {"_run_id": run_id}).scalar())
 
 
