@@ -21,6 +21,7 @@ from alphred.store import SqlRunStore
 from alphred.store.runs import RUNS
 
 from .crash import crash_point
+from .lease import lease_free
 
 ENDED_FOR_GC = (RunStatus.COMPLETED.value, RunStatus.CANCELLED.value)
 
@@ -43,10 +44,21 @@ def remove_worktree(store: SqlRunStore, worktrees: GitWorktrees, run_id: int, pa
     store.update_run(run_id, worktree_path=None)
 
 
-def _with_worktrees(store: SqlRunStore, statuses: tuple[str, ...]) -> list[tuple[int, str, str, str | None, bool]]:
-    """``(id, status, worktree_path, repo_path, keep_worktree)`` of runs in ``statuses`` that have a worktree."""
+def _with_worktrees(
+    store: SqlRunStore, statuses: tuple[str, ...], *, unheld: bool = False
+) -> list[tuple[int, str, str, str | None, bool]]:
+    """``(id, status, worktree_path, repo_path, keep_worktree)`` of runs in ``statuses`` that have a worktree;
+    ``unheld``: only those no live process holds (a run that just completed removes its worktree itself)."""
     query = (
-        select(RUNS.c.id, RUNS.c.status, RUNS.c.worktree_path, RUNS.c.repo_path, RUNS.c.engine_state)
+        select(
+            RUNS.c.id,
+            RUNS.c.status,
+            RUNS.c.worktree_path,
+            RUNS.c.repo_path,
+            RUNS.c.engine_state,
+            RUNS.c.lease_owner,
+            RUNS.c.lease_expires_at,
+        )
         .where(RUNS.c.status.in_(statuses), RUNS.c.worktree_path.is_not(None))
         .order_by(RUNS.c.id)
     )
@@ -61,6 +73,7 @@ def _with_worktrees(store: SqlRunStore, statuses: tuple[str, ...]) -> list[tuple
             bool(((row.engine_state or {}).get("runtime") or {}).get("keep_worktree")),
         )
         for row in rows
+        if not unheld or lease_free(row.lease_owner, row.lease_expires_at)
     ]
 
 
@@ -72,7 +85,7 @@ def pending_cleanups(store: SqlRunStore, location: RepoLocation) -> list[Leftove
     """Completed runs of this repository whose worktree removal has not finished."""
     return [
         Leftover(run_id, Path(path), "pending cleanup")
-        for run_id, _status, path, repo, keep in _with_worktrees(store, (RunStatus.COMPLETED.value,))
+        for run_id, _status, path, repo, keep in _with_worktrees(store, (RunStatus.COMPLETED.value,), unheld=True)
         if not keep and _ours(location, repo)
     ]
 

@@ -40,7 +40,7 @@ from .cleanup import finish_cleanups, pending_cleanups
 from .crash import crash_point
 from .delivery import PullRequestPlan
 from .jsonl import JsonlEvents
-from .lease import LeaseOwner, lease_ttl, owner_is_dead
+from .lease import LeaseOwner, lease_free, lease_ttl
 from .orphans import kill_leftovers
 from .progress import Progress
 from .recovery import settle
@@ -298,25 +298,13 @@ def _lease_fields(owner: LeaseOwner | None) -> dict[str, object]:
 
 def lease_is_free(record: RunRecord) -> bool:
     """True when no live process holds the run's lease (never held, owner dead on this host, or expired)."""
-    holder = record.lease_owner
-    return holder is None or owner_is_dead(holder) or _expired(record)
-
-
-def _expired(record: RunRecord) -> bool:
-    from datetime import UTC, datetime
-
-    expires = record.lease_expires_at
-    if expires is None:
-        return True
-    if expires.tzinfo is None:
-        expires = expires.replace(tzinfo=UTC)
-    return expires < datetime.now(UTC)
+    return lease_free(record.lease_owner, record.lease_expires_at)
 
 
 def _claim(store: SqlRunStore, record: RunRecord, owner: LeaseOwner | None = None) -> LeaseOwner:
     owner = owner or LeaseOwner.current()
     holder = record.lease_owner
-    steal = holder if holder is not None and (owner_is_dead(holder) or _expired(record)) else None
+    steal = holder if holder is not None and lease_is_free(record) else None
     if not store.acquire_lease(record.id, str(owner), lease_ttl(), steal_from=steal):
         raise RunBusyError(record.id, holder)
     return owner

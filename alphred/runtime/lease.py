@@ -6,6 +6,7 @@ import os
 import secrets
 import socket
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from alphred.errors import SettingError
@@ -86,3 +87,14 @@ def owner_is_dead(owner: str | None) -> bool:
     if fields and fields[0] in ("Z", "X"):
         return True  # a zombie: killed, not yet reaped
     return bool(parsed.start) and bool(fields) and fields[19] != parsed.start
+
+
+def lease_free(owner: str | None, expires_at: datetime | None) -> bool:
+    """True when no live process holds a lease: never held, its owner dead on this host, or expired."""
+    if owner is None or owner_is_dead(owner):
+        return True
+    if expires_at is None:
+        return True
+    if expires_at.tzinfo is None:
+        expires_at = expires_at.replace(tzinfo=UTC)
+    return expires_at < datetime.now(UTC)

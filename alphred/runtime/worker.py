@@ -26,7 +26,7 @@ from alphred.store.queue import Candidate, beat_worker, claim_run, register_work
 from .cleanup import finish_cleanups
 from .clones import RepoChooser
 from .control import Environment, continue_run
-from .lease import LeaseOwner, lease_ttl, owner_is_dead
+from .lease import LeaseOwner, lease_free, lease_ttl
 from .runner import Runner
 from .submit import requested_action
 
@@ -163,9 +163,7 @@ class Worker:
             return False
         if not self.chooser.can_take(candidate.repo_url, candidate.repo_root, candidate.repo_path):
             return False
-        if candidate.lease_owner is None or _expired(candidate.lease_expires_at):
-            return True
-        return owner_is_dead(candidate.lease_owner)
+        return lease_free(candidate.lease_owner, candidate.lease_expires_at)
 
     def _wait(self) -> None:
         if self._sleep is not None and not self._active:
@@ -283,14 +281,6 @@ class Worker:
                         self._wake.set()
         except Exception as exc:  # pragma: no cover - a lost listener connection: fall back to polling
             self.say(f"LISTEN failed ({type(exc).__name__}: {exc}); polling every {self.options.poll_seconds:g}s")
-
-
-def _expired(expires: datetime | None) -> bool:
-    if expires is None:
-        return True
-    if expires.tzinfo is None:
-        expires = expires.replace(tzinfo=UTC)
-    return expires < datetime.now(UTC)
 
 
 def work(

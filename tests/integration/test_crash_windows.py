@@ -17,6 +17,8 @@ import pytest
 from scm_fakes import ScmWorld, git, make_world
 from test_durable_runs import alive, alphred, base_env, db, kill_group, repo, start, status, steps, wait_for, workflow
 
+from alphred.runtime.lease import LeaseOwner
+
 ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["repo"]  # the fixture
 
@@ -309,6 +311,26 @@ def test_worker_finishes_a_pending_cleanup(repo: Path) -> None:
     assert alphred(repo, "run", str(wf), env=crash_env(repo, "removing_worktree")).returncode == -signal.SIGKILL
     result = alphred(repo, "worker", "--once")
     assert "run 1: worktree removed" in result.stderr, result.stderr
+    assert status(repo)["worktree"] is None
+
+
+def test_a_pending_cleanup_whose_run_is_still_held_is_left_to_its_holder(repo: Path) -> None:
+    """A run stored ``completed`` removes its worktree itself: a worker beside it (another thread of the same
+    ``worker --concurrency N``) must not race it for the removal while the lease is held."""
+    wf = workflow(repo, TWO)
+    assert alphred(repo, "run", str(wf), env=crash_env(repo, "removing_worktree")).returncode == -signal.SIGKILL
+    database = repo / ".alphred" / "alphred.db"
+    with sqlite3.connect(database) as conn:  # as if a live process (this one) still held the run's lease
+        conn.execute(
+            "update workflow_runs set lease_owner = ?, lease_expires_at = datetime('now', '+1 hour') where id = 1",
+            (str(LeaseOwner.current()),),
+        )
+    held = alphred(repo, "worker", "--once")
+    assert "worktree removed" not in held.stderr and status(repo)["worktree"] is not None
+    with sqlite3.connect(database) as conn:
+        conn.execute("update workflow_runs set lease_expires_at = datetime('now', '-1 hour') where id = 1")
+    expired = alphred(repo, "worker", "--once")
+    assert "run 1: worktree removed" in expired.stderr, expired.stderr
     assert status(repo)["worktree"] is None
 
 
