@@ -4,87 +4,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import shlex
-import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from sqlalchemy import bindparam, select
 
 from alphred.engine import (
-    CHECKS_FAILED,
     PhaseCompleted,
     PhaseFailed,
     RunState,
     TokenCounter,
     UpstreamReport,
     build_context,
-    decision_problem,
     template_context,
 )
 from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, ProviderError
-from alphred.git import CommitResult, GitWorktrees, phase_commit_message
-from alphred.git.merges import LaneGit
 from alphred.guards.templates import render_template
-from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry
+from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
-from alphred.spec import Phase, PhaseType, Workflow
-from alphred.store import SqlRunStore, StoreTransaction
+from alphred.spec import Phase, PhaseType
+from alphred.store import StoreTransaction
 from alphred.store.runs import RUNS
 
+from .attempt_context import AttemptStats, PhaseContext
 from .checks import CheckRun, ChecksResult, run_checks
 from .command import run_command, template_command
-from .crash import crash_point
 from .dryrun import dry_run_checks, dry_run_command
 from .orphans import MARKER
-from .redact import Redactor
+from .outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
 from .sink import FLUSH_EVERY_SECONDS, EventSink
 
+__all__ = ["OUTCOME", "AttemptStats", "PhaseContext", "outcome_event", "run_attempt"]
+
 RESCHEDULE_SECONDS = 0.05
-
-
-@dataclass
-class AttemptStats:
-    """What the runtime measured of one attempt (for the diagnostics row)."""
-
-    started: float = field(default_factory=time.monotonic)
-    events: int = 0
-    tokens: int = 0
-    cost_usd: float = 0.0
-    message: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
-    pause_requested: bool | None = None  # the run's pause flag as the attempt ended (None: not read)
-
-    @property
-    def duration_ms(self) -> int:
-        """Milliseconds since the attempt started."""
-        return int((time.monotonic() - self.started) * 1000)
-
-
-@dataclass
-class PhaseContext:
-    """Everything a phase attempt needs from the run."""
-
-    store: SqlRunStore
-    run_id: int
-    workflow: Workflow
-    worktree: Path
-    worktrees: GitWorktrees
-    registry: ProviderRegistry
-    redactor: Redactor
-    env: dict[str, str]
-    on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
-    dry_run_commands: bool = False  # --dry-run: command phases print what they would run instead of running it
-    # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
-    # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
-    pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
-    # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
-    cancel: asyncio.Event = field(default_factory=asyncio.Event)
-    lane: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
 
 
 class _Outcome:
@@ -162,7 +114,7 @@ async def _end(
         )
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed)
     assert outcome.result is not None
-    verdict = _read_result(ctx, phase, outcome.result)
+    verdict = read_result(ctx, phase, outcome.result)
     if verdict.exit_code is not None:
         stats.details["exit_code"] = verdict.exit_code
     if outcome.result.metadata.get("dry_run"):
@@ -172,7 +124,7 @@ async def _end(
         checked = await _check(ctx, state, phase, verdict, stats, sink)
 
     def complete() -> PhaseCompleted | PhaseFailed:
-        return _completed(ctx, phase, attempt, visit, verdict, stats, checked, resolving)
+        return complete_attempt(ctx, phase, attempt, visit, verdict, stats, checked, resolving)
 
     return await asyncio.to_thread(_ended, ctx, sink, stats, complete)
 
@@ -198,7 +150,7 @@ def _pause_requested(tx: StoreTransaction, run_id: int) -> bool:
 
 
 async def _check(
-    ctx: PhaseContext, state: RunState, phase: Phase, verdict: _Verdict, stats: AttemptStats, sink: EventSink
+    ctx: PhaseContext, state: RunState, phase: Phase, verdict: Verdict, stats: AttemptStats, sink: EventSink
 ) -> ChecksResult | None:
     """Run the phase's checks (SPEC §9) into the attempt's event stream; None when they are skipped.
 
@@ -360,169 +312,3 @@ async def _consume(
         if closer is not None:
             await closer()
     return None  # the contract check (checked_stream) guarantees a result here
-
-
-@dataclass(frozen=True)
-class _Verdict:
-    """What the attempt's ``result`` says: decision, report, exit code, and why it fails (if it does)."""
-
-    decision: str | None
-    exit_code: int | None
-    text: str
-    structured: dict[str, Any] | None
-    problem: str | None
-
-    @property
-    def report(self) -> Any:
-        """The report the engine and guards see: the structured object when there is one, else the text."""
-        return self.structured if self.structured is not None else self.text
-
-
-def _read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> _Verdict:
-    metadata = dict(result.metadata)
-    exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
-    raw_decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
-    decision = raw_decision if isinstance(raw_decision, str) else None
-    structured = ctx.redactor.redact_data(metadata["report"]) if isinstance(metadata.get("report"), dict) else None
-    text = _json(structured) if structured is not None else ctx.redactor.redact(result.content)
-    problem = None
-    if phase.type is PhaseType.COMMAND and exit_code != 0 and not phase.allow_failure:
-        problem = f"command exited with {exit_code}"
-    elif phase.type is PhaseType.AGENT:
-        problem = decision_problem(phase, decision)
-    code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
-    return _Verdict(decision, code, text, structured, problem)
-
-
-def _completed(
-    ctx: PhaseContext,
-    phase: Phase,
-    attempt: int,
-    visit: int,
-    verdict: _Verdict,
-    stats: AttemptStats,
-    checked: ChecksResult | None = None,
-    resolving: tuple[str, ...] | None = None,
-) -> PhaseCompleted | PhaseFailed:
-    """Store the attempt's report, commit its changes, and report the outcome to the engine.
-
-    A report becomes kind ``report`` (what downstream phases receive as context) only when the attempt
-    succeeds; the output of a failing attempt is kept as kind ``output``. Failed checks fail the attempt
-    (``checks_failed``, retryable) before anything is committed; what is left in the worktree stays for the retry.
-    """
-    text, structured, problem = verdict.text, verdict.structured, verdict.problem
-    if checked is not None:
-        stats.details["checks"] = [outcome.stored() for outcome in checked.outcomes]
-        if checked.restored:
-            stats.details["restored"] = list(checked.restored)
-        if not checked.passed:
-            problem = ctx.redactor.redact(checked.summary())
-    kind = "output" if problem else "report"
-    ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured))
-    if checked is not None and not checked.passed:
-        stats.message = problem
-        stats.output_tail = "\n".join(o.output.rstrip("\n") for o in checked.outcomes if not o.passed and o.output)
-        return PhaseFailed(phase.key, attempt, CHECKS_FAILED, True, "CHECKS_FAILED", stats.tokens, stats.cost_usd)
-    if problem and phase.type is PhaseType.COMMAND:
-        stats.message = problem
-        stats.output_tail = text
-        return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
-    completed = PhaseCompleted(
-        phase.key,
-        attempt,
-        decision=verdict.decision,
-        report=verdict.report,
-        exit_code=verdict.exit_code,
-        tokens=stats.tokens,
-        cost_usd=stats.cost_usd,
-        checks=checked.guard_values() if checked is not None else {},
-    )
-    if problem:
-        return completed
-    message = phase_commit_message(ctx.workflow.key, phase.key, visit, run_id=ctx.run_id, attempt=attempt)
-    intent = outcome_intent(completed, visit)
-
-    def record_intent() -> None:
-        """The outcome is written before the commit: a take-over finds it and redoes nothing."""
-        ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, OUTCOME, data=intent))
-        with ctx.store.transaction() as tx:
-            for write in ctx.pending:
-                write(tx)
-        ctx.pending.clear()
-        crash_point("before_commit")
-
-    if resolving is not None:
-        return _commit_merge(ctx, completed, resolving, stats, record_intent)
-    since = stats.details.get("start_sha")
-    commit = ctx.worktrees.commit_phase(ctx.worktree, message, since=since, before_commit=record_intent)
-    crash_point("after_commit")
-    if commit is not None:
-        ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
-        stats.details["commit"] = commit.sha
-    return completed
-
-
-MERGE_UNRESOLVED = "merge_unresolved"
-"""Failure reason of a resolver attempt that left an unmerged path or a conflict marker (retryable)."""
-
-
-def _commit_merge(
-    ctx: PhaseContext,
-    completed: PhaseCompleted,
-    conflicts: tuple[str, ...],
-    stats: AttemptStats,
-    record_intent: Callable[[], None],
-) -> PhaseCompleted | PhaseFailed:
-    """The resolver completed: stage everything and commit the merge, unless something is left unresolved."""
-    sha, remaining = LaneGit(ctx.worktrees).finish_merge(ctx.worktree, conflicts, before_commit=record_intent)
-    if sha is None:
-        stats.message = "conflicts remain in " + ", ".join(remaining)
-        stats.details["unresolved"] = list(remaining)
-        key, attempt = completed.phase, completed.attempt
-        return PhaseFailed(key, attempt, MERGE_UNRESOLVED, True, "MERGE_UNRESOLVED", stats.tokens, stats.cost_usd)
-    crash_point("after_commit")
-    stats.details["commit"] = sha
-    ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, head_sha=sha))
-    return completed
-
-
-OUTCOME = "outcome"
-"""Artifact kind of an attempt's outcome, written before its commit (the commit's intent)."""
-
-
-def outcome_intent(event: PhaseCompleted, visit: int) -> dict[str, Any]:
-    """The JSON form of a completed attempt's outcome, kept as its ``outcome`` artifact."""
-    return {
-        "decision": event.decision, "report": event.report, "exit_code": event.exit_code,
-        "tokens": event.tokens, "cost_usd": event.cost_usd, "checks": dict(event.checks), "visit": visit,
-    }  # fmt: skip
-
-
-def outcome_event(phase: str, attempt: int, data: dict[str, Any]) -> PhaseCompleted:
-    """The engine event of an outcome stored by ``outcome_intent``."""
-    return PhaseCompleted(
-        phase, attempt, decision=data.get("decision"), report=data.get("report"), exit_code=data.get("exit_code"),
-        tokens=int(data.get("tokens") or 0), cost_usd=float(data.get("cost_usd") or 0.0),
-        checks=dict(data.get("checks") or {}),
-    )  # fmt: skip
-
-
-def record_commit(
-    ctx: PhaseContext, phase: str, attempt: int, commit: CommitResult
-) -> Callable[[StoreTransaction], None]:
-    """The write that records a phase's commit: its diff (redacted) as an artifact, the run's head (on the run
-    branch; a parallel branch's head is its worktree's)."""
-    diff, sha = ctx.redactor.redact(commit.diff), commit.sha
-
-    lane = ctx.lane
-
-    def write(tx: StoreTransaction) -> None:
-        tx.add_artifact(ctx.run_id, phase, attempt, "diff", text=diff, data={"lane": lane} if lane else None)
-        if lane is None:  # a parallel branch's commits reach the run branch through its join's merge
-            tx.update_run(ctx.run_id, head_sha=sha)
-
-    return write
-
-
-def _json(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2)

@@ -24,7 +24,7 @@ from alphred.store import RunRecord, SqlRunStore
 
 from .branches import lane_visit
 from .orphans import kill_leftovers
-from .phase import OUTCOME, outcome_event
+from .outcome import OUTCOME, outcome_event
 from .redact import Redactor
 
 INTERRUPTED_DIFF = "interrupted_diff"

@@ -1,0 +1,58 @@
+"""What one phase attempt works with (``PhaseContext``) and what the runtime measures of it (``AttemptStats``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from alphred.git import GitWorktrees
+from alphred.providers import ProviderEvent, ProviderRegistry
+from alphred.spec import Workflow
+from alphred.store import SqlRunStore, StoreTransaction
+
+from .redact import Redactor
+
+
+@dataclass
+class AttemptStats:
+    """What the runtime measured of one attempt (for the diagnostics row)."""
+
+    started: float = field(default_factory=time.monotonic)
+    events: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    message: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
+    pause_requested: bool | None = None  # the run's pause flag as the attempt ended (None: not read)
+
+    @property
+    def duration_ms(self) -> int:
+        """Milliseconds since the attempt started."""
+        return int((time.monotonic() - self.started) * 1000)
+
+
+@dataclass
+class PhaseContext:
+    """Everything a phase attempt needs from the run."""
+
+    store: SqlRunStore
+    run_id: int
+    workflow: Workflow
+    worktree: Path
+    worktrees: GitWorktrees
+    registry: ProviderRegistry
+    redactor: Redactor
+    env: dict[str, str]
+    on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
+    dry_run_commands: bool = False  # --dry-run: command phases print what they would run instead of running it
+    # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
+    # (one transaction per phase instead of one per artifact, and artifacts exist only with their outcome).
+    pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
+    # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
+    cancel: asyncio.Event = field(default_factory=asyncio.Event)
+    lane: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
