@@ -24,8 +24,8 @@ from .options import backoff_seconds
 from .phase import AttemptStats
 from .progress import Progress
 
-_ATTEMPT: ContextVar[tuple[str, int] | None] = ContextVar("alphred_attempt", default=None)
-"""The attempt the current task (or a thread it started) works for."""
+_ATTEMPT: ContextVar[tuple[Attempts, str, int] | None] = ContextVar("alphred_attempt", default=None)
+"""The run (its ``Attempts``) and attempt the current task (or a thread it started) works for."""
 
 
 @dataclass
@@ -71,7 +71,7 @@ class Attempts:
     def under_way(self, effect: StartPhase) -> Iterator[Active]:
         """Track ``effect``'s attempt while the block runs; process groups started meanwhile are its own."""
         active = self.active[effect.phase] = Active(effect.phase, effect.attempt, effect.lane)
-        token = _ATTEMPT.set((effect.phase, effect.attempt))
+        token = _ATTEMPT.set((self, effect.phase, effect.attempt))
         try:
             yield active
         finally:
@@ -125,11 +125,16 @@ class Attempts:
 
     def record_group(self, pgid: int) -> None:
         """A process group started for an attempt: record it (in a thread) for a later take-over."""
-        attempt = _ATTEMPT.get()
-        if attempt is None and len(self.active) == 1:  # started outside the attempt's task (an SDK's thread)
-            only = next(iter(self.active.values()))
-            attempt = (only.phase, only.attempt)
+        current = _ATTEMPT.get()
         loop = self.loop
+        attempt: tuple[str, int] | None = None
+        if current is not None:
+            if current[0] is not self:  # another run's attempt (several runs share a worker process)
+                return
+            attempt = current[1:]
+        elif len(self.active) == 1 and loop is not None and _running_loop() is loop:
+            only = next(iter(self.active.values()))  # started on this run's loop outside the attempt's task
+            attempt = (only.phase, only.attempt)
         if attempt is None or loop is None:
             return
         args = (self.run_id, attempt[0], attempt[1], socket.gethostname(), pgid, process_start_time(pgid))
