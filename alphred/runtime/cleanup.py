@@ -103,18 +103,22 @@ def finish_cleanups(store: SqlRunStore, location: RepoLocation) -> list[int]:
 
 def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> list[Leftover]:
     """``alphred gc``: remove (or with ``dry_run`` only list) worktrees no run needs any more."""
+    ended = _with_worktrees(store, ENDED_FOR_GC)
+    free = {run_id for run_id, *_rest in _with_worktrees(store, ENDED_FOR_GC, unheld=True)}
     found = [
         Leftover(run_id, Path(path), f"run {status}")
-        for run_id, status, path, repo, _keep in _with_worktrees(store, ENDED_FOR_GC)
-        if _ours(location, repo)
+        for run_id, status, path, repo, _keep in ended
+        if _ours(location, repo) and run_id in free
     ]
     known = {leftover.path.resolve() for leftover in found}
     live = {Path(path).resolve() for _id, _s, path, _r, _k in _with_worktrees(store, _NOT_ENDED_FOR_GC)}
+    held = {run_id for run_id, *_rest in ended if run_id not in free}  # finishing: its process removes them
+    live |= {Path(path).resolve() for run_id, _s, path, _r, _k in ended if run_id in held}
     directory = location.worktrees_dir
     for child in sorted(directory.iterdir()) if directory.is_dir() else ():
         resolved = child.resolve()
         run, dot, _lane = child.name.partition(".")
-        if resolved in known or resolved in live or not run.isdigit():
+        if resolved in known or resolved in live or not run.isdigit() or int(run) in held:
             continue
         record = store.find_run(int(run))
         if record is None:

@@ -327,6 +327,8 @@ def test_a_pending_cleanup_whose_run_is_still_held_is_left_to_its_holder(repo: P
         )
     held = alphred(repo, "worker", "--once")
     assert "worktree removed" not in held.stderr and status(repo)["worktree"] is not None
+    listed = alphred(repo, "gc", "--dry-run")
+    assert listed.returncode == 0 and ".alphred/worktrees/1" not in listed.stdout  # gc leaves it too
     with sqlite3.connect(database) as conn:
         conn.execute("update workflow_runs set lease_expires_at = datetime('now', '-1 hour') where id = 1")
     expired = alphred(repo, "worker", "--once")
