@@ -10,6 +10,7 @@ psycopg 3.
 from __future__ import annotations
 
 import os
+import time
 import weakref
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,7 @@ def configure_engine(engine: Engine, *, busy_timeout: float | None = None) -> En
                 cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
                 cursor.execute("PRAGMA foreign_keys = ON")
                 if not memory:
-                    cursor.execute("PRAGMA journal_mode = WAL")
+                    _journal_wal(cursor, timeout)
                 cursor.execute("PRAGMA synchronous = NORMAL")
             finally:
                 cursor.close()
@@ -114,6 +115,23 @@ def configure_engine(engine: Engine, *, busy_timeout: float | None = None) -> En
         translate_error(context.original_exception, shown, timeout, connecting=context.connection is None)
 
     return engine
+
+
+def _journal_wal(cursor: Any, timeout: float) -> None:
+    """Switch a SQLite file to WAL. On a new file another process may be creating the schema in rollback
+    mode: the switch then meets a lock SQLite reports at once, without its busy handler (two processes each
+    waiting for the other), so it is tried again until the busy timeout has passed."""
+    import sqlite3
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def translate_error(error: BaseException | None, url: str, busy_timeout: float, *, connecting: bool = False) -> None:
