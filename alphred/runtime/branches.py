@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from pathlib import Path
 
 from alphred.engine import Event, MergeBranch, MergeConflicted, MergeDone, RunState
 from alphred.errors import GitError
@@ -99,11 +98,3 @@ class Branches:
         self.contexts.pop(head, None)
         if not keep:
             self.git.remove_lane(self.git.lane_path(self.run_ctx.run_id, head, lane_visit(state, head)))
-
-    def remove_all(self) -> list[Path]:
-        """Remove every lane worktree of the run (it completed: their commits stay on their branches)."""
-        removed = self.git.lane_worktrees(self.run_ctx.run_id)
-        for path in removed:
-            self.git.remove_lane(path)
-        self.contexts.clear()
-        return removed

@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from alphred.engine import RunStatus
 from alphred.git import GitWorktrees, RepoLocation
+from alphred.git.merges import LaneGit
 from alphred.store import SqlRunStore
 from alphred.store.runs import RUNS
 
@@ -36,8 +37,14 @@ class Leftover:
 
 
 def remove_worktree(store: SqlRunStore, worktrees: GitWorktrees, run_id: int, path: Path) -> None:
-    """Remove a run's worktree (its branch stays), then forget its path."""
+    """Remove a run's worktree and its parallel branches' (their branches stay), then forget its path.
+
+    The path is forgotten last, so a kill anywhere in between leaves the whole removal pending.
+    """
     crash_point("removing_worktree")
+    lanes = LaneGit(worktrees)
+    for lane in lanes.lane_worktrees(run_id):  # branches a join: any did not merge, or a kill left
+        lanes.remove_lane(lane)
     if path.exists():
         worktrees.remove(path)
     crash_point("worktree_removed")
@@ -45,10 +52,10 @@ def remove_worktree(store: SqlRunStore, worktrees: GitWorktrees, run_id: int, pa
 
 
 def _with_worktrees(
-    store: SqlRunStore, statuses: tuple[str, ...], *, unheld: bool = False
-) -> list[tuple[int, str, str, str | None, bool]]:
-    """``(id, status, worktree_path, repo_path, keep_worktree)`` of runs in ``statuses`` that have a worktree;
-    ``unheld``: only those no live process holds (a run that just completed removes its worktree itself)."""
+    store: SqlRunStore, statuses: tuple[str, ...]
+) -> list[tuple[int, str, str, str | None, bool, bool]]:
+    """``(id, status, worktree_path, repo_path, keep_worktree, held)`` of runs in ``statuses`` that have a
+    worktree; ``held``: a live process holds its lease (a run that just completed removes its worktree itself)."""
     query = (
         select(
             RUNS.c.id,
@@ -71,9 +78,9 @@ def _with_worktrees(
             row.worktree_path,
             row.repo_path,
             bool(((row.engine_state or {}).get("runtime") or {}).get("keep_worktree")),
+            not lease_free(row.lease_owner, row.lease_expires_at),
         )
         for row in rows
-        if not unheld or lease_free(row.lease_owner, row.lease_expires_at)
     ]
 
 
@@ -85,8 +92,8 @@ def pending_cleanups(store: SqlRunStore, location: RepoLocation) -> list[Leftove
     """Completed runs of this repository whose worktree removal has not finished."""
     return [
         Leftover(run_id, Path(path), "pending cleanup")
-        for run_id, _status, path, repo, keep in _with_worktrees(store, (RunStatus.COMPLETED.value,), unheld=True)
-        if not keep and _ours(location, repo)
+        for run_id, _status, path, repo, keep, held in _with_worktrees(store, (RunStatus.COMPLETED.value,))
+        if not keep and not held and _ours(location, repo)
     ]
 
 
@@ -104,16 +111,15 @@ def finish_cleanups(store: SqlRunStore, location: RepoLocation) -> list[int]:
 def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> list[Leftover]:
     """``alphred gc``: remove (or with ``dry_run`` only list) worktrees no run needs any more."""
     ended = _with_worktrees(store, ENDED_FOR_GC)
-    free = {run_id for run_id, *_rest in _with_worktrees(store, ENDED_FOR_GC, unheld=True)}
     found = [
         Leftover(run_id, Path(path), f"run {status}")
-        for run_id, status, path, repo, _keep in ended
-        if _ours(location, repo) and run_id in free
+        for run_id, status, path, repo, _keep, held in ended
+        if _ours(location, repo) and not held
     ]
     known = {leftover.path.resolve() for leftover in found}
-    live = {Path(path).resolve() for _id, _s, path, _r, _k in _with_worktrees(store, _NOT_ENDED_FOR_GC)}
-    held = {run_id for run_id, *_rest in ended if run_id not in free}  # finishing: its process removes them
-    live |= {Path(path).resolve() for run_id, _s, path, _r, _k in ended if run_id in held}
+    held = {run_id for run_id, *_rest, is_held in ended if is_held}  # finishing: its process removes them
+    live = {Path(path).resolve() for _id, _s, path, *_rest in _with_worktrees(store, _NOT_ENDED_FOR_GC)}
+    live |= {Path(path).resolve() for run_id, _s, path, *_rest in ended if run_id in held}
     directory = location.worktrees_dir
     for child in sorted(directory.iterdir()) if directory.is_dir() else ():
         resolved = child.resolve()

@@ -295,9 +295,8 @@ class Runner:
         phase = self.workflow.phase(effect.phase)
         notes: tuple[str, ...] = ()
         if phase.type is not PhaseType.APPROVAL:
-            retry_notes = await self.attempts.before_retry(
-                state, effect, active, self._wake
-            )  # "retrying … in Ns" before "▶ attempt N"
+            # "retrying … in Ns" comes before "▶ attempt N"
+            retry_notes = await self.attempts.before_retry(state, effect, active, self._wake)
             if retry_notes is None:
                 return self._stopped_events(effect, active)
             notes = retry_notes
@@ -344,8 +343,6 @@ class Runner:
         if self.worktree.is_dir():
             self.store.update_run(self.run_id, head_sha=self.worktrees.head_sha(self.worktree))
             if effect.status is RunStatus.COMPLETED and not self.options.keep_worktree:
-                if self._branches is not None or self.workflow.fan_outs:
-                    Branches(self.ctx, "", self.worktrees).remove_all()  # branches a join: any did not merge
                 remove_worktree(self.store, self.worktrees, self.run_id, self.worktree)
         self.progress.run_finished(effect)
         if self.events is not None:

@@ -143,7 +143,8 @@ def test_max_parallel_one_runs_the_branches_one_after_another(repo: Path) -> Non
     assert seen == {"a": ["a"], "b": ["a", "b"], "c": ["a", "b", "c"]}  # each began after the one before
 
 
-def test_join_any_merges_the_first_branch_and_stops_the_others(repo: Path) -> None:
+def join_any(repo: Path) -> tuple[Path, Path]:
+    """fast and slow branches joined by ``join: any``: fast arrives first (once slow runs), slow never ends."""
     flag, pid_file = repo.parent / "never", repo.parent / "slow.pid"
     wf = workflow(
         repo,
@@ -168,6 +169,11 @@ def test_join_any_merges_the_first_branch_and_stops_the_others(repo: Path) -> No
             run: ls
         """,
     )
+    return wf, pid_file
+
+
+def test_join_any_merges_the_first_branch_and_stops_the_others(repo: Path) -> None:
+    wf, pid_file = join_any(repo)
     code, final, err = run_json(repo, "run", str(wf))
     assert code == 0, err
     assert final["status"] == "completed"
@@ -177,6 +183,19 @@ def test_join_any_merges_the_first_branch_and_stops_the_others(repo: Path) -> No
     assert "fast.txt" in files and "slow.txt" not in files
     assert first_parent_log(repo, final["branch"])[0] == "alphred(wf): merge fast"  # pick changed nothing
     assert lane_dirs(repo) == []  # the run completed: the stopped branch's worktree goes too
+
+
+def test_kill_9_while_a_completed_run_removes_its_worktrees_then_resume_finishes_them_all(repo: Path) -> None:
+    wf, pid_file = join_any(repo)
+    env = {**base_env(repo.parent), "ALPHRED_CRASH_AT": "removing_worktree"}
+    crashed = alphred(repo, "run", str(wf), env=env)
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    wait_for(lambda: not alive(int(pid_file.read_text())))
+    assert lane_dirs(repo) == ["1.slow"]  # the branch join: any stopped, still there
+    done = alphred(repo, "resume", "1")
+    assert done.returncode == 0, done.stderr
+    assert lane_dirs(repo) == [] and not (repo / ".alphred" / "worktrees" / "1").exists()
+    assert git(repo, "branch", "--list", "*.slow") != ""  # its branch stays
 
 
 CONFLICT = """\
