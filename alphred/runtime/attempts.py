@@ -137,10 +137,13 @@ class Attempts:
             attempt = (only.phase, only.attempt)
         if attempt is None or loop is None:
             return
-        args = (self.run_id, attempt[0], attempt[1], socket.gethostname(), pgid, process_start_time(pgid))
+        phase, number = attempt
+
+        def add() -> None:  # in a thread: /proc and SQL stay off the event loop
+            self.store.add_process(self.run_id, phase, number, socket.gethostname(), pgid, process_start_time(pgid))
 
         def record() -> None:
-            task = loop.create_task(asyncio.to_thread(self.store.add_process, *args))
+            task = loop.create_task(asyncio.to_thread(add))
             self._recording.add(task)
             task.add_done_callback(self._recording.discard)
 

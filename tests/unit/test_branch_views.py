@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from test_engine_lanes import HEAD, THREE
+
 from alphred.engine import PhaseCompleted, PhaseFailed, RunStarted, RunState, state_from_json, state_to_json, transition
 from alphred.engine.events import Event, MergeConflicted, MergeDone
 from alphred.runtime.branch_views import BranchView, branch_views, phase_branches
@@ -13,22 +15,6 @@ from alphred.scm.body import build_pr_body, run_summary_markdown
 from alphred.spec import load_workflow
 from alphred.spec.model import Workflow
 
-HEAD = "alphred: 1\nkey: wf\ndefaults: {provider: scripted}\n"
-THREE = """\
-limits: {max_parallel: 2}
-phases:
-  plan: {transitions: [{to: [a, b, c]}]}
-  a: {transitions: [{to: a2}]}
-  a2: {max_retries: 1, transitions: [{to: join}]}
-  b: {transitions: [{to: join, when: decision == "approved"}, {to: $fail}]}
-  c: {transitions: [{to: join}]}
-  join:
-    join: %s
-    on_conflict: fix
-    transitions: [{to: $end, when: merge.status == "clean"}, {to: after}]
-  after: {}
-  fix: {prompt: "{{ merge.branch }} {{ merge.conflicts }}"}
-"""
 RUN_BRANCH = "alphred/wf/7"
 
 
