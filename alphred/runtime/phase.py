@@ -7,8 +7,6 @@ import contextlib
 import shlex
 from collections.abc import AsyncIterator, Callable
 
-from sqlalchemy import bindparam, select
-
 from alphred.engine import (
     PhaseCompleted,
     PhaseFailed,
@@ -24,7 +22,7 @@ from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
 from alphred.spec import Phase, PhaseType
 from alphred.store import StoreTransaction
-from alphred.store.runs import RUNS
+from alphred.store.snapshots import requests_in
 
 from .attempt_context import AttemptStats, PhaseContext
 from .checks import CheckRun, ChecksResult, run_checks
@@ -137,16 +135,8 @@ def _ended(
 ) -> PhaseCompleted | PhaseFailed:
     """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
     transaction, then ``complete`` (the report, the commit)."""
-    stats.pause_requested = sink.flush_with(lambda tx: _pause_requested(tx, ctx.run_id))
+    stats.pause_requested = sink.flush_with(lambda tx: requests_in(tx, ctx.run_id)[0])
     return complete()
-
-
-_PAUSE_REQUESTED = select(RUNS.c.pause_requested).where(RUNS.c.id == bindparam("_run_id"))
-
-
-def _pause_requested(tx: StoreTransaction, run_id: int) -> bool:
-    """Whether ``alphred pause`` asked the run to pause (read as an attempt ends: the heartbeat may not have looked)."""
-    return bool(tx.connection.execute(_PAUSE_REQUESTED, {"_run_id": run_id}).scalar())
 
 
 async def _check(

@@ -48,7 +48,12 @@ def read_snapshot(store: Any, run_id: int) -> RunSnapshot:
 
 def read_requests(store: Any, run_id: int) -> tuple[bool, bool]:
     """The run's ``(pause_requested, cancel_requested)`` flags, in one small read."""
-    query = select(RUNS.c.pause_requested, RUNS.c.cancel_requested).where(RUNS.c.id == run_id)
     with store.reading() as tx:
-        row = tx.connection.execute(query).first()
+        return requests_in(tx, run_id)
+
+
+def requests_in(tx: Any, run_id: int) -> tuple[bool, bool]:
+    """The run's ``(pause_requested, cancel_requested)`` flags, read inside the transaction ``tx``."""
+    query = select(RUNS.c.pause_requested, RUNS.c.cancel_requested).where(RUNS.c.id == run_id)
+    row = tx.connection.execute(query).first()
     return (False, False) if row is None else (bool(row[0]), bool(row[1]))
