@@ -7,7 +7,7 @@ into the run's worktree with ``git merge --no-ff`` and the message ``alphred(<tr
 conflict leaves the merge in progress (``MergeOutcome.conflicts``); ``finish_merge`` then stages every
 file and commits the merge unless an unmerged path or a conflict marker remains. Every step may be asked
 again after a crash: a branch that is already merged is reported merged, a merge still in progress of the
-same branch reports its conflicts again.
+same branch reports its conflicts again, and one a kill cut short without a conflict is made again.
 """
 
 from __future__ import annotations
@@ -106,7 +106,10 @@ class LaneGit:
         if in_progress is not None:
             if in_progress != tip:
                 raise GitError(f"another merge is in progress in {worktree}: finish or abort it first")
-            return MergeOutcome(None, self.conflicted(worktree))
+            conflicts = self.conflicted(worktree)
+            if conflicts:
+                return MergeOutcome(None, conflicts)
+            self._git(worktree, "merge", "--abort")  # a clean merge a kill cut short: made again below
         if self._is_ancestor(tip, worktree):
             return MergeOutcome(self.worktrees.head_sha(worktree), already=True)
         args = ("merge", "--no-ff", "--no-edit", "--no-verify", "--no-gpg-sign", "-m", message, branch)

@@ -100,3 +100,23 @@ def test_abort_leaves_the_run_branch_as_it_was(setup: tuple[GitWorktrees, LaneGi
     lanes.abort_merge(run)
     assert worktrees.head_sha(run) == before and (run / "shared.txt").read_text() == "y\n"
     assert git(run, "rev-parse", a.branch)
+
+
+def test_a_clean_merge_cut_short_by_a_kill_is_made_again(setup: tuple[GitWorktrees, LaneGit, Path, str]) -> None:
+    """A kill inside a clean ``git merge`` can leave MERGE_HEAD without a conflict: asked again, the merge is
+    made (found by the parallel soak: the run stayed ``running``, its next merge refused forever)."""
+    worktrees, lanes, run, branch = setup
+    head = worktrees.head_sha(run)
+    a = lanes.create_lane(7, branch, "a", head)
+    b = lanes.create_lane(7, branch, "b", head)
+    commit_in_lane(worktrees, a.path, "a.txt", "a\n", "a")
+    commit_in_lane(worktrees, b.path, "b.txt", "b\n", "b")
+    git(run, "merge", "--no-ff", "--no-commit", a.branch)  # what the kill leaves: merge in progress, no conflict
+    assert lanes.merging(run) and lanes.conflicted(run) == ()
+    first = lanes.merge(run, a.branch, merge_message("wf", "a"))
+    assert first.sha is not None and first.sha == worktrees.head_sha(run) and not first.conflicts
+    assert not lanes.merging(run)
+    second = lanes.merge(run, b.branch, merge_message("wf", "b"))
+    assert second.sha is not None
+    log = git(run, "log", "--first-parent", "--format=%s", "-2").splitlines()
+    assert log == ["alphred(wf): merge b", "alphred(wf): merge a"]
