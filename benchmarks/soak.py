@@ -275,6 +275,23 @@ class Soak:
             "stale worktrees": self.stale_worktrees(runs),
         }
 
+    def unfinished(self) -> list[str]:
+        """Why each run that did not complete stopped: its status, reason and attempts (to find the bug)."""
+        lines = []
+        for run_id, status, reason in self.query(
+            "select id, status, reason from workflow_runs where status != 'completed'"
+        ):
+            lines.append(f"run {run_id} not completed: {status} ({reason})")
+            lines += [
+                "    " + " ".join(map(str, row))
+                for row in self.query(
+                    "select n.node_key, d.attempt, d.outcome, d.reason, d.error_code, d.details "
+                    "from run_node_diagnostics d join run_nodes n on n.id = d.run_node_id "
+                    f"where d.run_id = {int(run_id)} order by d.id"
+                )
+            ]
+        return lines
+
     def read_log(self) -> list[tuple[int, int, str, str, int]]:
         found = []
         for line in self.log.read_text().splitlines() if self.log.exists() else ():
@@ -386,6 +403,7 @@ def main() -> int:
         soak.storm(wf)
         soak.settle()
         figures = soak.report()
+        unfinished = soak.unfinished()
     finally:
         if drop is not None:
             drop()
@@ -395,6 +413,8 @@ def main() -> int:
     for name, value in figures.items():
         print(f"{name:30} {value}")
     bad = {k: v for k, v in figures.items() if k not in ("kills", "runs") and v}
+    for line in unfinished:
+        print(line)
     return 1 if bad else 0
 
 
