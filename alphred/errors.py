@@ -262,7 +262,7 @@ class GitLockedError(GitError):
     """Raised when: git could not take one of its lock files (another git process holds it right now).
 
     Lock contention is transient: the attempt fails with the retryable kind ``git_locked``. A lock left by
-    a dead process is removed on take-over (see ``alphred.git.recovery``).
+    a dead process is removed on take-over (see ``alphred.git.repair``).
     """
 
     code = "GIT_LOCKED"

@@ -63,14 +63,14 @@ class RssSampler(threading.Thread):
 def run_worker(events: int) -> dict[str, Any]:
     """One run of the flood workflow; rate and memory figures."""
     from alphred.git import locate_repository
+    from alphred.operations.control import Environment, start_run
+    from alphred.operations.where import resolve_for_write
     from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry, Readiness
     from alphred.providers.base import result_event
-    from alphred.runtime.control import Environment, start_run
-    from alphred.runtime.progress import Progress
     from alphred.runtime.runner import RunOptions
-    from alphred.runtime.where import resolve_for_write
-    from alphred.spec import load_workflow
     from alphred.store import SqlRunStore
+    from alphred.views.progress import Progress
+    from alphred.workflow import load_workflow
 
     sampler = RssSampler()
     marks: dict[str, float] = {}

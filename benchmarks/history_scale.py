@@ -30,8 +30,8 @@ LOOKUP_US: list[float] = []
 
 def prefill(url: str, workflow_text: str, runs: int, repo: Path) -> None:
     """Store ``runs`` finished runs of the workflow, each phase with three artifacts, in one transaction."""
-    from alphred.spec import load_workflow
     from alphred.store import SqlRunStore
+    from alphred.workflow import load_workflow
 
     path = repo.parent / "history.yaml"
     path.write_text(workflow_text)

@@ -88,14 +88,14 @@ class Loop(TypedDict):
 def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
     """One Alphred run of the loop in a scratch repository; timings in seconds."""
     from alphred.git import locate_repository
+    from alphred.operations.control import Environment, start_run
+    from alphred.operations.where import resolve_for_write
     from alphred.providers import ProviderRegistry
     from alphred.providers.scripted import ScriptedProvider
-    from alphred.runtime.control import Environment, start_run
-    from alphred.runtime.progress import Progress
     from alphred.runtime.runner import RunOptions
-    from alphred.runtime.where import resolve_for_write
-    from alphred.spec import load_workflow
     from alphred.store import SqlRunStore
+    from alphred.views.progress import Progress
+    from alphred.workflow import load_workflow
 
     class ClockedProgress(Progress):
         """Records when the first phase starts and when each one finishes."""

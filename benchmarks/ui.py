@@ -28,11 +28,11 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
     """Create ``runs`` runs and ``events`` events; return (a typical run id, the run with the most events)."""
     from sqlalchemy import insert, select
 
-    from alphred.spec import load_workflow
     from alphred.store import SqlRunStore
-    from alphred.store.events import insert_events
+    from alphred.store.event_rows import insert_events
     from alphred.store.history import ARTIFACTS, DIAGNOSTICS, ROUTING
     from alphred.store.runs import NODES, RUNS, TREE_NODES
+    from alphred.workflow import load_workflow
 
     demo = ROOT / "workflows" / "demo.yaml"
     workflow = load_workflow(str(demo), demo.read_text())

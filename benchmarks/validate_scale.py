@@ -36,8 +36,8 @@ def command_seconds(path: Path) -> float:
 
 def stages(path: Path) -> dict[str, float]:
     """Seconds spent in each stage of one in-process validation."""
-    import alphred.spec.load as load
-    from alphred.spec import check_workflow
+    import alphred.workflow.load as load
+    from alphred.workflow import check_workflow
 
     spent: dict[str, float] = {"compose": 0.0, "check_graph": 0.0}
 

@@ -22,8 +22,8 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 if TYPE_CHECKING:
-    from alphred.spec.model import Workflow
     from alphred.store import SqlRunStore
+    from alphred.workflow.model import Workflow
 
 POSTGRES_URL = os.environ.get("ALPHRED_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 _RUN_PREFIX = f"alphred_test_{uuid.uuid4().hex[:8]}"
@@ -67,7 +67,7 @@ def _postgres_schema(suffix: str) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def postgres_run_schema() -> Iterator[Engine]:
     """This test run's migrated PostgreSQL schema (an engine on it); dropped when the run ends."""
-    from alphred.store.engine import open_engine
+    from alphred.store.connect import open_engine
     from alphred.store.migrations import migrate
 
     with _postgres_schema("shared") as url:
@@ -160,7 +160,7 @@ def make_workflow() -> Callable[..., Workflow]:
 
     ``make_workflow(key="demo", prompt="...")``: ``prompt`` varies the content (a new tree version).
     """
-    from alphred.spec.model import Phase, PhaseType, Transition, Workflow
+    from alphred.workflow.model import Phase, PhaseType, Transition, Workflow
 
     def build(key: str = "demo", prompt: str = "Fix {{ inputs.issue }}", content_hash: str = "") -> Workflow:
         implement = Phase(

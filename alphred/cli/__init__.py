@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import (  # noqa: F401  (they register their commands)
+from alphred.cli import (  # noqa: F401  (they register their commands)
     files_cmds,
     gc_cmd,
     inspect_cmds,
@@ -10,11 +10,11 @@ from . import (  # noqa: F401  (they register their commands)
     queue_cmds,
     repo_cmds,
     run_cmds,
-    spec_cmds,
+    workflow_cmds,
     ui_cmd,
     worker_cmd,
 )
-from .app import app
+from alphred.cli.main import app
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .app import app
+from alphred.cli.main import app
 
 
 def packaged_text(*parts: str) -> str:
@@ -51,7 +51,7 @@ def init(file: str | None, template: str, list_only: bool, force: bool) -> int:
     FILE defaults to NAME.yaml in the current directory. Then: alphred run FILE.
     """
     from alphred.errors import UsageError, WorkflowInvalidError
-    from alphred.spec import check_workflow
+    from alphred.workflow import check_workflow
 
     names = template_names()
     if list_only:

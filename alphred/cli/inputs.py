@@ -10,9 +10,9 @@ import yaml
 
 from alphred.errors import MissingInputError, UnknownInputError, UsageError
 from alphred.redact import register_secrets, secret_inputs
-from alphred.spec import Workflow
-from alphred.spec.files import FileRefusedError, read_regular_text
-from alphred.spec.yamlsrc import load_data
+from alphred.workflow import Workflow
+from alphred.workflow.files import FileRefusedError, read_regular_text
+from alphred.workflow.yaml_source import load_data
 
 
 def collect_inputs(workflow: Workflow, pairs: Sequence[str], input_file: str | None) -> dict[str, str]:

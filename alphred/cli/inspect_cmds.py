@@ -9,14 +9,13 @@ from typing import Any
 
 import click
 
+from alphred.cli.main import RUN_ID, app, db_option, repo_option
 from alphred.errors import UnknownRunError
-
-from .app import RUN_ID, app, db_option, repo_option
 
 
 def open_existing_store(repo: str | None, db: str | None) -> Any:
     """The store of ``--repo``/``--db`` if it exists, else None; creates nothing."""
-    from alphred.runtime.where import resolve_for_read
+    from alphred.operations.where import resolve_for_read
     from alphred.store import SqlRunStore
 
     return SqlRunStore.open_existing(resolve_for_read(repo, db))
@@ -29,7 +28,7 @@ def open_existing_store(repo: str | None, db: str | None) -> Any:
 @click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
-    from alphred.runtime.status import lane_branches, status_object
+    from alphred.views.status import lane_branches, status_object
 
     store = open_existing_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
@@ -40,11 +39,11 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     if not records:
         click.echo("no runs yet (start one with: alphred run FILE)", err=True)
         return 0
-    from .closing import local_time
+    from alphred.views.closing import local_time
 
     rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
     if any(r.status.value == "running" for r in records):  # only then: it imports the whole runtime
-        from alphred.runtime.control import lease_is_free
+        from alphred.operations.control import lease_is_free
     for r in records:
         state = r.status.value + (f" ({r.reason})" if r.reason and r.reason != r.status.value else "")
         if r.status.value == "running" and lease_is_free(r):
@@ -58,7 +57,7 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
 
 def table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
     """Rows as aligned columns (two spaces apart); columns in ``right`` are right-aligned."""
-    from alphred.runtime.style import display_width
+    from alphred.views.style import display_width
 
     widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
@@ -93,12 +92,11 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
 def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
-    from alphred.runtime.branch_views import phase_branches, phase_heads, run_workflows
-    from alphred.runtime.status import status_object
-    from alphred.runtime.style import Painter, wants_colour
-
-    from .branch_view import branch_lines
-    from .closing import next_commands, status_summary
+    from alphred.views.branch_lines import branch_lines
+    from alphred.views.branches import phase_branches, phase_heads, run_workflows
+    from alphred.views.closing import next_commands, status_summary
+    from alphred.views.status import status_object
+    from alphred.views.style import Painter, wants_colour
 
     store = open_existing_store(repo, db)
     record = _record(store, run_id)
@@ -119,7 +117,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     ended = f" · ended {facts['completed']}" if facts["completed"] else ""
     click.echo(f"started {facts['started']}{ended} · took {facts['took']}")
     if record.queued and obj["status"] == "pending":  # a submitted run: why does it wait?
-        from alphred.runtime.submit import waiting_reason
+        from alphred.operations.submit import waiting_reason
 
         waiting = waiting_reason(store, record)
         if waiting:

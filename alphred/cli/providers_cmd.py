@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .app import app
+from alphred.cli.main import app
 
 
 def provider_readiness() -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .app import app, db_option
+from alphred.cli.main import app, db_option
 
 
 @app.command()
@@ -44,19 +44,18 @@ def submit(
 
     Nothing runs and no worktree is made here. Exit codes: 0 queued, 2 invalid input.
     """
+    from alphred.cli.inputs import collect_inputs
+    from alphred.cli.run_cmds import _registered_repo, build_registry, environment
     from alphred.errors import WorkflowInvalidError
     from alphred.git import GitWorktrees
+    from alphred.operations.registration import registered_at
+    from alphred.operations.submit import submit_run
+    from alphred.operations.where import resolve_for_write
     from alphred.runtime.delivery import plan_pull_request
-    from alphred.runtime.repos import registered_at
     from alphred.runtime.runner import RunOptions
-    from alphred.runtime.status import run_status
-    from alphred.runtime.submit import submit_run
-    from alphred.runtime.where import resolve_for_write
-    from alphred.spec import check_workflow
     from alphred.store import SqlRunStore
-
-    from .inputs import collect_inputs
-    from .run_cmds import _registered_repo, build_registry, environment
+    from alphred.views.status import run_status
+    from alphred.workflow import check_workflow
 
     workflow, diagnostics = check_workflow(file)
     for diagnostic in diagnostics:

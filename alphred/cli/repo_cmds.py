@@ -8,8 +8,8 @@ import sys
 
 import click
 
-from .app import app
-from .dburl import db_url_callback
+from alphred.cli.dburl import db_url_callback
+from alphred.cli.main import app
 
 registry_db_option = click.option(
     "--db",
@@ -34,9 +34,9 @@ def repo() -> None:
 @registry_db_option
 def add(name: str, location: str, branch_template: str | None, db: str | None) -> int:
     """Register a working tree (PATH) or a remote to clone on first use (URL) as NAME."""
-    from alphred.runtime.repos import registration_for, registry_db_url, writing
+    from alphred.operations.registration import registration_for, registry_db_url, writing
     from alphred.store import SqlRunStore
-    from alphred.store.repositories import add_repository, check_repository_name
+    from alphred.store.registry import add_repository, check_repository_name
 
     check_repository_name(name)
     path, url = registration_for(location)
@@ -52,9 +52,9 @@ def add(name: str, location: str, branch_template: str | None, db: str | None) -
 @registry_db_option
 def list_(as_json: bool, db: str | None) -> int:
     """List the registered repositories, by name."""
-    from alphred.runtime.repos import reading, registry_db_url
+    from alphred.operations.registration import reading, registry_db_url
     from alphred.store import SqlRunStore
-    from alphred.store.repositories import list_repositories
+    from alphred.store.registry import list_repositories
 
     store = SqlRunStore.open_existing(registry_db_url(os.environ, db))
     records = []
@@ -81,9 +81,9 @@ def list_(as_json: bool, db: str | None) -> int:
 def remove(name: str, db: str | None) -> int:
     """Unregister NAME (its files, and any clone under ~/.alphred/repos/, are kept)."""
     from alphred.errors import UnknownRepositoryError
-    from alphred.runtime.repos import registry_db_url, writing
+    from alphred.operations.registration import registry_db_url, writing
     from alphred.store import SqlRunStore
-    from alphred.store.repositories import list_repositories, remove_repository
+    from alphred.store.registry import list_repositories, remove_repository
 
     store = SqlRunStore.open_existing(registry_db_url(os.environ, db))
     if store is None:

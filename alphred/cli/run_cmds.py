@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .app import RUN_ID, app, check_branch_name, db_option, repo_option
+from alphred.cli.main import RUN_ID, app, check_branch_name, db_option, repo_option
 
 if TYPE_CHECKING:
+    from alphred.operations.control import Environment
     from alphred.providers import ProviderRegistry
-    from alphred.runtime.control import Environment
-    from alphred.spec import Workflow
     from alphred.store import RunRecord, SqlRunStore
+    from alphred.workflow import Workflow
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -27,7 +27,7 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
     from alphred.errors import ProviderError
     from alphred.providers import ProviderRegistry, default_registry
     from alphred.providers.dryrun import DryRunProvider
-    from alphred.spec import PhaseType
+    from alphred.workflow import PhaseType
 
     agents = [p for p in workflow.phases if p.type is PhaseType.AGENT and p.provider]
     if dry_run:
@@ -57,10 +57,10 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
 
 def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
     """What the run operations need: store, repository, provider registry, progress and event stream."""
+    from alphred.operations.control import Environment
     from alphred.redact import process_redactor
-    from alphred.runtime.control import Environment
-    from alphred.runtime.jsonl import JsonlEvents
-    from alphred.runtime.progress import Progress
+    from alphred.views.jsonl import JsonlEvents
+    from alphred.views.progress import Progress
 
     events = JsonlEvents(sys.stdout, redact=process_redactor().redact) if events_format == "jsonl" else None
     return Environment(
@@ -75,11 +75,10 @@ def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: s
 def _report(store: SqlRunStore, record: RunRecord, as_json: bool, quiet: bool = False) -> int:
     """Print the closing block (stderr) and the status object if asked, write GitHub Actions outputs if
     present, return the exit code."""
-    from alphred.runtime.ci import write_github_outputs
-    from alphred.runtime.status import exit_code_for, run_status
-    from alphred.runtime.style import Painter, wants_colour
-
-    from .closing import closing_block
+    from alphred.views.ci_outputs import write_github_outputs
+    from alphred.views.closing import closing_block
+    from alphred.views.status import exit_code_for, run_status
+    from alphred.views.style import Painter, wants_colour
 
     status = run_status(store, record)
     if not quiet:
@@ -88,7 +87,7 @@ def _report(store: SqlRunStore, record: RunRecord, as_json: bool, quiet: bool = 
     if as_json:
         sys.stdout.write(json.dumps(status) + "\n")
         sys.stdout.flush()
-    from alphred.runtime.branch_views import run_branch_views
+    from alphred.views.branches import run_branch_views
 
     write_github_outputs(
         status,
@@ -185,16 +184,15 @@ def run(
     Exit codes: 0 completed, 1 failed, 2 invalid input, 3 cancelled, 4 paused or waiting for approval,
     130 interrupted (resume with `alphred resume RUN`).
     """
+    from alphred.cli.inputs import collect_inputs
     from alphred.errors import WorkflowInvalidError
     from alphred.git import GitWorktrees
-    from alphred.runtime.control import start_run
+    from alphred.operations.control import start_run
+    from alphred.operations.where import resolve_for_write
     from alphred.runtime.delivery import plan_pull_request
     from alphred.runtime.runner import RunOptions
-    from alphred.runtime.where import resolve_for_write
-    from alphred.spec import check_workflow
     from alphred.store import SqlRunStore
-
-    from .inputs import collect_inputs
+    from alphred.workflow import check_workflow
 
     workflow, diagnostics = check_workflow(file)
     if workflow is None:
@@ -208,10 +206,10 @@ def run(
     repo, repo_template = _registered_repo(repo, env, db)
     location, url = resolve_for_write(repo, db)
     if repo_template is None:
-        from alphred.runtime.repos import registered_branch_template
+        from alphred.operations.registration import registered_branch_template
 
         repo_template = registered_branch_template(location.root, env, db)
-    from .branch_names import run_branch_template
+    from alphred.operations.branch_choice import run_branch_template
 
     branch = run_branch_template(branch, repo_template, env, inputs)
     plan = plan_pull_request(
@@ -233,7 +231,7 @@ def _registered_repo(repo: str | None, env: dict[str, str], db: str | None) -> t
     """``--repo NAME`` of a registered repository (cloned on first use) -> its path and branch template."""
     if repo is None or os.path.exists(repo):
         return repo, None
-    from alphred.runtime.repos import resolve_registered_repo
+    from alphred.operations.registration import resolve_registered_repo
 
     resolved = resolve_registered_repo(repo, env, db=db, warn=lambda m: click.echo(f"warning: {m}", err=True))
     return str(resolved[0]), resolved[1]
@@ -249,8 +247,8 @@ def _continue(
     quiet: bool,
     **kw: Any,
 ) -> int:
-    from alphred.runtime.control import continue_run
-    from alphred.runtime.where import resolve_for_write
+    from alphred.operations.control import continue_run
+    from alphred.operations.where import resolve_for_write
     from alphred.store import SqlRunStore
 
     location, url = resolve_for_write(repo, db)
@@ -271,8 +269,8 @@ DETACH = click.option(
 
 
 def _detach(run_id: int, action: str, repo: str | None, db: str | None, as_json: bool, comment: str | None) -> int:
-    from alphred.runtime.status import run_status
-    from alphred.runtime.submit import request_detached
+    from alphred.operations.submit import request_detached
+    from alphred.views.status import run_status
 
     store, _ = _open_existing(repo, db)
     with store:
@@ -315,10 +313,9 @@ _continue_command("reject", "Reject the approval phase a run waits on, and conti
 
 
 def _open_existing(repo: str | None, db: str | None) -> tuple[Any, Any]:
+    from alphred.cli.inspect_cmds import open_existing_store
     from alphred.errors import UnknownRunError
     from alphred.git import locate_repository
-
-    from .inspect_cmds import open_existing_store
 
     location = locate_repository(repo) if not db else None
     store = open_existing_store(repo, db)
@@ -333,7 +330,7 @@ def _open_existing(repo: str | None, db: str | None) -> tuple[Any, Any]:
 @db_option
 def pause(run_id: int, repo: str | None, db: str | None) -> int:
     """Ask a run to pause after its current phase (exit 0 also when it is already paused)."""
-    from alphred.runtime.control import request_pause
+    from alphred.operations.control import request_pause
 
     store, _ = _open_existing(repo, db)
     with store:
@@ -348,7 +345,7 @@ def pause(run_id: int, repo: str | None, db: str | None) -> int:
 def cancel(run_id: int, repo: str | None, db: str | None) -> int:
     """Cancel a run now: its active phase is interrupted, every pending phase cancelled (the run exits 3)."""
     from alphred.git import locate_repository
-    from alphred.runtime.control import request_cancel
+    from alphred.operations.control import request_cancel
 
     store, location = _open_existing(repo, db)
     with store:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .app import app, db_option, repo_option
+from alphred.cli.main import app, db_option, repo_option
 
 
 @app.command()

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .app import app, db_option
+from alphred.cli.main import app, db_option
 
 
 @app.command()
@@ -47,14 +47,13 @@ def worker(
     import signal
     from pathlib import Path
 
+    from alphred.cli.run_cmds import environment
     from alphred.errors import NotAGitRepositoryError
     from alphred.git import locate_repository
-    from alphred.runtime.clones import RepoChooser
-    from alphred.runtime.where import resolve_for_write
-    from alphred.runtime.worker import Worker, WorkerOptions, offered_providers
+    from alphred.operations.clones import RepoChooser
+    from alphred.operations.where import resolve_for_write
+    from alphred.operations.worker import Worker, WorkerOptions, offered_providers
     from alphred.store import SqlRunStore
-
-    from .run_cmds import environment
 
     paths = [Path(r) for r in repos]
     if db is None:
@@ -98,10 +97,9 @@ def worker(
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of worker objects.")
 def workers(db: str | None, repo: str | None, as_json: bool) -> int:
     """List the registered workers: live or lost, heartbeat, capabilities and the runs in hand."""
-    from alphred.runtime.lease import lease_ttl
+    from alphred.cli.inspect_cmds import open_existing_store
+    from alphred.store.owners import lease_ttl
     from alphred.store.queue import list_workers
-
-    from .inspect_cmds import open_existing_store
 
     store = open_existing_store(repo, db)
     rows = []

@@ -1,6 +1,6 @@
 """The pure run engine: state machine, routing, context handoff and token accounting (SPEC §2, §3, §5).
 
-Pure: no I/O, no clock; imports nothing but the standard library, ``alphred.errors``, ``alphred.spec``
+Pure: no I/O, no clock; imports nothing but the standard library, ``alphred.errors``, ``alphred.workflow``
 and ``alphred.guards``. The runtime feeds events to ``transition`` and carries out the effects it returns.
 """
 
@@ -74,7 +74,7 @@ from alphred.engine.state import (
     state_from_json,
     state_to_json,
 )
-from alphred.engine.status import (
+from alphred.engine.statuses import (
     NODE_MOVES,
     RUN_MOVES,
     TERMINAL_RUN_STATUSES,

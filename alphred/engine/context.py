@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from alphred.spec.model import Workflow
+from alphred.workflow.model import Workflow
 
 MAX_ARTIFACTS = 4
 MAX_ARTIFACT_CHARS = 12_000

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from alphred.engine.state import Report, StepOutcome
-from alphred.engine.status import NodeStatus, RunStatus
+from alphred.engine.statuses import NodeStatus, RunStatus
 
 # --- events -------------------------------------------------------------------------------------------
 

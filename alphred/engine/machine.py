@@ -39,8 +39,8 @@ from alphred.engine.events import (
 )
 from alphred.engine.routing import NO_ROUTE, guard_context, ordered_transitions, select_transition
 from alphred.engine.state import Report, RunState, Step, StepOutcome
-from alphred.engine.status import NodeStatus, RunStatus
-from alphred.spec.model import APPROVAL_DECISIONS, END, FAIL, RESERVED_TARGETS, Phase, PhaseType
+from alphred.engine.statuses import NodeStatus, RunStatus
+from alphred.workflow.model import APPROVAL_DECISIONS, END, FAIL, RESERVED_TARGETS, Phase, PhaseType
 
 # Reasons the machine gives (run ``reason`` or failed step ``reason``).
 MAX_STEPS = "max_steps"
@@ -146,13 +146,13 @@ def transition(state: RunState, event: Event) -> Result:
         case DeliveryFailed():
             return _on_delivery_failed(state, event)
         case MergeDone():
-            from alphred.engine import lanes
+            from alphred.engine import fan_out
 
-            return lanes.on_merge_done(state, event)
+            return fan_out.on_merge_done(state, event)
         case MergeConflicted():
-            from alphred.engine import lanes
+            from alphred.engine import fan_out
 
-            return lanes.on_merge_conflicted(state, event)
+            return fan_out.on_merge_conflicted(state, event)
     raise TypeError(f"not an engine event: {event!r}")
 
 
@@ -198,9 +198,9 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
     problem = decision_problem(phase, event.decision)
     head = _lane_head(state, event.phase)
     if problem is not None and head is not None:
-        from alphred.engine import lanes
+        from alphred.engine import fan_out
 
-        lanes.fail_in_lane(tx, head, event.phase, event.attempt, problem, True, None)
+        fan_out.fail_in_lane(tx, head, event.phase, event.attempt, problem, True, None)
     elif problem is not None:
         _fail_attempt(tx, event.phase, event.attempt, problem, True, None, event.decision)
     else:
@@ -217,9 +217,9 @@ def _on_failed(state: RunState, event: PhaseFailed) -> Result:
     tx.add_usage(event.phase, event.tokens, event.cost_usd)
     head = _lane_head(state, event.phase)
     if head is not None:
-        from alphred.engine import lanes
+        from alphred.engine import fan_out
 
-        lanes.fail_in_lane(tx, head, event.phase, event.attempt, event.reason, event.retryable, event.error_code)
+        fan_out.fail_in_lane(tx, head, event.phase, event.attempt, event.reason, event.retryable, event.error_code)
         return tx.result()
     _fail_attempt(tx, event.phase, event.attempt, event.reason, event.retryable, event.error_code, None)
     return tx.result()
@@ -231,9 +231,9 @@ def _on_interrupted(state: RunState, event: PhaseInterrupted) -> Result:
     tx = _Tx(state)
     head = _lane_head(state, event.phase)
     if head is not None:
-        from alphred.engine import lanes
+        from alphred.engine import fan_out
 
-        lanes.interrupt_in_lane(tx, head, event.phase, event.attempt)
+        fan_out.interrupt_in_lane(tx, head, event.phase, event.attempt)
         return tx.result()
     tx.phase_status(event.phase, _N.PENDING)
     tx.record_step(Step(event.phase, event.attempt, StepOutcome.INTERRUPTED, reason=INTERRUPTED))
@@ -267,16 +267,16 @@ def _on_approval_given(state: RunState, event: ApprovalGiven) -> Result:
 def _on_resume(state: RunState) -> Result:
     if state.status is _R.RUNNING and state.current is None and state.delivery is not None:
         return state, (Deliver(state.delivery),)  # taken over mid-delivery: deliver, redo nothing else
-    from alphred.engine import lanes
+    from alphred.engine import fan_out
 
-    redo = lanes.merge_to_redo(state)
+    redo = fan_out.merge_to_redo(state)
     if redo is not None:
         return state, (redo,)  # taken over mid-merge: ask for the merge again
     if not can_resume(state):
         return state, ()
     tx = _Tx(state)
     if state.lanes:
-        lanes.resume_lanes(tx)
+        fan_out.resume_lanes(tx)
         return tx.result()
     assert state.queued is not None
     tx.run_status(_R.RUNNING, None)
@@ -289,9 +289,9 @@ def _on_retry(state: RunState) -> Result:
         return state, ()
     tx = _Tx(state)
     if state.delivery is None and state.lanes:  # a branch failed: every branch goes on where it stopped
-        from alphred.engine import lanes
+        from alphred.engine import fan_out
 
-        lanes.resume_lanes(tx)
+        fan_out.resume_lanes(tx)
         return tx.result()
     tx.run_status(_R.RUNNING, None)
     if state.delivery is not None:  # only the delivery failed: deliver again from the failed step
@@ -416,14 +416,14 @@ def _complete(tx: _Tx, key: str, attempt: int, decision: str | None, report: Rep
         report=report,
         exit_code=exit_code,
     )
-    from alphred.engine import lanes
+    from alphred.engine import fan_out
 
     head = _lane_head(tx.state, key)
     if head is not None:
-        lanes.complete_in_lane(tx, head, key, attempt, decision)
+        fan_out.complete_in_lane(tx, head, key, attempt, decision)
         return
-    if lanes.is_resolving(tx.state, key):
-        lanes.resolved(tx, key, attempt, decision)
+    if fan_out.is_resolving(tx.state, key):
+        fan_out.resolved(tx, key, attempt, decision)
         return
     tx.update(current=None)
     _route(tx, key, attempt, decision)
@@ -440,9 +440,9 @@ def _route(tx: _Tx, key: str, attempt: int, decision: str | None) -> None:
     if tx.state.merge is not None and tx.state.merge.join == key:
         tx.update(merge=None)  # the join has read merge.status
     if chosen is not None and chosen.fan_out:
-        from alphred.engine import lanes
+        from alphred.engine import fan_out
 
-        lanes.fan_out(tx, key, attempt, decision, chosen)
+        fan_out.fan_out(tx, key, attempt, decision, chosen)
         return
     target = chosen.target if chosen is not None else NO_ROUTE
     tx.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, target))

@@ -7,7 +7,7 @@ from typing import Any
 
 from alphred.engine.state import RunState
 from alphred.guards import evaluate_guard
-from alphred.spec.model import Phase, Transition, Workflow
+from alphred.workflow.model import Phase, Transition, Workflow
 
 NO_ROUTE = "no_route"
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeAlias
 
-from alphred.engine.status import NodeStatus, RunStatus
-from alphred.spec.model import Workflow
+from alphred.engine.statuses import NodeStatus, RunStatus
+from alphred.workflow.model import Workflow
 
 Report: TypeAlias = str | dict[str, Any] | None
 STATE_FORMAT = 1

@@ -4,7 +4,7 @@ Importing this package spawns nothing and imports no git library: ``locate_repos
 repository layout in pure Python, and worktree operations run the ``git`` command line when called.
 """
 
-from alphred.git.branches import (
+from alphred.git.branch_names import (
     BRANCH_TEMPLATE_ENV,
     BRANCH_TOKENS,
     DEFAULT_BRANCH_TEMPLATE,

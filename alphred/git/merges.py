@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError
-from alphred.git.branches import sanitize_branch_name
+from alphred.git.branch_names import sanitize_branch_name
 from alphred.git.command import run_git
 from alphred.git.location import read_gitfile, read_head
 from alphred.git.worktrees import GitWorktrees, Worktree

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError, UnbornHeadError, UnknownRefError
-from alphred.git.branches import sanitize_branch_name
+from alphred.git.branch_names import sanitize_branch_name
 from alphred.git.command import describe_failure, git_environment, run_git
 from alphred.git.location import RepoLocation, ensure_alphred_dir, read_gitfile, read_head, read_ref
 from alphred.git.snapshot import WorktreeSnapshot, take_snapshot, unchanged, watched_files

@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from .templates import Placeholder, Template
+from alphred.guards.templates import Placeholder, Template
 
 SENTINEL = "\x00"
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})

@@ -1,7 +1,7 @@
 """Agent providers: the contract of SPEC §4, the registry and the built-in providers."""
 
-from .base import EventType, Provider, ProviderEvent, ProviderOptions, Readiness, result_event
-from .registry import BUILTIN_PROVIDERS, ProviderRegistry, default_registry
+from alphred.providers.base import EventType, Provider, ProviderEvent, ProviderOptions, Readiness, result_event
+from alphred.providers.registry import BUILTIN_PROVIDERS, ProviderRegistry, default_registry
 
 __all__ = [
     "BUILTIN_PROVIDERS",

@@ -34,11 +34,10 @@ from alphred.errors import (
     NO_RESULT,
     ProviderError,
 )
-
-from .base import ProviderEvent, ProviderOptions, Readiness
-from .claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
-from .contract import compose_prompt, decision_schema
-from .errors import classify_text, provider_error, tail
+from alphred.providers.base import ProviderEvent, ProviderOptions, Readiness
+from alphred.providers.claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
+from alphred.providers.contract import compose_prompt, decision_schema
+from alphred.providers.failures import classify_text, provider_error, tail
 
 ENV_CLI = "ALPHRED_CLAUDE_CLI"
 DEFAULT_PERMISSION_MODE = "bypassPermissions"

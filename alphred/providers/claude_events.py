@@ -17,10 +17,9 @@ from alphred.errors import (
     CLAUDE_TRANSPORT,
     ProviderError,
 )
-
-from .base import EventType, ProviderEvent, result_event
-from .contract import cap_text, decision_and_report, token_count
-from .errors import classify_status, classify_text, provider_error
+from alphred.providers.base import EventType, ProviderEvent, result_event
+from alphred.providers.contract import cap_text, decision_and_report, token_count
+from alphred.providers.failures import classify_status, classify_text, provider_error
 
 LOGIN_FIX = (
     "set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`), or log in once with `claude /login`"

@@ -26,11 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from alphred.errors import CODEX_BAD_SETTINGS, CODEX_CRASH, CODEX_INTERRUPTED, CODEX_NOT_FOUND, NO_RESULT, ProviderError
-
-from . import groups
-from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
-from .contract import cap_text, compose_prompt, decision_and_report, decision_schema, token_count
-from .errors import classify_text, provider_error, tail
+from alphred.providers import groups
+from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+from alphred.providers.contract import cap_text, compose_prompt, decision_and_report, decision_schema, token_count
+from alphred.providers.failures import classify_text, provider_error, tail
 
 ENV_BIN = "ALPHRED_CODEX_BIN"
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")

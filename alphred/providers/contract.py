@@ -13,8 +13,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from alphred.errors import BAD_EVENT, EVENT_AFTER_RESULT, NO_RESULT, PROVIDER_CRASH, AlphredError, ProviderError
-
-from .base import EventType, Provider, ProviderEvent, ProviderOptions, Readiness
+from alphred.providers.base import EventType, Provider, ProviderEvent, ProviderOptions, Readiness
 
 __all__ = ["BAD_EVENT", "EVENT_AFTER_RESULT", "NO_RESULT", "PROVIDER_CRASH", "checked", "checked_stream"]
 

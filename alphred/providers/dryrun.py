@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 
 
 class DryRunProvider:

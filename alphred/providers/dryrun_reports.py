@@ -16,7 +16,7 @@ from typing import Any
 from alphred.guards import Expr
 from alphred.guards.ast import And, Compare, ListExpr, Literal, Or, Path
 from alphred.guards.evaluate import evaluate_guard, guard_paths
-from alphred.spec import PhaseType, Workflow
+from alphred.workflow import PhaseType, Workflow
 
 
 def stub_reports(workflow: Workflow) -> dict[str, dict[str, Any]]:

@@ -27,11 +27,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from alphred.errors import ProviderError
-
-from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
-from .contract import cap_text
-from .openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
-from .openai_errors import (
+from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+from alphred.providers.contract import cap_text
+from alphred.providers.openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
+from alphred.providers.openai_errors import (
     OPENAI_BAD_SETTINGS,
     OPENAI_INTERRUPTED,
     OPENAI_MAX_TURNS,
@@ -40,7 +39,7 @@ from .openai_errors import (
     classify_exception,
     failure,
 )
-from .openai_tools import Toolbox, ToolCall, tool_specs
+from alphred.providers.openai_tools import Toolbox, ToolCall, tool_specs
 
 APIS = ("responses", "chat")
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"

@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .base import EventType, ProviderEvent
-from .contract import cap_text, token_count
-from .openai_errors import response_failure
-from .openai_tools import ToolCall
+from alphred.providers.base import EventType, ProviderEvent
+from alphred.providers.contract import cap_text, token_count
+from alphred.providers.openai_errors import response_failure
+from alphred.providers.openai_tools import ToolCall
 
 Emit = Callable[[ProviderEvent], Awaitable[None]]
 

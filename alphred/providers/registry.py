@@ -6,33 +6,32 @@ from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 
 from alphred.errors import UnknownProviderError
-
-from .base import Provider
+from alphred.providers.base import Provider
 
 ProviderFactory = Callable[[], Provider]
 ENTRY_POINT_GROUP = "alphred.providers"
 
 
 def _scripted() -> Provider:
-    from .scripted import ScriptedProvider
+    from alphred.providers.scripted import ScriptedProvider
 
     return ScriptedProvider()
 
 
 def _claude() -> Provider:
-    from .claude import ClaudeProvider
+    from alphred.providers.claude import ClaudeProvider
 
     return ClaudeProvider()
 
 
 def _codex() -> Provider:
-    from .codex import CodexProvider
+    from alphred.providers.codex import CodexProvider
 
     return CodexProvider()
 
 
 def _openai() -> Provider:
-    from .openai import OpenAIProvider
+    from alphred.providers.openai import OpenAIProvider
 
     return OpenAIProvider()
 

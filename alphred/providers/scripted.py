@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.errors import ProviderError
-
-from .base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 
 
 class ScriptedProvider:

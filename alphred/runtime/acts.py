@@ -7,11 +7,10 @@ from collections.abc import Sequence
 from alphred.engine import PhaseFailed, RunState, template_context
 from alphred.errors import GIT_LOCKED_KIND, AlphredError, GitLockedError, RuntimeFailure
 from alphred.guards.templates import render_template
-from alphred.spec import Workflow
+from alphred.redact import process_redactor
+from alphred.runtime.phase import AttemptStats
 from alphred.store import SqlRunStore
-
-from .phase import AttemptStats
-from .redact import process_redactor
+from alphred.workflow import Workflow
 
 AUTO_APPROVED = "approved automatically (--approve-all)"
 

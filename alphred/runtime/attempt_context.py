@@ -11,10 +11,9 @@ from typing import Any
 
 from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
-from alphred.spec import Workflow
+from alphred.redact import Redactor
 from alphred.store import SqlRunStore, StoreTransaction
-
-from .redact import Redactor
+from alphred.workflow import Workflow
 
 
 @dataclass

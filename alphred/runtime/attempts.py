@@ -17,12 +17,11 @@ from typing import Any
 
 from alphred.engine import PhaseFailed, RunState, StartPhase
 from alphred.errors import RETRYABLE_KINDS
+from alphred.runtime.options import backoff_seconds
+from alphred.runtime.phase import AttemptStats
 from alphred.store import SqlRunStore
-
-from .lease import process_start_time
-from .options import backoff_seconds
-from .phase import AttemptStats
-from .progress import Progress
+from alphred.store.owners import process_start_time
+from alphred.views.progress import Progress
 
 _ATTEMPT: ContextVar[tuple[Attempts, str, int] | None] = ContextVar("alphred_attempt", default=None)
 """The run (its ``Attempts``) and attempt the current task (or a thread it started) works for."""

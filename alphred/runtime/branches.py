@@ -17,12 +17,11 @@ from alphred.engine import Event, MergeBranch, MergeConflicted, MergeDone, RunSt
 from alphred.errors import GitError
 from alphred.git import GitWorktrees
 from alphred.git.merges import LaneGit, lane_branch, merge_message
-from alphred.spec import Workflow
-from alphred.spec.parallel import fan_outs
-
-from .crash import crash_point
-from .persist import Write
-from .phase import PhaseContext
+from alphred.runtime.crash import crash_point
+from alphred.runtime.persist import Write
+from alphred.runtime.phase import PhaseContext
+from alphred.workflow import Workflow
+from alphred.workflow.fan_outs import fan_outs
 
 
 def lane_visit(state: RunState, head: str) -> int:

@@ -19,11 +19,10 @@ from typing import Any
 from alphred.errors import GitError, ProviderError
 from alphred.git.command import git_environment
 from alphred.providers.base import EventType, ProviderEvent
-from alphred.spec.globs import PathGlobs
-from alphred.spec.model import Check, CheckKind
-
-from .command import run_command, template_command
-from .redact import Redactor
+from alphred.redact import Redactor
+from alphred.runtime.command_phase import run_command, template_command
+from alphred.workflow.globs import PathGlobs
+from alphred.workflow.model import Check, CheckKind
 
 OUTPUT_TAIL_CHARS = 2000  # of each check's output, kept in events, diagnostics and the retry's context
 NOTE_CHARS = 1900  # the whole failure summary (the retry's context holds up to 2,000 characters of it)

@@ -18,11 +18,10 @@ from sqlalchemy import select
 from alphred.engine import RunStatus
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.git.merges import LaneGit
+from alphred.runtime.crash import crash_point
 from alphred.store import SqlRunStore
+from alphred.store.owners import lease_free
 from alphred.store.runs import RUNS
-
-from .crash import crash_point
-from .lease import lease_free
 
 ENDED_FOR_GC = (RunStatus.COMPLETED.value, RunStatus.CANCELLED.value)
 

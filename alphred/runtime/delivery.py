@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING, Any
 from alphred.engine import DeliveryDone, DeliveryFailed, RunState, RunStatus, template_context
 from alphred.errors import DeliveryError
 from alphred.guards.templates import render_template
-from alphred.spec import Workflow
+from alphred.redact import Redactor
+from alphred.runtime.crash import crash_point
 from alphred.store import RunRecord, SqlRunStore
-
-from .crash import crash_point
-from .redact import Redactor
-from .status import status_object, with_state
+from alphred.views.status import status_object, with_state
+from alphred.workflow import Workflow
 
 if TYPE_CHECKING:
     from alphred.scm import DeliveryRequest
@@ -106,8 +105,7 @@ def _request(
     env: Mapping[str, str],
 ) -> DeliveryRequest:
     from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title
-
-    from .branch_views import phase_branches
+    from alphred.views.branches import phase_branches
 
     record = store.get_run(run_id)
     steps = store.list_steps(run_id)
@@ -140,6 +138,6 @@ def _request(
 
 def _branches(store: SqlRunStore, record: RunRecord, workflow: Workflow, state: RunState) -> list[dict[str, Any]]:
     """The branches of the run's fan-outs and their merges, for the PR body (none without fan-outs)."""
-    from .branch_views import run_branch_views
+    from alphred.views.branches import run_branch_views
 
     return [view.as_dict() for view in run_branch_views(store, record, workflow, state)]

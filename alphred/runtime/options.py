@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alphred.errors import SettingError
+from alphred.runtime.delivery import PullRequestPlan
 from alphred.settings import seconds_setting
-
-from .delivery import PullRequestPlan
 
 
 @dataclass

@@ -16,8 +16,7 @@ import time
 from pathlib import Path
 
 from alphred.store import SqlRunStore
-
-from .lease import process_start_time
+from alphred.store.owners import process_start_time
 
 MARKER = "ALPHRED_LEASE_OWNER"
 

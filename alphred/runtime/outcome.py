@@ -12,12 +12,11 @@ from alphred.engine import CHECKS_FAILED, PhaseCompleted, PhaseFailed, decision_
 from alphred.git import CommitResult, phase_commit_message
 from alphred.git.merges import LaneGit
 from alphred.providers import ProviderEvent
-from alphred.spec import Phase, PhaseType
+from alphred.runtime.attempt_context import AttemptStats, PhaseContext
+from alphred.runtime.checks import ChecksResult
+from alphred.runtime.crash import crash_point
 from alphred.store import StoreTransaction
-
-from .attempt_context import AttemptStats, PhaseContext
-from .checks import ChecksResult
-from .crash import crash_point
+from alphred.workflow import Phase, PhaseType
 
 
 @dataclass(frozen=True)

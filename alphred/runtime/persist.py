@@ -22,9 +22,8 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.errors import LeaseLostError
+from alphred.runtime.phase import AttemptStats
 from alphred.store import SqlRunStore, StoreTransaction
-
-from .phase import AttemptStats
 
 Write = Callable[[StoreTransaction], object]
 

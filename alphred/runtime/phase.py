@@ -20,17 +20,16 @@ from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, ProviderError
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
-from alphred.spec import Phase, PhaseType
+from alphred.runtime.attempt_context import AttemptStats, PhaseContext
+from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
+from alphred.runtime.command_phase import run_command, template_command
+from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
+from alphred.runtime.orphans import MARKER
+from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
+from alphred.runtime.sink import FLUSH_EVERY_SECONDS, EventSink
 from alphred.store import StoreTransaction
 from alphred.store.snapshots import requests_in
-
-from .attempt_context import AttemptStats, PhaseContext
-from .checks import CheckRun, ChecksResult, run_checks
-from .command import run_command, template_command
-from .dryrun import dry_run_checks, dry_run_command
-from .orphans import MARKER
-from .outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
-from .sink import FLUSH_EVERY_SECONDS, EventSink
+from alphred.workflow import Phase, PhaseType
 
 __all__ = ["OUTCOME", "AttemptStats", "PhaseContext", "outcome_event", "run_attempt"]
 
@@ -146,7 +145,7 @@ async def _check(
 
     A ``--dry-run`` stand-in agent did no work, so there is nothing to check: its phase's checks are skipped.
     Under ``--dry-run`` (scope ``all``) a command phase's checks are said, not run, and pass, as its command
-    (``runtime/dryrun.py``).
+    (``runtime/dry_commands.py``).
     """
     if ctx.dry_run_commands and phase.type is PhaseType.COMMAND:  # the command was not run: neither are its checks
         try:

@@ -45,28 +45,27 @@ from alphred.engine import (
     StopPhase,
     transition,
 )
-from alphred.engine.lanes import is_resolving
+from alphred.engine.fan_out import is_resolving
 from alphred.errors import AlphredError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, groups
-from alphred.spec import PhaseType, Workflow
+from alphred.redact import Redactor
+from alphred.runtime.acts import AUTO_APPROVED, approval_note, auto_approve, failed_by_runtime, heartbeat
+from alphred.runtime.attempts import Active, Attempts
+from alphred.runtime.branches import Branches
+from alphred.runtime.cleanup import remove_worktree
+from alphred.runtime.crash import crash_point
+from alphred.runtime.delivery import deliver_step
+from alphred.runtime.options import RunOptions, backoff_seconds
+from alphred.runtime.orphans import MARKER
+from alphred.runtime.persist import Persister, Write
+from alphred.runtime.phase import AttemptStats, PhaseContext, run_attempt
 from alphred.store import SqlRunStore
+from alphred.store.owners import LeaseOwner, lease_ttl
 from alphred.store.snapshots import read_requests
-
-from .acts import AUTO_APPROVED, approval_note, auto_approve, failed_by_runtime, heartbeat
-from .attempts import Active, Attempts
-from .branches import Branches
-from .cleanup import remove_worktree
-from .crash import crash_point
-from .delivery import deliver_step
-from .jsonl import JsonlEvents
-from .lease import LeaseOwner, lease_ttl
-from .options import RunOptions, backoff_seconds
-from .orphans import MARKER
-from .persist import Persister, Write
-from .phase import AttemptStats, PhaseContext, run_attempt
-from .progress import Progress
-from .redact import Redactor
+from alphred.views.jsonl import JsonlEvents
+from alphred.views.progress import Progress
+from alphred.workflow import PhaseType, Workflow
 
 HEARTBEAT_SECONDS = 0.5
 

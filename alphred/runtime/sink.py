@@ -15,9 +15,8 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from alphred.providers.base import ProviderEvent
+from alphred.redact import Redactor
 from alphred.store import EventRow, SqlRunStore, StoreTransaction
-
-from .redact import Redactor
 
 FLUSH_EVERY_EVENTS = 2000
 FLUSH_EVERY_SECONDS = 0.1

@@ -13,10 +13,9 @@ from typing import Any
 from urllib.parse import quote
 
 from alphred.errors import DeliveryError, ScmNotReadyError
-
-from .body import cut_text
-from .remote import azure_repository
-from .tool import ToolResult, run_tool
+from alphred.scm.body import cut_text
+from alphred.scm.remote import azure_repository
+from alphred.scm.tool import ToolResult, run_tool
 
 AZURE_BODY_LIMIT = 4000  # Azure DevOps rejects longer pull request descriptions
 _PAT_VARIABLE = "AZURE_DEVOPS_EXT_PAT"

@@ -14,10 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from alphred.errors import DeliveryError, ScmNotReadyError
-
-from .body import GITHUB_BODY_LIMIT, cut_text
-from .remote import github_repository, split_url
-from .tool import ToolResult, run_tool
+from alphred.scm.body import GITHUB_BODY_LIMIT, cut_text
+from alphred.scm.remote import github_repository, split_url
+from alphred.scm.tool import ToolResult, run_tool
 
 _URL = re.compile(r"https?://\S+")
 _INSTALL_FIX = "install the GitHub CLI (https://cli.github.com), then `gh auth login` or set GH_TOKEN; or pass --no-pr"

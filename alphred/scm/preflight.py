@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Protocol
 
 from alphred.errors import ScmNotReadyError
-
-from .azure import AzurePullRequests
-from .github import GitHubPullRequests
-from .remote import AZURE, GITHUB, GITLAB, SUPPORTED_PROVIDERS, detect_provider, remote_url
+from alphred.scm.azure import AzurePullRequests
+from alphred.scm.github import GitHubPullRequests
+from alphred.scm.remote import AZURE, GITHUB, GITLAB, SUPPORTED_PROVIDERS, detect_provider, remote_url
 
 
 class PullRequestHost(Protocol):

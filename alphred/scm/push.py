@@ -12,8 +12,7 @@ from pathlib import Path
 
 from alphred.errors import DeliveryError
 from alphred.git.command import run_git
-
-from .remote import remote_url, tool_environment
+from alphred.scm.remote import remote_url, tool_environment
 
 _REJECTED = ("[rejected]", "[remote rejected]", "non-fast-forward", "fetch first", "stale info")
 _AUTH = (

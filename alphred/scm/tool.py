@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .remote import tool_environment
+from alphred.scm.remote import tool_environment
 
 DEFAULT_TIMEOUT = 120.0
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from alphred.store.status import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
+from alphred.store.enums import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
 from alphred.store.transitions import (
     NODE_TRANSITIONS,
     RUN_TRANSITIONS,
@@ -19,7 +19,7 @@ from alphred.store.transitions import (
 
 if TYPE_CHECKING:
     from alphred.store.compile import compile_workflow
-    from alphred.store.engine import open_engine
+    from alphred.store.connect import open_engine
     from alphred.store.migrations import migrate
     from alphred.store.records import (
         ArtifactRecord,
@@ -30,12 +30,12 @@ if TYPE_CHECKING:
         RunRecord,
         StepRecord,
     )
-    from alphred.store.repository import SqlRunStore, StoreTransaction
+    from alphred.store.sql_store import SqlRunStore, StoreTransaction
 
 _LAZY = {
-    "SqlRunStore": "alphred.store.repository",
-    "StoreTransaction": "alphred.store.repository",
-    "open_engine": "alphred.store.engine",
+    "SqlRunStore": "alphred.store.sql_store",
+    "StoreTransaction": "alphred.store.sql_store",
+    "open_engine": "alphred.store.connect",
     "migrate": "alphred.store.migrations",
     "compile_workflow": "alphred.store.compile",
     "ArtifactRecord": "alphred.store.records",

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
-from alphred.spec.model import END, FAIL, Phase, Transition, Workflow
-from alphred.store.status import NodeType, TargetKind
+from alphred.store.enums import NodeType, TargetKind
+from alphred.workflow.model import END, FAIL, Phase, Transition, Workflow
 
 if TYPE_CHECKING:  # SQLModel (pydantic, the ORM) is imported only when a new tree version is written
     from sqlmodel import Session

@@ -11,11 +11,11 @@ from typing import Any
 from sqlalchemy import Row, bindparam, func, insert, select
 
 from alphred.store.columns import utcnow
-from alphred.store.events import insert_events
+from alphred.store.enums import StepOutcome
+from alphred.store.event_rows import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
 from alphred.store.runs import NODES, RunOps, inserted_id
 from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
-from alphred.store.status import StepOutcome
 
 EVENTS = RUN_NODE_STREAM_EVENTS
 ARTIFACTS = PHASE_ARTIFACTS

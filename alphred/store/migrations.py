@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from alphred.errors import StoreError
 from alphred.store import schema
-from alphred.store.engine import READ_ONLY, configure_engine
+from alphred.store.connect import READ_ONLY, configure_engine
 
 _ADVISORY_LOCK_KEY = 0x616C70687265  # "alphre": serialises migrations across PostgreSQL sessions
 

@@ -18,9 +18,9 @@ from sqlalchemy import and_, delete, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
+from alphred.store.enums import RunStatus
 from alphred.store.runs import RUNS
 from alphred.store.schema import WORKERS
-from alphred.store.status import RunStatus
 
 CHANNEL = "alphred_runs"
 """The PostgreSQL ``NOTIFY`` channel a submit (or a detached request) signals idle workers on."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from alphred.store.status import NodeStatus, RunStatus, StepOutcome
+from alphred.store.enums import NodeStatus, RunStatus, StepOutcome
 
 
 @dataclass(frozen=True)

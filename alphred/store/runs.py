@@ -11,12 +11,12 @@ from sqlalchemy.engine import Connection, CursorResult
 from alphred.errors import StoreError, UnknownRunError
 from alphred.store import schema
 from alphred.store.columns import utcnow
+from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.records import NodeRecord, RunRecord
-from alphred.store.status import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.transitions import check_node_transition, check_run_transition
 
 if TYPE_CHECKING:
-    from alphred.spec.model import Workflow
+    from alphred.workflow.model import Workflow
 
 RUNS = schema.WORKFLOW_RUNS
 NODES = schema.RUN_NODES

@@ -34,7 +34,7 @@ from alphred.store.columns import (
     text_field,
     ts_field,
 )
-from alphred.store.status import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
+from alphred.store.enums import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
 
 # --- topology -------------------------------------------------------------------------------------------
 

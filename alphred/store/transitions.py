@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from alphred.engine.status import NODE_MOVES, RUN_MOVES, NodeStatus, RunStatus
+from alphred.engine.statuses import NODE_MOVES, RUN_MOVES, NodeStatus, RunStatus
 from alphred.errors import InvalidTransitionError
 
 RUN_TRANSITIONS: Mapping[RunStatus, frozenset[RunStatus]] = {

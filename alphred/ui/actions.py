@@ -39,7 +39,7 @@ class ActionOutcome:
 
 def allowed_actions(record: RunRecord) -> list[str]:
     """The actions the run's state allows now (the page shows these buttons)."""
-    from alphred.runtime.control import lease_is_free
+    from alphred.operations.control import lease_is_free
 
     status, reason = record.status.value, record.reason
     found = []
@@ -58,7 +58,7 @@ def allowed_actions(record: RunRecord) -> list[str]:
 
 def check_continue(record: RunRecord, action: str) -> None:
     """RunStateError/RunBusyError unless ``approve``/``reject``/``resume`` may continue the run now."""
-    from alphred.runtime.control import lease_is_free
+    from alphred.operations.control import lease_is_free
 
     status, reason = record.status.value, record.reason
     if action in ("approve", "reject"):
@@ -92,11 +92,11 @@ def perform(
     if record is None:
         raise UnknownRunError(run_id)
     if action == "pause":
-        from alphred.runtime.control import request_pause
+        from alphred.operations.control import request_pause
 
         return ActionOutcome(request_pause(store, run_id))
     if action == "cancel":
-        from alphred.runtime.control import request_cancel
+        from alphred.operations.control import request_cancel
 
         return ActionOutcome(request_cancel(_environment(store, record, repo), run_id))
     check_continue(record, action)
@@ -116,7 +116,7 @@ def record_request(store: SqlRunStore, record: RunRecord, action: str, comment: 
     node = _current_node(record)
     data = {"action": action, "comment": comment, "source": "ui", "requested_at": datetime.now(UTC).isoformat()}
     store.add_artifact(record.id, node.node_key, node.attempt, "request", text=comment or action, data=data)
-    from alphred.runtime.submit import request_detached
+    from alphred.operations.submit import request_detached
 
     request_detached(store, record.id, action, comment)  # what `alphred worker` acts on (as --detach)
     return f"run {record.id}: {action} recorded for the workers (nothing started: --no-exec)"
@@ -131,9 +131,9 @@ def _current_node(record: RunRecord) -> Any:
 
 def _environment(store: SqlRunStore, record: RunRecord, repo: str | None) -> Any:
     from alphred.git import locate_repository
+    from alphred.operations.control import Environment
     from alphred.providers import ProviderRegistry
-    from alphred.runtime.control import Environment
-    from alphred.runtime.progress import Progress
+    from alphred.views.progress import Progress
 
     where = record.repo_path or repo
     location = locate_repository(Path(where) if where else None)

@@ -20,14 +20,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from alphred.errors import AlphredError, RunBusyError, RunStateError, UnknownRunError
-
-from . import actions
-from .data import RUN_STATUSES, UiData
-from .html import CSP, h, page
-from .run_page import render_run
-from .runs_page import render_runs
-from .security import Guard
-from .sse import SseSettings, run_stream, runs_stream
+from alphred.ui import actions
+from alphred.ui.data import RUN_STATUSES, UiData
+from alphred.ui.html import CSP, h, page
+from alphred.ui.run_page import render_run
+from alphred.ui.runs_page import render_runs
+from alphred.ui.security import Guard
+from alphred.ui.sse import SseSettings, run_stream, runs_stream
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 100_000  # bytes of an action's JSON body (a comment is at most 20,000 characters)

@@ -13,10 +13,9 @@ from typing import Any
 from sqlalchemy import select
 
 from alphred.errors import UnknownRunError
-from alphred.runtime.status import iso_utc, lane_branches, run_status, status_object
 from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore
-
-from .graph import END, FAIL, Edge, Topology
+from alphred.ui.graph_svg import END, FAIL, Edge, Topology
+from alphred.views.status import iso_utc, lane_branches, run_status, status_object
 
 PAGE_SIZE = 50
 EVENTS_PAGE = 1000

@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
-from alphred.runtime.style import format_seconds
+from alphred.views.style import format_seconds
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "

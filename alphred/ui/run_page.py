@@ -7,10 +7,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from alphred.store import ArtifactRecord
-
-from .data import RunView
-from .graph import render_svg
-from .html import badge, duration, h, link, money, page, when
+from alphred.ui.data import RunView
+from alphred.ui.graph_svg import render_svg
+from alphred.ui.html import badge, duration, h, link, money, page, when
 
 MAX_ARTIFACTS = 100  # reports and diffs shown per kind, newest first kept
 MAX_TEXT = 200_000  # characters of one report or diff shown

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from .data import RUN_STATUSES
-from .html import badge, duration, h, link, money, page, query, when
+from alphred.ui.data import RUN_STATUSES
+from alphred.ui.html import badge, duration, h, link, money, page, query, when
 
 
 def render_runs(

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.errors import AlphredError, UiError, UiNotInstalledError
-
-from .security import is_loopback, new_token
+from alphred.ui.security import is_loopback, new_token
 
 
 def require_packages() -> None:
@@ -73,9 +72,8 @@ def serve(
     require_packages()
     import uvicorn
 
-    from alphred.runtime.where import resolve_for_read
-
-    from .app import UiSettings, create_app
+    from alphred.operations.where import resolve_for_read
+    from alphred.ui.app import UiSettings, create_app
 
     url = resolve_for_read(repo, db)
     root = repository_root(repo, db)
@@ -123,6 +121,6 @@ def serve(
 
 
 def _shown(url: str) -> str:
-    from alphred.store.engine import display_url
+    from alphred.store.connect import display_url
 
     return display_url(url)

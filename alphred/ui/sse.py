@@ -20,8 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from alphred.errors import UnknownRunError
-
-from .data import UiData
+from alphred.ui.data import UiData
 
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RETRY_MS = 1500

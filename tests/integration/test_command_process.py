@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from alphred.cli import app
 from alphred.providers.base import EventType, ProviderEvent
-from alphred.runtime.command import MAX_LINE_CHARS, run_command
+from alphred.runtime.command_phase import MAX_LINE_CHARS, run_command
 
 
 def collect(script: str, cwd: Path) -> list[ProviderEvent]:

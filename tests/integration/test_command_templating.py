@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from alphred.cli import app
 from alphred.guards.shell import shell_problems
 from alphred.guards.templates import parse_template
-from alphred.runtime.command import run_command, template_command
+from alphred.runtime.command_phase import run_command, template_command
 
 # Each payload tries to run `touch MARKER`; MARKER is replaced by an absolute path before use.
 PAYLOADS = [

@@ -17,7 +17,7 @@ import pytest
 from scm_fakes import ScmWorld, git, make_world
 from test_durable_runs import alive, alphred, base_env, db, kill_group, repo, start, status, steps, wait_for, workflow
 
-from alphred.runtime.lease import LeaseOwner
+from alphred.store.owners import LeaseOwner
 
 ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["repo"]  # the fixture
@@ -85,11 +85,11 @@ def test_kill_right_after_run_creation_is_completed_by_resume_or_worker(
 
 def test_worker_poll_sleeps_when_it_finds_only_runs_it_cannot_take(tmp_path: Path, repo: Path) -> None:
     from alphred.git import locate_repository
-    from alphred.runtime.control import Environment
-    from alphred.runtime.progress import Progress
-    from alphred.runtime.worker import work
-    from alphred.spec import load_workflow
+    from alphred.operations.control import Environment
+    from alphred.operations.worker import work
     from alphred.store import SqlRunStore
+    from alphred.views.progress import Progress
+    from alphred.workflow import load_workflow
 
     wf = workflow(repo, TWO)
     location = locate_repository(repo)

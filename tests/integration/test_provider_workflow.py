@@ -152,7 +152,7 @@ def test_providers_command_lists_every_provider_with_its_readiness(
     setup: tuple[Path, Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from alphred.cli import providers_cmd  # noqa: F401  (registers the command)
-    from alphred.cli.app import app
+    from alphred.cli.main import app
 
     _, _, env = setup
     for name in list(os.environ):

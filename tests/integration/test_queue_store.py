@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from sqlalchemy import text
 
-from alphred.spec.model import Workflow
 from alphred.store import SqlRunStore
 from alphred.store.queue import claim_run, claimable_runs, list_workers, register_worker, unregister_worker
+from alphred.workflow.model import Workflow
 
 HOST = "queue-test-host"
 

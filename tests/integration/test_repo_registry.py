@@ -13,7 +13,7 @@ from scm_fakes import ScmWorld, git, make_world
 import alphred.cli.repo_cmds  # noqa: F401  (registers `alphred repo` until the CLI package imports it)
 from alphred.cli import app
 from alphred.errors import RepositoryCloneError, RepositoryRegistryError, UnknownRepositoryError
-from alphred.runtime.repos import (
+from alphred.operations.registration import (
     alphred_home,
     registered_branch_template,
     registration_for,

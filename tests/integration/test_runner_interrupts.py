@@ -7,13 +7,13 @@ from pathlib import Path
 
 from alphred.engine import RunStarted
 from alphred.git import ensure_alphred_dir, locate_repository
+from alphred.operations.control import Environment, create_run
 from alphred.providers import ProviderRegistry
-from alphred.runtime.control import Environment, create_run
-from alphred.runtime.lease import LeaseOwner
-from alphred.runtime.progress import Progress
 from alphred.runtime.runner import Runner, RunOptions
-from alphred.spec import load_workflow
 from alphred.store import SqlRunStore
+from alphred.store.owners import LeaseOwner
+from alphred.views.progress import Progress
+from alphred.workflow import load_workflow
 
 
 def make_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:

@@ -27,12 +27,12 @@ from alphred.engine.events import MergeBranch, MergeDone
 from alphred.git import GitWorktrees, locate_repository, phase_commit_message
 from alphred.git.merges import LaneGit, merge_message
 from alphred.redact import Redactor
-from alphred.runtime.branch_views import run_branch_views
 from alphred.runtime.delivery import PullRequestPlan, _request
 from alphred.runtime.persist import Persister
-from alphred.spec import load_workflow
-from alphred.spec.model import Workflow
 from alphred.store import SqlRunStore
+from alphred.views.branches import run_branch_views
+from alphred.workflow import load_workflow
+from alphred.workflow.model import Workflow
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
 

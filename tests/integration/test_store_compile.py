@@ -13,10 +13,10 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from alphred.spec.model import Workflow
 from alphred.store import SqlRunStore, compile_workflow
 from alphred.store.compile import workflow_content_hash
 from alphred.store.tables import GuardDefinition, PromptTemplate, TreeEdge, TreeNode, WorkflowTree, table
+from alphred.workflow.model import Workflow
 
 TREES, NODES, EDGES = table(WorkflowTree), table(TreeNode), table(TreeEdge)
 PROMPTS, GUARDS = table(PromptTemplate), table(GuardDefinition)
@@ -132,7 +132,7 @@ def test_concurrent_compiles_from_threads_store_one_tree(db_url: str, make_workf
 _CHILD = """
 import sys, time
 from pathlib import Path
-from alphred.spec.model import Phase, PhaseType, Transition, Workflow
+from alphred.workflow.model import Phase, PhaseType, Transition, Workflow
 from alphred.store import SqlRunStore
 
 url, go = sys.argv[1], Path(sys.argv[2])
@@ -169,7 +169,7 @@ def test_two_processes_compiling_at_once_store_one_tree(empty_db_url: str, tmp_p
 
 
 def test_a_fan_out_compiles_with_every_branch_and_the_join_settings(store: SqlRunStore) -> None:
-    from alphred.spec import load_workflow
+    from alphred.workflow import load_workflow
 
     workflow = load_workflow(REPO_ROOT / "tests" / "fixtures" / "workflows" / "parallel.yaml")
     tree_id, _ = store.compile(workflow)

@@ -9,7 +9,6 @@ import pytest
 from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from alphred.spec.model import Workflow
 from alphred.store import EventRow, SqlRunStore
 from alphred.store.tables import (
     GuardDefinition,
@@ -24,6 +23,7 @@ from alphred.store.tables import (
     WorkflowTree,
     table,
 )
+from alphred.workflow.model import Workflow
 
 TREES, NODES, EDGES = table(WorkflowTree), table(TreeNode), table(TreeEdge)
 GUARDS, RUNS, RUN_NODES = table(GuardDefinition), table(WorkflowRun), table(RunNode)

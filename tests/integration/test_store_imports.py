@@ -30,7 +30,7 @@ phases:
     run: echo hello
 """
 
-HEAVY = ("sqlmodel", "pydantic", "sqlalchemy.orm", "alphred.store.tables", "alphred.runtime.control", "git")
+HEAVY = ("sqlmodel", "pydantic", "sqlalchemy.orm", "alphred.store.tables", "alphred.operations.control", "git")
 
 
 def column_facts(table: Table) -> list[tuple[Any, ...]]:

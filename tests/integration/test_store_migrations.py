@@ -14,10 +14,10 @@ from sqlalchemy import delete, func, insert, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 
 from alphred.errors import StoreError
-from alphred.spec.model import Workflow
 from alphred.store import SqlRunStore, migrate, open_engine
 from alphred.store.migrations import LATEST_VERSION, MIGRATIONS, schema_version
 from alphred.store.tables import TABLE_NAMES, SchemaMigration, TreeEdge, TreeNode, table
+from alphred.workflow.model import Workflow
 
 MIGRATION_ROWS = table(SchemaMigration)
 REPO_ROOT = Path(__file__).resolve().parents[2]

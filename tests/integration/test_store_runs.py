@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from alphred.errors import InvalidTransitionError, UnknownRunError
-from alphred.spec.model import Workflow
 from alphred.store import EventRow, NodeStatus, RunStatus, SqlRunStore, StepOutcome
+from alphred.workflow.model import Workflow
 
 
 def test_a_new_run_has_every_phase_pending_in_file_order(store: SqlRunStore, demo_run_id: int) -> None:

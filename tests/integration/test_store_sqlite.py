@@ -11,10 +11,10 @@ import pytest
 from sqlalchemy import delete
 
 from alphred.errors import DatabaseCorruptError, DatabaseLockedError, StoreError
-from alphred.spec.model import Workflow
 from alphred.store import EventRow, SqlRunStore, open_engine
-from alphred.store.engine import BUSY_TIMEOUT_ENV, busy_timeout_seconds, sqlite_file
+from alphred.store.connect import BUSY_TIMEOUT_ENV, busy_timeout_seconds, sqlite_file
 from alphred.store.tables import WorkflowRun, table
+from alphred.workflow.model import Workflow
 
 
 def url_of(path: Path) -> str:

@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from alphred.engine import status as engine_status
+from alphred.engine import statuses as engine_status
 from alphred.errors import InvalidTransitionError
-from alphred.spec.model import Workflow
 from alphred.store import (
     NODE_TRANSITIONS,
     RUN_TRANSITIONS,
@@ -21,6 +20,7 @@ from alphred.store import (
     check_node_transition,
     check_run_transition,
 )
+from alphred.workflow.model import Workflow
 
 R, N = RunStatus, NodeStatus
 SPEC_RUN_MOVES = {

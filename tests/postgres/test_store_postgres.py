@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from sqlalchemy import event, inspect, text
 
-from alphred.spec.model import Workflow
 from alphred.store import SqlRunStore, open_engine
-from alphred.store.engine import normalize_url
+from alphred.store.connect import normalize_url
 from alphred.store.tables import TABLE_NAMES
+from alphred.workflow.model import Workflow
 
 pytestmark = pytest.mark.postgres
 

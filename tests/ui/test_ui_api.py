@@ -221,7 +221,7 @@ def test_actions_the_state_does_not_allow_are_409(runs: Runs, make_client: Any) 
 def test_pause_records_the_request_like_the_cli(runs: Runs, make_client: Any) -> None:
     runs.gate()
     engine = create_engine(runs.db_url)
-    from alphred.runtime.lease import LeaseOwner
+    from alphred.store.owners import LeaseOwner
 
     owner = str(LeaseOwner.current())  # a live process (this test) executes the run
     with engine.begin() as conn:

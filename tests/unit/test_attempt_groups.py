@@ -10,7 +10,7 @@ from typing import Any
 from alphred.engine import StartPhase
 from alphred.providers import groups
 from alphred.runtime.attempts import Attempts
-from alphred.runtime.progress import Progress
+from alphred.views.progress import Progress
 
 
 class FakeStore:

@@ -17,9 +17,9 @@ from alphred.engine import (
     state_from_json,
     state_to_json,
 )
-from alphred.spec import check_workflow, load_workflow
-from alphred.spec.globs import PathGlobs, glob_problem
-from alphred.spec.model import CheckKind
+from alphred.workflow import check_workflow, load_workflow
+from alphred.workflow.globs import PathGlobs, glob_problem
+from alphred.workflow.model import CheckKind
 
 HEAD = "alphred: 1\nkey: wf\n"
 

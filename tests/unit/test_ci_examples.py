@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from alphred.runtime.ci import OUTPUT_NAMES
+from alphred.views.ci_outputs import OUTPUT_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "ci.md").read_text()

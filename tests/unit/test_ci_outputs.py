@@ -10,7 +10,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from alphred.runtime.ci import format_outputs, github_outputs, write_github_outputs
+from alphred.views.ci_outputs import format_outputs, github_outputs, write_github_outputs
 
 STATUS: dict[str, Any] = {
     "run_id": 12, "workflow": {"key": "fix-issue", "version": 1}, "status": "completed", "reason": None,

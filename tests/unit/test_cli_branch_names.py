@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from alphred.cli.branch_names import ci_branch_template, issue_id, run_branch_template
+from alphred.operations.branch_choice import ci_branch_template, issue_id, run_branch_template
 
 
 @pytest.mark.parametrize(

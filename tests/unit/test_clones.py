@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alphred.runtime.clones import Identity, cache_dir, normal_url, same_repository
+from alphred.operations.clones import Identity, cache_dir, normal_url, same_repository
 
 
 def test_urls_compare_without_trailing_slash_or_dot_git(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from alphred.providers.dryrun_reports import stub_reports
-from alphred.spec import load_workflow
+from alphred.workflow import load_workflow
 
 
 def reports(transitions: str, decisions: str = "[done, again]") -> dict[str, object]:

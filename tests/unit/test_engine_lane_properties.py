@@ -32,8 +32,8 @@ from alphred.engine import (
     transition,
 )
 from alphred.engine.events import MergeConflicted, MergeDone
-from alphred.spec import load_workflow
-from alphred.spec.model import Workflow
+from alphred.workflow import load_workflow
+from alphred.workflow.model import Workflow
 
 GUARDS = (None, None, 'decision == "approved"', "visits >= 2", "attempt > 1")
 

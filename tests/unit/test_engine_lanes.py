@@ -28,8 +28,8 @@ from alphred.engine import (
     transition,
 )
 from alphred.engine.events import MergeBranch, MergeConflicted, MergeDone, StopPhase
-from alphred.spec import load_workflow
-from alphred.spec.model import Workflow
+from alphred.workflow import load_workflow
+from alphred.workflow.model import Workflow
 
 HEAD = "alphred: 1\nkey: wf\ndefaults: {provider: scripted}\n"
 

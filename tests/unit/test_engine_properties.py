@@ -37,7 +37,7 @@ from alphred.engine import (
     state_to_json,
     transition,
 )
-from alphred.spec.model import Workflow
+from alphred.workflow.model import Workflow
 
 GUARDS = (
     None,

@@ -23,7 +23,7 @@ from alphred.engine import (
     state_to_json,
     template_context,
 )
-from alphred.spec.model import InputSpec
+from alphred.workflow.model import InputSpec
 
 N = NodeStatus
 R = RunStatus

@@ -7,7 +7,7 @@ from typing import Any
 
 from alphred.engine import Effect, Event, RunState, initial_state, transition
 from alphred.guards import parse_guard
-from alphred.spec.model import (
+from alphred.workflow.model import (
     APPROVAL_DECISIONS,
     DEFAULT_DECISIONS,
     InputSpec,

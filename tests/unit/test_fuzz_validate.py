@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from alphred.errors import WorkflowInvalidError
-from alphred.spec import check_workflow, load_workflow
-from alphred.spec.graph import render_dot, render_mermaid
+from alphred.workflow import check_workflow, load_workflow
+from alphred.workflow.diagram import render_dot, render_mermaid
 
 EXAMPLES = int(os.environ.get("ALPHRED_FUZZ_EXAMPLES", "300"))
 PEAK_BYTES = 200_000_000
@@ -168,7 +168,7 @@ SHELL = st.sampled_from(
 def test_any_command_template_gets_a_script_or_located_problems(pieces: list[str]) -> None:
     from alphred.guards.shell import shell_problems
     from alphred.guards.templates import parse_template
-    from alphred.runtime.command import template_command
+    from alphred.runtime.command_phase import template_command
 
     try:
         template = parse_template("".join(pieces))

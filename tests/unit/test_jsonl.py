@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from alphred.engine import RecordRouting, RecordStep, RunFinished, RunStatus, StartPhase, StepOutcome
 from alphred.providers.base import EventType, ProviderEvent, result_event
-from alphred.runtime.jsonl import JsonlEvents
-from alphred.runtime.redact import Redactor
+from alphred.redact import Redactor
+from alphred.views.jsonl import JsonlEvents
 
 KEYS = {"type", "run_id", "phase", "attempt", "sequence", "timestamp"}
 

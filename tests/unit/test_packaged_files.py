@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from alphred.cli import app
-from alphred.cli.app import HELP_SECTIONS
 from alphred.cli.files_cmds import packaged_text, template_names
+from alphred.cli.main import HELP_SECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 

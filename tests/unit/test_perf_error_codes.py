@@ -9,7 +9,7 @@ import pytest
 
 import alphred.errors as errors
 from alphred.errors import PROVIDER_KIND_CODES
-from alphred.providers.errors import KINDS, NOT_RETRYABLE, provider_error
+from alphred.providers.failures import KINDS, NOT_RETRYABLE, provider_error
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = re.compile(r"\b(?:CLAUDE|CODEX)_[A-Z_]+\b")

@@ -7,8 +7,8 @@ import re
 
 from alphred.engine import RecordStep, RunFinished, RunStatus, StartPhase, StepOutcome
 from alphred.runtime.phase import AttemptStats
-from alphred.runtime.progress import CLEAR_LINE, Progress
-from alphred.runtime.style import display_width, fit
+from alphred.views.progress import CLEAR_LINE, Progress
+from alphred.views.style import display_width, fit
 
 
 class Terminal(io.StringIO):

@@ -9,8 +9,8 @@ import threading
 
 from alphred.engine import RecordStep, RunFinished, RunStatus, StartPhase, StepOutcome
 from alphred.runtime.phase import AttemptStats
-from alphred.runtime.progress import CLEAR_LINE, Progress
-from alphred.runtime.style import display_width
+from alphred.views.progress import CLEAR_LINE, Progress
+from alphred.views.style import display_width
 
 
 class Terminal(io.StringIO):

@@ -24,7 +24,7 @@ from alphred.providers.contract import (
     decision_and_report,
     decision_schema,
 )
-from alphred.providers.errors import KINDS, NOT_RETRYABLE, classify_status, classify_text, provider_error
+from alphred.providers.failures import KINDS, NOT_RETRYABLE, classify_status, classify_text, provider_error
 
 OPTIONS = ProviderOptions(working_directory=Path("."), phase="p", attempt=1)
 

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
-from alphred.spec import check_workflow
+from alphred.workflow import check_workflow
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "workflow.schema.json").read_text())

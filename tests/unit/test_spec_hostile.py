@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from alphred.spec import check_workflow
-from alphred.spec.yamlsrc import MAX_DEPTH, MAX_NODES
+from alphred.workflow import check_workflow
+from alphred.workflow.yaml_source import MAX_DEPTH, MAX_NODES
 
 HEAD = "alphred: 1\nkey: wf\n"
 PHASE = "phases:\n  a:\n    provider: scripted\n"

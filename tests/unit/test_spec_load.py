@@ -7,8 +7,8 @@ import textwrap
 import pytest
 
 from alphred.errors import WorkflowInvalidError
-from alphred.spec import PhaseType, check_workflow, load_workflow
-from alphred.spec.model import APPROVAL_DECISIONS, DEFAULT_DECISIONS
+from alphred.workflow import PhaseType, check_workflow, load_workflow
+from alphred.workflow.model import APPROVAL_DECISIONS, DEFAULT_DECISIONS
 
 HEAD = "alphred: 1\nkey: wf\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from alphred.spec import check_workflow, load_workflow
+from alphred.workflow import check_workflow, load_workflow
 
 HEAD = "alphred: 1\nkey: wf\nphases:\n  a:\n    provider: openai\n"
 

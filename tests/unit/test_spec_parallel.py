@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from alphred.spec import check_workflow, load_workflow
-from alphred.spec.graph import render_dot, render_mermaid
-from alphred.spec.parallel import fan_outs
+from alphred.workflow import check_workflow, load_workflow
+from alphred.workflow.diagram import render_dot, render_mermaid
+from alphred.workflow.fan_outs import fan_outs
 
 HEAD = "alphred: 1\nkey: wf\ndefaults: {provider: scripted}\n"
 

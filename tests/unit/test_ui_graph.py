@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from alphred.ui.graph import END, FAIL, Edge, Topology, layout, ranks, render_svg
+from alphred.ui.graph_svg import END, FAIL, Edge, Topology, layout, ranks, render_svg
 
 FAN = Topology(
     phases=(("plan", "agent"), ("backend", "agent"), ("frontend", "agent"), ("tests", "command"), ("join", "command")),

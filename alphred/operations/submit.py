@@ -1,0 +1,87 @@
+"""``alphred submit`` and ``--detach``: runs and requests left to the workers (SPEC §10)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from alphred.operations.clones import identity
+from alphred.operations.control import Environment, _find, _first_events, _restore, insert_run
+from alphred.runtime.runner import RunOptions
+from alphred.store import RunRecord, RunStatus, SqlRunStore
+from alphred.store.owners import lease_ttl
+from alphred.store.queue import live_capabilities, notify
+from alphred.workflow import PhaseType, Workflow
+
+DETACHABLE = ("resume", "retry", "approve", "reject")
+
+
+def requirements(workflow: Workflow, labels: Iterable[str], dry_run: bool = False) -> list[str]:
+    """What a worker must offer to take a run: the providers of its agent phases and the ``labels``."""
+    providers = set() if dry_run else {p.provider for p in workflow.phases if p.type is PhaseType.AGENT and p.provider}
+    return sorted({*providers, *(label.strip() for label in labels if label.strip())})
+
+
+def submit_run(
+    env: Environment,
+    workflow: Workflow,
+    options: RunOptions,
+    *,
+    priority: int,
+    labels: Iterable[str],
+    name: str | None,
+) -> int:
+    """Store the run ``pending`` with no owner, queued for the workers, and wake them; return its id."""
+    mine = identity(env.location.root)
+    fields = {
+        "queued": True,
+        "priority": priority,
+        "requires": requirements(workflow, labels, bool(options.dry_run)),
+        "repo_name": name,
+        "repo_url": mine.url,
+        "repo_root": mine.root,
+    }
+    run_id, _branch, _base, _state = insert_run(env, workflow, options, fields, after=lambda tx: notify(tx.connection))
+    return run_id
+
+
+def request_detached(store: SqlRunStore, run_id: int, action: str, comment: str | None = None) -> RunRecord:
+    """Record ``approve``/``reject``/``resume``/``retry`` for a worker to carry out; RunStateError when the
+    run's state does not allow it now. The request holds for the run as it is (its step count)."""
+    record = _find(store, run_id)
+    _workflow, state, _options, _runtime = _restore(store, record)
+    _first_events(record, state, action, comment)  # the same checks as in the foreground
+    request = {"action": action, "comment": comment, "steps": record.steps}
+    with store.transaction() as tx:
+        tx.update_run(run_id, request=request, queued=True)
+        notify(tx.connection)
+    return store.get_run(run_id)
+
+
+def requested_action(record: RunRecord) -> tuple[str, str | None] | None:
+    """The action a worker takes on a claimed run: its detached request while still current, else resume
+    for a run that may simply go on; None for a stale request on a run that must wait."""
+    request: Mapping[str, Any] = record.request or {}
+    action = request.get("action")
+    if action in DETACHABLE and request.get("steps") == record.steps:
+        return str(action), request.get("comment")
+    if record.status in (RunStatus.PENDING, RunStatus.RUNNING):
+        return "resume", None
+    if record.status is RunStatus.PAUSED and record.reason == "interrupted":
+        return "resume", None
+    return None
+
+
+def waiting_reason(store: SqlRunStore, record: RunRecord) -> str | None:
+    """Why a queued run waits (SPEC §10: the requirement no live worker offers), or None."""
+    if not record.queued or record.status is not RunStatus.PENDING or record.lease_owner:
+        return None
+    with store.reading() as tx:
+        offers = live_capabilities(tx.connection, 2 * lease_ttl())
+    if not offers:
+        return "waiting: no live worker"
+    needed = set(record.requires)
+    missing = min((sorted(needed - caps) for caps in offers), key=len)
+    if not missing:
+        return "waiting for a free worker"
+    return f"waiting: no live worker offers {', '.join(missing)}"

@@ -1,0 +1,305 @@
+"""``alphred worker`` (SPEC §10): claim queued and abandoned runs from a shared database and finish them.
+
+The main thread claims (one short transaction per claim, see ``alphred.store.queue``) and dispatches each
+run to a thread of its own, up to ``concurrency`` at once; each run's ``Runner`` keeps its leases renewed
+on its own event loop. When nothing is claimable the worker waits on one event, set by a finished run, a
+signal, its poll interval or (PostgreSQL) a ``NOTIFY`` from a submit: it never spins and never lists runs.
+SIGTERM/SIGINT: stop claiming, interrupt the active phases (recorded interrupted, leases released, so
+another worker resumes them at once), exit within ``grace`` seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from alphred.errors import AlphredError, RunBusyError
+from alphred.git import RepoLocation
+from alphred.operations.clones import RepoChooser
+from alphred.operations.control import Environment, continue_run
+from alphred.operations.submit import requested_action
+from alphred.runtime.cleanup import finish_cleanups
+from alphred.runtime.runner import Runner
+from alphred.store import SqlRunStore
+from alphred.store.owners import LeaseOwner, lease_free, lease_ttl
+from alphred.store.queue import Candidate, beat_worker, claim_run, register_worker, unregister_worker
+
+
+@dataclass
+class WorkerStats:
+    """What one worker did."""
+
+    finished: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+    failed: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class WorkerOptions:
+    """How a worker runs (the flags of ``alphred worker``)."""
+
+    concurrency: int = 1
+    labels: Sequence[str] = ()
+    poll_seconds: float = 5.0
+    once: bool = False
+    max_runs: int | None = None
+    grace: float = 30.0
+
+
+def offered_providers() -> list[str]:
+    """Every registered provider whose preflight passes on this machine."""
+    from alphred.providers import default_registry
+
+    registry = default_registry()
+    offered = []
+    for name in registry.names:
+        with contextlib.suppress(Exception):  # a broken plugin is simply not offered
+            if registry.resolve(name).check().ready:
+                offered.append(name)
+    return offered
+
+
+class Worker:
+    """One worker process: its registration, its claims, its running runs."""
+
+    def __init__(
+        self,
+        store: SqlRunStore,
+        chooser: RepoChooser,
+        make_env: Callable[[RepoLocation], Environment],
+        options: WorkerOptions,
+        capabilities: Sequence[str],
+        say: Callable[[str], None],
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.chooser = chooser
+        self.make_env = make_env
+        self.options = options
+        self.capabilities = sorted(set(capabilities))
+        self.say = say
+        self.owner = LeaseOwner.current()
+        self.id = str(self.owner)
+        self.host = socket.gethostname()
+        self.stats = WorkerStats()
+        self.stopping = threading.Event()
+        self._wake = threading.Event()
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._active: dict[int, threading.Thread] = {}
+        self._runners: dict[int, Runner] = {}
+        self._excluded: set[int] = set()
+        self._claimed = 0
+
+    # -- the loop ---------------------------------------------------------------------------------------
+
+    def run(self) -> WorkerStats:
+        """Work until stopped (``once``: until nothing claimable is left; ``max_runs``: that many claims)."""
+        with self.store.transaction() as tx:
+            register_worker(tx.connection, self.id, self.host, os.getpid(), self.capabilities)
+        helpers = [threading.Thread(target=self._beat, name="alphred-worker-heartbeat", daemon=True)]
+        if self.store.dialect == "postgresql":
+            helpers.append(threading.Thread(target=self._listen, name="alphred-worker-listen", daemon=True))
+        for helper in helpers:
+            helper.start()
+        try:
+            self._loop()
+        finally:
+            self.stopping.set()
+            self._wait_for_runs()
+            with contextlib.suppress(AlphredError), self.store.transaction() as tx:
+                unregister_worker(tx.connection, self.id)
+        return self.stats
+
+    def _loop(self) -> None:
+        while not self.stopping.is_set():
+            self._wake.clear()
+            for location, _ in self.chooser.known:
+                for run_id in finish_cleanups(self.store, location):
+                    self.say(f"run {run_id}: worktree removed (pending cleanup)")
+            claimed = self._fill()
+            if self.options.once and not claimed and not self._active:
+                return
+            if self._budget_spent() and not self._active:
+                return
+            if not claimed:
+                self._wait()
+                if not self.options.once:
+                    self._excluded.clear()  # a run that failed to continue is tried again after a wait
+            elif len(self._active) >= self.options.concurrency or self._budget_spent():
+                self._wake.wait(self.options.poll_seconds)  # until a run ends
+
+    def _budget_spent(self) -> bool:
+        return self.options.max_runs is not None and self._claimed >= self.options.max_runs
+
+    def _fill(self) -> bool:
+        """Claim runs while a slot is free; True when at least one was claimed."""
+        claimed = False
+        while len(self._active) < self.options.concurrency and not self.stopping.is_set() and not self._budget_spent():
+            with self.store.transaction() as tx:
+                candidate = claim_run(tx.connection, self.host, self.id, lease_ttl(), self._accept)
+            if candidate is None:
+                break
+            claimed = True
+            self._claimed += 1
+            thread = threading.Thread(
+                target=self._execute, args=(candidate,), name=f"alphred-run-{candidate.id}", daemon=True
+            )
+            with self._lock:
+                self._active[candidate.id] = thread
+            thread.start()
+        return claimed
+
+    def _accept(self, candidate: Candidate) -> bool:
+        if candidate.id in self._excluded or candidate.id in self._active:
+            return False
+        if not set(candidate.requires) <= set(self.capabilities):
+            return False
+        if not self.chooser.can_take(candidate.repo_url, candidate.repo_root, candidate.repo_path):
+            return False
+        return lease_free(candidate.lease_owner, candidate.lease_expires_at)
+
+    def _wait(self) -> None:
+        if self._sleep is not None and not self._active:
+            self._sleep(self.options.poll_seconds)
+            return
+        self._wake.wait(self.options.poll_seconds)
+
+    # -- one run ----------------------------------------------------------------------------------------
+
+    def _execute(self, candidate: Candidate) -> None:
+        run_id = candidate.id
+        try:
+            self._continue(candidate)
+        except RunBusyError:
+            self.stats.skipped.append(run_id)
+        except AlphredError as exc:
+            self.stats.failed[run_id] = f"{exc.code}: {exc}"
+            self._excluded.add(run_id)
+            self.say(f"run {run_id}: {exc.code}: {exc}")
+            with contextlib.suppress(AlphredError):
+                self.store.release_lease(run_id, self.id)
+        except Exception as exc:  # never lose the worker to one run: say it, release the run
+            self.stats.failed[run_id] = f"{type(exc).__name__}: {exc}"
+            self._excluded.add(run_id)
+            self.say(f"run {run_id}: unexpected {type(exc).__name__}: {exc}")
+            with contextlib.suppress(Exception):
+                self.store.release_lease(run_id, self.id)
+        finally:
+            with self._lock:
+                self._active.pop(run_id, None)
+                self._runners.pop(run_id, None)
+            self._wake.set()
+
+    def _continue(self, candidate: Candidate) -> None:
+        run_id = candidate.id
+        record = self.store.get_run(run_id)
+        chosen = requested_action(record)
+        if chosen is None:  # a stale request on a run that must wait: drop it, give the run back
+            self.store.update_run(run_id, request=None)
+            self.store.release_lease(run_id, self.id)
+            self._excluded.add(run_id)
+            return
+        action, comment = chosen
+        location = self.chooser.location_for(record.repo_url, record.repo_root, record.repo_path, record.base_sha)
+        env = self.make_env(location)
+        env.on_runner = lambda runner: self._track(run_id, runner)
+        note = comment if action in ("approve", "reject") else None
+        final = continue_run(env, run_id, action, comment=note, owner=self.owner, taken_from=candidate.lease_owner)
+        if record.request is not None:
+            with contextlib.suppress(AlphredError):
+                self.store.update_run(run_id, request=None)
+        if final.status.value == "paused" and final.reason == "interrupted" and self.stopping.is_set():
+            self.say(f"run {run_id}: interrupted (left to the other workers)")
+            return
+        self.stats.finished.append(run_id)
+        reason = f" ({final.reason})" if final.reason else ""
+        self.say(f"run {run_id}: {final.status.value}{reason}")
+
+    def _track(self, run_id: int, runner: Runner) -> None:
+        with self._lock:
+            self._runners[run_id] = runner
+        if self.stopping.is_set():
+            runner.interrupt_threadsafe()
+
+    # -- stopping -----------------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop claiming and interrupt every active run (from a signal handler: only sets flags)."""
+        self.stopping.set()
+        with self._lock:
+            runners = list(self._runners.values())
+        for runner in runners:
+            runner.interrupt_threadsafe()
+        self._wake.set()
+
+    def _wait_for_runs(self) -> None:
+        deadline = self.options.grace
+        start = datetime.now(UTC)
+        while True:
+            with self._lock:
+                threads = list(self._active.values())
+            if not threads:
+                return
+            left = deadline - (datetime.now(UTC) - start).total_seconds()
+            if left <= 0:
+                self.say(f"grace of {self.options.grace:g}s over: {len(threads)} run(s) left to lease expiry")
+                return
+            threads[0].join(left)
+
+    def still_running(self) -> bool:
+        """True when runs are still active (after ``run`` returned: the grace ran out)."""
+        with self._lock:
+            return bool(self._active)
+
+    # -- helpers ----------------------------------------------------------------------------------------
+
+    def _beat(self) -> None:
+        interval = max(min(lease_ttl() / 3, 10.0), 0.2)
+        while not self.stopping.wait(interval):
+            with contextlib.suppress(AlphredError, Exception), self.store.transaction() as tx:
+                beat_worker(tx.connection, self.id)
+
+    def _listen(self) -> None:
+        """Wake the loop on each ``NOTIFY`` (PostgreSQL); on any failure, polling alone goes on."""
+        try:
+            import psycopg
+
+            from alphred.store.queue import CHANNEL
+
+            url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f"LISTEN {CHANNEL}")
+                while not self.stopping.is_set():
+                    for _ in conn.notifies(timeout=0.5, stop_after=1):
+                        self._wake.set()
+        except Exception as exc:  # pragma: no cover - a lost listener connection: fall back to polling
+            self.say(f"LISTEN failed ({type(exc).__name__}: {exc}); polling every {self.options.poll_seconds:g}s")
+
+
+def work(
+    env: Environment,
+    *,
+    once: bool,
+    poll_seconds: float,
+    say: Callable[[str], None],
+    max_runs: int | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> WorkerStats:
+    """A worker on ``env``'s repository alone (the runs of this repository that nobody executes)."""
+    chooser = RepoChooser([env.location.root], os.environ)
+    options = WorkerOptions(once=once, poll_seconds=poll_seconds, max_runs=max_runs)
+
+    def make_env(location: RepoLocation) -> Environment:
+        return Environment(env.store, location, env.registry_for, env.progress, env.events)
+
+    worker = Worker(env.store, chooser, make_env, options, offered_providers(), say, sleep)
+    return worker.run()
+
+
+__all__ = ["Worker", "WorkerOptions", "WorkerStats", "offered_providers", "work"]

@@ -1,0 +1,104 @@
+"""Deliver a completed run: push its branch, then open its pull request (or find the one already open)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from alphred.errors import DeliveryError, ScmNotReadyError
+from alphred.git.command import run_git
+from alphred.scm.preflight import choose_provider, pull_request_host
+from alphred.scm.push import push_branch
+from alphred.scm.remote import remote_url, tool_environment
+
+
+@dataclass(frozen=True)
+class DeliveryRequest:
+    """Everything needed to deliver one run as a pull request."""
+
+    repo_root: Path  # the root of the main working tree (the run's branch is in its refs)
+    branch: str  # the run's branch, pushed under the same name
+    base: str  # the PR's base branch (see ``pull_request_base``)
+    title: str
+    body: str
+    remote: str = "origin"
+    draft: bool = False
+    provider: str | None = None  # "github" | "azure"; None: chosen from the remote URL
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+
+
+@dataclass(frozen=True)
+class DeliveryResult:
+    """The pull request of a delivered run; ``created`` is False when it already existed."""
+
+    url: str
+    created: bool
+    provider: str
+
+
+def deliver_pull_request(request: DeliveryRequest) -> DeliveryResult:
+    """Push the branch (never forced), open its PR or find the open one, confirm it; raise ``DeliveryError``."""
+    push_for(request)
+    return open_for(request)
+
+
+def push_for(request: DeliveryRequest) -> None:
+    """Delivery step one: check there is something to deliver and push the branch (safe to repeat)."""
+    _provider(request)
+    _check_commits(request)
+    push_branch(request.repo_root, request.remote, request.branch, request.env)
+
+
+def open_for(request: DeliveryRequest) -> DeliveryResult:
+    """Delivery step two: report the branch's open PR, else open it (so a repeated step opens no second PR),
+    then confirm that it exists for the branch (SPEC §9) before the run may complete."""
+    url, provider = _provider(request)
+    branch = request.branch
+    host = pull_request_host(provider, request.repo_root, url, request.env)
+    pr_url = host.find_open(branch)
+    created = False
+    if pr_url is None:
+        pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
+    confirmed = host.confirm(branch, pr_url)  # SPEC §9: the PR must exist for the branch before the run completes
+    return DeliveryResult(confirmed, created=created, provider=provider)
+
+
+def _provider(request: DeliveryRequest) -> tuple[str, str]:
+    """The remote's URL and the PR provider, or DeliveryError."""
+    url = remote_url(request.repo_root, request.remote, request.env)
+    if url is None:
+        raise DeliveryError(
+            "no_remote",
+            f"cannot push: the repository has no remote named '{request.remote}' "
+            f"(add it with `git remote add {request.remote} URL`, or pass --remote NAME)",
+            branch=request.branch,
+            remote=request.remote,
+        )
+    try:
+        return url, choose_provider(request.provider, url)
+    except ScmNotReadyError as exc:
+        raise DeliveryError("pull_request", exc.message, branch=request.branch, remote=request.remote) from None
+
+
+def _check_commits(request: DeliveryRequest) -> None:
+    """Fail early, before pushing, when the branch is missing or has nothing on top of the base."""
+    env = tool_environment(request.env)
+    head = f"refs/heads/{request.branch}"
+    if run_git(("rev-parse", "--verify", "--quiet", head), request.repo_root, env, check=False).returncode != 0:
+        raise DeliveryError("push", f"the branch {request.branch} does not exist", branch=request.branch)
+    for base in (f"refs/remotes/{request.remote}/{request.base}", f"refs/heads/{request.base}"):
+        probe = run_git(("rev-parse", "--verify", "--quiet", base), request.repo_root, env, check=False)
+        if probe.returncode != 0:
+            continue
+        counted = run_git(("rev-list", "--count", f"{base}..{head}"), request.repo_root, env, check=False)
+        if counted.returncode == 0 and counted.stdout.strip() == b"0":
+            raise DeliveryError(
+                "no_commits",
+                f"the branch {request.branch} has no commits on top of {request.base}: "
+                "there is nothing to open a pull request for",
+                branch=request.branch,
+                remote=request.remote,
+            )
+        return

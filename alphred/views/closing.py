@@ -1,0 +1,213 @@
+"""What a person reads when a run stops: the closing block of ``run``/``resume``/..., and ``status`` hints.
+
+Built from the stored run only (status, steps, artifacts), so a run that was resumed, retried or approved
+in another process ends the same way. Each line is a sentence or a short labelled fact; the last one says
+which command makes sense next.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from alphred.views.style import Painter, format_seconds, shown_path
+
+if TYPE_CHECKING:
+    from alphred.store import RunRecord, SqlRunStore, StepRecord
+
+TAIL_LINES = 15
+REASON_WORDS = {
+    "exit_code": "its command exited with a non-zero code",
+    "checks_failed": "its checks failed",
+    "timeout": "it ran past its timeout",
+    "idle_timeout": "it produced no event for its idle_timeout",
+    "auth": "the provider is not logged in or its credentials were refused",
+    "rate_limit": "the provider's rate limit was hit",
+    "transport": "the connection to the provider failed",
+    "invalid_request": "the provider refused the request",
+    "internal": "the provider or the runtime failed",
+}
+LIMIT_REASONS = {
+    "max_steps": "the run reached its limit of steps (limits.max_steps in the workflow).",
+    "max_visits": "a phase was entered as often as its max_visits allows.",
+    "budget_exhausted": "the run used up its budget (limits.max_tokens or limits.max_cost_usd in the workflow).",
+}
+MARKS = {"completed": "✓", "failed": "✗", "cancelled": "■", "paused": "‖", "running": "⟳", "pending": "·"}
+
+
+def local_time(value: datetime | None) -> str:
+    """A stored time in the local zone, with the zone's name: ``2026-11-22 19:50:23 UTC``."""
+    if value is None:
+        return "-"
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
+def duration(record: RunRecord) -> str:
+    """How long the run took (or has taken so far): ``0.6s``, ``2m 05s``, ``1h 02m``."""
+    start = record.started_at or record.created_at
+    end = record.completed_at or datetime.now(UTC)
+    if start.tzinfo is None:
+        start = start.replace(tzinfo=UTC)
+    if end.tzinfo is None:
+        end = end.replace(tzinfo=UTC)
+    seconds = max((end - start).total_seconds(), 0.0)
+    return format_seconds(seconds)
+
+
+def dry_run_scope(store: SqlRunStore, run_id: int) -> str | None:
+    """``all`` or ``agents`` for a dry run, None otherwise (from the options stored with the run)."""
+    from alphred.store.snapshots import read_snapshot
+
+    try:
+        runtime = read_snapshot(store, run_id).runtime or {}
+    except Exception:  # an unreadable snapshot only loses the dry-run line
+        return None
+    if not runtime.get("dry_run"):
+        return None
+    return str(runtime.get("dry_run_scope") or "all")
+
+
+def failed_step(steps: list[StepRecord]) -> StepRecord | None:
+    """The step that made the run fail: the last failed attempt, else the last one routed to ``$fail``."""
+    for step in reversed(steps):
+        if step.outcome.value == "failed" or step.next == "$fail":
+            return step
+    return None
+
+
+def next_commands(record: RunRecord, steps: list[StepRecord], owner_gone: bool = False) -> list[str]:
+    """The commands that make sense next for a run in this state."""
+    n = record.id
+    status, reason = record.status.value, record.reason
+    if status == "completed":
+        hints = [f"alphred status {n}"]
+        if record.branch and record.base_sha:
+            hints.append(f"git log --oneline {record.base_sha[:12]}..{record.branch}")
+        return hints
+    if status == "paused" and reason == "awaiting_approval":
+        return [f"alphred approve {n}", f'alphred reject {n} --comment "why"']
+    if status in ("paused", "pending") or (status == "running" and owner_gone):
+        return [f"alphred resume {n}"]
+    if status == "running":
+        return [f"alphred logs {n} --follow", f"alphred pause {n}", f"alphred cancel {n}"]
+    if status == "failed":
+        if reason == "delivery_failed":
+            return [f"alphred retry {n}   # push and open the pull request again, once the cause is fixed"]
+        step = failed_step(steps)
+        hints = [f"alphred logs {n} --phase {step.phase}"] if step else [f"alphred logs {n}"]
+        return [*hints, f"alphred retry {n}"]
+    return [f"alphred logs {n}"]
+
+
+def _failure_lines(
+    store: SqlRunStore, record: RunRecord, steps: list[StepRecord], paint: Painter, dry_run: bool = False
+) -> list[str]:
+    if record.reason in LIMIT_REASONS:
+        return [f"  {LIMIT_REASONS[record.reason]}"]
+    step = failed_step(steps)
+    if step is None or record.reason == "delivery_failed":
+        return []
+    lines: list[str] = []
+    if step.outcome.value == "failed":
+        why = REASON_WORDS.get(step.reason or "", step.reason or "it failed")
+        code = f" ({step.error_code})" if step.error_code and step.error_code.lower() != step.reason else ""
+        lines.append(f"  phase {step.phase} attempt {step.attempt} failed: {why}{code}.")
+        failed_checks = [c for c in getattr(step, "checks", ()) if not c.get("passed")]
+        for check in failed_checks:
+            said = f" (exit code {check['exit_code']})" if check.get("exit_code") is not None else ""
+            lines.append(f"  check {check.get('name')} failed{said}: {check.get('description')}")
+            lines += _tail_lines(str(check.get("output") or ""), paint)
+        artifact = store.latest_artifact(record.id, step.phase, "output")
+        if not failed_checks and artifact is not None and artifact.attempt == step.attempt:
+            lines += _tail_lines(artifact.content_text or "", paint)
+    else:
+        lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
+    return lines
+
+
+def _tail_lines(text: str, paint: Painter) -> list[str]:
+    """The last TAIL_LINES lines of a command's or check's output, indented, under a line that says so."""
+    tail = text.rstrip("\n").splitlines()[-TAIL_LINES:]
+    if not tail:
+        return []
+    return [f"  the last {len(tail)} line(s) of its output:", *(paint(f"    │ {line}", "dim") for line in tail)]
+
+
+def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:
+    """Which transition sent the run to ``$fail``: its guard, or that no earlier guard matched."""
+    try:
+        from alphred.store.snapshots import read_snapshot
+        from alphred.workflow import load_workflow
+
+        snapshot = read_snapshot(store, record.id)
+        if snapshot.source_text is None:
+            return ""
+        workflow = load_workflow(snapshot.source_path or "workflow.yaml", snapshot.source_text, snapshot.source_files)
+        routes = [r for r in store.routing_decisions(record.id) if r.node_key == step.phase]
+        priority = routes[-1].priority if routes else None
+        transition = next((t for t in workflow.phase(step.phase).transitions if t.priority == priority), None)
+    except Exception:  # explaining is best effort: never fail the closing block over it
+        return ""
+    if transition is None:
+        return ""
+    said = f" (its transition `when: {transition.when}` matched)" if transition.when else ""
+    if not transition.when:
+        said = " (none of its guards before the final `to: $fail` matched)"
+    guards = " ".join(t.when or "" for t in workflow.phase(step.phase).transitions)
+    if dry_run and "report." in guards:
+        said += "; a dry run's stub reports meet guards on `report.x` only where one field decides them"
+    return said
+
+
+def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list[str]:
+    """The lines printed on stderr when ``run``, ``resume``, ``retry``, ``approve`` or ``reject`` ends."""
+    steps = store.list_steps(record.id)
+    status = record.status.value
+    reason = f" ({record.reason})" if record.reason and record.reason != status else ""
+    mark = MARKS.get(status, "·")
+    head = (
+        f"{paint.status(mark, status)} {paint(f'run {record.id}', 'bold')} {paint.status(status, status)}{reason}"
+        f" · {record.tree_key} v{record.tree_version} · {duration(record)}"
+        f" · {record.tokens:,} tokens · ${record.cost_usd:.4f}"
+    )
+    lines = ["", head]
+    if record.branch:
+        where = f"  branch {record.branch}"
+        if record.worktree_path:
+            where += f" · worktree {shown_path(record.worktree_path)} (kept)"
+        lines.append(where)
+    if record.pr_url:
+        lines.append(f"  pull request {paint(record.pr_url, 'bold')}")
+    scope = dry_run_scope(store, record.id)
+    if scope is not None:
+        what = "commands ran for real" if scope == "agents" else "commands were not run (counted as passed)"
+        lines.append(
+            f"  dry run: agent phases were stubbed, {what}; nothing was pushed and no pull request was opened."
+        )
+    lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
+    if status == "paused" and record.reason == "awaiting_approval":
+        waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
+        if waiting:
+            lines.append(f"  phase {waiting} waits for a person's approval.")
+    commands = next_commands(record, steps)
+    lines.append("  next: " + " · ".join(paint(c, "cyan") for c in commands))
+    return lines
+
+
+def status_summary(record: RunRecord) -> dict[str, Any]:
+    """Facts ``alphred status`` adds to the status object for people: owner gone, times with zone."""
+    owner_gone = record.status.value == "running" and _lease_free(record)
+    return {
+        "owner_gone": owner_gone,
+        "started": local_time(record.started_at or record.created_at),
+        "completed": local_time(record.completed_at) if record.completed_at else None,
+        "took": duration(record),
+    }
+
+
+def _lease_free(record: RunRecord) -> bool:
+    from alphred.operations.control import lease_is_free  # only for a running run: it imports the whole runtime
+
+    return lease_is_free(record)

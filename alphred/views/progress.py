@@ -1,0 +1,238 @@
+"""Progress on stderr: one line per lifecycle step; on a terminal also a live status line, cut to its width.
+
+Off a terminal (CI logs, pipes) the lines are plain and whole. On a terminal every line is cut to the
+terminal's width (so a redraw never wraps and leaves a stale copy behind), the live ``⟳`` line is redrawn in
+place, and marks are coloured unless ``NO_COLOR`` is set.
+
+Parallel branches (SPEC §8): several phases may run at once, started and finished by the lane tasks of one
+run. Each is tracked by ``(phase, attempt)``; a line about a phase of a branch starts with the branch's
+head phase in brackets (``[security] ▶ security (agent) attempt 1``), and the live line lists every running
+phase, cut to the terminal's width. Every write of one line (and the redraw after it) holds a lock, so
+lines of different lanes never interleave.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from alphred.views.style import Painter, display_width, fit, is_terminal, terminal_width, wants_colour
+
+if TYPE_CHECKING:
+    from alphred.engine import RecordStep, RunFinished, RunState, StartPhase
+    from alphred.runtime.phase import AttemptStats
+
+
+CLEAR_LINE = "\r\x1b[K"
+TAIL_LINES_IN_PROGRESS = 3
+MARKS = {
+    "completed": ("✓", "green"),
+    "failed": ("✗", "red"),
+    "interrupted": ("‖", "yellow"),
+    "cancelled": ("■", "magenta"),
+}
+
+
+@dataclass(frozen=True)
+class Active:
+    """A phase attempt that runs now: what the live line calls it, its branch head (None: the run branch)."""
+
+    label: str
+    lane: str | None
+    started: float
+
+
+def lane_tag(lane: str | None) -> str:
+    """``[security] `` for a line about a phase of branch ``security``; nothing on the run branch."""
+    return f"[{lane}] " if lane else ""
+
+
+class Progress:
+    """Writes human-readable progress lines to stderr; never writes to stdout.
+
+    On a terminal it also keeps a live status line at the bottom (the running phases, their attempts,
+    elapsed times and the run's tokens), redrawn by ``tick`` and cleared before every progress line.
+    """
+
+    def __init__(
+        self,
+        enabled: bool = True,
+        stream: TextIO | None = None,
+        run_id: int | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.enabled = enabled
+        self.stream = stream or sys.stderr
+        self.run_id = run_id
+        self.env = os.environ if env is None else env
+        self._started = time.monotonic()
+        self.live = enabled and is_terminal(self.stream)
+        self.paint = Painter(enabled and wants_colour(self.stream, self.env))
+        self._active: dict[tuple[str, int], Active] = {}  # (phase, attempt) -> the attempt running
+        self._tokens = 0
+        self._lock = threading.RLock()
+
+    def _width(self) -> int:
+        return max(terminal_width(self.stream, self.env) - 1, 10)  # the last column would wrap on some terminals
+
+    def _line(
+        self, text: str, mark: str = "", style: str = "", lane: str | None = None, details: tuple[str, ...] = ()
+    ) -> None:
+        """One progress line (``lane``: the branch head it is about), then ``details`` under it, then the
+        live line again; all of it at once, so lines of concurrent lanes never interleave."""
+        if not self.enabled:
+            return
+        with self._lock:
+            elapsed = time.monotonic() - self._started
+            prefix = f"[run {self.run_id} +{elapsed:6.1f}s]" if self.run_id is not None else f"[+{elapsed:6.1f}s]"
+            tag = lane_tag(lane)
+            head = f"{prefix} {tag}{mark} " if mark else f"{prefix} {tag}"
+            if self.live:
+                body = fit(head + text, self._width())
+                body = body[len(head) :] if body.startswith(head) else ""
+                self.stream.write(CLEAR_LINE)
+            else:
+                body = text
+            marked = f"{self.paint(mark, style, 'bold')} " if mark else ""
+            shown_head = f"{self.paint(prefix, 'dim')} {self.paint(tag.rstrip(), 'bold')}{' ' if tag else ''}{marked}"
+            if self.live and not body and display_width(head) > self._width():
+                shown_head = fit(head, self._width())  # a very narrow terminal: plain, cut
+            print(f"{shown_head}{body}", file=self.stream, flush=True)
+            for detail in details:
+                self._detail(detail)
+            if self.live:
+                self.tick()
+
+    def _detail(self, text: str) -> None:
+        """An indented line under the last one (the tail of a failed command's output)."""
+        if not self.enabled:
+            return
+        line = f"    │ {text}"
+        if self.live:
+            self.stream.write(CLEAR_LINE)
+            line = fit(line, self._width())
+        print(self.paint(line, "dim"), file=self.stream, flush=True)
+
+    def status_text(self, width: int) -> str:
+        """The live line's text, at most ``width`` columns: every running phase (oldest first) and the run's
+        tokens; '' when nothing runs."""
+        with self._lock:
+            active = sorted(self._active.values(), key=lambda a: a.started)
+        if not active:
+            return ""
+        now = time.monotonic()
+        tail = f" · run {self._tokens} tokens"
+        if len(active) == 1:
+            one = active[0]
+            text = f"⟳ {lane_tag(one.lane)}{one.label} · {now - one.started:5.1f}s{tail}"
+            return fit(text, width)
+        head = f"⟳ {len(active)} running: "
+        entries = [f"{lane_tag(a.lane)}{a.label} {now - a.started:.1f}s" for a in active]
+        room = width - display_width(head) - display_width(tail)
+        listed = " · ".join(entries)
+        if display_width(listed) > room:  # the short form: phase names and times only
+            listed = " · ".join(f"{a.label.split(' ', 1)[0]} {now - a.started:.0f}s" for a in active)
+        if display_width(listed) > room:  # each name cut to its share; what does not fit is counted
+            listed = _squeeze([f"{a.label.split(' ', 1)[0]} {now - a.started:.0f}s" for a in active], room)
+        if display_width(listed) > room:
+            return fit(head + listed, width)
+        return head + listed + tail
+
+    def tick(self) -> None:
+        """Redraw the live status line (terminals only), cut to the terminal's width."""
+        if not self.live or not self.enabled:
+            return
+        with self._lock:
+            text = self.status_text(self._width())
+            if not text:
+                return
+            self.stream.write(f"{CLEAR_LINE}{self.paint(text, 'cyan')}")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        """Remove the live status line (before something else writes to the terminal)."""
+        if self.live and self.enabled:
+            with self._lock:
+                self.stream.write(CLEAR_LINE)
+                self.stream.flush()
+
+    def running(self) -> list[tuple[str, int]]:
+        """The ``(phase, attempt)`` pairs running now, oldest first."""
+        with self._lock:
+            return [key for key, _ in sorted(self._active.items(), key=lambda item: item[1].started)]
+
+    def note(self, text: str, style: str = "", lane: str | None = None) -> None:
+        """A free-form line (a sentence); ``lane``: the branch head it is about (tags the line)."""
+        if style:
+            self._line(text, "•", style, lane)
+        else:
+            self._line(text, lane=lane)
+
+    def phase_started(self, effect: StartPhase, kind: str, state: RunState) -> None:
+        """A phase attempt starts (``effect.lane``: the branch head it runs in, None on the run branch)."""
+        lane = getattr(effect, "lane", None)
+        with self._lock:
+            self._tokens = max(self._tokens, state.tokens)
+            label = f"{effect.phase} ({kind}) attempt {effect.attempt}"
+            self._active[(effect.phase, effect.attempt)] = Active(label, lane, time.monotonic())
+        self._line(
+            f"{effect.phase} ({kind}) attempt {effect.attempt}, visit {effect.visit} "
+            f"· step {state.steps} · {state.tokens} tokens",
+            "▶",
+            "blue",
+            lane,
+        )
+
+    def step_finished(self, effect: RecordStep, stats: AttemptStats) -> None:
+        """A phase attempt finished (or was interrupted or cancelled)."""
+        with self._lock:
+            self._active.pop((effect.phase, effect.attempt), None)
+            self._tokens += stats.tokens
+        outcome = effect.outcome.value
+        mark, style = MARKS.get(outcome, ("·", ""))
+        parts = [f"{effect.phase} attempt {effect.attempt} {outcome}"]
+        exit_code = stats.details.get("exit_code")
+        if isinstance(exit_code, int) and (exit_code != 0 or outcome != "completed"):
+            parts.append(f"exit code {exit_code}" + (" (allowed)" if outcome == "completed" else ""))
+        if stats.details.get("dry_run"):
+            parts.append("dry run: command not run")
+        if effect.decision:
+            parts.append(f"decision {effect.decision}")
+        if effect.reason and outcome != "completed" and effect.reason != "exit_code":  # the exit code says it
+            parts.append(f"reason {effect.reason}")
+        if stats.message and outcome != "completed" and stats.message != f"command exited with {exit_code}":
+            parts.append(stats.message.splitlines()[0])
+        if effect.next:
+            parts.append(f"→ {effect.next}")
+        parts.append(f"{stats.duration_ms / 1000:.1f}s, {stats.tokens} tokens")
+        tail = getattr(stats, "output_tail", "") or ""
+        details = tuple(tail.rstrip("\n").splitlines()[-TAIL_LINES_IN_PROGRESS:]) if outcome == "failed" else ()
+        self._line(" · ".join(parts), mark, style, getattr(effect, "lane", None), details if tail.strip() else ())
+
+    def run_finished(self, effect: RunFinished) -> None:
+        """The run reached a terminal status (the closing block after it says more)."""
+        with self._lock:
+            self._active.clear()
+        status = effect.status.value
+        reason = f" ({effect.reason})" if effect.reason else ""
+        self._line(f"run {status}{reason}", MARKS.get(status, ("■", ""))[0], MARKS.get(status, ("", ""))[1])
+
+
+def _squeeze(entries: list[str], room: int) -> str:
+    """``entries`` joined by ``, ``, each cut to its share of ``room`` columns (at least 8); the ones that
+    still do not fit are counted (``+2``)."""
+    share = max((room - 2 * (len(entries) - 1)) // max(len(entries), 1), 8)
+    shown = ""
+    for index, entry in enumerate(entries):
+        candidate = f"{shown}, {fit(entry, share)}" if shown else fit(entry, share)
+        left = len(entries) - index - 1
+        if display_width(candidate) + (len(f", +{left}") if left else 0) > room:
+            rest = len(entries) - index
+            return f"{shown}, +{rest}" if shown else f"+{rest}"
+        shown = candidate
+    return shown

@@ -1,0 +1,32 @@
+"""Workflow files: YAML text -> validated, frozen ``Workflow`` model (pure; no I/O beyond reading files)."""
+
+from alphred.workflow.fields import parse_duration
+from alphred.workflow.load import check_workflow, load_workflow
+from alphred.workflow.model import (
+    END,
+    FAIL,
+    InputSpec,
+    Limits,
+    Phase,
+    PhaseType,
+    PullRequestSpec,
+    SourcePos,
+    Transition,
+    Workflow,
+)
+
+__all__ = [
+    "END",
+    "FAIL",
+    "InputSpec",
+    "Limits",
+    "Phase",
+    "PhaseType",
+    "PullRequestSpec",
+    "SourcePos",
+    "Transition",
+    "Workflow",
+    "check_workflow",
+    "load_workflow",
+    "parse_duration",
+]

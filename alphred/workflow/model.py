@@ -1,0 +1,214 @@
+"""The validated, frozen workflow model (SPEC §2). Built only by ``alphred.workflow.load``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from alphred.guards import Expr
+from alphred.guards.templates import Template
+
+if TYPE_CHECKING:
+    from alphred.workflow.fan_outs import FanOut
+
+END = "$end"
+FAIL = "$fail"
+RESERVED_TARGETS = (END, FAIL)
+DEFAULT_DECISIONS = ("approved", "changes_requested", "blocked", "retry")
+APPROVAL_DECISIONS = ("approved", "rejected")
+DEFAULT_MAX_VISITS = 10
+DEFAULT_MAX_STEPS = 100
+DEFAULT_IDLE_TIMEOUT = 600.0
+DEFAULT_CHECK_TIMEOUT = 600.0
+DEFAULT_MAX_PARALLEL = 4
+JOIN_MODES = ("all", "any")
+
+
+class PhaseType(StrEnum):
+    """What a phase executes."""
+
+    AGENT = "agent"
+    COMMAND = "command"
+    APPROVAL = "approval"
+
+
+@dataclass(frozen=True)
+class SourcePos:
+    """Where a node starts in the workflow file (1-based line and column)."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One outgoing edge of a phase; ``guard`` is None for an ``auto`` transition."""
+
+    target: str
+    priority: int
+    when: str | None = None
+    guard: Expr | None = None
+    max: int | None = None
+    pos: SourcePos = SourcePos(0, 0)
+    fan_out: tuple[str, ...] = ()  # a fan-out's branch phases (SPEC §8); ``target`` is then the first
+
+    @property
+    def auto(self) -> bool:
+        """True when the transition has no guard and always matches."""
+        return self.guard is None
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Every phase (or reserved target) the transition enters: the branches of a fan-out, else one."""
+        return self.fan_out or (self.target,)
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A declared run parameter."""
+
+    name: str
+    required: bool = False
+    default: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Run-wide hard caps."""
+
+    max_steps: int = DEFAULT_MAX_STEPS
+    max_tokens: int | None = None
+    max_cost_usd: float | None = None
+    max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
+
+
+@dataclass(frozen=True)
+class PullRequestSpec:
+    """The ``pull_request:`` block: what to open when the run completes."""
+
+    title: str | None = None
+    body_from: str | None = None
+    draft: bool = False
+    base: str | None = None
+    provider: str | None = None  # "github" | "azure"; None: chosen from the remote URL
+
+
+class CheckKind(StrEnum):
+    """What a check of SPEC §9 verifies."""
+
+    RUN = "run"  # a shell command in the worktree exits 0
+    CHANGED = "changed"  # at least one path changed by the attempt matches
+    UNCHANGED = "unchanged"  # no path changed by the attempt matches (those are restored on failure)
+    REPORT = "report"  # the structured report is an object with the required keys
+
+
+@dataclass(frozen=True)
+class Check:
+    """One entry of a phase's ``checks:`` list; ``name`` is ``check<N>`` when the file gives none."""
+
+    name: str
+    kind: CheckKind
+    run: str | None = None  # the ``run`` command as written
+    template: Template | None = None  # the parsed ``run`` command
+    paths: tuple[str, ...] = ()  # globs of ``changed`` / ``unchanged``
+    required: tuple[str, ...] = ()  # keys a ``report`` check requires
+    timeout: float = DEFAULT_CHECK_TIMEOUT  # seconds, ``run`` checks only
+    pos: SourcePos = SourcePos(0, 0)
+
+    @property
+    def description(self) -> str:
+        """What the check verifies, in one line: ``pytest -q``, ``changed: src/**``, ``report: summary``."""
+        if self.kind is CheckKind.RUN:
+            return self.run or ""
+        listed = self.paths if self.kind is not CheckKind.REPORT else self.required
+        return f"{self.kind.value}: {', '.join(listed)}"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One node of the workflow graph, with every default already applied."""
+
+    key: str
+    type: PhaseType
+    sequence_index: int
+    transitions: tuple[Transition, ...] = ()
+    provider: str | None = None
+    model: str | None = None
+    prompt: str | None = None  # prompt text (prompt_file already read)
+    prompt_file: str | None = None  # as written in the file, for display
+    run: str | None = None
+    allow_failure: bool = False
+    message: str | None = None
+    decisions: tuple[str, ...] = ()
+    max_retries: int = 0
+    max_visits: int = DEFAULT_MAX_VISITS
+    timeout: float | None = None
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+    context: tuple[str, ...] | None = None  # None: every direct predecessor; (): no upstream context
+    options: Mapping[str, Any] = field(default_factory=dict)  # provider-specific keys (script, sandbox...)
+    templates: Mapping[str, Template] = field(default_factory=dict)  # "prompt" | "run" | "message"
+    checks: tuple[Check, ...] = ()  # SPEC §9, run in order after the phase's work, before its commit
+    pos: SourcePos = SourcePos(0, 0)
+    join: str | None = None  # "all" | "any": the fan-in of a fan-out (SPEC §8)
+    on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
+
+    @property
+    def needs_decision(self) -> bool:
+        """True when an agent phase's transitions read ``decision`` (it must then end with one)."""
+        from alphred.guards import guard_paths
+
+        return self.type is PhaseType.AGENT and any(
+            t.guard is not None and any(p[:1] == ("decision",) for p in guard_paths(t.guard)) for t in self.transitions
+        )
+
+
+@dataclass(frozen=True)
+class Workflow:
+    """A fully validated workflow file (format 1)."""
+
+    key: str
+    phases: tuple[Phase, ...]
+    start: str
+    name: str | None = None
+    description: str | None = None
+    inputs: tuple[InputSpec, ...] = ()
+    limits: Limits = Limits()
+    pull_request: PullRequestSpec | None = None
+    pull_request_title: Template | None = None
+    source_path: str | None = None
+    content_hash: str = ""  # sha256 of the canonical content (file text plus prompt files)
+    source_text: str = field(default="", repr=False)  # the YAML text, stored with the tree for resume
+    source_files: Mapping[str, str] = field(default_factory=dict, repr=False)  # prompt_file path -> text
+
+    def phase(self, key: str) -> Phase:
+        """Return the phase called ``key`` (KeyError when there is none)."""
+        return self._by_key[key]
+
+    @cached_property
+    def _by_key(self) -> dict[str, Phase]:
+        return {p.key: p for p in self.phases}
+
+    @cached_property
+    def phase_keys(self) -> tuple[str, ...]:
+        """Phase keys in file order."""
+        return tuple(p.key for p in self.phases)
+
+    def predecessors(self, key: str) -> tuple[str, ...]:
+        """Phases with a transition into ``key``, in file order."""
+        return tuple(p.key for p in self.phases if any(key in t.targets for t in p.transitions))
+
+    @cached_property
+    def fan_outs(self) -> tuple[FanOut, ...]:
+        """Every fan-out with its branches and join, in file order (SPEC §8)."""
+        from alphred.workflow.fan_outs import compute_fan_outs
+
+        return compute_fan_outs(self)
+
+    @cached_property
+    def parallel(self) -> bool:
+        """True when the workflow has a fan-out (parallel branches, SPEC §8)."""
+        return any(t.fan_out for p in self.phases for t in p.transitions)
