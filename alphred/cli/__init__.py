@@ -10,9 +10,9 @@ from alphred.cli import (  # noqa: F401  (they register their commands)
     queue_cmds,
     repo_cmds,
     run_cmds,
-    workflow_cmds,
     ui_cmd,
     worker_cmd,
+    workflow_cmds,
 )
 from alphred.cli.main import app
 

@@ -93,7 +93,7 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
     from alphred.views.branch_lines import branch_lines
-    from alphred.views.branches import phase_branches, phase_heads, run_workflows
+    from alphred.views.branch_status import phase_branches, phase_heads, run_workflows
     from alphred.views.closing import next_commands, status_summary
     from alphred.views.status import status_object
     from alphred.views.style import Painter, wants_colour

@@ -36,7 +36,7 @@ def add(name: str, location: str, branch_template: str | None, db: str | None) -
     """Register a working tree (PATH) or a remote to clone on first use (URL) as NAME."""
     from alphred.operations.registration import registration_for, registry_db_url, writing
     from alphred.store import SqlRunStore
-    from alphred.store.registry import add_repository, check_repository_name
+    from alphred.store.repositories import add_repository, check_repository_name
 
     check_repository_name(name)
     path, url = registration_for(location)
@@ -54,7 +54,7 @@ def list_(as_json: bool, db: str | None) -> int:
     """List the registered repositories, by name."""
     from alphred.operations.registration import reading, registry_db_url
     from alphred.store import SqlRunStore
-    from alphred.store.registry import list_repositories
+    from alphred.store.repositories import list_repositories
 
     store = SqlRunStore.open_existing(registry_db_url(os.environ, db))
     records = []
@@ -83,7 +83,7 @@ def remove(name: str, db: str | None) -> int:
     from alphred.errors import UnknownRepositoryError
     from alphred.operations.registration import registry_db_url, writing
     from alphred.store import SqlRunStore
-    from alphred.store.registry import list_repositories, remove_repository
+    from alphred.store.repositories import list_repositories, remove_repository
 
     store = SqlRunStore.open_existing(registry_db_url(os.environ, db))
     if store is None:

@@ -87,7 +87,7 @@ def _report(store: SqlRunStore, record: RunRecord, as_json: bool, quiet: bool = 
     if as_json:
         sys.stdout.write(json.dumps(status) + "\n")
         sys.stdout.flush()
-    from alphred.views.branches import run_branch_views
+    from alphred.views.branch_status import run_branch_views
 
     write_github_outputs(
         status,

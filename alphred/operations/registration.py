@@ -25,7 +25,7 @@ from alphred.git.location import locked_file
 from alphred.scm.remote import tool_environment
 from alphred.store import SqlRunStore
 from alphred.store.connect import READ_ONLY
-from alphred.store.registry import (
+from alphred.store.repositories import (
     RepositoryRecord,
     find_repository_by_path,
     get_repository,

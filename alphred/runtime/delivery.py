@@ -105,7 +105,7 @@ def _request(
     env: Mapping[str, str],
 ) -> DeliveryRequest:
     from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title
-    from alphred.views.branches import phase_branches
+    from alphred.views.branch_status import phase_branches
 
     record = store.get_run(run_id)
     steps = store.list_steps(run_id)
@@ -138,6 +138,6 @@ def _request(
 
 def _branches(store: SqlRunStore, record: RunRecord, workflow: Workflow, state: RunState) -> list[dict[str, Any]]:
     """The branches of the run's fan-outs and their merges, for the PR body (none without fan-outs)."""
-    from alphred.views.branches import run_branch_views
+    from alphred.views.branch_status import run_branch_views
 
     return [view.as_dict() for view in run_branch_views(store, record, workflow, state)]

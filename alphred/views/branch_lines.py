@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore
-    from alphred.views.branches import BranchView
+    from alphred.views.branch_status import BranchView
     from alphred.views.style import Painter
     from alphred.workflow import Workflow
 
@@ -52,7 +52,7 @@ def branch_lines(
 ) -> list[str]:
     """The ``branches:`` block of ``alphred status`` (no lines for a workflow without fan-outs)."""
     from alphred.cli.inspect_cmds import table
-    from alphred.views.branches import run_branch_views, stored_state
+    from alphred.views.branch_status import run_branch_views, stored_state
 
     state = stored_state(store, record.id, workflow)
     views = run_branch_views(store, record, workflow, state, steps)

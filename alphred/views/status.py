@@ -71,7 +71,7 @@ def status_object(
 
 def lane_branches(store: SqlRunStore, records: list[RunRecord]) -> dict[int, dict[str, str]]:
     """For each run of ``records``: its phases inside branches of a fan-out and their git branches."""
-    from alphred.views.branches import phase_branches, run_workflows
+    from alphred.views.branch_status import phase_branches, run_workflows
 
     workflows = run_workflows(store, records)
     return {r.id: phase_branches(workflows[r.tree_id], r.branch) if r.tree_id in workflows else {} for r in records}

@@ -30,7 +30,7 @@ from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, _request
 from alphred.runtime.persist import Persister
 from alphred.store import SqlRunStore
-from alphred.views.branches import run_branch_views
+from alphred.views.branch_status import run_branch_views
 from alphred.workflow import load_workflow
 from alphred.workflow.model import Workflow
 

@@ -11,7 +11,7 @@ from test_engine_lanes import HEAD, THREE
 from alphred.engine import PhaseCompleted, PhaseFailed, RunStarted, RunState, state_from_json, state_to_json, transition
 from alphred.engine.events import Event, MergeConflicted, MergeDone
 from alphred.scm.body import build_pr_body, run_summary_markdown
-from alphred.views.branches import BranchView, branch_views, phase_branches
+from alphred.views.branch_status import BranchView, branch_views, phase_branches
 from alphred.workflow import load_workflow
 from alphred.workflow.model import Workflow
 
