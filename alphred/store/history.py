@@ -14,6 +14,7 @@ from alphred.store.columns import utcnow
 from alphred.store.enums import StepOutcome
 from alphred.store.event_rows import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
+from alphred.store.rows import column_fields, from_row
 from alphred.store.runs import NODES, RunOps, inserted_id
 from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
 
@@ -52,13 +53,14 @@ def content_sha256(text: str | None, data: Any) -> str:
     return digest.hexdigest()
 
 
+_ARTIFACT = column_fields(ArtifactRecord, without=("node_key",))  # the phase key comes from a join or the caller
+_EVENT = column_fields(EventRecord, without=("run_id",))  # the run is the row's ``workflow_run_id``
+_ROUTING = column_fields(RoutingRecord)
+
+
 def _artifact(row: Row[Any], node_key: str | None = None) -> ArtifactRecord:
     m = row._mapping
-    return ArtifactRecord(
-        id=m["id"], run_id=m["run_id"], run_node_id=m["run_node_id"], node_key=node_key or m["node_key"],
-        attempt=m["attempt"], kind=m["kind"], content_text=m["content_text"],
-        content_json=m["content_json"], sha256=m["sha256"], created_at=m["created_at"],
-    )  # fmt: skip
+    return from_row(ArtifactRecord, _ARTIFACT, m, node_key=node_key or m["node_key"])
 
 
 class HistoryOps(RunOps):
@@ -90,20 +92,20 @@ class HistoryOps(RunOps):
         if limit is not None:
             query = query.limit(limit)
         return [
-            EventRecord(
-                id=m["id"],
-                run_id=m["workflow_run_id"],
-                run_node_id=m["run_node_id"],
-                node_key=m["node_key"],
-                attempt=m["attempt"],
-                sequence=m["sequence"],
-                event_type=m["event_type"],
-                timestamp=m["timestamp"],
-                content=m["content"],
-                metadata=m["metadata"],
-            )
-            for m in (row._mapping for row in self._conn.execute(query))
+            from_row(EventRecord, _EVENT, row._mapping, run_id=row.workflow_run_id) for row in self._conn.execute(query)
         ]
+
+    def latest_events(self, run_id: int, limit: int) -> list[EventRecord]:
+        """The run's newest ``limit`` events, oldest first (one indexed read, whatever the run's size)."""
+        query = (
+            select(EVENTS.c.id)
+            .where(EVENTS.c.workflow_run_id == run_id)
+            .order_by(EVENTS.c.id.desc())
+            .limit(1)
+            .offset(max(limit - 1, 0))
+        )
+        first = self._conn.execute(query).scalar()
+        return self.events(run_id, None, (first - 1) if first is not None else 0, limit)
 
     # --- artifacts ------------------------------------------------------------------------------------------
 
@@ -186,22 +188,7 @@ class HistoryOps(RunOps):
             .where(ROUTING.c.run_id == run_id)
             .order_by(ROUTING.c.id)
         )
-        return [
-            RoutingRecord(
-                id=m["id"],
-                run_id=m["run_id"],
-                run_node_id=m["run_node_id"],
-                node_key=m["node_key"],
-                attempt=m["attempt"],
-                decision=m["decision"],
-                target=m["target"],
-                priority=m["priority"],
-                edge_id=m["edge_id"],
-                reason=m["reason"],
-                created_at=m["created_at"],
-            )
-            for m in (row._mapping for row in self._conn.execute(query))
-        ]
+        return [from_row(RoutingRecord, _ROUTING, row._mapping) for row in self._conn.execute(query)]
 
     def add_diagnostic(
         self,
