@@ -14,7 +14,7 @@ from alphred.store.columns import utcnow
 from alphred.store.enums import StepOutcome
 from alphred.store.event_rows import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
-from alphred.store.rows import column_fields, from_row
+from alphred.store.rows import RowReader
 from alphred.store.runs import NODES, RunOps, inserted_id
 from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
 
@@ -53,14 +53,15 @@ def content_sha256(text: str | None, data: Any) -> str:
     return digest.hexdigest()
 
 
-_ARTIFACT = column_fields(ArtifactRecord, without=("node_key",))  # the phase key comes from a join or the caller
-_EVENT = column_fields(EventRecord, without=("run_id",))  # the run is the row's ``workflow_run_id``
-_ROUTING = column_fields(RoutingRecord)
+_EVENT = RowReader(EventRecord, rename={"run_id": "workflow_run_id"})  # the column's name in the table
+_ROUTING = RowReader(RoutingRecord)
+_ARTIFACT = RowReader(ArtifactRecord)  # from a row joined with its phase's key
+_BARE_ARTIFACT = RowReader(ArtifactRecord, given=("node_key",))
 
 
 def _artifact(row: Row[Any], node_key: str | None = None) -> ArtifactRecord:
-    m = row._mapping
-    return from_row(ArtifactRecord, _ARTIFACT, m, node_key=node_key or m["node_key"])
+    """An artifact from a row with its phase key (a joined column), or from a bare row and ``node_key``."""
+    return _ARTIFACT(row) if node_key is None else _BARE_ARTIFACT(row, node_key=node_key)
 
 
 class HistoryOps(RunOps):
@@ -91,9 +92,7 @@ class HistoryOps(RunOps):
             query = query.where(NODES.c.node_key == node_key)
         if limit is not None:
             query = query.limit(limit)
-        return [
-            from_row(EventRecord, _EVENT, row._mapping, run_id=row.workflow_run_id) for row in self._conn.execute(query)
-        ]
+        return [_EVENT(row) for row in self._conn.execute(query)]
 
     def latest_events(self, run_id: int, limit: int) -> list[EventRecord]:
         """The run's newest ``limit`` events, oldest first (one indexed read, whatever the run's size)."""
@@ -188,7 +187,7 @@ class HistoryOps(RunOps):
             .where(ROUTING.c.run_id == run_id)
             .order_by(ROUTING.c.id)
         )
-        return [from_row(RoutingRecord, _ROUTING, row._mapping) for row in self._conn.execute(query)]
+        return [_ROUTING(row) for row in self._conn.execute(query)]
 
     def add_diagnostic(
         self,

@@ -21,7 +21,7 @@ from alphred.store import schema
 from alphred.store.columns import utcnow
 from alphred.store.enums import RunStatus
 from alphred.store.records import Candidate
-from alphred.store.rows import column_fields, from_row
+from alphred.store.rows import RowReader, column_fields
 
 RUNS = schema.WORKFLOW_RUNS
 WORKERS = schema.WORKERS
@@ -50,9 +50,8 @@ def _claimable(now: datetime, host: str) -> Any:
     return waiting, free
 
 
-_CANDIDATE = column_fields(Candidate)
-_COLUMNS = tuple(RUNS.c[name] for name in _CANDIDATE)
-_CANDIDATE_CONVERT: dict[str, Callable[[Any], Any]] = {"requires": lambda value: tuple(value or ()), "queued": bool}
+_COLUMNS = tuple(RUNS.c[name] for name in column_fields(Candidate))
+_CANDIDATE = RowReader(Candidate, convert={"requires": lambda value: tuple(value or ()), "queued": bool})
 
 
 class QueueOps:
@@ -64,7 +63,7 @@ class QueueOps:
         """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest."""
         waiting, free = _claimable(utcnow(), host)
         query = select(*_COLUMNS).where(waiting, free).order_by(RUNS.c.priority.desc(), RUNS.c.id).limit(limit)
-        return [from_row(Candidate, _CANDIDATE, r._mapping, _CANDIDATE_CONVERT) for r in self._conn.execute(query)]
+        return [_CANDIDATE(r) for r in self._conn.execute(query)]
 
     def claim_run(
         self,

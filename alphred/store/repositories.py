@@ -15,11 +15,11 @@ from sqlalchemy.exc import IntegrityError
 
 from alphred.errors import RepositoryExistsError, RepositoryRegistryError
 from alphred.store.records import RepositoryRecord, check_repository_name
-from alphred.store.rows import column_fields, from_row
+from alphred.store.rows import RowReader
 from alphred.store.schema import REPOSITORIES
 
 CLONE_STATUSES = ("pending", "cloning", "cloned", "failed")
-_FIELDS = column_fields(RepositoryRecord)
+_REPOSITORY = RowReader(RepositoryRecord)
 
 
 class RepositoryOps:
@@ -60,18 +60,18 @@ class RepositoryOps:
     def get_repository(self, name: str) -> RepositoryRecord | None:
         """The repository registered as ``name``, or None."""
         row = self._conn.execute(select(REPOSITORIES).where(REPOSITORIES.c.name == name)).first()
-        return None if row is None else from_row(RepositoryRecord, _FIELDS, row._mapping)
+        return None if row is None else _REPOSITORY(row)
 
     def find_repository_by_path(self, path: str) -> RepositoryRecord | None:
         """The repository whose local path is ``path`` (the first registered), or None."""
         query = select(REPOSITORIES).where(REPOSITORIES.c.path == path).order_by(REPOSITORIES.c.id)
         row = self._conn.execute(query).first()
-        return None if row is None else from_row(RepositoryRecord, _FIELDS, row._mapping)
+        return None if row is None else _REPOSITORY(row)
 
     def list_repositories(self) -> list[RepositoryRecord]:
         """Every registered repository, by name."""
         query = select(REPOSITORIES).order_by(REPOSITORIES.c.name)
-        return [from_row(RepositoryRecord, _FIELDS, row._mapping) for row in self._conn.execute(query)]
+        return [_REPOSITORY(row) for row in self._conn.execute(query)]
 
     def remove_repository(self, name: str) -> RepositoryRecord | None:
         """Unregister ``name`` (its files, and any clone, stay); the removed record, or None if unknown."""

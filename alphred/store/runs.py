@@ -13,7 +13,7 @@ from alphred.store import schema
 from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.records import NodeRecord, RunRecord
-from alphred.store.rows import column_fields, from_row
+from alphred.store.rows import RowReader
 from alphred.store.transitions import check_node_transition, check_run_transition
 
 if TYPE_CHECKING:
@@ -76,9 +76,7 @@ def inserted_id(result: CursorResult[Any]) -> int:
     return int(key[0])
 
 
-_NODE_COLUMNS = column_fields(NodeRecord)
-_NODE_CONVERT = {"status": NodeStatus}
-_RUN_COLUMNS = column_fields(RunRecord, without=("nodes",))  # the run's columns, tree_key and tree_version
+_NODE_RECORD = RowReader(NodeRecord, convert={"status": NodeStatus})
 _RUN_CONVERT: dict[str, Callable[[Any], Any]] = {
     "status": RunStatus,
     "inputs": lambda value: dict(value or {}),
@@ -87,15 +85,16 @@ _RUN_CONVERT: dict[str, Callable[[Any], Any]] = {
     "requires": lambda value: tuple(value or ()),
     "queued": bool,
 }
+_RUN_RECORD = RowReader(RunRecord, convert=_RUN_CONVERT, given=("nodes",))  # its engine state: ``run_snapshot``
 
 
 def node_record(row: Row[Any]) -> NodeRecord:
     """A NodeRecord from a ``run_nodes`` row."""
-    return from_row(NodeRecord, _NODE_COLUMNS, row._mapping, _NODE_CONVERT)
+    return _NODE_RECORD(row)
 
 
 def _run_record(row: Row[Any], nodes: Iterable[NodeRecord]) -> RunRecord:
-    return from_row(RunRecord, _RUN_COLUMNS, row._mapping, _RUN_CONVERT, nodes=tuple(nodes))
+    return _RUN_RECORD(row, nodes=tuple(nodes))  # the run's columns with its tree's key and version
 
 
 class RunOps:
@@ -108,7 +107,8 @@ class RunOps:
 
     @property
     def connection(self) -> Connection:
-        """The SQLAlchemy connection this transaction runs on."""
+        """The SQLAlchemy connection this transaction runs on: for the store's own modules and for tests (no
+        code outside ``alphred/store/`` writes SQL; it calls this transaction's methods)."""
         return self._conn
 
     # --- runs ---------------------------------------------------------------------------------------------
