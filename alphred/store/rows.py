@@ -44,9 +44,8 @@ class RowReader(Generic[T]):
         self._record = record
         self._get = itemgetter(*read)
         self._given = [(position, name) for position, name in enumerate(names) if name in given]
-        self._convert = [
-            (position, to) for position, name in enumerate(names) for key, to in (convert or {}).items() if key == name
-        ]
+        converters = convert or {}
+        self._convert = [(position, converters[name]) for position, name in enumerate(names) if name in converters]
 
     def __call__(self, row: Row[Any], **given: Any) -> T:
         """The record of ``row`` (with the ``given`` fields)."""
