@@ -4,8 +4,7 @@ The store's public face is three modules; everything else in ``alphred/store/`` 
 
 - ``alphred.store`` (this package): ``SqlRunStore`` and ``StoreTransaction`` (every query is a method of
   the transaction; the store repeats them as one-transaction shortcuts), ``open_engine``/``migrate``,
-  ``compile_workflow``, the URL helpers ``check_database_url``/``display_url``, and re-exports of the two
-  modules below.
+  the URL helpers ``check_database_url``/``display_url``, and re-exports of the two modules below.
 - ``alphred.store.records``: the frozen records the store hands out (``RunRecord``, ``RunSnapshot``,
   ``RepositoryRecord``, ``Candidate``, ...) and takes in (``EventRow``).
 - ``alphred.store.enums``: the stored statuses and kinds (shared with the engine).
@@ -51,7 +50,6 @@ from alphred.store.transitions import (
 )
 
 if TYPE_CHECKING:
-    from alphred.store.compile import compile_workflow
     from alphred.store.connect import check_database_url, display_url
     from alphred.store.migrations import migrate
     from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction, open_engine
@@ -62,7 +60,6 @@ _LAZY = {
     "Notifications": "alphred.store.sql_store",
     "open_engine": "alphred.store.sql_store",
     "migrate": "alphred.store.migrations",
-    "compile_workflow": "alphred.store.compile",
     "check_database_url": "alphred.store.connect",
     "display_url": "alphred.store.connect",
 }
@@ -98,7 +95,6 @@ __all__ = [
     "check_node_transition",
     "check_repository_name",
     "check_run_transition",
-    "compile_workflow",
     "display_url",
     "migrate",
     "open_engine",
