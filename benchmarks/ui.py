@@ -29,7 +29,6 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
     from sqlalchemy import insert, select
 
     from alphred.store import SqlRunStore
-    from alphred.store.event_rows import insert_events
     from alphred.store.history import ARTIFACTS, DIAGNOSTICS, ROUTING
     from alphred.store.runs import NODES, RUNS, TREE_NODES
     from alphred.workflow import load_workflow
@@ -101,7 +100,7 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
 
     def flush() -> None:
         with store.transaction() as tx:
-            insert_events(tx.connection, batch)
+            tx.append_events(batch)
         batch.clear()
 
     for run_id in run_ids:

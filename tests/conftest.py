@@ -67,7 +67,7 @@ def _postgres_schema(suffix: str) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def postgres_run_schema() -> Iterator[Engine]:
     """This test run's migrated PostgreSQL schema (an engine on it); dropped when the run ends."""
-    from alphred.store.connect import open_engine
+    from alphred.store import open_engine
     from alphred.store.migrations import migrate
 
     with _postgres_schema("shared") as url:

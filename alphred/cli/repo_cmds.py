@@ -34,14 +34,13 @@ def repo() -> None:
 @registry_db_option
 def add(name: str, location: str, branch_template: str | None, db: str | None) -> int:
     """Register a working tree (PATH) or a remote to clone on first use (URL) as NAME."""
-    from alphred.operations.registration import registration_for, registry_db_url, writing
-    from alphred.store import SqlRunStore
-    from alphred.store.repositories import add_repository, check_repository_name
+    from alphred.operations.registration import registration_for, registry_db_url
+    from alphred.store import SqlRunStore, check_repository_name
 
     check_repository_name(name)
     path, url = registration_for(location)
-    with SqlRunStore(registry_db_url(os.environ, db)) as store, writing(store) as conn:
-        record = add_repository(conn, name, path=path, remote_url=url, branch_template=branch_template)
+    with SqlRunStore(registry_db_url(os.environ, db)) as store:
+        record = store.add_repository(name, path=path, remote_url=url, branch_template=branch_template)
     where = f"{record.remote_url} (cloned on first use)" if record.remote_url else str(record.path)
     click.echo(f"registered repository {record.name}: {where}", err=True)
     return 0
@@ -52,15 +51,14 @@ def add(name: str, location: str, branch_template: str | None, db: str | None) -
 @registry_db_option
 def list_(as_json: bool, db: str | None) -> int:
     """List the registered repositories, by name."""
-    from alphred.operations.registration import reading, registry_db_url
+    from alphred.operations.registration import registry_db_url
     from alphred.store import SqlRunStore
-    from alphred.store.repositories import list_repositories
 
     store = SqlRunStore.open_existing(registry_db_url(os.environ, db))
     records = []
     if store is not None:
-        with store, reading(store) as conn:
-            records = list_repositories(conn)
+        with store:
+            records = store.list_repositories()
     if as_json:
         sys.stdout.write(json.dumps([r.to_json() for r in records]) + "\n")
         return 0
@@ -81,16 +79,15 @@ def list_(as_json: bool, db: str | None) -> int:
 def remove(name: str, db: str | None) -> int:
     """Unregister NAME (its files, and any clone under ~/.alphred/repos/, are kept)."""
     from alphred.errors import UnknownRepositoryError
-    from alphred.operations.registration import registry_db_url, writing
+    from alphred.operations.registration import registry_db_url
     from alphred.store import SqlRunStore
-    from alphred.store.repositories import list_repositories, remove_repository
 
     store = SqlRunStore.open_existing(registry_db_url(os.environ, db))
     if store is None:
         raise UnknownRepositoryError(name, ())
-    with store, writing(store) as conn:
-        record = remove_repository(conn, name)
-        known = [r.name for r in list_repositories(conn)]
+    with store, store.transaction() as tx:
+        record = tx.remove_repository(name)
+        known = [r.name for r in tx.list_repositories()]
     if record is None:
         raise UnknownRepositoryError(name, known)
     kept = f" (the clone at {record.path} is kept)" if record.remote_url and record.path else ""

@@ -99,13 +99,12 @@ def workers(db: str | None, repo: str | None, as_json: bool) -> int:
     """List the registered workers: live or lost, heartbeat, capabilities and the runs in hand."""
     from alphred.cli.inspect_cmds import open_existing_store
     from alphred.store.owners import lease_ttl
-    from alphred.store.queue import list_workers
 
     store = open_existing_store(repo, db)
     rows = []
     if store is not None:
-        with store, store.reading() as tx:
-            rows = list_workers(tx.connection, 2 * lease_ttl())
+        with store:
+            rows = store.list_workers(2 * lease_ttl())
     if as_json:
         sys.stdout.write(json.dumps(rows) + "\n")
         return 0

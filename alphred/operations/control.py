@@ -41,7 +41,6 @@ from alphred.runtime.runner import Runner, RunOptions
 from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_free, lease_ttl
-from alphred.store.snapshots import read_snapshot
 from alphred.views.jsonl import JsonlEvents
 from alphred.views.progress import Progress
 from alphred.views.style import shown_path
@@ -228,7 +227,7 @@ def _find(store: SqlRunStore, run_id: int) -> RunRecord:
 
 
 def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState, RunOptions, dict[str, Any]]:
-    snapshot = read_snapshot(store, record.id)
+    snapshot = store.run_snapshot(record.id)
     if snapshot.source_text is None or snapshot.engine is None:
         raise StoreError(f"run {record.id} has no stored workflow or engine state; it cannot be continued")
     workflow = load_workflow(

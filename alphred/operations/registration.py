@@ -8,30 +8,19 @@ refreshed with ``git pull --ff-only`` on later uses (a failed refresh is a warni
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
-
-from sqlalchemy.engine import Connection
 
 from alphred.errors import GitError, RepositoryCloneError, RepositoryRegistryError, UnknownRepositoryError
 from alphred.git import locate_repository
 from alphred.git.command import describe_failure, run_git
 from alphred.git.location import locked_file
 from alphred.scm.remote import tool_environment
-from alphred.store import SqlRunStore
-from alphred.store.connect import READ_ONLY
-from alphred.store.repositories import (
-    RepositoryRecord,
-    find_repository_by_path,
-    get_repository,
-    list_repositories,
-    set_clone_status,
-)
+from alphred.store import RepositoryRecord, SqlRunStore
 
 HOME_VARIABLE = "ALPHRED_HOME"
 DB_VARIABLE = "ALPHRED_DATABASE_URL"
@@ -89,9 +78,9 @@ def resolve_registered_repo(
     if store is None:
         raise UnknownRepositoryError(name, (), as_path=True)
     with store:
-        with reading(store) as conn:
-            record = get_repository(conn, name)
-            known = [r.name for r in list_repositories(conn)] if record is None else []
+        with store.reading() as tx:
+            record = tx.get_repository(name)
+            known = [r.name for r in tx.list_repositories()] if record is None else []
         if record is None:
             raise UnknownRepositoryError(name, known, as_path=True)
         if record.remote_url is None:
@@ -116,8 +105,8 @@ def registered_at(root: Path, env: Mapping[str, str], db: str | None = None) -> 
     store = SqlRunStore.open_existing(registry_db_url(env, db))
     if store is None:
         return None
-    with store, reading(store) as conn:
-        return find_repository_by_path(conn, str(root.resolve()))
+    with store:
+        return store.find_repository_by_path(str(root.resolve()))
 
 
 def _ensure_clone(
@@ -130,8 +119,7 @@ def _ensure_clone(
     target = Path(record.path) if record.path else repos / record.name
     git_env = tool_environment(env)
     with locked_file(repos / f".{record.name}.lock"):
-        with reading(store) as conn:
-            current = get_repository(conn, record.name) or record
+        current = store.get_repository(record.name) or record
         if current.clone_status == "cloned" and (target / ".git").exists():
             _refresh(target, git_env, warn)
             return target
@@ -141,14 +129,12 @@ def _ensure_clone(
             target.rmdir()
         if not target.exists():
             _clone(store, record.name, record.remote_url, target, git_env)
-        with writing(store) as conn:
-            set_clone_status(conn, record.name, "cloned", path=str(target))
+        store.set_clone_status(record.name, "cloned", path=str(target))
     return target
 
 
 def _clone(store: SqlRunStore, name: str, url: str, target: Path, env: Mapping[str, str]) -> None:
-    with writing(store) as conn:
-        set_clone_status(conn, name, "cloning")
+    store.set_clone_status(name, "cloning")
     scratch = target.with_name(f".{target.name}.clone-{os.getpid()}")
     shutil.rmtree(scratch, ignore_errors=True)
     args = ("clone", "--quiet", "--", url, str(scratch))
@@ -161,8 +147,7 @@ def _clone(store: SqlRunStore, name: str, url: str, target: Path, env: Mapping[s
         scratch.rename(target)
         return
     shutil.rmtree(scratch, ignore_errors=True)
-    with writing(store) as conn:
-        set_clone_status(conn, name, "failed")
+    store.set_clone_status(name, "failed")
     raise RepositoryCloneError(name, url, failure)
 
 
@@ -175,17 +160,3 @@ def _refresh(target: Path, env: Mapping[str, str], warn: Callable[[str], None] |
 
 def _is_bare(path: Path) -> bool:
     return path.is_dir() and (path / "HEAD").is_file() and (path / "objects").is_dir() and not (path / ".git").exists()
-
-
-@contextlib.contextmanager
-def reading(store: SqlRunStore) -> Iterator[Connection]:
-    """A read transaction's connection on ``store`` (no write lock on SQLite)."""
-    with store.engine.execution_options(**{READ_ONLY: True}).connect() as conn, conn.begin():
-        yield conn
-
-
-@contextlib.contextmanager
-def writing(store: SqlRunStore) -> Iterator[Connection]:
-    """A write transaction's connection on ``store``, committed when the block ends."""
-    with store.engine.begin() as conn:
-        yield conn

@@ -10,7 +10,6 @@ from alphred.operations.control import Environment, _find, _first_events, _resto
 from alphred.runtime.runner import RunOptions
 from alphred.store import RunRecord, RunStatus, SqlRunStore
 from alphred.store.owners import lease_ttl
-from alphred.store.queue import live_capabilities, notify
 from alphred.workflow import PhaseType, Workflow
 
 DETACHABLE = ("resume", "retry", "approve", "reject")
@@ -41,7 +40,7 @@ def submit_run(
         "repo_url": mine.url,
         "repo_root": mine.root,
     }
-    run_id, _branch, _base, _state = insert_run(env, workflow, options, fields, after=lambda tx: notify(tx.connection))
+    run_id, _branch, _base, _state = insert_run(env, workflow, options, fields, after=lambda tx: tx.notify_workers())
     return run_id
 
 
@@ -54,7 +53,7 @@ def request_detached(store: SqlRunStore, run_id: int, action: str, comment: str 
     request = {"action": action, "comment": comment, "steps": record.steps}
     with store.transaction() as tx:
         tx.update_run(run_id, request=request, queued=True)
-        notify(tx.connection)
+        tx.notify_workers()
     return store.get_run(run_id)
 
 
@@ -76,8 +75,7 @@ def waiting_reason(store: SqlRunStore, record: RunRecord) -> str | None:
     """Why a queued run waits (SPEC §10: the requirement no live worker offers), or None."""
     if not record.queued or record.status is not RunStatus.PENDING or record.lease_owner:
         return None
-    with store.reading() as tx:
-        offers = live_capabilities(tx.connection, 2 * lease_ttl())
+    offers = store.live_capabilities(2 * lease_ttl())
     if not offers:
         return "waiting: no live worker"
     needed = set(record.requires)

@@ -1,6 +1,6 @@
 """``alphred worker`` (SPEC §10): claim queued and abandoned runs from a shared database and finish them.
 
-The main thread claims (one short transaction per claim, see ``alphred.store.queue``) and dispatches each
+The main thread claims (one short transaction per claim, ``SqlRunStore.claim_run``) and dispatches each
 run to a thread of its own, up to ``concurrency`` at once; each run's ``Runner`` keeps its leases renewed
 on its own event loop. When nothing is claimable the worker waits on one event, set by a finished run, a
 signal, its poll interval or (PostgreSQL) a ``NOTIFY`` from a submit: it never spins and never lists runs.
@@ -25,9 +25,8 @@ from alphred.operations.control import Environment, continue_run
 from alphred.operations.submit import requested_action
 from alphred.runtime.cleanup import finish_cleanups
 from alphred.runtime.runner import Runner
-from alphred.store import SqlRunStore
+from alphred.store import Candidate, SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_free, lease_ttl
-from alphred.store.queue import Candidate, beat_worker, claim_run, register_worker, unregister_worker
 
 
 @dataclass
@@ -100,10 +99,9 @@ class Worker:
 
     def run(self) -> WorkerStats:
         """Work until stopped (``once``: until nothing claimable is left; ``max_runs``: that many claims)."""
-        with self.store.transaction() as tx:
-            register_worker(tx.connection, self.id, self.host, os.getpid(), self.capabilities)
+        self.store.register_worker(self.id, self.host, os.getpid(), self.capabilities)
         helpers = [threading.Thread(target=self._beat, name="alphred-worker-heartbeat", daemon=True)]
-        if self.store.dialect == "postgresql":
+        if self.store.notifies:
             helpers.append(threading.Thread(target=self._listen, name="alphred-worker-listen", daemon=True))
         for helper in helpers:
             helper.start()
@@ -112,8 +110,8 @@ class Worker:
         finally:
             self.stopping.set()
             self._wait_for_runs()
-            with contextlib.suppress(AlphredError), self.store.transaction() as tx:
-                unregister_worker(tx.connection, self.id)
+            with contextlib.suppress(AlphredError):
+                self.store.unregister_worker(self.id)
         return self.stats
 
     def _loop(self) -> None:
@@ -141,8 +139,7 @@ class Worker:
         """Claim runs while a slot is free; True when at least one was claimed."""
         claimed = False
         while len(self._active) < self.options.concurrency and not self.stopping.is_set() and not self._budget_spent():
-            with self.store.transaction() as tx:
-                candidate = claim_run(tx.connection, self.host, self.id, lease_ttl(), self._accept)
+            candidate = self.store.claim_run(self.host, self.id, lease_ttl(), self._accept)
             if candidate is None:
                 break
             claimed = True
@@ -262,21 +259,15 @@ class Worker:
     def _beat(self) -> None:
         interval = max(min(lease_ttl() / 3, 10.0), 0.2)
         while not self.stopping.wait(interval):
-            with contextlib.suppress(AlphredError, Exception), self.store.transaction() as tx:
-                beat_worker(tx.connection, self.id)
+            with contextlib.suppress(AlphredError, Exception):
+                self.store.beat_worker(self.id)
 
     def _listen(self) -> None:
-        """Wake the loop on each ``NOTIFY`` (PostgreSQL); on any failure, polling alone goes on."""
+        """Wake the loop on each notification of a submit; on any failure, polling alone goes on."""
         try:
-            import psycopg
-
-            from alphred.store.queue import CHANNEL
-
-            url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-            with psycopg.connect(url, autocommit=True) as conn:
-                conn.execute(f"LISTEN {CHANNEL}")
+            with self.store.notifications() as channel:
                 while not self.stopping.is_set():
-                    for _ in conn.notifies(timeout=0.5, stop_after=1):
+                    if channel.wait_for_notify(0.5):
                         self._wake.set()
         except Exception as exc:  # pragma: no cover - a lost listener connection: fall back to polling
             self.say(f"LISTEN failed ({type(exc).__name__}: {exc}); polling every {self.options.poll_seconds:g}s")

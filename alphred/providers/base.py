@@ -6,20 +6,10 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-
-class EventType(StrEnum):
-    """The six provider event types."""
-
-    SYSTEM = "system"
-    ASSISTANT = "assistant"
-    TOOL_USE = "tool_use"
-    TOOL_RESULT = "tool_result"
-    USAGE = "usage"
-    RESULT = "result"
+from alphred.engine.provider_events import EventType as EventType  # defined below providers and store
 
 
 @dataclass(frozen=True)

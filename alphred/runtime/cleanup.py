@@ -13,15 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import select
-
 from alphred.engine import RunStatus
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.git.merges import LaneGit
 from alphred.runtime.crash import crash_point
 from alphred.store import SqlRunStore
 from alphred.store.owners import lease_free
-from alphred.store.runs import RUNS
 
 ENDED_FOR_GC = (RunStatus.COMPLETED.value, RunStatus.CANCELLED.value)
 
@@ -55,31 +52,16 @@ def _with_worktrees(
 ) -> list[tuple[int, str, str, str | None, bool, bool]]:
     """``(id, status, worktree_path, repo_path, keep_worktree, held)`` of runs in ``statuses`` that have a
     worktree; ``held``: a live process holds its lease (a run that just completed removes its worktree itself)."""
-    query = (
-        select(
-            RUNS.c.id,
-            RUNS.c.status,
-            RUNS.c.worktree_path,
-            RUNS.c.repo_path,
-            RUNS.c.engine_state,
-            RUNS.c.lease_owner,
-            RUNS.c.lease_expires_at,
-        )
-        .where(RUNS.c.status.in_(statuses), RUNS.c.worktree_path.is_not(None))
-        .order_by(RUNS.c.id)
-    )
-    with store.reading() as tx:
-        rows = tx.connection.execute(query).all()
     return [
         (
-            row.id,
+            row.run_id,
             row.status,
             row.worktree_path,
             row.repo_path,
-            bool(((row.engine_state or {}).get("runtime") or {}).get("keep_worktree")),
+            row.keep_worktree,
             not lease_free(row.lease_owner, row.lease_expires_at),
         )
-        for row in rows
+        for row in store.runs_with_worktrees(statuses)
     ]
 
 

@@ -28,7 +28,6 @@ from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
 from alphred.runtime.sink import FLUSH_EVERY_SECONDS, EventSink
 from alphred.store import StoreTransaction
-from alphred.store.snapshots import requests_in
 from alphred.workflow import Phase, PhaseType
 
 __all__ = ["OUTCOME", "AttemptStats", "PhaseContext", "outcome_event", "run_attempt"]
@@ -134,7 +133,7 @@ def _ended(
 ) -> PhaseCompleted | PhaseFailed:
     """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
     transaction, then ``complete`` (the report, the commit)."""
-    stats.pause_requested = sink.flush_with(lambda tx: requests_in(tx, ctx.run_id)[0])
+    stats.pause_requested = sink.flush_with(lambda tx: tx.run_requests(ctx.run_id)[0])
     return complete()
 
 

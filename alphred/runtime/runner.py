@@ -62,7 +62,6 @@ from alphred.runtime.persist import Persister, Write
 from alphred.runtime.phase import AttemptStats, PhaseContext, run_attempt
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
-from alphred.store.snapshots import read_requests
 from alphred.views.jsonl import JsonlEvents
 from alphred.views.progress import Progress
 from alphred.workflow import PhaseType, Workflow
@@ -322,7 +321,7 @@ class Runner:
         if not self._pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
             asked = stats.pause_requested  # read as the attempt ended, with its last events
             if asked is None:  # the runtime failed the attempt before that
-                asked = (await asyncio.to_thread(read_requests, self.store, self.run_id))[0]
+                asked = (await asyncio.to_thread(self.store.run_requests, self.run_id))[0]
             self._pause = asked
         return [PauseRequested(), outcome] if self._pause else [outcome]
 

@@ -1,7 +1,21 @@
-"""Alphred's SQL store: SQLModel tables, migrations, topology compile and ``SqlRunStore``.
+"""Alphred's SQL store: one API over SQLite and PostgreSQL (``SqlRunStore``), its records, its statuses.
 
-Statuses and the transition tables import cheaply; everything that needs SQLAlchemy is loaded on first
-use (``from alphred.store import SqlRunStore``), so ``import alphred.store`` stays light.
+The store's public face is three modules; everything else in ``alphred/store/`` is its inside:
+
+- ``alphred.store`` (this package): ``SqlRunStore`` and ``StoreTransaction`` (every query is a method of
+  the transaction; the store repeats them as one-transaction shortcuts), ``open_engine``/``migrate``,
+  the URL helpers ``check_database_url``/``display_url``, and re-exports of the two modules below.
+- ``alphred.store.records``: the frozen records the store hands out (``RunRecord``, ``RunSnapshot``,
+  ``RepositoryRecord``, ``Candidate``, ...) and takes in (``EventRow``).
+- ``alphred.store.enums``: the stored statuses and kinds (shared with the engine).
+- ``alphred.store.owners``: lease owners (``host:pid:start:token``) and whether they are alive.
+
+Outside ``alphred/store/`` nothing imports SQLAlchemy, SQLModel, psycopg or another module of this package
+(import-linter's contract "no store internals outside store/" in ``pyproject.toml``): no SQL is written
+anywhere else. Tests may reach inside.
+
+Statuses, records and the transition tables import cheaply; everything that needs SQLAlchemy is loaded on
+first use (``from alphred.store import SqlRunStore``), so ``import alphred.store`` stays light.
 """
 
 from __future__ import annotations
@@ -10,6 +24,24 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from alphred.store.enums import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
+from alphred.store.records import (
+    ArtifactRecord,
+    Candidate,
+    EventRecord,
+    EventRow,
+    NodeRecord,
+    ProcessRecord,
+    RepositoryRecord,
+    RoutingRecord,
+    RunRecord,
+    RunSnapshot,
+    StepRecord,
+    TopologyEdge,
+    TopologyRecord,
+    WorkflowSource,
+    WorktreeRecord,
+    check_repository_name,
+)
 from alphred.store.transitions import (
     NODE_TRANSITIONS,
     RUN_TRANSITIONS,
@@ -18,56 +50,52 @@ from alphred.store.transitions import (
 )
 
 if TYPE_CHECKING:
-    from alphred.store.compile import compile_workflow
-    from alphred.store.connect import open_engine
+    from alphred.store.connect import check_database_url, display_url
     from alphred.store.migrations import migrate
-    from alphred.store.records import (
-        ArtifactRecord,
-        EventRecord,
-        EventRow,
-        NodeRecord,
-        RoutingRecord,
-        RunRecord,
-        StepRecord,
-    )
-    from alphred.store.sql_store import SqlRunStore, StoreTransaction
+    from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction, open_engine
 
 _LAZY = {
     "SqlRunStore": "alphred.store.sql_store",
     "StoreTransaction": "alphred.store.sql_store",
-    "open_engine": "alphred.store.connect",
+    "Notifications": "alphred.store.sql_store",
+    "open_engine": "alphred.store.sql_store",
     "migrate": "alphred.store.migrations",
-    "compile_workflow": "alphred.store.compile",
-    "ArtifactRecord": "alphred.store.records",
-    "EventRecord": "alphred.store.records",
-    "EventRow": "alphred.store.records",
-    "NodeRecord": "alphred.store.records",
-    "RoutingRecord": "alphred.store.records",
-    "RunRecord": "alphred.store.records",
-    "StepRecord": "alphred.store.records",
+    "check_database_url": "alphred.store.connect",
+    "display_url": "alphred.store.connect",
 }
 
 __all__ = [
     "NODE_TRANSITIONS",
     "RUN_TRANSITIONS",
     "ArtifactRecord",
+    "Candidate",
     "EventRecord",
     "EventRow",
     "EventType",
     "NodeRecord",
     "NodeStatus",
     "NodeType",
+    "Notifications",
+    "ProcessRecord",
+    "RepositoryRecord",
     "RoutingRecord",
     "RunRecord",
+    "RunSnapshot",
     "RunStatus",
     "SqlRunStore",
     "StepOutcome",
     "StepRecord",
     "StoreTransaction",
     "TargetKind",
+    "TopologyEdge",
+    "TopologyRecord",
+    "WorkflowSource",
+    "WorktreeRecord",
+    "check_database_url",
     "check_node_transition",
+    "check_repository_name",
     "check_run_transition",
-    "compile_workflow",
+    "display_url",
     "migrate",
     "open_engine",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, Dialect, Float, Integer, Text, TypeDecorator, false
+from sqlalchemy import JSON, Boolean, Column, DateTime, Dialect, Float, ForeignKey, Integer, Text, TypeDecorator, false
 
 
 def utcnow() -> datetime:
@@ -53,6 +53,14 @@ def ts_field(nullable: bool = True, default_now: bool = False) -> Any:
     if default_now:
         return Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False, default=utcnow))
     return Field(default=None, sa_column=Column(UtcDateTime(), nullable=nullable))
+
+
+def fk_field(target: str, ondelete: str, nullable: bool = True) -> Any:
+    """An integer foreign key to ``target``; a nullable one defaults to None, a required one has no default."""
+    from sqlmodel import Field  # only ``tables.py`` builds fields: the Core schema needs no SQLModel
+
+    column = Column(Integer, ForeignKey(target, ondelete=ondelete), nullable=nullable)
+    return Field(default=None, sa_column=column) if nullable else Field(sa_column=column)
 
 
 def int_field(default: int = 0) -> Any:

@@ -1,25 +1,22 @@
-"""Open a SQLAlchemy engine for any URL, with Alphred's SQLite settings and database error mapping.
+"""Database URLs and errors, for every database: parsing and checking URLs, the busy timeout, and turning a
+locked, corrupt or unreachable database into Alphred's errors.
 
-SQLite: WAL journal, ``foreign_keys=ON``, ``synchronous=NORMAL``, a busy timeout (10 s, or
-``ALPHRED_DB_BUSY_TIMEOUT`` seconds), and write transactions that start with ``BEGIN IMMEDIATE`` so that two
-writers queue on the busy timeout instead of failing on a lock upgrade. Connections carrying the
-``READ_ONLY`` execution option begin a plain deferred transaction. PostgreSQL URLs without a driver use
-psycopg 3.
+What differs between databases — how an engine is created and configured, how claims lock, how workers
+are woken — belongs to the store subclass of each (``sqlite_store.py``, ``postgres_store.py``).
+PostgreSQL URLs without a driver use psycopg 3.
 """
 
 from __future__ import annotations
 
 import os
-import time
-import weakref
+import re
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import URL, Connection, ExceptionContext, make_url
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy import Engine, event
+from sqlalchemy.engine import URL, ExceptionContext, make_url
+from sqlalchemy.exc import ArgumentError
 
-from alphred.errors import DatabaseCorruptError, DatabaseLockedError, StoreError
+from alphred.errors import DatabaseCorruptError, DatabaseLockedError, DatabaseUrlError, StoreError
 from alphred.settings import seconds_setting
 
 BUSY_TIMEOUT_ENV = "ALPHRED_DB_BUSY_TIMEOUT"
@@ -27,9 +24,10 @@ DEFAULT_BUSY_TIMEOUT = 10.0
 READ_ONLY = "alphred_read_only"
 """Execution option: begin a deferred (read) transaction instead of ``BEGIN IMMEDIATE`` on SQLite."""
 
-_CONFIGURED: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
 _LOCKED = ("database is locked", "database table is locked")
 _CORRUPT = ("file is not a database", "database disk image is malformed", "malformed database schema")
+_PASSWORD = re.compile(r"(//[^/:@]*:)[^/@]*@")
+URL_USAGE = "use sqlite:///PATH or postgresql://USER@HOST/DB"
 
 
 def busy_timeout_seconds(value: float | None = None) -> float:
@@ -63,75 +61,45 @@ def sqlite_file(url: str | URL) -> Path | None:
     return Path(database)
 
 
-def open_engine(url: str | URL, *, busy_timeout: float | None = None) -> Engine:
-    """Create an engine for ``url`` with Alphred's settings (creating a SQLite file's parent directory)."""
-    parsed = normalize_url(url)
-    timeout = busy_timeout_seconds(busy_timeout)
-    path = sqlite_file(parsed)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the directory of database {display_url(parsed)}: {exc}") from exc
-    if parsed.get_backend_name() == "sqlite":
-        engine = create_engine(parsed, connect_args={"timeout": timeout})
+def check_database_url(value: str | None) -> str | None:
+    """``value`` unchanged when it is a SQLite or PostgreSQL URL Alphred can use; DatabaseUrlError otherwise."""
+    if value is None or not value.strip():
+        return None
+    shown = _PASSWORD.sub(r"\1***@", value)[:200]
+    if "\x00" in value or "%00" in value:
+        raise DatabaseUrlError(shown.replace("\x00", "\\0"), "contains a NUL byte")
+    try:
+        url = make_url(value)
+    except (ArgumentError, ValueError, TypeError):
+        raise DatabaseUrlError(shown, f"not a database URL ({URL_USAGE})") from None
+    backend, _, driver = url.drivername.partition("+")
+    if backend in ("postgresql", "postgres"):
+        if driver not in ("", "psycopg"):
+            raise DatabaseUrlError(
+                shown, f"driver '{driver}' is not supported (use postgresql:// or postgresql+psycopg://)"
+            )
+    elif backend == "sqlite":
+        if driver not in ("", "pysqlite"):
+            raise DatabaseUrlError(shown, f"driver '{driver}' is not supported (use sqlite:///PATH)")
+        database = url.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            path = Path(database)
+            if path.exists() and not path.is_file():
+                raise DatabaseUrlError(shown, f"{database} is not a regular file")
     else:
-        engine = create_engine(parsed, pool_pre_ping=True)
-    return configure_engine(engine, busy_timeout=timeout)
+        raise DatabaseUrlError(shown, f"unsupported database '{backend}': Alphred stores runs in SQLite or PostgreSQL")
+    return value
 
 
-def configure_engine(engine: Engine, *, busy_timeout: float | None = None) -> Engine:
-    """Attach Alphred's connection settings and error mapping to ``engine`` (once; later calls are no-ops)."""
-    if engine in _CONFIGURED:
-        return engine
-    timeout = busy_timeout_seconds(busy_timeout)
-    _CONFIGURED[engine] = timeout
+def install_error_translation(engine: Engine, busy_timeout: float) -> None:
+    """Turn the database errors ``engine`` meets into Alphred's (``translate_error``)."""
     shown = display_url(engine.url)
-    if engine.dialect.name == "sqlite":
-        memory = sqlite_file(engine.url) is None
-
-        @event.listens_for(engine, "connect")
-        def _on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
-            dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (see _on_begin)
-            cursor = dbapi_connection.cursor()
-            try:
-                cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-                cursor.execute("PRAGMA foreign_keys = ON")
-                if not memory:
-                    _journal_wal(cursor, timeout)
-                cursor.execute("PRAGMA synchronous = NORMAL")
-            finally:
-                cursor.close()
-
-        @event.listens_for(engine, "begin")
-        def _on_begin(conn: Connection) -> None:
-            read_only = conn.get_execution_options().get(READ_ONLY, False)
-            conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     @event.listens_for(engine, "handle_error")
     def _on_error(context: ExceptionContext) -> None:
         if context.is_pre_ping:  # the pool recovers from a dead pooled connection by itself
             return
-        translate_error(context.original_exception, shown, timeout, connecting=context.connection is None)
-
-    return engine
-
-
-def _journal_wal(cursor: Any, timeout: float) -> None:
-    """Switch a SQLite file to WAL. On a new file another process may be creating the schema in rollback
-    mode: the switch then meets a lock SQLite reports at once, without its busy handler (two processes each
-    waiting for the other), so it is tried again until the busy timeout has passed."""
-    import sqlite3
-
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.01)
+        translate_error(context.original_exception, shown, busy_timeout, connecting=context.connection is None)
 
 
 def translate_error(error: BaseException | None, url: str, busy_timeout: float, *, connecting: bool = False) -> None:

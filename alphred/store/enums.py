@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-# One definition of each status, shared with the pure engine (it owns the state machine).
+# One definition of each status and kind, shared with the pure engine (it owns the state machine) and with
+# the providers (they emit the events whose kinds ``run_node_stream_events`` keeps).
+from alphred.engine.provider_events import EventType
 from alphred.engine.state import StepOutcome
 from alphred.engine.statuses import TERMINAL_RUN_STATUSES, NodeStatus, RunStatus
-from alphred.providers.base import EventType  # the provider event kinds, kept in run_node_stream_events
 
 __all__ = ["ENDED_RUN_STATUSES", "EventType", "NodeStatus", "NodeType", "RunStatus", "StepOutcome", "TargetKind"]
 

@@ -1,8 +1,9 @@
 """Turning provider events into ``run_node_stream_events`` rows, fast (one executemany per batch).
 
-On SQLite the rows are encoded here exactly as SQLAlchemy would store them (UTC timestamp text, JSON
-text) and handed to the driver's ``executemany`` directly: SQLAlchemy's per-row parameter processing
-would otherwise cost more than SQLite's insert itself.
+``insert_events`` goes through SQLAlchemy Core (any database). ``insert_sqlite_events`` (the SQLite store's)
+encodes the rows exactly as SQLAlchemy would store them (UTC timestamp text, JSON text) and hands them to
+the driver's ``executemany`` directly: SQLAlchemy's per-row parameter processing would otherwise cost more
+than SQLite's insert itself.
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ from alphred.store.records import EventRow
 from alphred.store.schema import RUN_NODE_STREAM_EVENTS
 
 EVENTS = RUN_NODE_STREAM_EVENTS
-COLUMNS = (
-    "workflow_run_id", "run_node_id", "attempt", "sequence", "event_type", "timestamp", "content", "metadata",
-)  # fmt: skip
+COLUMNS = tuple(column.name for column in EVENTS.c if column.name != "id")
+"""The columns an event row fills, in table order (``event_tuple`` gives its values in this order)."""
 _SQLITE_INSERT = f"INSERT INTO {EVENTS.name} ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
 _SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for SQLite DATETIME
 
@@ -86,15 +86,18 @@ def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple
 
 
 def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
-    """Insert provider events with one ``executemany``; return how many were written."""
+    """Insert provider events with one Core ``executemany``; return how many were written."""
     now = utcnow()
-    if conn.dialect.name == "sqlite":
-        now_text = _sqlite_time(now)
-        encoded = [_sqlite_row(row, now_text) for row in rows]
-        if encoded:
-            conn.exec_driver_sql(_SQLITE_INSERT, encoded)
-        return len(encoded)
     values = [event_tuple(row) for row in rows]
     if values:
         conn.execute(insert(EVENTS), [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
     return len(values)
+
+
+def insert_sqlite_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
+    """Insert provider events into SQLite with the driver's own ``executemany``; return how many were written."""
+    now_text = _sqlite_time(utcnow())
+    encoded = [_sqlite_row(row, now_text) for row in rows]
+    if encoded:
+        conn.exec_driver_sql(_SQLITE_INSERT, encoded)
+    return len(encoded)

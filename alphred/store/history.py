@@ -14,6 +14,7 @@ from alphred.store.columns import utcnow
 from alphred.store.enums import StepOutcome
 from alphred.store.event_rows import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
+from alphred.store.rows import RowReader
 from alphred.store.runs import NODES, RunOps, inserted_id
 from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
 
@@ -52,13 +53,15 @@ def content_sha256(text: str | None, data: Any) -> str:
     return digest.hexdigest()
 
 
+_EVENT = RowReader(EventRecord, rename={"run_id": "workflow_run_id"})  # the column's name in the table
+_ROUTING = RowReader(RoutingRecord)
+_ARTIFACT = RowReader(ArtifactRecord)  # from a row joined with its phase's key
+_BARE_ARTIFACT = RowReader(ArtifactRecord, given=("node_key",))
+
+
 def _artifact(row: Row[Any], node_key: str | None = None) -> ArtifactRecord:
-    m = row._mapping
-    return ArtifactRecord(
-        id=m["id"], run_id=m["run_id"], run_node_id=m["run_node_id"], node_key=node_key or m["node_key"],
-        attempt=m["attempt"], kind=m["kind"], content_text=m["content_text"],
-        content_json=m["content_json"], sha256=m["sha256"], created_at=m["created_at"],
-    )  # fmt: skip
+    """An artifact from a row with its phase key (a joined column), or from a bare row and ``node_key``."""
+    return _ARTIFACT(row) if node_key is None else _BARE_ARTIFACT(row, node_key=node_key)
 
 
 class HistoryOps(RunOps):
@@ -89,21 +92,19 @@ class HistoryOps(RunOps):
             query = query.where(NODES.c.node_key == node_key)
         if limit is not None:
             query = query.limit(limit)
-        return [
-            EventRecord(
-                id=m["id"],
-                run_id=m["workflow_run_id"],
-                run_node_id=m["run_node_id"],
-                node_key=m["node_key"],
-                attempt=m["attempt"],
-                sequence=m["sequence"],
-                event_type=m["event_type"],
-                timestamp=m["timestamp"],
-                content=m["content"],
-                metadata=m["metadata"],
-            )
-            for m in (row._mapping for row in self._conn.execute(query))
-        ]
+        return [_EVENT(row) for row in self._conn.execute(query)]
+
+    def latest_events(self, run_id: int, limit: int) -> list[EventRecord]:
+        """The run's newest ``limit`` events, oldest first (one indexed read, whatever the run's size)."""
+        query = (
+            select(EVENTS.c.id)
+            .where(EVENTS.c.workflow_run_id == run_id)
+            .order_by(EVENTS.c.id.desc())
+            .limit(1)
+            .offset(max(limit - 1, 0))
+        )
+        first = self._conn.execute(query).scalar()
+        return self.events(run_id, None, (first - 1) if first is not None else 0, limit)
 
     # --- artifacts ------------------------------------------------------------------------------------------
 
@@ -186,22 +187,7 @@ class HistoryOps(RunOps):
             .where(ROUTING.c.run_id == run_id)
             .order_by(ROUTING.c.id)
         )
-        return [
-            RoutingRecord(
-                id=m["id"],
-                run_id=m["run_id"],
-                run_node_id=m["run_node_id"],
-                node_key=m["node_key"],
-                attempt=m["attempt"],
-                decision=m["decision"],
-                target=m["target"],
-                priority=m["priority"],
-                edge_id=m["edge_id"],
-                reason=m["reason"],
-                created_at=m["created_at"],
-            )
-            for m in (row._mapping for row in self._conn.execute(query))
-        ]
+        return [_ROUTING(row) for row in self._conn.execute(query)]
 
     def add_diagnostic(
         self,

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from alphred.errors import StoreError
 from alphred.store import schema
-from alphred.store.connect import READ_ONLY, configure_engine
+from alphred.store.connect import READ_ONLY
 
 _ADVISORY_LOCK_KEY = 0x616C70687265  # "alphre": serialises migrations across PostgreSQL sessions
 
@@ -124,8 +124,11 @@ def _applied_version(conn: Connection) -> int:
 
 
 def migrate(engine: Engine) -> int:
-    """Bring the schema up to date and return its version; a no-op when it already is."""
-    configure_engine(engine)
+    """Bring the schema up to date and return its version; a no-op when it already is.
+
+    ``engine`` comes from ``open_engine`` or a store (its database's settings attached: on SQLite, the
+    migration's transaction is then ``BEGIN IMMEDIATE``, holding the write lock throughout).
+    """
     current = schema_version(engine)
     if current == LATEST_VERSION:
         return current

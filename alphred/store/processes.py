@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
+from alphred.store.records import ProcessRecord
 from alphred.store.schema import RUN_PROCESSES
 
 PROCESSES = RUN_PROCESSES
-
-
-@dataclass(frozen=True)
-class ProcessRecord:
-    """One recorded process group of an attempt."""
-
-    node_key: str
-    attempt: int
-    host: str
-    pgid: int
-    started: str | None
 
 
 class ProcessOps:

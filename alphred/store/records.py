@@ -1,12 +1,19 @@
-"""Frozen snapshots the store hands out (never live ORM rows), and the event row it takes in."""
+"""Frozen snapshots the store hands out (never live ORM rows), and the event row it takes in.
+
+Part of the store's public face (with ``alphred.store`` and ``alphred.store.enums``): importing it costs no
+SQLAlchemy. A record whose fields are a table's columns has exactly their names, so the store fills it from a
+row by name (``alphred.store.rows``) and a test checks the two never drift apart.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from alphred.errors import RepositoryRegistryError
 from alphred.store.enums import NodeStatus, RunStatus, StepOutcome
 
 
@@ -159,3 +166,129 @@ class EventRow:
     content: str | None = None
     timestamp: datetime | None = None
     metadata: Mapping[str, Any] | None = field(default=None)
+
+
+@dataclass(frozen=True)
+class RunSnapshot:
+    """The stored engine state of a run (``engine``), the runtime options it ran with, and its workflow."""
+
+    run_id: int
+    engine: dict[str, Any] | None
+    runtime: dict[str, Any]
+    source_path: str | None
+    source_text: str | None
+    source_files: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WorkflowSource:
+    """The workflow file a tree version was compiled from (its text and prompt files), for loading it again."""
+
+    tree_id: int
+    source_path: str | None
+    text: str | None
+    files: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WorktreeRecord:
+    """A run that still has a worktree: what ``gc`` and the pending cleanup decide on."""
+
+    run_id: int
+    status: str
+    worktree_path: str
+    repo_path: str | None
+    keep_worktree: bool
+    lease_owner: str | None
+    lease_expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class TopologyEdge:
+    """One transition of a compiled tree: source and target phase keys (the target None for ``$end``/``$fail``)."""
+
+    source: str
+    target_kind: str
+    target: str | None
+    guard: str | None
+    max_traversals: int | None
+
+
+@dataclass(frozen=True)
+class TopologyRecord:
+    """A compiled tree's phases ``(key, type)`` in file order, its start phase and its transitions."""
+
+    start: str | None
+    phases: tuple[tuple[str, str], ...]
+    edges: tuple[TopologyEdge, ...]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A run a worker might claim: what it needs to decide, nothing more."""
+
+    id: int
+    status: str
+    reason: str | None
+    requires: tuple[str, ...]
+    lease_owner: str | None
+    lease_expires_at: datetime | None
+    queued: bool
+    request: dict[str, Any] | None
+    repo_path: str | None
+    repo_url: str | None
+    repo_root: str | None
+    priority: int
+
+
+@dataclass(frozen=True)
+class ProcessRecord:
+    """One recorded process group of an attempt."""
+
+    node_key: str
+    attempt: int
+    host: str
+    pgid: int
+    started: str | None
+
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+"""A registered repository name: also a directory name under ``~/.alphred/repos/``."""
+
+
+def check_repository_name(name: str) -> str:
+    """Return ``name`` if it is a valid registered name, else raise ``RepositoryRegistryError``."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise RepositoryRegistryError(
+            f"invalid repository name '{name}': use letters, digits, '.', '_' and '-', starting with a letter or digit"
+        )
+    return name
+
+
+@dataclass(frozen=True)
+class RepositoryRecord:
+    """One registered repository."""
+
+    id: int
+    name: str
+    path: str | None
+    remote_url: str | None
+    branch_template: str | None
+    clone_status: str
+    created_at: datetime
+
+    @property
+    def location(self) -> str:
+        """The URL it comes from, else its path."""
+        return self.remote_url or self.path or ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON object (``repo list --json``)."""
+        return {
+            "name": self.name,
+            "path": self.path,
+            "remote_url": self.remote_url,
+            "branch_template": self.branch_template,
+            "clone_status": self.clone_status,
+            "created_at": self.created_at.isoformat().replace("+00:00", "Z"),
+        }

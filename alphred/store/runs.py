@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import BindParameter, Integer, Row, Table, Text, bindparam, insert, select, update
@@ -13,6 +13,7 @@ from alphred.store import schema
 from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.records import NodeRecord, RunRecord
+from alphred.store.rows import RowReader
 from alphred.store.transitions import check_node_transition, check_run_transition
 
 if TYPE_CHECKING:
@@ -22,25 +23,20 @@ RUNS = schema.WORKFLOW_RUNS
 NODES = schema.RUN_NODES
 TREES = schema.WORKFLOW_TREES
 TREE_NODES = schema.TREE_NODES
-TREE_EDGES = schema.TREE_EDGES
 
-RUN_FIELDS = frozenset(
-    {
-        "reason", "inputs", "branch", "base_sha", "head_sha", "base_ref", "worktree_path", "repo_path",
-        "pr_url", "engine_state", "tokens", "cost_usd", "steps", "pause_requested", "cancel_requested", "lease_owner",
-        "lease_expires_at", "started_at", "completed_at", "priority", "requires", "queued", "request",
-        "repo_name", "repo_url", "repo_root",
-    }
-)  # fmt: skip
-"""Run columns ``update_run`` and ``set_run_status`` accept as keyword fields."""
+RUN_FIELDS = frozenset(RUNS.c.keys()) - {"id", "tree_id", "status", "created_at", "updated_at"}
+"""Run columns ``update_run`` and ``set_run_status`` accept as keyword fields (all but identity and status)."""
 
-NODE_FIELDS = frozenset(
-    {
-        "attempt", "visits", "decision", "exit_code", "tokens", "cost_usd", "lease_owner",
-        "lease_expires_at", "started_at", "completed_at",
-    }
-)  # fmt: skip
-"""Run-node columns ``update_node`` and ``set_node_status`` accept as keyword fields."""
+NODE_FIELDS = frozenset(NODES.c.keys()) - {
+    "id",
+    "run_id",
+    "tree_node_id",
+    "node_key",
+    "sequence_index",
+    "status",
+    "updated_at",
+}
+"""Run-node columns ``update_node`` and ``set_node_status`` accept as keyword fields (all but identity and status)."""
 
 _NODE_ENDED = frozenset({NodeStatus.COMPLETED, NodeStatus.FAILED, NodeStatus.SKIPPED, NodeStatus.CANCELLED})
 
@@ -80,67 +76,25 @@ def inserted_id(result: CursorResult[Any]) -> int:
     return int(key[0])
 
 
+_NODE_RECORD = RowReader(NodeRecord, convert={"status": NodeStatus})
+_RUN_CONVERT: dict[str, Callable[[Any], Any]] = {
+    "status": RunStatus,
+    "inputs": lambda value: dict(value or {}),
+    "pause_requested": bool,
+    "cancel_requested": bool,
+    "requires": lambda value: tuple(value or ()),
+    "queued": bool,
+}
+_RUN_RECORD = RowReader(RunRecord, convert=_RUN_CONVERT, given=("nodes",))  # its engine state: ``run_snapshot``
+
+
 def node_record(row: Row[Any]) -> NodeRecord:
     """A NodeRecord from a ``run_nodes`` row."""
-    m = row._mapping
-    return NodeRecord(
-        id=m["id"],
-        run_id=m["run_id"],
-        tree_node_id=m["tree_node_id"],
-        node_key=m["node_key"],
-        sequence_index=m["sequence_index"],
-        status=NodeStatus(m["status"]),
-        attempt=m["attempt"],
-        visits=m["visits"],
-        decision=m["decision"],
-        exit_code=m["exit_code"],
-        tokens=m["tokens"],
-        cost_usd=m["cost_usd"],
-        lease_owner=m["lease_owner"],
-        lease_expires_at=m["lease_expires_at"],
-        started_at=m["started_at"],
-        completed_at=m["completed_at"],
-        updated_at=m["updated_at"],
-    )
+    return _NODE_RECORD(row)
 
 
 def _run_record(row: Row[Any], nodes: Iterable[NodeRecord]) -> RunRecord:
-    m = row._mapping
-    return RunRecord(
-        id=m["id"],
-        tree_id=m["tree_id"],
-        tree_key=m["tree_key"],
-        tree_version=m["tree_version"],
-        status=RunStatus(m["status"]),
-        reason=m["reason"],
-        inputs=dict(m["inputs"] or {}),
-        branch=m["branch"],
-        base_sha=m["base_sha"],
-        head_sha=m["head_sha"],
-        base_ref=m["base_ref"],
-        worktree_path=m["worktree_path"],
-        repo_path=m["repo_path"],
-        pr_url=m["pr_url"],
-        tokens=m["tokens"],
-        cost_usd=m["cost_usd"],
-        steps=m["steps"],
-        pause_requested=bool(m["pause_requested"]),
-        cancel_requested=bool(m["cancel_requested"]),
-        lease_owner=m["lease_owner"],
-        lease_expires_at=m["lease_expires_at"],
-        created_at=m["created_at"],
-        started_at=m["started_at"],
-        completed_at=m["completed_at"],
-        updated_at=m["updated_at"],
-        nodes=tuple(nodes),
-        priority=m["priority"],
-        requires=tuple(m["requires"] or ()),
-        queued=bool(m["queued"]),
-        request=m["request"],
-        repo_name=m["repo_name"],
-        repo_url=m["repo_url"],
-        repo_root=m["repo_root"],
-    )
+    return _RUN_RECORD(row, nodes=tuple(nodes))  # the run's columns with its tree's key and version
 
 
 class RunOps:
@@ -153,40 +107,9 @@ class RunOps:
 
     @property
     def connection(self) -> Connection:
-        """The SQLAlchemy connection this transaction runs on."""
+        """The SQLAlchemy connection this transaction runs on: for the store's own modules and for tests (no
+        code outside ``alphred/store/`` writes SQL; it calls this transaction's methods)."""
         return self._conn
-
-    # --- topology ---------------------------------------------------------------------------------------
-
-    def compile(self, workflow: Workflow) -> tuple[int, int]:
-        """Store ``workflow`` as topology (same content -> same version) and return ``(tree_id, version)``."""
-        from alphred.store.compile import workflow_content_hash
-
-        stored = self._conn.execute(
-            select(TREES.c.id, TREES.c.version)
-            .where(TREES.c.tree_key == workflow.key, TREES.c.content_hash == workflow_content_hash(workflow))
-            .order_by(TREES.c.version)
-            .limit(1)
-        ).first()
-        if stored is not None:  # compiled before: no need for the ORM (SQLModel, pydantic) to write one
-            return int(stored.id), int(stored.version)
-        from sqlmodel import Session
-
-        from alphred.store.compile import compile_workflow
-
-        with Session(bind=self._conn, expire_on_commit=False) as session:
-            tree = compile_workflow(session, workflow)
-            assert tree.id is not None
-            return tree.id, tree.version
-
-    def edge_ids(self, tree_id: int) -> dict[tuple[str, int], int]:
-        """The edge ids of tree ``tree_id``, keyed by ``(source phase key, priority)``."""
-        query = (
-            select(TREE_NODES.c.node_key, TREE_EDGES.c.priority, TREE_EDGES.c.id)
-            .join(TREE_NODES, TREE_NODES.c.id == TREE_EDGES.c.source_node_id)
-            .where(TREE_EDGES.c.tree_id == tree_id)
-        )
-        return {(key, priority): edge_id for key, priority, edge_id in self._conn.execute(query)}
 
     # --- runs ---------------------------------------------------------------------------------------------
 

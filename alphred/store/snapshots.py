@@ -1,59 +1,78 @@
-"""What resume needs back from SQL: the engine's state snapshot and the workflow source of a run's tree."""
+"""What resume and cleanup read back from a run's row: the engine's state snapshot with the workflow source,
+the pause/cancel flags, and the runs that still have a worktree."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
 
 from alphred.errors import UnknownRunError
-from alphred.store.runs import RUNS, TREES
+from alphred.store import schema
+from alphred.store.records import RunSnapshot, WorktreeRecord
+
+RUNS = schema.WORKFLOW_RUNS
+TREES = schema.WORKFLOW_TREES
+
+_SNAPSHOT = (
+    select(RUNS.c.engine_state, TREES.c.source_path, TREES.c.definition)
+    .join(TREES, TREES.c.id == RUNS.c.tree_id)
+    .where(RUNS.c.id == bindparam("_run_id"))
+)
+_REQUESTS = select(RUNS.c.pause_requested, RUNS.c.cancel_requested).where(RUNS.c.id == bindparam("_run_id"))
 
 
-@dataclass(frozen=True)
-class RunSnapshot:
-    """The stored engine state of a run (``engine``), the runtime options it ran with, and its workflow."""
+class SnapshotOps:
+    """Reads of a run's stored snapshot and flags on the transaction's connection."""
 
-    run_id: int
-    engine: dict[str, Any] | None
-    runtime: dict[str, Any]
-    source_path: str | None
-    source_text: str | None
-    source_files: dict[str, str] = field(default_factory=dict)
+    _conn: Connection
 
+    def run_snapshot(self, run_id: int) -> RunSnapshot:
+        """The run's stored engine state, runtime options and workflow source; UnknownRunError when none."""
+        row = self._conn.execute(_SNAPSHOT, {"_run_id": run_id}).first()
+        if row is None:
+            raise UnknownRunError(run_id)
+        state = row.engine_state or {}
+        source = (row.definition or {}).get("source") or {}
+        return RunSnapshot(
+            run_id=run_id,
+            engine=state.get("engine"),
+            runtime=dict(state.get("runtime") or {}),
+            source_path=row.source_path,
+            source_text=source.get("text"),
+            source_files=dict(source.get("files") or {}),
+        )
 
-def read_snapshot(store: Any, run_id: int) -> RunSnapshot:
-    """Read a run's snapshot (``store`` is a SqlRunStore); UnknownRunError when there is no such run."""
-    query = (
-        select(RUNS.c.engine_state, TREES.c.source_path, TREES.c.definition)
-        .join(TREES, TREES.c.id == RUNS.c.tree_id)
-        .where(RUNS.c.id == run_id)
-    )
-    with store.reading() as tx:
-        row = tx.connection.execute(query).first()
-    if row is None:
-        raise UnknownRunError(run_id)
-    state = row.engine_state or {}
-    source = (row.definition or {}).get("source") or {}
-    return RunSnapshot(
-        run_id=run_id,
-        engine=state.get("engine"),
-        runtime=dict(state.get("runtime") or {}),
-        source_path=row.source_path,
-        source_text=source.get("text"),
-        source_files=dict(source.get("files") or {}),
-    )
+    def run_requests(self, run_id: int) -> tuple[bool, bool]:
+        """The run's ``(pause_requested, cancel_requested)`` flags, in one small read (False, False: no run)."""
+        row = self._conn.execute(_REQUESTS, {"_run_id": run_id}).first()
+        return (False, False) if row is None else (bool(row[0]), bool(row[1]))
 
-
-def read_requests(store: Any, run_id: int) -> tuple[bool, bool]:
-    """The run's ``(pause_requested, cancel_requested)`` flags, in one small read."""
-    with store.reading() as tx:
-        return requests_in(tx, run_id)
-
-
-def requests_in(tx: Any, run_id: int) -> tuple[bool, bool]:
-    """The run's ``(pause_requested, cancel_requested)`` flags, read inside the transaction ``tx``."""
-    query = select(RUNS.c.pause_requested, RUNS.c.cancel_requested).where(RUNS.c.id == run_id)
-    row = tx.connection.execute(query).first()
-    return (False, False) if row is None else (bool(row[0]), bool(row[1]))
+    def runs_with_worktrees(self, statuses: Iterable[str]) -> list[WorktreeRecord]:
+        """Runs in ``statuses`` whose worktree path is still recorded, oldest first."""
+        query = (
+            select(
+                RUNS.c.id,
+                RUNS.c.status,
+                RUNS.c.worktree_path,
+                RUNS.c.repo_path,
+                RUNS.c.engine_state,
+                RUNS.c.lease_owner,
+                RUNS.c.lease_expires_at,
+            )
+            .where(RUNS.c.status.in_([str(s) for s in statuses]), RUNS.c.worktree_path.is_not(None))
+            .order_by(RUNS.c.id)
+        )
+        return [
+            WorktreeRecord(
+                run_id=row.id,
+                status=row.status,
+                worktree_path=row.worktree_path,
+                repo_path=row.repo_path,
+                keep_worktree=bool(((row.engine_state or {}).get("runtime") or {}).get("keep_worktree")),
+                lease_owner=row.lease_owner,
+                lease_expires_at=row.lease_expires_at,
+            )
+            for row in self._conn.execute(query)
+        ]

@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlmodel import Field, SQLModel
 
 from alphred.store.columns import (
+    fk_field,
     flag_field,
     float_field,
     in_list,
@@ -138,9 +139,7 @@ class TreeNode(SQLModel, table=True):
     node_type: str = Field(sa_column=Column(String(16), nullable=False))
     provider: str | None = Field(default=None, sa_column=Column(String(100)))
     model: str | None = Field(default=None, sa_column=Column(String(200)))
-    prompt_template_id: int | None = Field(
-        default=None, sa_column=Column(Integer, ForeignKey("prompt_templates.id", ondelete="RESTRICT"))
-    )
+    prompt_template_id: int | None = fk_field("prompt_templates.id", "RESTRICT")
     max_retries: int = int_field(0)
     max_visits: int = int_field(10)
     config: dict[str, Any] | None = json_field()
@@ -164,18 +163,12 @@ class TreeEdge(SQLModel, table=True):
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
     tree_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="CASCADE"), nullable=False))
-    source_node_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="CASCADE"), nullable=False)
-    )
-    target_node_id: int | None = Field(
-        default=None, sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="CASCADE"))
-    )
+    source_node_id: int = fk_field("tree_nodes.id", "CASCADE", nullable=False)
+    target_node_id: int | None = fk_field("tree_nodes.id", "CASCADE")
     target_kind: str = Field(sa_column=Column(String(8), nullable=False))
     priority: int = Field(sa_column=Column(Integer, nullable=False))
     auto: bool = Field(sa_column=Column(Boolean, nullable=False))
-    guard_definition_id: int | None = Field(
-        default=None, sa_column=Column(Integer, ForeignKey("guard_definitions.id", ondelete="RESTRICT"))
-    )
+    guard_definition_id: int | None = fk_field("guard_definitions.id", "RESTRICT")
     max_traversals: int | None = Field(default=None, sa_column=Column(Integer))
     created_at: datetime = ts_field(default_now=True)
 
@@ -202,9 +195,7 @@ class WorkflowRun(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
-    tree_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("workflow_trees.id", ondelete="RESTRICT"), nullable=False)
-    )
+    tree_id: int = fk_field("workflow_trees.id", "RESTRICT", nullable=False)
     status: str = Field(default=RunStatus.PENDING.value, sa_column=Column(String(16), nullable=False))
     reason: str | None = text_field()
     inputs: dict[str, Any] | None = json_field()
@@ -267,9 +258,7 @@ class RunNode(SQLModel, table=True):
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
     run_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), nullable=False))
-    tree_node_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tree_nodes.id", ondelete="RESTRICT"), nullable=False)
-    )
+    tree_node_id: int = fk_field("tree_nodes.id", "RESTRICT", nullable=False)
     node_key: str = Field(sa_column=Column(String(64), nullable=False))
     sequence_index: int = Field(sa_column=Column(Integer, nullable=False))
     status: str = Field(default=NodeStatus.PENDING.value, sa_column=Column(String(16), nullable=False))
@@ -303,9 +292,7 @@ class RoutingDecision(SQLModel, table=True):
     decision: str | None = Field(default=None, sa_column=Column(String(100)))
     target: str = Field(sa_column=Column(String(64), nullable=False))
     priority: int | None = Field(default=None, sa_column=Column(Integer))
-    edge_id: int | None = Field(
-        default=None, sa_column=Column(Integer, ForeignKey("tree_edges.id", ondelete="SET NULL"))
-    )
+    edge_id: int | None = fk_field("tree_edges.id", "SET NULL")
     reason: str | None = text_field()
     created_at: datetime = ts_field(default_now=True)
 

@@ -1,4 +1,4 @@
-"""What the web view reads, through the store's own functions: run lists, status objects, events, artifacts.
+"""What the web view reads, through the store's methods: run lists, status objects, events, artifacts, graphs.
 
 Everything here is blocking SQL: call it from a sync Starlette endpoint or ``run_in_threadpool``, never
 on the event loop. The store is opened on first use (``alphred ui`` may start before the first run).
@@ -9,8 +9,6 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from typing import Any
-
-from sqlalchemy import select
 
 from alphred.errors import UnknownRunError
 from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore
@@ -138,21 +136,10 @@ class UiData:
 
     def event_tail(self, run_id: int, limit: int) -> list[dict[str, Any]]:
         """The run's newest ``limit`` events, oldest first (one indexed read, whatever the run's size)."""
-        from alphred.store.history import EVENTS
-
         store = self.store()
         if store is None:
             return []
-        query = (
-            select(EVENTS.c.id)
-            .where(EVENTS.c.workflow_run_id == run_id)
-            .order_by(EVENTS.c.id.desc())
-            .limit(1)
-            .offset(max(limit - 1, 0))
-        )
-        with store.reading() as tx:
-            first = tx.connection.execute(query).scalar()
-        return self.events(run_id, (first - 1) if first is not None else 0, limit)
+        return [event_object(e) for e in store.latest_events(run_id, limit)]
 
     def poll(self, run_id: int, after: int) -> tuple[list[dict[str, Any]], tuple[Any, ...] | None]:
         """One look for the live stream: new events and a fingerprint of the run's state."""
@@ -186,42 +173,14 @@ class UiData:
         return found
 
     def _read_topology(self, tree_id: int) -> Topology:
-        from alphred.store.runs import TREE_EDGES, TREE_NODES, TREES
-        from alphred.store.tables import GuardDefinition, table
-
-        guards = table(GuardDefinition)
         store = self.store()
         assert store is not None
-        nodes_q = (
-            select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.node_type)
-            .where(TREE_NODES.c.tree_id == tree_id)
-            .order_by(TREE_NODES.c.sequence_index)
-        )
-        edges_q = (
-            select(
-                TREE_EDGES.c.source_node_id,
-                TREE_EDGES.c.target_node_id,
-                TREE_EDGES.c.target_kind,
-                TREE_EDGES.c.max_traversals,
-                guards.c.expression,
-            )
-            .outerjoin(guards, guards.c.id == TREE_EDGES.c.guard_definition_id)
-            .where(TREE_EDGES.c.tree_id == tree_id)
-            .order_by(TREE_EDGES.c.source_node_id, TREE_EDGES.c.priority)
-        )
-        with store.reading() as tx:
-            conn = tx.connection
-            nodes = conn.execute(nodes_q).all()
-            edge_rows = conn.execute(edges_q).all()
-            start = conn.execute(select(TREES.c.start_node_key).where(TREES.c.id == tree_id)).scalar()
-        key_of = {row.id: row.node_key for row in nodes}
+        tree = store.tree_topology(tree_id)
         edges = []
-        for row in edge_rows:
-            target = key_of.get(row.target_node_id) if row.target_kind == "node" else None
-            target = target or (END if row.target_kind == "end" else FAIL)
-            label = row.expression or ""
-            if row.max_traversals is not None:
-                label = f"{label}, max {row.max_traversals}" if label else f"max {row.max_traversals}"
-            edges.append(Edge(key_of.get(row.source_node_id, "?"), target, label))
-        phases = tuple((row.node_key, row.node_type) for row in nodes)
-        return Topology(phases=phases, start=start or (phases[0][0] if phases else ""), edges=tuple(edges))
+        for edge in tree.edges:
+            label = edge.guard or ""
+            if edge.max_traversals is not None:
+                label = f"{label}, max {edge.max_traversals}" if label else f"max {edge.max_traversals}"
+            edges.append(Edge(edge.source, edge.target or (END if edge.target_kind == "end" else FAIL), label))
+        phases = tree.phases
+        return Topology(phases=phases, start=tree.start or (phases[0][0] if phases else ""), edges=tuple(edges))

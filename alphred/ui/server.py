@@ -121,6 +121,6 @@ def serve(
 
 
 def _shown(url: str) -> str:
-    from alphred.store.connect import display_url
+    from alphred.store import display_url
 
     return display_url(url)

@@ -217,26 +217,17 @@ def merge_commits(
 def run_workflows(store: SqlRunStore, records: Iterable[RunRecord]) -> dict[int, Workflow]:
     """The workflow of each run's tree (one read and one parse per tree); runs whose source cannot be
     loaded again are absent."""
-    from sqlalchemy import select
-
-    from alphred.store.runs import TREES
     from alphred.workflow import load_workflow
 
     tree_ids = {r.tree_id for r in records}
     if not tree_ids:
         return {}
-    query = select(TREES.c.id, TREES.c.source_path, TREES.c.definition).where(TREES.c.id.in_(sorted(tree_ids)))
-    with store.reading() as tx:
-        rows = tx.connection.execute(query).all()
     workflows: dict[int, Workflow] = {}
-    for row in rows:
-        source = (row.definition or {}).get("source") or {}
-        if source.get("text") is None:
+    for tree_id, source in store.workflow_sources(tree_ids).items():
+        if source.text is None:
             continue
         try:
-            workflows[row.id] = load_workflow(
-                row.source_path or "workflow.yaml", source["text"], dict(source.get("files") or {})
-            )
+            workflows[tree_id] = load_workflow(source.source_path or "workflow.yaml", source.text, source.files)
         except Exception:  # an old tree that no longer loads only loses its branch names
             continue
     return workflows
@@ -245,9 +236,8 @@ def run_workflows(store: SqlRunStore, records: Iterable[RunRecord]) -> dict[int,
 def stored_state(store: SqlRunStore, run_id: int, workflow: Workflow) -> RunState | None:
     """The engine state stored with the run (None when there is none or it does not fit ``workflow``)."""
     from alphred.engine import state_from_json
-    from alphred.store.snapshots import read_snapshot
 
-    engine = read_snapshot(store, run_id).engine
+    engine = store.run_snapshot(run_id).engine
     if not engine:
         return None
     try:

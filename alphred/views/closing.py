@@ -58,10 +58,8 @@ def duration(record: RunRecord) -> str:
 
 def dry_run_scope(store: SqlRunStore, run_id: int) -> str | None:
     """``all`` or ``agents`` for a dry run, None otherwise (from the options stored with the run)."""
-    from alphred.store.snapshots import read_snapshot
-
     try:
-        runtime = read_snapshot(store, run_id).runtime or {}
+        runtime = store.run_snapshot(run_id).runtime or {}
     except Exception:  # an unreadable snapshot only loses the dry-run line
         return None
     if not runtime.get("dry_run"):
@@ -138,10 +136,9 @@ def _tail_lines(text: str, paint: Painter) -> list[str]:
 def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:
     """Which transition sent the run to ``$fail``: its guard, or that no earlier guard matched."""
     try:
-        from alphred.store.snapshots import read_snapshot
         from alphred.workflow import load_workflow
 
-        snapshot = read_snapshot(store, record.id)
+        snapshot = store.run_snapshot(record.id)
         if snapshot.source_text is None:
             return ""
         workflow = load_workflow(snapshot.source_path or "workflow.yaml", snapshot.source_text, snapshot.source_files)

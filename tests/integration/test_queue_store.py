@@ -7,7 +7,6 @@ from collections.abc import Callable
 from sqlalchemy import text
 
 from alphred.store import SqlRunStore
-from alphred.store.queue import claim_run, claimable_runs, list_workers, register_worker, unregister_worker
 from alphred.workflow.model import Workflow
 
 HOST = "queue-test-host"
@@ -28,12 +27,12 @@ def test_claims_take_pending_runs_by_priority_then_age_once_each(
     store.set_run_status(paused, "running")
     store.set_run_status(paused, "paused", "paused")  # a user's pause: not the workers' to continue
     with store.reading() as tx:
-        listed = [c.id for c in claimable_runs(tx.connection, HOST)]
+        listed = [c.id for c in tx.claimable_runs(HOST)]
     assert listed == [gpu, high, low]  # priority, then age; finished and user-paused runs are not listed
     taken = []
     for owner in ("w1", "w2", "w3", "w4"):
         with store.transaction() as tx:
-            got = claim_run(tx.connection, HOST, owner, 30, lambda c: "gpu" not in c.requires)
+            got = tx.claim_run(HOST, owner, 30, lambda c: "gpu" not in c.requires)
         taken.append(None if got is None else got.id)
     assert taken == [high, low, None, None]  # no run twice; the gpu run is left to a gpu worker
     record = store.get_run(low)
@@ -62,17 +61,17 @@ def test_worker_registry_lists_live_and_lost_workers_with_their_runs(
     tree_id, _ = store.compile(make_workflow())
     run_id = store.create_run(tree_id, lease_owner="h:1:2:abc")
     with store.transaction() as tx:
-        register_worker(tx.connection, "h:1:2:abc", "h", 1, ["scripted", "gpu"])
-        register_worker(tx.connection, "h:2:3:def", "h", 2, [])
+        tx.register_worker("h:1:2:abc", "h", 1, ["scripted", "gpu"])
+        tx.register_worker("h:2:3:def", "h", 2, [])
     with store.reading() as tx:
-        live = list_workers(tx.connection, lost_after=60)
-        lost = list_workers(tx.connection, lost_after=-1)
+        live = tx.list_workers(lost_after=60)
+        lost = tx.list_workers(lost_after=-1)
     assert [(w["id"], w["runs"], w["state"]) for w in live] == [
         ("h:1:2:abc", [run_id], "live"),
         ("h:2:3:def", [], "live"),
     ]
     assert {w["state"] for w in lost} == {"lost"} and live[0]["capabilities"] == ["gpu", "scripted"]
     with store.transaction() as tx:
-        unregister_worker(tx.connection, "h:2:3:def")
+        tx.unregister_worker("h:2:3:def")
     with store.reading() as tx:
-        assert [w["id"] for w in list_workers(tx.connection, 60)] == ["h:1:2:abc"]
+        assert [w["id"] for w in tx.list_workers(60)] == ["h:1:2:abc"]

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from alphred.store import SqlRunStore, compile_workflow
-from alphred.store.compile import workflow_content_hash
+from alphred.store import SqlRunStore
+from alphred.store.compile import compile_workflow, workflow_content_hash
 from alphred.store.tables import GuardDefinition, PromptTemplate, TreeEdge, TreeNode, WorkflowTree, table
 from alphred.workflow.model import Workflow
 

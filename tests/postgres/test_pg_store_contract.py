@@ -13,6 +13,7 @@ from types import ModuleType
 
 _INTEGRATION = Path(__file__).resolve().parents[1] / "integration"
 CONTRACT_MODULES = (
+    "test_store_api",
     "test_store_constraints",
     "test_store_compile",
     "test_store_migrations",

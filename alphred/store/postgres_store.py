@@ -1,0 +1,66 @@
+"""``PostgresRunStore``: the store on PostgreSQL (psycopg 3), and how PostgreSQL locks and notifies.
+
+Several workers share one PostgreSQL database. A claim locks its candidate row ``FOR UPDATE SKIP LOCKED``
+(one row: a concurrent worker skips it and moves on to the next run) before the compare-and-set
+``UPDATE`` takes the lease; status moves lock their row ``FOR UPDATE``. A submit (or a detached request)
+wakes the idle workers with ``NOTIFY`` on ``CHANNEL``, delivered when its transaction commits; a worker
+waits on its own ``LISTEN`` connection (``notifications``), outside the engine's pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Select, text
+
+from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction
+
+CHANNEL = "alphred_runs"
+"""The ``NOTIFY`` channel a submit (or a detached request) signals idle workers on."""
+
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+class PostgresTransaction(StoreTransaction):
+    """A transaction on PostgreSQL."""
+
+    def _lock_claim(self, pick: Select[Any]) -> Select[Any]:
+        """Lock the first claimable candidate, skipping rows another worker has locked."""
+        return pick.limit(1).with_for_update(skip_locked=True)
+
+    def notify_workers(self, payload: str = "") -> None:
+        """Wake the idle workers (``NOTIFY``, delivered when this transaction commits)."""
+        self._conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+
+
+class PostgresNotifications(Notifications):
+    """A ``LISTEN`` connection of its own (psycopg, autocommit), for one waiting thread."""
+
+    def __init__(self, connection: Any) -> None:
+        self._connection = connection
+
+    def wait_for_notify(self, timeout: float) -> bool:
+        """True once a ``NOTIFY`` on ``CHANNEL`` arrived within ``timeout`` seconds."""
+        for _ in self._connection.notifies(timeout=timeout, stop_after=1):
+            return True
+        return False
+
+
+class PostgresRunStore(SqlRunStore):
+    """The store on a PostgreSQL database."""
+
+    backend = "postgresql"
+    transaction_class = PostgresTransaction
+    notifies = True
+
+    @contextmanager
+    def notifications(self) -> Iterator[Notifications]:
+        """Listen on ``CHANNEL`` on a connection of its own until the block ends."""
+        import psycopg
+
+        url = self._engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+            yield PostgresNotifications(connection)
