@@ -40,6 +40,7 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
         click.echo("no runs yet (start one with: alphred run FILE)", err=True)
         return 0
     from alphred.views.closing import local_time
+    from alphred.views.style import table
 
     rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
     if any(r.status.value == "running" for r in records):  # only then: it imports the whole runtime
@@ -53,21 +54,6 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     for line in table(rows, right={0, 4}):
         click.echo(line)
     return 0
-
-
-def table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
-    """Rows as aligned columns (two spaces apart); columns in ``right`` are right-aligned."""
-    from alphred.views.style import display_width
-
-    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = []
-        for i, value in enumerate(row):
-            pad = " " * (widths[i] - display_width(value))
-            cells.append(pad + value if i in (right or set()) else value + pad)
-        lines.append("  ".join(cells).rstrip())
-    return lines
 
 
 def _record(store: Any, run_id: int | None) -> Any:
@@ -96,7 +82,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     from alphred.views.branch_status import phase_branches, phase_heads, run_workflows
     from alphred.views.closing import next_commands, status_summary
     from alphred.views.status import status_object
-    from alphred.views.style import Painter, wants_colour
+    from alphred.views.style import Painter, table, wants_colour
 
     store = open_existing_store(repo, db)
     record = _record(store, run_id)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.engine import (
+    AWAITING_APPROVAL,
     ApprovalGiven,
     Event,
     Resume,
@@ -21,7 +22,6 @@ from alphred.engine import (
     state_from_json,
     state_to_json,
 )
-from alphred.engine.machine import AWAITING_APPROVAL
 from alphred.errors import (
     AlphredError,
     RunBusyError,

@@ -69,7 +69,7 @@ class Attempts:
     @contextlib.contextmanager
     def under_way(self, effect: StartPhase) -> Iterator[Active]:
         """Track ``effect``'s attempt while the block runs; process groups started meanwhile are its own."""
-        active = self.active[effect.phase] = Active(effect.phase, effect.attempt, effect.lane)
+        active = self.active[effect.phase] = Active(effect.phase, effect.attempt, effect.branch)
         token = _ATTEMPT.set((self, effect.phase, effect.attempt))
         try:
             yield active

@@ -228,7 +228,7 @@ class Runner:
 
     async def _act(self, state: RunState, effect: Effect) -> list[Event]:
         if isinstance(effect, StartPhase):
-            if effect.lane is None:
+            if effect.branch is None:
                 return await self._start_phase(state, effect)
             self._start_lane(state, effect, await self._lanes())
         elif isinstance(effect, StopPhase):
@@ -257,25 +257,25 @@ class Runner:
 
     def _start_lane(self, state: RunState, effect: StartPhase, branches: Branches) -> None:
         """Start an attempt of a parallel branch as a task of its own; its events reach the inbox."""
-        assert effect.lane is not None
+        assert effect.branch is not None
         self._in_flight += 1
-        branches.busy.add(effect.lane)
+        branches.busy.add(effect.branch)
         task = asyncio.get_running_loop().create_task(self._run_lane(state, effect, branches))
         self._lane_tasks.add(task)
         task.add_done_callback(self._lane_tasks.discard)
 
     async def _run_lane(self, state: RunState, effect: StartPhase, branches: Branches) -> None:
-        assert effect.lane is not None
+        assert effect.branch is not None
         reported: list[Event] = []
         try:
-            ctx = await asyncio.to_thread(branches.context, state, effect.lane)
+            ctx = await asyncio.to_thread(branches.context, state, effect.branch)
             reported = await self._start_phase(state, effect, ctx)
         except asyncio.CancelledError:
             reported = []  # stopped while its worktree was made: the engine recorded it
         except Exception as exc:  # making the branch's worktree failed: the attempt failed, the run goes on
             reported = [failed_by_runtime(effect.phase, effect.attempt, exc, AttemptStats())]
         finally:
-            branches.busy.discard(effect.lane)
+            branches.busy.discard(effect.branch)
             self._inbox.put_nowait(reported)
 
     async def _start_phase(self, state: RunState, effect: StartPhase, ctx: PhaseContext | None = None) -> list[Event]:

@@ -45,7 +45,7 @@ class JsonlEvents:
         self._clock = clock
         self.broken = False
         self.lines = 0
-        self._lanes: dict[tuple[int, str, int], str] = {}  # (run, phase, attempt) -> its parallel branch
+        self._branches: dict[tuple[int, str, int], str] = {}  # (run, phase, attempt) -> its parallel branch
 
     # -- lifecycle --------------------------------------------------------------------------------------
 
@@ -84,16 +84,15 @@ class JsonlEvents:
 
         ``RunFinished`` is deliberately not mapped: a run ends after its delivery, so call ``run_finished``.
         """
-        lane = (
-            {"lane": effect.lane} if isinstance(effect, StartPhase | RecordStep | RecordRouting) and effect.lane else {}
-        )
-        if isinstance(effect, StartPhase) and lane:  # a parallel branch's attempt (SPEC §8)
-            self._lanes[(run_id, effect.phase, effect.attempt)] = lane["lane"]
+        branch = effect.branch if isinstance(effect, StartPhase | RecordStep | RecordRouting) else None
+        lane = {"lane": branch} if branch else {}  # the field keeps its published name (SPEC §6)
+        if isinstance(effect, StartPhase) and branch:  # a parallel branch's attempt (SPEC §8)
+            self._branches[(run_id, effect.phase, effect.attempt)] = branch
             self._lifecycle("phase_started", run_id, effect.phase, effect.attempt, visit=effect.visit, **lane)
         elif isinstance(effect, StartPhase):
             self.phase_started(run_id, effect.phase, effect.attempt, effect.visit)
         elif isinstance(effect, RecordStep):
-            self._lanes.pop((run_id, effect.phase, effect.attempt), None)
+            self._branches.pop((run_id, effect.phase, effect.attempt), None)
             self.phase_finished(
                 run_id,
                 effect.phase,
@@ -129,9 +128,9 @@ class JsonlEvents:
             "content": content,
             "metadata": self._metadata(event.metadata),
         }
-        lane = self._lanes.get((run_id, phase, attempt))
-        if lane is not None:
-            record["lane"] = lane
+        branch = self._branches.get((run_id, phase, attempt))
+        if branch is not None:
+            record["lane"] = branch
         self.emit(record)
 
     def provider_callback(self, run_id: int) -> Callable[[str, int, int, ProviderEvent], None]:

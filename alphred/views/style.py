@@ -129,3 +129,16 @@ def format_seconds(seconds: float) -> str:
         return f"{minutes}m {secs:02d}s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h {minutes:02d}m"
+
+
+def table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
+    """Rows as aligned columns (two spaces apart); columns in ``right`` are right-aligned."""
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = []
+        for i, value in enumerate(row):
+            pad = " " * (widths[i] - display_width(value))
+            cells.append(pad + value if i in (right or set()) else value + pad)
+        lines.append("  ".join(cells).rstrip())
+    return lines

@@ -76,8 +76,8 @@ class Harness:
         self.persister.persist(self.state, effects, [])
         self.merges += [e for e in effects if isinstance(e, MergeBranch)]
         for effect in effects:  # each lane gets its branch and worktree when it starts, as the runtime does
-            if isinstance(effect, StartPhase) and effect.lane is not None:
-                self.lanes.create_lane(self.run_id, self.branch, effect.lane, self.worktrees.head_sha(self.run.path))
+            if isinstance(effect, StartPhase) and effect.branch is not None:
+                self.lanes.create_lane(self.run_id, self.branch, effect.branch, self.worktrees.head_sha(self.run.path))
         return effects
 
     def done(self, phase: str, decision: str | None = "approved") -> None:

@@ -38,7 +38,7 @@ def start(progress: Progress, phase: str, lane: str | None, attempt: int = 1) ->
 
 
 def finish(progress: Progress, phase: str, lane: str | None, outcome: StepOutcome = StepOutcome.COMPLETED) -> None:
-    progress.step_finished(RecordStep(phase, 1, outcome, "approved", "verdict", lane=lane), AttemptStats(tokens=10))
+    progress.step_finished(RecordStep(phase, 1, outcome, "approved", "verdict", branch=lane), AttemptStats(tokens=10))
 
 
 def test_off_a_terminal_lines_of_a_branch_start_with_its_head_and_stay_whole() -> None:
@@ -50,7 +50,7 @@ def test_off_a_terminal_lines_of_a_branch_start_with_its_head_and_stay_whole() -
         start(progress, head, head)
     finish(progress, "tests", "tests")
     finish(progress, "security", "security", StepOutcome.CANCELLED)
-    progress.note("retrying style", "yellow", lane="style")
+    progress.note("retrying style", "yellow", branch="style")
     lines = stream.getvalue().splitlines()
     assert CLEAR_LINE not in stream.getvalue() and "⟳" not in stream.getvalue()
     assert all(LINE.match(line) for line in lines), lines
@@ -117,7 +117,7 @@ def test_lane_tasks_on_one_event_loop_never_interleave_lines() -> None:
             await asyncio.sleep(0)
             progress.tick()
             await asyncio.sleep(0)
-            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, lane=head), AttemptStats())
+            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, branch=head), AttemptStats())
 
     async def main() -> None:
         await asyncio.gather(*(lane(head) for head in ("a", "b", "c", "d")))
@@ -142,7 +142,7 @@ def test_threads_writing_at_once_keep_every_line_whole() -> None:
         for attempt in range(1, 31):
             start(progress, head, head, attempt)
             progress.tick()
-            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, lane=head), AttemptStats())
+            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, branch=head), AttemptStats())
 
     threads = [threading.Thread(target=lane, args=(head,)) for head in ("a", "b", "c", "d")]
     for thread in threads:
