@@ -19,13 +19,12 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from alphred.views.style import Painter, display_width, fit, is_terminal, terminal_width, wants_colour
 
 if TYPE_CHECKING:
     from alphred.engine import RecordStep, RunFinished, RunState, StartPhase
-    from alphred.runtime.phase import AttemptStats
 
 
 CLEAR_LINE = "\r\x1b[K"
@@ -36,6 +35,20 @@ MARKS = {
     "interrupted": ("‖", "yellow"),
     "cancelled": ("■", "magenta"),
 }
+
+
+class Measured(Protocol):
+    """What the runtime measured of an attempt (its ``AttemptStats``), as far as a progress line shows it."""
+
+    tokens: int
+    message: str | None
+    details: dict[str, Any]
+    output_tail: str
+
+    @property
+    def duration_ms(self) -> int:
+        """Milliseconds the attempt took."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -64,21 +77,21 @@ class Progress:
         enabled: bool = True,
         stream: TextIO | None = None,
         run_id: int | None = None,
-        env: Mapping[str, str] | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.enabled = enabled
         self.stream = stream or sys.stderr
         self.run_id = run_id
-        self.env = os.environ if env is None else env
+        self.environ = os.environ if environ is None else environ
         self._started = time.monotonic()
         self.live = enabled and is_terminal(self.stream)
-        self.paint = Painter(enabled and wants_colour(self.stream, self.env))
+        self.paint = Painter(enabled and wants_colour(self.stream, self.environ))
         self._active: dict[tuple[str, int], Active] = {}  # (phase, attempt) -> the attempt running
         self._tokens = 0
         self._lock = threading.RLock()
 
     def _width(self) -> int:
-        return max(terminal_width(self.stream, self.env) - 1, 10)  # the last column would wrap on some terminals
+        return max(terminal_width(self.stream, self.environ) - 1, 10)  # the last column would wrap on some terminals
 
     def _line(
         self, text: str, mark: str = "", style: str = "", branch: str | None = None, details: tuple[str, ...] = ()
@@ -188,7 +201,7 @@ class Progress:
             branch,
         )
 
-    def step_finished(self, effect: RecordStep, stats: AttemptStats) -> None:
+    def step_finished(self, effect: RecordStep, stats: Measured) -> None:
         """A phase attempt finished (or was interrupted or cancelled)."""
         with self._lock:
             self._active.pop((effect.phase, effect.attempt), None)
@@ -210,7 +223,7 @@ class Progress:
         if effect.next:
             parts.append(f"→ {effect.next}")
         parts.append(f"{stats.duration_ms / 1000:.1f}s, {stats.tokens} tokens")
-        tail = getattr(stats, "output_tail", "") or ""
+        tail = stats.output_tail or ""
         details = tuple(tail.rstrip("\n").splitlines()[-TAIL_LINES_IN_PROGRESS:]) if outcome == "failed" else ()
         self._line(" · ".join(parts), mark, style, effect.branch, details if tail.strip() else ())
 

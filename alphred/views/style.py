@@ -42,20 +42,20 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def wants_colour(stream: TextIO, env: Mapping[str, str] | None = None) -> bool:
+def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
     """Colour on a terminal, unless ``NO_COLOR`` is set or ``TERM`` is ``dumb``; ``FORCE_COLOR`` forces it."""
-    env = os.environ if env is None else env
-    if env.get("NO_COLOR"):
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
         return False
-    if env.get("FORCE_COLOR"):
+    if environ.get("FORCE_COLOR"):
         return True
-    return is_terminal(stream) and env.get("TERM") != "dumb"
+    return is_terminal(stream) and environ.get("TERM") != "dumb"
 
 
-def terminal_width(stream: TextIO, env: Mapping[str, str] | None = None) -> int:
+def terminal_width(stream: TextIO, environ: Mapping[str, str] | None = None) -> int:
     """Columns of the terminal behind ``stream`` (``COLUMNS`` wins, as for ``shutil``); 100 if unknown."""
-    env = os.environ if env is None else env
-    columns = env.get("COLUMNS", "")
+    environ = os.environ if environ is None else environ
+    columns = environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     try:
