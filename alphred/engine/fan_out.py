@@ -1,7 +1,9 @@
 """Parallel branches in the pure machine (SPEC §8): lanes, ``max_parallel``, joins and their merges.
 
-A fan-out taken on the run branch replaces the run's single running phase by one ``Lane`` per branch (in
-the order the fan-out lists them). Each lane runs its phases one after another; at most
+A ``Lane`` is the engine's record of one branch of the active fan-out (its head, the phase running in it,
+the one waiting); effects name the branch itself (``StartPhase.branch``...). A fan-out taken on the run
+branch replaces the run's single running phase by one ``Lane`` per branch (in the order the fan-out lists
+them). Each lane runs its phases one after another; at most
 ``limits.max_parallel`` attempts run at the same moment, the others wait ``queued``. A lane that routes to
 the join has arrived: ``join: all`` merges once every lane has, ``join: any`` at the first (the others'
 running attempts are stopped and recorded ``cancelled``; their phases go back to ``pending``). A lane that

@@ -3,8 +3,6 @@ run executes: ``RunObservers`` joins the two into the runtime's ``RunObserver`` 
 
 from __future__ import annotations
 
-from typing import Any
-
 from alphred.engine import Effect, RecordStep, RunFinished, RunState, StartPhase
 from alphred.providers import ProviderEvent
 from alphred.views.jsonl import JsonlEvents
@@ -48,8 +46,7 @@ class RunObservers:
         """The run's last progress line and its ``run_finished`` JSON line."""
         self.progress.run_finished(effect)
         if self.events is not None:
-            extra: dict[str, Any] = {"pr_url": pr_url}
-            self.events.run_finished(self.run_id, effect.status.value, effect.reason, **extra)
+            self.events.run_finished(self.run_id, effect.status.value, effect.reason, pr_url=pr_url)
 
     def tick(self) -> None:
         """Redraw the live line."""
