@@ -5,6 +5,9 @@ A secret is: the value of an environment variable whose name says KEY, TOKEN, SE
 CREDENTIAL (and each line of a multi-line one, since command output is stored line by line); the value of
 a run input with such a name (``register_secrets``); anything shaped like an API key; the password of a
 URL (``postgresql://user:PASSWORD@host``).
+
+A provider event's content is also cut to MAX_EVENT_CHARS (``cut_event_content``), the same way where it is
+stored (the runtime's event sink) and where it is streamed (``--events jsonl``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ KEY_SHAPES = re.compile(
 )
 URL_PASSWORD = re.compile(r"(?<=[a-z0-9+.\-]://)([^:/@\s\"']*):[^@/\s\"']+@", re.IGNORECASE)
 MASK = "[REDACTED]"
+MAX_EVENT_CHARS = 64_000
 
 
 class Redactor:
@@ -100,3 +104,10 @@ def register_secrets(values: Iterable[str]) -> None:
 def secret_inputs(inputs: Mapping[str, str]) -> list[str]:
     """The values of run inputs whose name says they are secret (``api_key``, ``db_password``...)."""
     return [value for name, value in inputs.items() if SECRET_NAME.search(name)]
+
+
+def cut_event_content(content: str) -> str:
+    """A (redacted) event content cut to MAX_EVENT_CHARS, with a note of how much was cut."""
+    if len(content) <= MAX_EVENT_CHARS:
+        return content
+    return content[:MAX_EVENT_CHARS] + f"\n[... {len(content) - MAX_EVENT_CHARS} characters cut by alphred]"

@@ -63,8 +63,9 @@ class RssSampler(threading.Thread):
 def run_worker(events: int) -> dict[str, Any]:
     """One run of the flood workflow; rate and memory figures."""
     from alphred.git import locate_repository
-    from alphred.operations.control import Environment, start_run
+    from alphred.operations.start import start_run
     from alphred.operations.where import resolve_for_write
+    from alphred.operations.workspace import Workspace
     from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry, Readiness
     from alphred.providers.base import result_event
     from alphred.runtime.runner import RunOptions
@@ -107,13 +108,13 @@ def run_worker(events: int) -> dict[str, Any]:
         location, url = resolve_for_write(str(locate_repository(repo).root), None)
         registry = ProviderRegistry({"flood": FloodProvider})
         with SqlRunStore(url) as store:
-            env = Environment(
+            workspace = Workspace(
                 store=store,
                 location=location,
                 registry_for=lambda _w, _d: registry,
                 progress=lambda run_id: ClockedProgress(enabled=False, run_id=run_id),
             )
-            record = start_run(env, workflow, RunOptions(), registry)
+            record = start_run(workspace, workflow, RunOptions(), registry)
             stored = len(store.events(record.id))
     sampler.stopped.set()
     assert record.status.value == "completed", (record.status, record.reason)

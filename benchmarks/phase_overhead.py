@@ -88,8 +88,9 @@ class Loop(TypedDict):
 def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
     """One Alphred run of the loop in a scratch repository; timings in seconds."""
     from alphred.git import locate_repository
-    from alphred.operations.control import Environment, start_run
+    from alphred.operations.start import start_run
     from alphred.operations.where import resolve_for_write
+    from alphred.operations.workspace import Workspace
     from alphred.providers import ProviderRegistry
     from alphred.providers.scripted import ScriptedProvider
     from alphred.runtime.runner import RunOptions
@@ -136,13 +137,13 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
         location, url = resolve_for_write(str(locate_repository(repo).root), None)
         registry = ProviderRegistry({"scripted": ClockedScripted})
         with SqlRunStore(url) as store:
-            env = Environment(
+            workspace = Workspace(
                 store=store,
                 location=location,
                 registry_for=lambda _w, _d: registry,
                 progress=lambda run_id: ClockedProgress(enabled=False, run_id=run_id),
             )
-            record = start_run(env, workflow, RunOptions(), registry)
+            record = start_run(workspace, workflow, RunOptions(), registry)
         total = time.perf_counter() - started
     assert record.status.value == "completed", (record.status, record.reason)
     assert ClockedProgress.first is not None

@@ -13,8 +13,8 @@ from alphred.cli.main import app, db_option, repo_option
 @click.option("--dry-run", is_flag=True, help="Only list what would be removed.")
 def gc(repo: str | None, db: str | None, dry_run: bool) -> int:
     """Remove the worktrees of completed and cancelled runs (and of runs that do not exist); branches stay."""
+    from alphred.operations.gc import collect
     from alphred.operations.where import resolve_for_write
-    from alphred.runtime.cleanup import collect
     from alphred.store import SqlRunStore
 
     location, url = resolve_for_write(repo, db)

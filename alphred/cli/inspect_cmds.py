@@ -28,46 +28,32 @@ def open_existing_store(repo: str | None, db: str | None) -> Any:
 @click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
-    from alphred.views.status import lane_branches, status_object
+    from alphred.views.status import branches_by_run, status_object
 
     store = open_existing_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
     if as_json:
-        branches = lane_branches(store, records) if records else {}
+        branches = branches_by_run(store, records) if records else {}
         sys.stdout.write(json.dumps([status_object(r, None, branches.get(r.id)) for r in records]) + "\n")
         return 0
     if not records:
         click.echo("no runs yet (start one with: alphred run FILE)", err=True)
         return 0
     from alphred.views.closing import local_time
+    from alphred.views.style import table
 
     rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
-    if any(r.status.value == "running" for r in records):  # only then: it imports the whole runtime
-        from alphred.operations.control import lease_is_free
+    from alphred.views.closing import holder_alive
+
     for r in records:
         state = r.status.value + (f" ({r.reason})" if r.reason and r.reason != r.status.value else "")
-        if r.status.value == "running" and lease_is_free(r):
+        if r.status.value == "running" and not holder_alive(r):
             state += " (process gone: alphred resume)"
         created = local_time(r.created_at)
         rows.append((str(r.id), state, f"{r.tree_key} v{r.tree_version}", r.branch or "-", f"{r.tokens:,}", created))
     for line in table(rows, right={0, 4}):
         click.echo(line)
     return 0
-
-
-def table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
-    """Rows as aligned columns (two spaces apart); columns in ``right`` are right-aligned."""
-    from alphred.views.style import display_width
-
-    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = []
-        for i, value in enumerate(row):
-            pad = " " * (widths[i] - display_width(value))
-            cells.append(pad + value if i in (right or set()) else value + pad)
-        lines.append("  ".join(cells).rstrip())
-    return lines
 
 
 def _record(store: Any, run_id: int | None) -> Any:
@@ -94,9 +80,9 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
     from alphred.views.branch_lines import branch_lines
     from alphred.views.branch_status import phase_branches, phase_heads, run_workflows
-    from alphred.views.closing import next_commands, status_summary
+    from alphred.views.closing import holder_alive, next_commands, retryable, status_summary
     from alphred.views.status import status_object
-    from alphred.views.style import Painter, wants_colour
+    from alphred.views.style import Painter, table, wants_colour
 
     store = open_existing_store(repo, db)
     record = _record(store, run_id)
@@ -145,15 +131,17 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     heads = phase_heads(workflow) if workflow is not None else {}
     for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
-        lane = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
-        click.echo(f"  {number:>3}. {lane}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        tag = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
+        click.echo(f"  {number:>3}. {tag}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
         for c in s.get("checks") or ():
             if not c["passed"]:
                 code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
                 click.echo(f"       check {c['name']} failed{code}")
     if not obj["steps"]:
         click.echo("  (none yet)")
-    hints = next_commands(record, steps, owner_gone=facts["owner_gone"])
+    hints = next_commands(
+        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record, workflow)
+    )
     click.echo("next: " + " · ".join(hints))
     return 0
 

@@ -45,14 +45,14 @@ def submit(
     Nothing runs and no worktree is made here. Exit codes: 0 queued, 2 invalid input.
     """
     from alphred.cli.inputs import collect_inputs
-    from alphred.cli.run_cmds import _registered_repo, build_registry, environment
+    from alphred.cli.run_cmds import _registered_repo, build_registry, workspace
     from alphred.errors import WorkflowInvalidError
     from alphred.git import GitWorktrees
     from alphred.operations.registration import registered_at
     from alphred.operations.submit import submit_run
     from alphred.operations.where import resolve_for_write
     from alphred.runtime.delivery import plan_pull_request
-    from alphred.runtime.runner import RunOptions
+    from alphred.runtime.options import RunOptions
     from alphred.store import SqlRunStore
     from alphred.views.status import run_status
     from alphred.workflow import check_workflow
@@ -65,25 +65,25 @@ def submit(
     inputs = collect_inputs(workflow, pairs, input_file)
     if preflight:
         build_registry(workflow, False)
-    env = dict(os.environ)
+    environ = dict(os.environ)
     name = repo if repo is not None and not os.path.exists(repo) else None
-    repo, repo_template = _registered_repo(repo, env, db)
+    repo, repo_template = _registered_repo(repo, environ, db)
     location, url = resolve_for_write(repo, db)
     if name is None or repo_template is None:
-        registered = registered_at(location.root, env, db)
+        registered = registered_at(location.root, environ, db)
         if registered is not None:
             name = name or registered.name
             repo_template = repo_template or registered.branch_template
     plan = plan_pull_request(
-        workflow, location.root, env, pr=pr, remote=None, draft=False,
+        workflow, location.root, environ, pr=pr, remote=None, draft=False,
         run_base_ref=GitWorktrees(location).resolve_base(base).ref_name, dry_run=False,
     )  # fmt: skip
     options = RunOptions(
-        inputs=inputs, base=base, branch=branch, branch_template=repo_template, pull_request=plan, env=env
+        inputs=inputs, base=base, branch=branch, branch_template=repo_template, pull_request=plan, environ=environ
     )
     with SqlRunStore(url) as store:
-        run_env = environment(store, location, True)
-        run_id = submit_run(run_env, workflow, options, priority=priority, labels=labels, name=name)
+        run_workspace = workspace(store, location, True)
+        run_id = submit_run(run_workspace, workflow, options, priority=priority, labels=labels, name=name)
         if as_json:
             record = store.get_run(run_id)
             sys.stdout.write(json.dumps(run_status(store, record)) + "\n")

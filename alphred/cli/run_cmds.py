@@ -14,7 +14,7 @@ import click
 from alphred.cli.main import RUN_ID, app, check_branch_name, db_option, repo_option
 
 if TYPE_CHECKING:
-    from alphred.operations.control import Environment
+    from alphred.operations.workspace import Workspace
     from alphred.providers import ProviderRegistry
     from alphred.store import RunRecord, SqlRunStore
     from alphred.workflow import Workflow
@@ -55,15 +55,15 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
     return registry
 
 
-def environment(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Environment:
+def workspace(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Workspace:
     """What the run operations need: store, repository, provider registry, progress and event stream."""
-    from alphred.operations.control import Environment
+    from alphred.operations.workspace import Workspace
     from alphred.redact import process_redactor
     from alphred.views.jsonl import JsonlEvents
     from alphred.views.progress import Progress
 
     events = JsonlEvents(sys.stdout, redact=process_redactor().redact) if events_format == "jsonl" else None
-    return Environment(
+    return Workspace(
         store=store,
         location=location,
         registry_for=build_registry,
@@ -187,10 +187,10 @@ def run(
     from alphred.cli.inputs import collect_inputs
     from alphred.errors import WorkflowInvalidError
     from alphred.git import GitWorktrees
-    from alphred.operations.control import start_run
+    from alphred.operations.start import start_run
     from alphred.operations.where import resolve_for_write
     from alphred.runtime.delivery import plan_pull_request
-    from alphred.runtime.runner import RunOptions
+    from alphred.runtime.options import RunOptions
     from alphred.store import SqlRunStore
     from alphred.workflow import check_workflow
 
@@ -202,38 +202,39 @@ def run(
     dry_run = dry_run or dry_run_scope is not None
     inputs = collect_inputs(workflow, pairs, input_file)
     registry = build_registry(workflow, dry_run)
-    env = dict(os.environ)
-    repo, repo_template = _registered_repo(repo, env, db)
+    environ = dict(os.environ)
+    repo, repo_template = _registered_repo(repo, environ, db)
     location, url = resolve_for_write(repo, db)
     if repo_template is None:
         from alphred.operations.registration import registered_branch_template
 
-        repo_template = registered_branch_template(location.root, env, db)
+        repo_template = registered_branch_template(location.root, environ, db)
     from alphred.operations.branch_choice import run_branch_template
 
-    branch = run_branch_template(branch, repo_template, env, inputs)
+    branch = run_branch_template(branch, repo_template, environ, inputs)
     plan = plan_pull_request(
-        workflow, location.root, env, pr=pr, remote=remote, draft=draft,
+        workflow, location.root, environ, pr=pr, remote=remote, draft=draft,
         run_base_ref=GitWorktrees(location).resolve_base(base).ref_name, dry_run=dry_run,
     )  # fmt: skip
     options = RunOptions(
         inputs=inputs, base=base, branch=branch, branch_template=repo_template, keep_worktree=keep_worktree,
-        approve_all=approve_all, dry_run=dry_run, dry_run_scope=dry_run_scope or "all", pull_request=plan, env=env,
+        approve_all=approve_all, dry_run=dry_run, dry_run_scope=dry_run_scope or "all", pull_request=plan,
+        environ=environ,
     )  # fmt: skip
     if dry_run and not quiet and (pr or workflow.pull_request is not None) and pr is not False:
         click.echo("dry run: the pull request this run would open is not opened, and nothing is pushed", err=True)
     with SqlRunStore(url) as store:
-        record = start_run(environment(store, location, quiet, events_format), workflow, options, registry)
+        record = start_run(workspace(store, location, quiet, events_format), workflow, options, registry)
         return _report(store, record, as_json, quiet)
 
 
-def _registered_repo(repo: str | None, env: dict[str, str], db: str | None) -> tuple[str | None, str | None]:
+def _registered_repo(repo: str | None, environ: dict[str, str], db: str | None) -> tuple[str | None, str | None]:
     """``--repo NAME`` of a registered repository (cloned on first use) -> its path and branch template."""
     if repo is None or os.path.exists(repo):
         return repo, None
     from alphred.operations.registration import resolve_registered_repo
 
-    resolved = resolve_registered_repo(repo, env, db=db, warn=lambda m: click.echo(f"warning: {m}", err=True))
+    resolved = resolve_registered_repo(repo, environ, db=db, warn=lambda m: click.echo(f"warning: {m}", err=True))
     return str(resolved[0]), resolved[1]
 
 
@@ -247,13 +248,13 @@ def _continue(
     quiet: bool,
     **kw: Any,
 ) -> int:
-    from alphred.operations.control import continue_run
+    from alphred.operations.continuing import continue_run
     from alphred.operations.where import resolve_for_write
     from alphred.store import SqlRunStore
 
     location, url = resolve_for_write(repo, db)
     with SqlRunStore(url) as store:
-        record = continue_run(environment(store, location, quiet, events_format), run_id, action, **kw)
+        record = continue_run(workspace(store, location, quiet, events_format), run_id, action, **kw)
         return _report(store, record, as_json, quiet)
 
 
@@ -330,7 +331,7 @@ def _open_existing(repo: str | None, db: str | None) -> tuple[Any, Any]:
 @db_option
 def pause(run_id: int, repo: str | None, db: str | None) -> int:
     """Ask a run to pause after its current phase (exit 0 also when it is already paused)."""
-    from alphred.operations.control import request_pause
+    from alphred.operations.requests import request_pause
 
     store, _ = _open_existing(repo, db)
     with store:
@@ -345,12 +346,12 @@ def pause(run_id: int, repo: str | None, db: str | None) -> int:
 def cancel(run_id: int, repo: str | None, db: str | None) -> int:
     """Cancel a run now: its active phase is interrupted, every pending phase cancelled (the run exits 3)."""
     from alphred.git import locate_repository
-    from alphred.operations.control import request_cancel
+    from alphred.operations.requests import request_cancel
 
     store, location = _open_existing(repo, db)
     with store:
         record = store.find_run(run_id)
         if location is None and record is not None and record.repo_path:
             location = locate_repository(record.repo_path)
-        click.echo(request_cancel(environment(store, location, True), run_id), err=True)
+        click.echo(request_cancel(workspace(store, location, True), run_id), err=True)
     return 0

@@ -47,7 +47,7 @@ def worker(
     import signal
     from pathlib import Path
 
-    from alphred.cli.run_cmds import environment
+    from alphred.cli.run_cmds import workspace
     from alphred.errors import NotAGitRepositoryError
     from alphred.git import locate_repository
     from alphred.operations.clones import RepoChooser
@@ -72,7 +72,7 @@ def worker(
 
     with SqlRunStore(db) as store:
         fleet = Worker(
-            store, chooser, lambda location: environment(store, location, quiet or concurrency > 1), options,
+            store, chooser, lambda location: workspace(store, location, quiet or concurrency > 1), options,
             [*offered_providers(), *labels], say,
         )  # fmt: skip
         previous = {sig: signal.signal(sig, lambda *_: fleet.stop()) for sig in (signal.SIGTERM, signal.SIGINT)}

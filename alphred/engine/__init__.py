@@ -1,9 +1,11 @@
-"""The pure run engine: state machine, routing, context handoff and token accounting (SPEC §2, §3, §5).
+"""The pure run engine: state machine, routing, context handoff, token accounting and the actions an
+operator may take (SPEC §2, §3, §5).
 
 Pure: no I/O, no clock; imports nothing but the standard library, ``alphred.errors``, ``alphred.workflow``
 and ``alphred.guards``. The runtime feeds events to ``transition`` and carries out the effects it returns.
 """
 
+from alphred.engine.actions import Action, allowed_actions, can_resume, can_retry
 from alphred.engine.context import (
     MAX_ARTIFACT_CHARS,
     MAX_ARTIFACTS,
@@ -43,7 +45,8 @@ from alphred.engine.events import (
     StartPhase,
     StopPhase,
 )
-from alphred.engine.machine import (
+from alphred.engine.machine import decision_problem, transition
+from alphred.engine.reasons import (
     AWAITING_APPROVAL,
     BUDGET_EXHAUSTED,
     CANCELLED,
@@ -55,13 +58,10 @@ from alphred.engine.machine import (
     INVALID_DECISION,
     MAX_STEPS,
     MAX_VISITS,
+    MERGE_CONFLICT,
     MISSING_DECISION,
     PAUSED,
     RETRIES_EXHAUSTED,
-    can_resume,
-    can_retry,
-    decision_problem,
-    transition,
 )
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition, template_context
 from alphred.engine.state import (
@@ -100,6 +100,7 @@ __all__ = [
     "MAX_STEPS",
     "MAX_TOTAL_CHARS",
     "MAX_VISITS",
+    "MERGE_CONFLICT",
     "MISSING_DECISION",
     "NODE_MOVES",
     "NO_ROUTE",
@@ -107,6 +108,7 @@ __all__ = [
     "RETRIES_EXHAUSTED",
     "RUN_MOVES",
     "TERMINAL_RUN_STATUSES",
+    "Action",
     "ApprovalGiven",
     "ApprovalRequested",
     "AwaitApproval",
@@ -144,6 +146,7 @@ __all__ = [
     "StopPhase",
     "TokenCounter",
     "UpstreamReport",
+    "allowed_actions",
     "build_context",
     "can_resume",
     "can_retry",

@@ -107,7 +107,7 @@ class DeliveryFailed:
 
 @dataclass(frozen=True)
 class MergeDone:
-    """The runtime merged branch ``branch`` (a lane's head phase) into the run branch for ``join``."""
+    """The runtime merged branch ``branch`` (its head phase) into the run branch for ``join``."""
 
     join: str
     branch: str
@@ -179,7 +179,7 @@ class RecordStep:
     next: str | None = None
     reason: str | None = None
     error_code: str | None = None
-    lane: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
+    branch: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class RecordRouting:
     target: str
     priority: int | None
     reason: str | None = None
-    lane: str | None = None
+    branch: str | None = None  # the branch (its head phase) the routing happened in; None: the run branch
     fan_out: tuple[str, ...] = ()  # every branch a fan-out started (``target`` is then the first)
 
 
@@ -203,7 +203,7 @@ class StartPhase:
     phase: str
     attempt: int
     visit: int
-    lane: str | None = None  # the branch (its head phase) the attempt runs in; None: the run branch
+    branch: str | None = None  # the branch (its head phase) the attempt runs in; None: the run branch
 
 
 @dataclass(frozen=True)
@@ -245,12 +245,12 @@ class StopPhase:
 
     phase: str
     attempt: int
-    lane: str | None = None
+    branch: str | None = None  # the branch (its head phase) the attempt runs in
 
 
 @dataclass(frozen=True)
 class MergeBranch:
-    """Merge branch ``branch`` (a lane's head) into the run branch before ``join`` runs (SPEC §8).
+    """Merge branch ``branch`` (its head phase) into the run branch before ``join`` runs (SPEC §8).
 
     Answered by ``MergeDone`` or ``MergeConflicted``; after a crash it is asked again, so the runtime
     reports ``MergeDone`` for a branch it has already merged.

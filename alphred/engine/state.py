@@ -58,7 +58,7 @@ class Step:
     next: str | None = None
     reason: str | None = None
     error_code: str | None = None
-    lane: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
+    branch: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
 
 
 @dataclass(frozen=True)
@@ -324,7 +324,7 @@ def _step_to_json(step: Step) -> dict[str, Any]:
         "next": step.next,
         "reason": step.reason,
         "error_code": step.error_code,
-        "lane": step.lane,
+        "lane": step.branch,  # the stored key keeps the engine's older word
     }
 
 
@@ -337,5 +337,5 @@ def _step_from_json(data: Mapping[str, Any]) -> Step:
         next=data["next"],
         reason=data["reason"],
         error_code=data.get("error_code"),
-        lane=data.get("lane"),
+        branch=data.get("lane"),
     )

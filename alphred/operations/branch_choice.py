@@ -6,7 +6,7 @@ import re
 
 
 def run_branch_template(
-    branch: str | None, repo_template: str | None, env: dict[str, str], inputs: dict[str, str]
+    branch: str | None, repo_template: str | None, environ: dict[str, str], inputs: dict[str, str]
 ) -> str:
     """The branch template of a new run, with ``{issue-id}`` filled in from the inputs.
 
@@ -17,20 +17,20 @@ def run_branch_template(
     from alphred.git import choose_branch_template
     from alphred.git.branch_names import BRANCH_TEMPLATE_ENV
 
-    fallback = None if (env.get(BRANCH_TEMPLATE_ENV) or "").strip() else ci_branch_template(env)
-    template = choose_branch_template(branch, repo_template or fallback, env)
+    fallback = None if (environ.get(BRANCH_TEMPLATE_ENV) or "").strip() else ci_branch_template(environ)
+    template = choose_branch_template(branch, repo_template or fallback, environ)
     issue = issue_id(inputs)
     return template.replace("{issue-id}", issue) if issue else template
 
 
-def ci_branch_template(env: dict[str, str]) -> str | None:
+def ci_branch_template(environ: dict[str, str]) -> str | None:
     """The default branch template in CI: the CI run's id keeps jobs with fresh databases apart."""
-    github = env.get("GITHUB_RUN_ID", "").strip()
+    github = environ.get("GITHUB_RUN_ID", "").strip()
     if github:
-        attempt = env.get("GITHUB_RUN_ATTEMPT", "").strip()
+        attempt = environ.get("GITHUB_RUN_ATTEMPT", "").strip()
         suffix = f"-{attempt}" if attempt and attempt != "1" else ""
         return f"alphred/{{tree-key}}/{{run-id}}-gh{github}{suffix}"
-    gitlab = env.get("CI_JOB_ID", "").strip()
+    gitlab = environ.get("CI_JOB_ID", "").strip()
     if gitlab:
         return f"alphred/{{tree-key}}/{{run-id}}-ci{gitlab}"
     return None

@@ -33,9 +33,9 @@ class Identity:
 
 def identity(root: Path) -> Identity:
     """The ``origin`` URL (None without one) and root commit (None on an unborn HEAD) of ``root``."""
-    env = git_environment()
-    url = run_git(["remote", "get-url", "origin"], root, env, check=False)
-    roots = run_git(["rev-list", "--max-parents=0", "HEAD"], root, env, check=False)
+    git_env = git_environment()
+    url = run_git(["remote", "get-url", "origin"], root, git_env, check=False)
+    roots = run_git(["rev-list", "--max-parents=0", "HEAD"], root, git_env, check=False)
     commits = roots.stdout.decode().split() if roots.returncode == 0 else []
     return Identity(
         url.stdout.decode().strip() or None if url.returncode == 0 else None,
@@ -60,12 +60,12 @@ def same_repository(mine: Identity, url: str | None, root: str | None) -> bool:
     return bool(root) and mine.root == root
 
 
-def cache_dir(env: Mapping[str, str]) -> Path:
+def cache_dir(environ: Mapping[str, str]) -> Path:
     """``$ALPHRED_CACHE_DIR``, else ``~/.cache/alphred/repos``."""
-    configured = env.get(CACHE_VARIABLE, "").strip()
+    configured = environ.get(CACHE_VARIABLE, "").strip()
     if configured:
         return Path(configured).expanduser()
-    home = env.get("HOME", "").strip()
+    home = environ.get("HOME", "").strip()
     return (Path(home) if home else Path.home()) / ".cache" / "alphred" / "repos"
 
 
@@ -87,17 +87,17 @@ def ensure_commit(location: RepoLocation, sha: str | None) -> None:
     with locked_file(location.git_common_dir / "alphred-fetch.lock"):
         if _has_commit(root, sha):
             return
-        env = git_environment()
-        run_git(["fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"], root, env, check=False)
+        git_env = git_environment()
+        run_git(["fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*"], root, git_env, check=False)
         if not _has_commit(root, sha):
-            run_git(["fetch", "-q", "origin", sha], root, env, check=False)
+            run_git(["fetch", "-q", "origin", sha], root, git_env, check=False)
     if not _has_commit(root, sha):
         raise GitError(f"commit {sha} is not in {root} nor in its origin")
 
 
-def cached_clone(url: str, env: Mapping[str, str]) -> Path:
+def cached_clone(url: str, environ: Mapping[str, str]) -> Path:
     """A clone of ``url`` in the cache directory, made once (under a lock) and reused."""
-    base = cache_dir(env)
+    base = cache_dir(environ)
     base.mkdir(parents=True, exist_ok=True)
     target = base / _clone_name(url)
     with locked_file(base / f"{target.name}.lock"):
@@ -118,8 +118,8 @@ def cached_clone(url: str, env: Mapping[str, str]) -> Path:
 class RepoChooser:
     """Chooses where a worker executes each run: a ``--repo`` of the same repository, else a cached clone."""
 
-    def __init__(self, repos: Sequence[Path], env: Mapping[str, str]) -> None:
-        self.env = dict(env)
+    def __init__(self, repos: Sequence[Path], environ: Mapping[str, str]) -> None:
+        self.environ = dict(environ)
         self.known: list[tuple[RepoLocation, Identity]] = []
         for path in repos:
             location = locate_repository(path)
@@ -145,6 +145,6 @@ class RepoChooser:
         if location is None:
             if not url:
                 raise GitError("the run records no origin URL and this worker has no clone of its repository")
-            location = locate_repository(cached_clone(url, self.env))
+            location = locate_repository(cached_clone(url, self.environ))
         ensure_commit(location, base_sha)
         return location

@@ -6,8 +6,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from alphred.operations.clones import identity
-from alphred.operations.control import Environment, _find, _first_events, _restore, insert_run
-from alphred.runtime.runner import RunOptions
+from alphred.operations.continuing import first_events
+from alphred.operations.start import insert_run
+from alphred.operations.workspace import Workspace, find_run, restore_run
+from alphred.runtime.options import RunOptions
 from alphred.store import RunRecord, RunStatus, SqlRunStore
 from alphred.store.owners import lease_ttl
 from alphred.workflow import PhaseType, Workflow
@@ -22,7 +24,7 @@ def requirements(workflow: Workflow, labels: Iterable[str], dry_run: bool = Fals
 
 
 def submit_run(
-    env: Environment,
+    workspace: Workspace,
     workflow: Workflow,
     options: RunOptions,
     *,
@@ -31,7 +33,7 @@ def submit_run(
     name: str | None,
 ) -> int:
     """Store the run ``pending`` with no owner, queued for the workers, and wake them; return its id."""
-    mine = identity(env.location.root)
+    mine = identity(workspace.location.root)
     fields = {
         "queued": True,
         "priority": priority,
@@ -40,16 +42,17 @@ def submit_run(
         "repo_url": mine.url,
         "repo_root": mine.root,
     }
-    run_id, _branch, _base, _state = insert_run(env, workflow, options, fields, after=lambda tx: tx.notify_workers())
+    run_id, _branch, _base, _state = insert_run(
+        workspace, workflow, options, fields, after=lambda tx: tx.notify_workers()
+    )
     return run_id
 
 
 def request_detached(store: SqlRunStore, run_id: int, action: str, comment: str | None = None) -> RunRecord:
     """Record ``approve``/``reject``/``resume``/``retry`` for a worker to carry out; RunStateError when the
     run's state does not allow it now. The request holds for the run as it is (its step count)."""
-    record = _find(store, run_id)
-    _workflow, state, _options, _runtime = _restore(store, record)
-    _first_events(record, state, action, comment)  # the same checks as in the foreground
+    record = find_run(store, run_id)
+    first_events(record, restore_run(store, record).state, action, comment)  # the same checks as in the foreground
     request = {"action": action, "comment": comment, "steps": record.steps}
     with store.transaction() as tx:
         tx.update_run(run_id, request=request, queued=True)

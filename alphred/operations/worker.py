@@ -21,8 +21,9 @@ from datetime import UTC, datetime
 from alphred.errors import AlphredError, RunBusyError
 from alphred.git import RepoLocation
 from alphred.operations.clones import RepoChooser
-from alphred.operations.control import Environment, continue_run
+from alphred.operations.continuing import continue_run
 from alphred.operations.submit import requested_action
+from alphred.operations.workspace import Workspace
 from alphred.runtime.cleanup import finish_cleanups
 from alphred.runtime.runner import Runner
 from alphred.store import Candidate, SqlRunStore
@@ -70,7 +71,7 @@ class Worker:
         self,
         store: SqlRunStore,
         chooser: RepoChooser,
-        make_env: Callable[[RepoLocation], Environment],
+        make_workspace: Callable[[RepoLocation], Workspace],
         options: WorkerOptions,
         capabilities: Sequence[str],
         say: Callable[[str], None],
@@ -78,7 +79,7 @@ class Worker:
     ) -> None:
         self.store = store
         self.chooser = chooser
-        self.make_env = make_env
+        self.make_workspace = make_workspace
         self.options = options
         self.capabilities = sorted(set(capabilities))
         self.say = say
@@ -204,10 +205,12 @@ class Worker:
             return
         action, comment = chosen
         location = self.chooser.location_for(record.repo_url, record.repo_root, record.repo_path, record.base_sha)
-        env = self.make_env(location)
-        env.on_runner = lambda runner: self._track(run_id, runner)
+        workspace = self.make_workspace(location)
+        workspace.on_runner = lambda runner: self._track(run_id, runner)
         note = comment if action in ("approve", "reject") else None
-        final = continue_run(env, run_id, action, comment=note, owner=self.owner, taken_from=candidate.lease_owner)
+        final = continue_run(
+            workspace, run_id, action, comment=note, owner=self.owner, taken_from=candidate.lease_owner
+        )
         if record.request is not None:
             with contextlib.suppress(AlphredError):
                 self.store.update_run(run_id, request=None)
@@ -274,7 +277,7 @@ class Worker:
 
 
 def work(
-    env: Environment,
+    workspace: Workspace,
     *,
     once: bool,
     poll_seconds: float,
@@ -282,14 +285,14 @@ def work(
     max_runs: int | None = None,
     sleep: Callable[[float], None] | None = None,
 ) -> WorkerStats:
-    """A worker on ``env``'s repository alone (the runs of this repository that nobody executes)."""
-    chooser = RepoChooser([env.location.root], os.environ)
+    """A worker on ``workspace``'s repository alone (the runs of this repository that nobody executes)."""
+    chooser = RepoChooser([workspace.location.root], os.environ)
     options = WorkerOptions(once=once, poll_seconds=poll_seconds, max_runs=max_runs)
 
-    def make_env(location: RepoLocation) -> Environment:
-        return Environment(env.store, location, env.registry_for, env.progress, env.events)
+    def make_workspace(location: RepoLocation) -> Workspace:
+        return Workspace(workspace.store, location, workspace.registry_for, workspace.progress, workspace.events)
 
-    worker = Worker(env.store, chooser, make_env, options, offered_providers(), say, sleep)
+    worker = Worker(workspace.store, chooser, make_workspace, options, offered_providers(), say, sleep)
     return worker.run()
 
 

@@ -1,1 +1,2 @@
-"""The one place where engine effects meet I/O: store, git, providers, commands, signals."""
+"""The effect interpreter: the loop that feeds the engine and carries out its effects (attempts, parallel
+branches, take-over, persistence, checks, command phases, the event sink, worktree cleanup)."""

@@ -8,7 +8,7 @@ from alphred.engine import PhaseFailed, RunState, template_context
 from alphred.errors import GIT_LOCKED_KIND, AlphredError, GitLockedError, RuntimeFailure
 from alphred.guards.templates import render_template
 from alphred.redact import process_redactor
-from alphred.runtime.phase import AttemptStats
+from alphred.runtime.attempt_context import AttemptStats
 from alphred.store import SqlRunStore
 from alphred.workflow import Workflow
 

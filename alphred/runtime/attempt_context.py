@@ -1,4 +1,5 @@
-"""What one phase attempt works with (``PhaseContext``) and what the runtime measures of it (``AttemptStats``)."""
+"""What one phase attempt works with (``PhaseContext``), what the runtime measures of it (``AttemptStats``) and
+what it hands back to the runner's loop (``Posted``: its events, carrying those measurements)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from alphred.engine import Event
 from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
@@ -35,6 +37,20 @@ class AttemptStats:
         return int((time.monotonic() - self.started) * 1000)
 
 
+@dataclass(frozen=True)
+class Posted:
+    """What an attempt hands back to the loop: the events that report it, in order, and what was measured of
+    ``attempt`` (``(phase, number)``) for the diagnostics row the engine asks for when it records the step."""
+
+    events: tuple[Event, ...]
+    attempt: tuple[str, int] | None = None
+    stats: AttemptStats | None = None
+
+    def stats_of(self, attempt: tuple[str, int]) -> AttemptStats | None:
+        """The measurements of ``attempt`` when this post reports it, else None."""
+        return self.stats if self.attempt == attempt else None
+
+
 @dataclass
 class PhaseContext:
     """Everything a phase attempt needs from the run."""
@@ -46,7 +62,7 @@ class PhaseContext:
     worktrees: GitWorktrees
     registry: ProviderRegistry
     redactor: Redactor
-    env: dict[str, str]
+    environ: dict[str, str]  # the environment of every process the attempt starts
     on_event: Callable[[str, int, int, ProviderEvent], None] | None = None
     dry_run_commands: bool = False  # --dry-run: command phases print what they would run instead of running it
     # Writes an attempt leaves for the runner: done in the transaction that persists the attempt's outcome
@@ -54,4 +70,4 @@ class PhaseContext:
     pending: list[Callable[[StoreTransaction], object]] = field(default_factory=list)
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
-    lane: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
+    branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own

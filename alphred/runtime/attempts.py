@@ -17,11 +17,11 @@ from typing import Any
 
 from alphred.engine import PhaseFailed, RunState, StartPhase
 from alphred.errors import RETRYABLE_KINDS
+from alphred.runtime.attempt_context import AttemptStats
+from alphred.runtime.observer import RunObserver
 from alphred.runtime.options import backoff_seconds
-from alphred.runtime.phase import AttemptStats
 from alphred.store import SqlRunStore
 from alphred.store.owners import process_start_time
-from alphred.views.progress import Progress
 
 _ATTEMPT: ContextVar[tuple[Attempts, str, int] | None] = ContextVar("alphred_attempt", default=None)
 """The run (its ``Attempts``) and attempt the current task (or a thread it started) works for."""
@@ -37,11 +37,13 @@ class _Failure:
 
 @dataclass
 class Active:
-    """An attempt that is starting or running; ``task`` once its work runs, ``wake`` ends its backoff."""
+    """An attempt that is starting or running; ``task`` once its work runs, ``wake`` ends its backoff;
+    ``stats`` what is measured of it so far."""
 
     phase: str
     attempt: int
-    lane: str | None
+    branch: str | None
+    stats: AttemptStats
     task: asyncio.Future[Any] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     stopped: bool = False  # ended by StopPhase: the engine has recorded it already
@@ -54,22 +56,24 @@ class Active:
 
 
 class Attempts:
-    """The attempts of one run that are under way, keyed by phase (a phase runs in at most one lane)."""
+    """The attempts of one run that are under way, keyed by phase (a phase runs in at most one branch)."""
 
-    def __init__(self, store: SqlRunStore, run_id: int, progress: Progress, env: Mapping[str, str]) -> None:
+    def __init__(self, store: SqlRunStore, run_id: int, observer: RunObserver, environ: Mapping[str, str]) -> None:
         self.store = store
         self.run_id = run_id
-        self.progress = progress
-        self.env = env
+        self.observer = observer
+        self.environ = environ
         self.active: dict[str, Active] = {}
         self._failures: dict[str, _Failure] = {}
         self._recording: set[asyncio.Task[None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.contextmanager
-    def under_way(self, effect: StartPhase) -> Iterator[Active]:
-        """Track ``effect``'s attempt while the block runs; process groups started meanwhile are its own."""
-        active = self.active[effect.phase] = Active(effect.phase, effect.attempt, effect.lane)
+    def under_way(self, effect: StartPhase, stats: AttemptStats | None = None) -> Iterator[Active]:
+        """Track ``effect``'s attempt (measured into ``stats``) while the block runs; process groups started
+        meanwhile are its own."""
+        measured = stats if stats is not None else AttemptStats()
+        active = self.active[effect.phase] = Active(effect.phase, effect.attempt, effect.branch, measured)
         token = _ATTEMPT.set((self, effect.phase, effect.attempt))
         try:
             yield active
@@ -86,8 +90,14 @@ class Attempts:
             active.stop()
 
     def stop_all(self) -> None:
+        """End every attempt under way (an interruption, a cancel, a lost lease)."""
         for active in list(self.active.values()):
             active.stop()
+
+    def stats_of(self, attempt: tuple[str, int]) -> AttemptStats | None:
+        """The measurements so far of ``attempt`` (``(phase, number)``) while it is under way, else None."""
+        active = self.active.get(attempt[0])
+        return active.stats if active is not None and active.attempt == attempt[1] else None
 
     def ended(self, effect: StartPhase, outcome: object, stats: AttemptStats) -> None:
         """Remember how an attempt ended: a retry is told why the one before failed."""
@@ -112,8 +122,8 @@ class Attempts:
         )
         if failure.kind in RETRYABLE_KINDS:
             consecutive = max(1, state.phase(effect.phase).consecutive_failures)
-            delay = backoff_seconds(consecutive, failure.retry_after, self.env)
-            self.progress.note(
+            delay = backoff_seconds(consecutive, failure.retry_after, self.environ)
+            self.observer.note(
                 f"retrying {effect.phase} in {delay:.1f}s: attempt {failure.attempt} failed ({failure.kind})"
             )
             with contextlib.suppress(TimeoutError):

@@ -107,7 +107,7 @@ class CheckRun:
     start_sha: str
     values: Mapping[str, Any]  # the template context of the phase (for ``run`` commands)
     report: Any  # the attempt's structured report (a dict) or its text
-    env: Mapping[str, str]
+    environ: Mapping[str, str]
     redactor: Redactor
     emit: Callable[[ProviderEvent], None]  # into the attempt's event stream
 
@@ -120,12 +120,12 @@ async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
         description = check.description
         if check.kind is CheckKind.RUN:
             assert check.template is not None
-            script, extra_env = template_command(check.template, run.values)
+            script, variables = template_command(check.template, run.values)
             description = run.redactor.redact(script)
         use = {"check": {"name": check.name, "kind": check.kind.value}}
         run.emit(ProviderEvent(EventType.TOOL_USE, description, metadata={"tool": "check", **use}))
         if check.kind is CheckKind.RUN:
-            outcome = await _run_command(check, script, {**run.env, **extra_env}, run)
+            outcome = await _run_command(check, script, {**run.environ, **variables}, run)
         elif check.kind is CheckKind.REPORT:
             outcome = _report_check(check, run.report)
         else:
@@ -147,13 +147,13 @@ async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
     return result
 
 
-async def _run_command(check: Check, script: str, env: Mapping[str, str], run: CheckRun) -> CheckOutcome:
+async def _run_command(check: Check, script: str, environ: Mapping[str, str], run: CheckRun) -> CheckOutcome:
     """The check's command in the worktree, its own process group, killed past its timeout."""
     tail: deque[str] = deque()
     size = 0
     exit_code: int | None = None
     try:
-        async for event in run_command(script, run.worktree, timeout=check.timeout, env=env):
+        async for event in run_command(script, run.worktree, timeout=check.timeout, environ=environ):
             if event.type is EventType.TOOL_RESULT:
                 tail.append(event.content + "\n")
                 size += len(event.content) + 1

@@ -1,4 +1,4 @@
-"""Worktree removal as recorded, finishable work, and ``alphred gc``.
+"""Worktree removal as recorded, finishable work (``alphred gc`` itself is ``operations/gc.py``).
 
 A completed run whose worktree should go (no ``--keep-worktree``) is stored ``completed`` with its
 ``worktree_path`` still set before the removal starts: that pair *is* the pending cleanup. The path is
@@ -47,7 +47,7 @@ def remove_worktree(store: SqlRunStore, worktrees: GitWorktrees, run_id: int, pa
     store.update_run(run_id, worktree_path=None)
 
 
-def _with_worktrees(
+def runs_with_worktrees(
     store: SqlRunStore, statuses: tuple[str, ...]
 ) -> list[tuple[int, str, str, str | None, bool, bool]]:
     """``(id, status, worktree_path, repo_path, keep_worktree, held)`` of runs in ``statuses`` that have a
@@ -65,7 +65,7 @@ def _with_worktrees(
     ]
 
 
-def _ours(location: RepoLocation, repo_path: str | None) -> bool:
+def ours(location: RepoLocation, repo_path: str | None) -> bool:
     return repo_path is None or Path(repo_path).resolve() == location.root.resolve()
 
 
@@ -73,8 +73,8 @@ def pending_cleanups(store: SqlRunStore, location: RepoLocation) -> list[Leftove
     """Completed runs of this repository whose worktree removal has not finished."""
     return [
         Leftover(run_id, Path(path), "pending cleanup")
-        for run_id, _status, path, repo, keep, held in _with_worktrees(store, (RunStatus.COMPLETED.value,))
-        if not keep and not held and _ours(location, repo)
+        for run_id, _status, path, repo, keep, held in runs_with_worktrees(store, (RunStatus.COMPLETED.value,))
+        if not keep and not held and ours(location, repo)
     ]
 
 
@@ -89,40 +89,4 @@ def finish_cleanups(store: SqlRunStore, location: RepoLocation) -> list[int]:
     return done
 
 
-def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> list[Leftover]:
-    """``alphred gc``: remove (or with ``dry_run`` only list) worktrees no run needs any more."""
-    ended = _with_worktrees(store, ENDED_FOR_GC)
-    found = [
-        Leftover(run_id, Path(path), f"run {status}")
-        for run_id, status, path, repo, _keep, held in ended
-        if _ours(location, repo) and not held
-    ]
-    known = {leftover.path.resolve() for leftover in found}
-    held = {run_id for run_id, *_rest, is_held in ended if is_held}  # finishing: its process removes them
-    live = {Path(path).resolve() for _id, _s, path, *_rest in _with_worktrees(store, _NOT_ENDED_FOR_GC)}
-    live |= {Path(path).resolve() for run_id, _s, path, *_rest in ended if run_id in held}
-    directory = location.worktrees_dir
-    for child in sorted(directory.iterdir()) if directory.is_dir() else ():
-        resolved = child.resolve()
-        run, dot, _lane = child.name.partition(".")
-        if resolved in known or resolved in live or not run.isdigit() or int(run) in held:
-            continue
-        record = store.find_run(int(run))
-        if record is None:
-            found.append(Leftover(None, child, "no such run"))
-        elif record.status.value in ENDED_FOR_GC:
-            # a parallel branch's worktree (``<run>.<phase>``) is removed alone: the run's own path stays recorded
-            found.append(Leftover(None if dot else record.id, child, f"run {record.status.value}"))
-    if dry_run:
-        return found
-    worktrees = GitWorktrees(location)
-    for leftover in found:
-        if leftover.run_id is not None:
-            remove_worktree(store, worktrees, leftover.run_id, leftover.path)
-        elif leftover.path.exists():
-            worktrees.remove(leftover.path)
-    worktrees.prune()
-    return found
-
-
-_NOT_ENDED_FOR_GC = tuple(s.value for s in RunStatus if s.value not in ENDED_FOR_GC)
+NOT_ENDED_FOR_GC = tuple(s.value for s in RunStatus if s.value not in ENDED_FOR_GC)

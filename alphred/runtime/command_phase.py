@@ -93,12 +93,12 @@ async def run_command(
     cwd: Path,
     *,
     timeout: float | None = None,
-    env: Mapping[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
     display: str | None = None,
 ) -> AsyncIterator[ProviderEvent]:
     """Run ``command`` with the shell in its own process group; yield its output, then a ``result``.
 
-    The environment is ``env`` (default: this process's) without the variables that point git at another
+    The environment is ``environ`` (default: this process's) without the variables that point git at another
     repository. Output is read in chunks: each line is one event, a line longer than MAX_LINE_CHARS is cut
     with a marker. When the shell exits, its process group is killed: no child outlives the command, and a
     child still holding stdout does not hold the phase. The ``result`` carries ``metadata.exit_code`` and the
@@ -115,7 +115,7 @@ async def run_command(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
-        env=command_environment(os.environ if env is None else env),
+        env=command_environment(os.environ if environ is None else environ),
     )
     groups.register(process.pid)
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
@@ -225,10 +225,10 @@ def _kill_leftovers(process: asyncio.subprocess.Process) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def command_environment(env: Mapping[str, str]) -> dict[str, str]:
-    """``env`` without the variables that point git at another repository than the worktree (git hooks set
+def command_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` without the variables that point git at another repository than the worktree (git hooks set
     them): a command's ``git commit`` must land on the run's branch, never on the user's."""
-    return {key: value for key, value in env.items() if key not in GIT_REPOSITORY_VARIABLES}
+    return {key: value for key, value in environ.items() if key not in GIT_REPOSITORY_VARIABLES}
 
 
 async def _kill_group(process: asyncio.subprocess.Process) -> None:

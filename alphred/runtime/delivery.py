@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from alphred.engine import DeliveryDone, DeliveryFailed, RunState, RunStatus, template_context
+from alphred.engine import DeliveryDone, DeliveryFailed, RunState
 from alphred.errors import DeliveryError
-from alphred.guards.templates import render_template
 from alphred.redact import Redactor
 from alphred.runtime.crash import crash_point
 from alphred.store import RunRecord, SqlRunStore
-from alphred.views.status import status_object, with_state
 from alphred.workflow import Workflow
 
 if TYPE_CHECKING:
@@ -45,7 +43,7 @@ class PullRequestPlan:
 def plan_pull_request(
     workflow: Workflow,
     repo_root: Path,
-    env: Mapping[str, str],
+    environ: Mapping[str, str],
     *,
     pr: bool | None,
     remote: str | None,
@@ -59,9 +57,15 @@ def plan_pull_request(
     spec = workflow.pull_request
     if pr is False or dry_run or (spec is None and not pr):
         return None
-    target = preflight_pull_request(repo_root, env, remote=remote or "origin", provider=spec.provider if spec else None)
+    target = preflight_pull_request(
+        repo_root, environ, remote=remote or "origin", provider=spec.provider if spec else None
+    )
     base = pull_request_base(spec.base if spec else None, run_base_ref, target.remote)
     return PullRequestPlan(target.remote, base, draft or bool(spec and spec.draft), target.provider)
+
+
+PullRequestText = Callable[[SqlRunStore, Workflow, RunRecord, RunState], tuple[str, str]]
+"""Writes the title and body of a run's pull request (``alphred.views.pull_request.pull_request_text``)."""
 
 
 def deliver_step(
@@ -72,7 +76,8 @@ def deliver_step(
     state: RunState,
     step: str,
     redactor: Redactor,
-    env: Mapping[str, str],
+    environ: Mapping[str, str],
+    describe: PullRequestText,
 ) -> tuple[DeliveryDone | DeliveryFailed, str]:
     """Carry out one delivery step (``push`` or ``open``) of a completed run; the event that reports it and
     what to say about it ('' for nothing).
@@ -83,7 +88,7 @@ def deliver_step(
     from alphred.scm import open_for, push_for
 
     try:
-        request = _request(store, workflow, run_id, plan, state, redactor, env)
+        request = delivery_request(store, workflow, run_id, plan, state, redactor, environ, describe)
         crash_point(f"deliver_{step}")
         if step == "push":
             push_for(request)
@@ -95,49 +100,31 @@ def deliver_step(
         return DeliveryFailed(step, exc.kind), f"Error [{exc.code}]: {exc}"
 
 
-def _request(
+def delivery_request(
     store: SqlRunStore,
     workflow: Workflow,
     run_id: int,
     plan: PullRequestPlan,
     state: RunState,
     redactor: Redactor,
-    env: Mapping[str, str],
+    environ: Mapping[str, str],
+    describe: PullRequestText,
 ) -> DeliveryRequest:
-    from alphred.scm import DeliveryRequest, build_pr_body, default_pr_title
-    from alphred.views.branch_status import phase_branches
+    """What ``push``/``open`` need: the run's branch, its pull request's redacted title and body, the plan."""
+    from alphred.scm import DeliveryRequest
 
     record = store.get_run(run_id)
-    steps = store.list_steps(run_id)
-    status = with_state(status_object(record, steps, phase_branches(workflow, record.branch)), state)
-    status["status"] = RunStatus.COMPLETED.value
-    spec = workflow.pull_request
-    report = None
-    if spec is not None and spec.body_from:
-        artifact = store.latest_artifact(run_id, spec.body_from, "report")
-        report = artifact.content_text if artifact is not None else None
-    if workflow.pull_request_title is not None:
-        last = steps[-1].phase if steps else workflow.start
-        title = render_template(workflow.pull_request_title, template_context(state, workflow, last)).strip()
-    else:
-        title = default_pr_title(status, workflow.name)
+    title, body = describe(store, workflow, record, state)
     if not record.branch:
         raise DeliveryError("no_commits", f"run {run_id} has no branch to deliver", branch="?")
     return DeliveryRequest(
         repo_root=Path(record.repo_path or "."),
         branch=record.branch,
         base=plan.base,
-        title=redactor.redact(title or default_pr_title(status, workflow.name)),
-        body=redactor.redact(build_pr_body(status, report, branches=_branches(store, record, workflow, state))),
+        title=redactor.redact(title),
+        body=redactor.redact(body),
         remote=plan.remote,
         draft=plan.draft,
         provider=plan.provider,
-        env=env,
+        env=environ,
     )
-
-
-def _branches(store: SqlRunStore, record: RunRecord, workflow: Workflow, state: RunState) -> list[dict[str, Any]]:
-    """The branches of the run's fan-outs and their merges, for the PR body (none without fan-outs)."""
-    from alphred.views.branch_status import run_branch_views
-
-    return [view.as_dict() for view in run_branch_views(store, record, workflow, state)]

@@ -26,7 +26,7 @@ class RunOptions:
     dry_run: bool = False
     dry_run_scope: str = "all"  # "all": agents stubbed, commands said not run; "agents": commands still run
     pull_request: PullRequestPlan | None = None
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))  # of the processes it starts
 
     def stored(self) -> dict[str, Any]:
         """The part that a later ``resume`` must honour."""
@@ -39,18 +39,10 @@ class RunOptions:
         }
 
 
-@dataclass
-class _Failure:
-    attempt: int
-    kind: str
-    message: str
-    retry_after: float | None
-
-
-def backoff_seconds(failures: int, retry_after: float | None, env: Mapping[str, str]) -> float:
+def backoff_seconds(failures: int, retry_after: float | None, environ: Mapping[str, str]) -> float:
     """Exponential backoff with jitter for the ``failures``-th consecutive retryable failure."""
     try:
-        base = seconds_setting(env, "ALPHRED_RETRY_BASE_SECONDS", 2.0)
+        base = seconds_setting(environ, "ALPHRED_RETRY_BASE_SECONDS", 2.0)
     except SettingError:
         base = 2.0
     delay = min(base * 2 ** max(failures - 1, 0), 60.0) * random.uniform(0.75, 1.25)

@@ -171,11 +171,11 @@ def record_commit(
     branch; a parallel branch's head is its worktree's)."""
     diff, sha = ctx.redactor.redact(commit.diff), commit.sha
 
-    lane = ctx.lane
+    branch = ctx.branch
 
     def write(tx: StoreTransaction) -> None:
-        tx.add_artifact(ctx.run_id, phase, attempt, "diff", text=diff, data={"lane": lane} if lane else None)
-        if lane is None:  # a parallel branch's commits reach the run branch through its join's merge
+        tx.add_artifact(ctx.run_id, phase, attempt, "diff", text=diff, data={"lane": branch} if branch else None)
+        if branch is None:  # a parallel branch's commits reach the run branch through its join's merge
             tx.update_run(ctx.run_id, head_sha=sha)
 
     return write

@@ -1,13 +1,15 @@
 """Persist one engine transition: its effects and the state snapshot, in ONE transaction fenced by the lease.
 
-Each effect carries the values it persists; this module only maps effects onto store calls. It runs in a
-worker thread (never on the event loop): see ``Runner._persist``.
+Each effect carries the values it persists; this module only maps effects onto store calls. What the
+runtime measured of an attempt reaches the diagnostics row of its ``RecordStep`` with the transition
+(``measured``), carried there by the events that report the attempt. It runs in a worker thread (never on
+the event loop): see ``Runner._persist``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from alphred.engine import (
@@ -22,7 +24,7 @@ from alphred.engine import (
     state_to_json,
 )
 from alphred.errors import LeaseLostError
-from alphred.runtime.phase import AttemptStats
+from alphred.runtime.attempt_context import AttemptStats
 from alphred.store import SqlRunStore, StoreTransaction
 
 Write = Callable[[StoreTransaction], object]
@@ -37,20 +39,25 @@ class Persister:
     owner: str
     ttl: float
     runtime: Mapping[str, Any]  # the stored runtime options (what a later resume must honour)
-    stats: dict[tuple[str, int], AttemptStats] = field(default_factory=dict)
     _edge_ids: dict[tuple[str, int], int] | None = None
 
     def persist(
-        self, state: RunState, effects: tuple[Effect, ...], pending: list[Write], clear_pause: bool = False
+        self,
+        state: RunState,
+        effects: tuple[Effect, ...],
+        pending: list[Write],
+        clear_pause: bool = False,
+        measured: Mapping[tuple[str, int], AttemptStats] | None = None,
     ) -> None:
-        """Write ``effects``, the writes an attempt left (``pending``) and the snapshot of ``state``."""
+        """Write ``effects``, the writes an attempt left (``pending``) and the snapshot of ``state``;
+        ``measured`` holds the measurements of the attempts whose steps ``effects`` record."""
         with self.store.transaction() as tx:
             if not tx.renew_lease(self.run_id, self.owner, self.ttl):
                 raise LeaseLostError(self.run_id)
             for write in pending:
                 write(tx)
             for effect in effects:
-                self._one(tx, effect)
+                self._one(tx, effect, measured or {})
             snapshot = state_to_json(replace(state, history=()))  # the steps are rows already: O(1) per write
             fields: dict[str, Any] = {
                 "engine_state": {"engine": snapshot, "runtime": dict(self.runtime)},
@@ -69,7 +76,7 @@ class Persister:
                 for write in pending:
                     write(tx)
 
-    def _one(self, tx: StoreTransaction, effect: Effect) -> None:
+    def _one(self, tx: StoreTransaction, effect: Effect, measured: Mapping[tuple[str, int], AttemptStats]) -> None:
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
         elif isinstance(effect, SetPhaseStatus):
@@ -79,7 +86,7 @@ class Persister:
                 raise LeaseLostError(self.run_id)
             tx.set_node_status(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt, **effect.values)
         elif isinstance(effect, RecordStep):
-            stats = self.stats.get((effect.phase, effect.attempt))  # None: an attempt settled on take-over
+            stats = measured.get((effect.phase, effect.attempt))  # None: an attempt settled on take-over
             details = dict(stats.details) if stats else {}
             if stats and stats.message:
                 details["message"] = stats.message

@@ -175,7 +175,7 @@ async def _check(
         start_sha=str(stats.details["start_sha"]),
         values=template_context(state, ctx.workflow, phase.key),
         report=verdict.report,
-        env=ctx.env,
+        environ=ctx.environ,
         redactor=ctx.redactor,
         emit=emit,
     )
@@ -221,7 +221,7 @@ def _events_for(
             return dry_run_command(shown, ctx.worktree)
         return checked_stream(
             "command",
-            run_command(command, ctx.worktree, timeout=None, env={**ctx.env, **variables}, display=shown),
+            run_command(command, ctx.worktree, timeout=None, environ={**ctx.environ, **variables}, display=shown),
         )
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
@@ -240,7 +240,7 @@ def _events_for(
         decisions=phase.decisions,
         settings=phase.options,
         cancel=ctx.cancel,
-        environment={MARKER: ctx.env[MARKER]} if MARKER in ctx.env else {},
+        environment={MARKER: ctx.environ[MARKER]} if MARKER in ctx.environ else {},
     )
     return provider.run(prompt, options)
 

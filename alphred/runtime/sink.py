@@ -15,12 +15,11 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from alphred.providers.base import ProviderEvent
-from alphred.redact import Redactor
+from alphred.redact import Redactor, cut_event_content
 from alphred.store import EventRow, SqlRunStore, StoreTransaction
 
 FLUSH_EVERY_EVENTS = 2000
 FLUSH_EVERY_SECONDS = 0.1
-MAX_EVENT_CHARS = 64_000
 
 T = TypeVar("T")
 
@@ -53,9 +52,7 @@ class EventSink:
 
     def add(self, event: ProviderEvent) -> None:
         """Accept one event (buffered; the periodic ``flush`` writes it)."""
-        content = self._redactor.redact(event.content)
-        if len(content) > MAX_EVENT_CHARS:
-            content = content[:MAX_EVENT_CHARS] + f"\n[... {len(content) - MAX_EVENT_CHARS} characters cut by alphred]"
+        content = cut_event_content(self._redactor.redact(event.content))
         metadata = _redact_metadata(event.metadata, self._redactor) if event.metadata else None
         row = EventRow(
             workflow_run_id=self._run_id,

@@ -21,7 +21,7 @@ from alphred.git import GitWorktrees, RepoLocation, phase_commit_message
 from alphred.git.merges import LaneGit, merge_message
 from alphred.git.repair import clear_stale_locks, head_made_by, last_recorded, save_and_reset
 from alphred.redact import Redactor
-from alphred.runtime.branches import lane_visit
+from alphred.runtime.branches import branch_visit
 from alphred.runtime.orphans import kill_leftovers
 from alphred.runtime.outcome import OUTCOME, outcome_event
 from alphred.store import RunRecord, SqlRunStore
@@ -44,7 +44,7 @@ def settle(
     kill_leftovers(store, record.id, dead_owner)
     recorded = record.head_sha or record.base_sha
     settled = _Settle(store, location, record, redactor)
-    events = settled.lanes(state, recorded) if state.lanes and recorded else []
+    events = settled.branches(state, recorded) if state.lanes and recorded else []
     running = state.status is RunStatus.RUNNING and state.current is not None
     if running and state.current is not None:
         phase, attempt = state.current, state.phase(state.current).attempt
@@ -53,7 +53,7 @@ def settle(
             if is_resolving(state, phase):
                 settled.finish_merge(state, worktree)
             else:
-                settled.finish_commit(worktree, state, phase, attempt, data, recorded, lane=False)
+                settled.finish_commit(worktree, state, phase, attempt, data, recorded, in_branch=False)
             return [*events, outcome_event(phase, attempt, data)]
         settled.save(phase, attempt, worktree, recorded)
         settled.merge_again(state, worktree, phase)
@@ -82,7 +82,7 @@ class _Settle:
             return found.content_json
         return None
 
-    def lanes(self, state: RunState, base: str) -> list[Event]:
+    def branches(self, state: RunState, base: str) -> list[Event]:
         """Settle every parallel branch: the events of its interrupted attempts, then of its completed ones."""
         interrupted: list[Event] = []
         completed: list[Event] = []
@@ -90,14 +90,14 @@ class _Settle:
         paused = state.status is RunStatus.PAUSED and state.reason == INTERRUPTED
         failed = state.status is RunStatus.FAILED  # a retry: branches stopped when another failed start clean
         for lane in state.lanes:
-            path = self.git.lane_path(run_id, lane.head, lane_visit(state, lane.head))
+            path = self.git.lane_path(run_id, lane.head, branch_visit(state, lane.head))
             clear_stale_locks(self.location, path, self.git.lane_ref(run_id, branch, lane.head))
             if state.status is RunStatus.RUNNING and lane.current is not None:
                 key, attempt = lane.current, state.phase(lane.current).attempt
                 data = self.outcome(key, attempt)
                 if data is not None:
                     start = last_recorded(path, run_id, base, skip=(key, attempt)) if path.is_dir() else base
-                    self.finish_commit(path, state, key, attempt, data, start, lane=True)
+                    self.finish_commit(path, state, key, attempt, data, start, in_branch=True)
                     completed.append(outcome_event(key, attempt, data))
                     continue
                 self.save(key, attempt, path, last_recorded(path, run_id, base) if path.is_dir() else base)
@@ -117,7 +117,7 @@ class _Settle:
         data: dict[str, object],
         since: str | None,
         *,
-        lane: bool,
+        in_branch: bool,
     ) -> None:
         """Finish (or recognise) the commit of an attempt whose outcome was recorded; record its diff."""
         if not worktree.is_dir():
@@ -129,9 +129,9 @@ class _Settle:
         if commit is None:
             return
         with self.store.transaction() as tx:
-            found = {"recovered": True, "commit_found": recognised, **({"lane": True} if lane else {})}
+            found = {"recovered": True, "commit_found": recognised, **({"lane": True} if in_branch else {})}
             tx.add_artifact(self.record.id, phase, attempt, "diff", text=self.redactor.redact(commit.diff), data=found)
-            if not lane:
+            if not in_branch:
                 tx.update_run(self.record.id, head_sha=commit.sha)
 
     def finish_merge(self, state: RunState, worktree: Path) -> None:

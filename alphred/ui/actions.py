@@ -20,11 +20,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from alphred.engine import AWAITING_APPROVAL, Action
+from alphred.engine import allowed_actions as engine_allowed_actions
 from alphred.errors import RunBusyError, RunStateError, UnknownRunError, UsageError
 from alphred.store import RunRecord, SqlRunStore
+from alphred.store.owners import lease_free
 
-ACTIONS = ("approve", "reject", "pause", "cancel", "resume")
-AWAITING_APPROVAL = "awaiting_approval"
+ACTIONS = ("approve", "reject", "pause", "cancel", "resume")  # the web view does not retry
 MAX_COMMENT = 20_000
 SETTLE_SECONDS = 15.0
 
@@ -38,39 +40,25 @@ class ActionOutcome:
 
 
 def allowed_actions(record: RunRecord) -> list[str]:
-    """The actions the run's state allows now (the page shows these buttons)."""
-    from alphred.operations.control import lease_is_free
-
-    status, reason = record.status.value, record.reason
-    found = []
-    if status == "paused" and reason == AWAITING_APPROVAL:
-        found += ["approve", "reject"]
-    if status in ("pending", "running"):
-        found.append("pause")
-    if status in ("pending", "running", "paused"):
-        found.append("cancel")
-    if (status == "paused" and reason != AWAITING_APPROVAL) or (
-        status in ("pending", "running") and lease_is_free(record)
-    ):
-        found.append("resume")
-    return found
+    """The actions the run's state allows now (the page shows these buttons): ``engine.allowed_actions``,
+    with whether a live process holds the run's lease read from its row."""
+    holder_alive = not lease_free(record.lease_owner, record.lease_expires_at)
+    found = engine_allowed_actions(record.status, record.reason, holder_alive=holder_alive, retryable=False)
+    return [action.value for action in found if action.value in ACTIONS]
 
 
 def check_continue(record: RunRecord, action: str) -> None:
     """RunStateError/RunBusyError unless ``approve``/``reject``/``resume`` may continue the run now."""
-    from alphred.operations.control import lease_is_free
-
-    status, reason = record.status.value, record.reason
-    if action in ("approve", "reject"):
-        if status != "paused" or reason != AWAITING_APPROVAL:
-            raise RunStateError(record.id, f"{status} ({reason})", f"{action}: it waits for no approval")
+    if action in allowed_actions(record):
         return
+    status, reason = record.status.value, record.reason
+    if action in (Action.APPROVE, Action.REJECT):
+        raise RunStateError(record.id, f"{status} ({reason})", f"{action}: it waits for no approval")
     if status == "paused" and reason == AWAITING_APPROVAL:
         raise RunStateError(record.id, f"{status} ({reason})", "resume: approve or reject")
     if status in ("completed", "failed", "cancelled"):
         raise RunStateError(record.id, status, "resume")
-    if status in ("pending", "running") and not lease_is_free(record):
-        raise RunBusyError(record.id, record.lease_owner)
+    raise RunBusyError(record.id, record.lease_owner)
 
 
 def perform(
@@ -92,13 +80,13 @@ def perform(
     if record is None:
         raise UnknownRunError(run_id)
     if action == "pause":
-        from alphred.operations.control import request_pause
+        from alphred.operations.requests import request_pause
 
         return ActionOutcome(request_pause(store, run_id))
     if action == "cancel":
-        from alphred.operations.control import request_cancel
+        from alphred.operations.requests import request_cancel
 
-        return ActionOutcome(request_cancel(_environment(store, record, repo), run_id))
+        return ActionOutcome(request_cancel(_workspace(store, record, repo), run_id))
     check_continue(record, action)
     if no_exec:
         return ActionOutcome(record_request(store, record, action, comment))
@@ -129,15 +117,15 @@ def _current_node(record: RunRecord) -> Any:
     return max(record.nodes, key=lambda n: (n.updated_at, n.sequence_index))
 
 
-def _environment(store: SqlRunStore, record: RunRecord, repo: str | None) -> Any:
+def _workspace(store: SqlRunStore, record: RunRecord, repo: str | None) -> Any:
     from alphred.git import locate_repository
-    from alphred.operations.control import Environment
+    from alphred.operations.workspace import Workspace
     from alphred.providers import ProviderRegistry
     from alphred.views.progress import Progress
 
     where = record.repo_path or repo
     location = locate_repository(Path(where) if where else None)
-    return Environment(
+    return Workspace(
         store=store,
         location=location,
         registry_for=lambda _workflow, _dry: ProviderRegistry({}),
@@ -173,10 +161,10 @@ def _spawn(
         argv.append(f"--repo={where}")
     if comment is not None and action in ("approve", "reject"):
         argv.append(f"--comment={comment}")  # one argv item: never parsed by a shell, never taken for an option
-    env = dict(os.environ, ALPHRED_DATABASE_URL=db_url)  # not on the command line: `ps` would show a password
+    environ = dict(os.environ, ALPHRED_DATABASE_URL=db_url)  # not on the command line: `ps` would show a password
     with open(log, "ab") as out:
         process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
+            argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=environ,
             cwd=where if where and Path(where).is_dir() else None, start_new_session=True, close_fds=True,
         )  # fmt: skip
     threading.Thread(target=process.wait, name=f"alphred-ui-reap-{process.pid}", daemon=True).start()

@@ -13,7 +13,7 @@ from typing import Any
 from alphred.errors import UnknownRunError
 from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore
 from alphred.ui.graph_svg import END, FAIL, Edge, Topology
-from alphred.views.status import iso_utc, lane_branches, run_status, status_object
+from alphred.views.status import branches_by_run, iso_utc, run_status, status_object
 
 PAGE_SIZE = 50
 EVENTS_PAGE = 1000
@@ -86,7 +86,7 @@ class UiData:
         records = store.list_runs(limit + 1, statuses=statuses, before=before)
         more = len(records) > limit
         records = records[:limit]
-        branches = lane_branches(store, records)
+        branches = branches_by_run(store, records)
         return [status_object(r, None, branches[r.id]) for r in records], (records[-1].id if more and records else None)
 
     def exists(self, run_id: int) -> bool:
@@ -109,7 +109,7 @@ class UiData:
         if store is None or record is None:
             raise UnknownRunError(run_id)
         steps = store.list_steps(run_id)
-        status = status_object(record, steps, lane_branches(store, [record])[record.id])
+        status = status_object(record, steps, branches_by_run(store, [record])[record.id])
         tail = self.event_tail(run_id, EVENT_TAIL + 1)
         detail = [
             {"reason": s.reason, "error_code": s.error_code, "duration_ms": s.duration_ms, "tokens": s.tokens}

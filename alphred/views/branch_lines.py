@@ -51,8 +51,8 @@ def branch_lines(
     store: SqlRunStore, record: RunRecord, workflow: Workflow, steps: list[Any], paint: Painter
 ) -> list[str]:
     """The ``branches:`` block of ``alphred status`` (no lines for a workflow without fan-outs)."""
-    from alphred.cli.inspect_cmds import table
     from alphred.views.branch_status import run_branch_views, stored_state
+    from alphred.views.style import table
 
     state = stored_state(store, record.id, workflow)
     views = run_branch_views(store, record, workflow, state, steps)

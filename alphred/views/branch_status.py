@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from alphred.git.merges import lane_branch, merge_message
-from alphred.workflow.fan_outs import FanOut, fan_outs
+from alphred.workflow.fan_outs import fan_outs
+from alphred.workflow.model import FanOut
 
 if TYPE_CHECKING:
     from alphred.engine import RunState

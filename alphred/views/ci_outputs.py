@@ -39,7 +39,7 @@ def format_outputs(outputs: Mapping[str, str], delimiter: str | None = None) -> 
 
 def write_github_outputs(
     status: Mapping[str, Any],
-    env: Mapping[str, str],
+    environ: Mapping[str, str],
     warn: Callable[[str], None] | None = None,
     branches: Sequence[Mapping[str, Any]] | Callable[[], Sequence[Mapping[str, Any]]] = (),
 ) -> None:
@@ -48,12 +48,12 @@ def write_github_outputs(
     ``branches`` (the branches of the run's fan-outs, or a function that reads them; only called when a
     summary is written) adds a Branches section to the summary.
     """
-    summary_path = env.get(SUMMARY_VARIABLE, "").strip()
+    summary_path = environ.get(SUMMARY_VARIABLE, "").strip()
     if summary_path:
         shown = branches() if callable(branches) else branches
         summary = cut_text(run_summary_markdown(status, include_status=True, branches=shown), MAX_SUMMARY_CHARS)
         _append(summary_path, "\n" + summary, warn)
-    output_path = env.get(OUTPUT_VARIABLE, "").strip()
+    output_path = environ.get(OUTPUT_VARIABLE, "").strip()
     if output_path:
         _append(output_path, format_outputs(github_outputs(status)), warn)
 

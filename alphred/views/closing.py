@@ -10,10 +10,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from alphred.engine import Action, allowed_actions, can_retry, state_from_json
+from alphred.store.owners import lease_free
 from alphred.views.style import Painter, format_seconds, shown_path
 
 if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore, StepRecord
+    from alphred.workflow import Workflow
 
 TAIL_LINES = 15
 REASON_WORDS = {
@@ -75,27 +78,56 @@ def failed_step(steps: list[StepRecord]) -> StepRecord | None:
     return None
 
 
-def next_commands(record: RunRecord, steps: list[StepRecord], owner_gone: bool = False) -> list[str]:
-    """The commands that make sense next for a run in this state."""
+def holder_alive(record: RunRecord) -> bool:
+    """True when a live process holds the run's lease (it is running the run now)."""
+    return not lease_free(record.lease_owner, record.lease_expires_at)
+
+
+def retryable(store: SqlRunStore, record: RunRecord, workflow: Workflow | None = None) -> bool:
+    """Whether ``alphred retry`` has something to run again for this failed run, from its stored engine state
+    (True when that state cannot be read: the retry itself says so)."""
+    if record.status.value != "failed":
+        return False
+    from alphred.workflow import load_workflow
+
+    try:
+        snapshot = store.run_snapshot(record.id)
+        if snapshot.engine is None:
+            return True
+        if workflow is None:
+            if snapshot.source_text is None:
+                return True
+            source = snapshot.source_path or "workflow.yaml"
+            workflow = load_workflow(source, snapshot.source_text, snapshot.source_files)
+        return can_retry(state_from_json(workflow, snapshot.engine))
+    except Exception:  # an unreadable snapshot only loses the precision of the hint
+        return True
+
+
+def next_commands(
+    record: RunRecord, steps: list[StepRecord], *, holder_alive: bool, retryable: bool = True
+) -> list[str]:
+    """The commands that make sense next for a run in this state (``engine.allowed_actions`` decides which
+    actions; ``holder_alive``: a live process holds its lease; ``retryable``: a retry has work to do)."""
     n = record.id
-    status, reason = record.status.value, record.reason
-    if status == "completed":
+    if record.status.value == "completed":
         hints = [f"alphred status {n}"]
         if record.branch and record.base_sha:
             hints.append(f"git log --oneline {record.base_sha[:12]}..{record.branch}")
         return hints
-    if status == "paused" and reason == "awaiting_approval":
+    allowed = allowed_actions(record.status, record.reason, holder_alive=holder_alive, retryable=retryable)
+    if Action.APPROVE in allowed:
         return [f"alphred approve {n}", f'alphred reject {n} --comment "why"']
-    if status in ("paused", "pending") or (status == "running" and owner_gone):
+    if Action.RESUME in allowed:
         return [f"alphred resume {n}"]
-    if status == "running":
+    if Action.PAUSE in allowed:
         return [f"alphred logs {n} --follow", f"alphred pause {n}", f"alphred cancel {n}"]
-    if status == "failed":
-        if reason == "delivery_failed":
+    if record.status.value == "failed":
+        if record.reason == "delivery_failed" and Action.RETRY in allowed:
             return [f"alphred retry {n}   # push and open the pull request again, once the cause is fixed"]
         step = failed_step(steps)
         hints = [f"alphred logs {n} --phase {step.phase}"] if step else [f"alphred logs {n}"]
-        return [*hints, f"alphred retry {n}"]
+        return [*hints, f"alphred retry {n}"] if Action.RETRY in allowed else hints
     return [f"alphred logs {n}"]
 
 
@@ -188,23 +220,17 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:
             lines.append(f"  phase {waiting} waits for a person's approval.")
-    commands = next_commands(record, steps)
+    commands = next_commands(record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record))
     lines.append("  next: " + " · ".join(paint(c, "cyan") for c in commands))
     return lines
 
 
 def status_summary(record: RunRecord) -> dict[str, Any]:
     """Facts ``alphred status`` adds to the status object for people: owner gone, times with zone."""
-    owner_gone = record.status.value == "running" and _lease_free(record)
+    owner_gone = record.status.value == "running" and not holder_alive(record)
     return {
         "owner_gone": owner_gone,
         "started": local_time(record.started_at or record.created_at),
         "completed": local_time(record.completed_at) if record.completed_at else None,
         "took": duration(record),
     }
-
-
-def _lease_free(record: RunRecord) -> bool:
-    from alphred.operations.control import lease_is_free  # only for a running run: it imports the whole runtime
-
-    return lease_is_free(record)

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from alphred.engine import Effect, RecordRouting, RecordStep, StartPhase
 from alphred.providers.base import ProviderEvent
-from alphred.runtime.sink import MAX_EVENT_CHARS
+from alphred.redact import cut_event_content
 
 # Characters that json.dumps leaves raw but that some line splitters (Python's splitlines, JavaScript) take
 # for line breaks: escaped, so that one event is always exactly one line for every reader.
@@ -45,7 +45,7 @@ class JsonlEvents:
         self._clock = clock
         self.broken = False
         self.lines = 0
-        self._lanes: dict[tuple[int, str, int], str] = {}  # (run, phase, attempt) -> its parallel branch
+        self._branches: dict[tuple[int, str, int], str] = {}  # (run, phase, attempt) -> its parallel branch
 
     # -- lifecycle --------------------------------------------------------------------------------------
 
@@ -84,16 +84,15 @@ class JsonlEvents:
 
         ``RunFinished`` is deliberately not mapped: a run ends after its delivery, so call ``run_finished``.
         """
-        lane = (
-            {"lane": effect.lane} if isinstance(effect, StartPhase | RecordStep | RecordRouting) and effect.lane else {}
-        )
-        if isinstance(effect, StartPhase) and lane:  # a parallel branch's attempt (SPEC §8)
-            self._lanes[(run_id, effect.phase, effect.attempt)] = lane["lane"]
-            self._lifecycle("phase_started", run_id, effect.phase, effect.attempt, visit=effect.visit, **lane)
+        branch = effect.branch if isinstance(effect, StartPhase | RecordStep | RecordRouting) else None
+        tagged = {"lane": branch} if branch else {}  # the field keeps its published name (SPEC §6)
+        if isinstance(effect, StartPhase) and branch:  # a parallel branch's attempt (SPEC §8)
+            self._branches[(run_id, effect.phase, effect.attempt)] = branch
+            self._lifecycle("phase_started", run_id, effect.phase, effect.attempt, visit=effect.visit, **tagged)
         elif isinstance(effect, StartPhase):
             self.phase_started(run_id, effect.phase, effect.attempt, effect.visit)
         elif isinstance(effect, RecordStep):
-            self._lanes.pop((run_id, effect.phase, effect.attempt), None)
+            self._branches.pop((run_id, effect.phase, effect.attempt), None)
             self.phase_finished(
                 run_id,
                 effect.phase,
@@ -103,10 +102,10 @@ class JsonlEvents:
                 effect.reason,
                 next=effect.next,
                 error_code=effect.error_code,
-                **lane,
+                **tagged,
             )
         elif isinstance(effect, RecordRouting):
-            extra: dict[str, Any] = {"priority": effect.priority, **lane}
+            extra: dict[str, Any] = {"priority": effect.priority, **tagged}
             if effect.fan_out:
                 extra["fan_out"] = list(effect.fan_out)
             self.routed(run_id, effect.source, effect.attempt, effect.target, effect.decision, **extra)
@@ -116,9 +115,7 @@ class JsonlEvents:
     def provider_event(self, run_id: int, phase: str, attempt: int, sequence: int, event: ProviderEvent) -> None:
         """One provider event, with its per-attempt ``sequence``, content and metadata (redacted); an event of a
         parallel branch's attempt carries ``lane``."""
-        content = self._redact(event.content)
-        if len(content) > MAX_EVENT_CHARS:
-            content = content[:MAX_EVENT_CHARS] + f"\n[... {len(content) - MAX_EVENT_CHARS} characters cut by alphred]"
+        content = cut_event_content(self._redact(event.content))
         record = {
             "type": event.type.value,
             "run_id": run_id,
@@ -129,13 +126,13 @@ class JsonlEvents:
             "content": content,
             "metadata": self._metadata(event.metadata),
         }
-        lane = self._lanes.get((run_id, phase, attempt))
-        if lane is not None:
-            record["lane"] = lane
+        branch = self._branches.get((run_id, phase, attempt))
+        if branch is not None:
+            record["lane"] = branch
         self.emit(record)
 
     def provider_callback(self, run_id: int) -> Callable[[str, int, int, ProviderEvent], None]:
-        """A ``Runner(on_event=...)`` callback ``(phase, attempt, sequence, event)`` bound to ``run_id``."""
+        """A ``(phase, attempt, sequence, event)`` callback bound to ``run_id`` (the runtime's ``on_event``)."""
 
         def on_event(phase: str, attempt: int, sequence: int, event: ProviderEvent) -> None:
             self.provider_event(run_id, phase, attempt, sequence, event)

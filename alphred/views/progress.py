@@ -4,11 +4,11 @@ Off a terminal (CI logs, pipes) the lines are plain and whole. On a terminal eve
 terminal's width (so a redraw never wraps and leaves a stale copy behind), the live ``⟳`` line is redrawn in
 place, and marks are coloured unless ``NO_COLOR`` is set.
 
-Parallel branches (SPEC §8): several phases may run at once, started and finished by the lane tasks of one
+Parallel branches (SPEC §8): several phases may run at once, started and finished by the branch tasks of one
 run. Each is tracked by ``(phase, attempt)``; a line about a phase of a branch starts with the branch's
 head phase in brackets (``[security] ▶ security (agent) attempt 1``), and the live line lists every running
 phase, cut to the terminal's width. Every write of one line (and the redraw after it) holds a lock, so
-lines of different lanes never interleave.
+lines of different branches never interleave.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from alphred.views.style import Painter, display_width, fit, is_terminal, terminal_width, wants_colour
 
 if TYPE_CHECKING:
     from alphred.engine import RecordStep, RunFinished, RunState, StartPhase
-    from alphred.runtime.phase import AttemptStats
 
 
 CLEAR_LINE = "\r\x1b[K"
@@ -38,18 +37,32 @@ MARKS = {
 }
 
 
+class Measured(Protocol):
+    """What the runtime measured of an attempt (its ``AttemptStats``), as far as a progress line shows it."""
+
+    tokens: int
+    message: str | None
+    details: dict[str, Any]
+    output_tail: str
+
+    @property
+    def duration_ms(self) -> int:
+        """Milliseconds the attempt took."""
+        ...
+
+
 @dataclass(frozen=True)
 class Active:
     """A phase attempt that runs now: what the live line calls it, its branch head (None: the run branch)."""
 
     label: str
-    lane: str | None
+    branch: str | None
     started: float
 
 
-def lane_tag(lane: str | None) -> str:
+def branch_tag(branch: str | None) -> str:
     """``[security] `` for a line about a phase of branch ``security``; nothing on the run branch."""
-    return f"[{lane}] " if lane else ""
+    return f"[{branch}] " if branch else ""
 
 
 class Progress:
@@ -64,33 +77,33 @@ class Progress:
         enabled: bool = True,
         stream: TextIO | None = None,
         run_id: int | None = None,
-        env: Mapping[str, str] | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.enabled = enabled
         self.stream = stream or sys.stderr
         self.run_id = run_id
-        self.env = os.environ if env is None else env
+        self.environ = os.environ if environ is None else environ
         self._started = time.monotonic()
         self.live = enabled and is_terminal(self.stream)
-        self.paint = Painter(enabled and wants_colour(self.stream, self.env))
+        self.paint = Painter(enabled and wants_colour(self.stream, self.environ))
         self._active: dict[tuple[str, int], Active] = {}  # (phase, attempt) -> the attempt running
         self._tokens = 0
         self._lock = threading.RLock()
 
     def _width(self) -> int:
-        return max(terminal_width(self.stream, self.env) - 1, 10)  # the last column would wrap on some terminals
+        return max(terminal_width(self.stream, self.environ) - 1, 10)  # the last column would wrap on some terminals
 
     def _line(
-        self, text: str, mark: str = "", style: str = "", lane: str | None = None, details: tuple[str, ...] = ()
+        self, text: str, mark: str = "", style: str = "", branch: str | None = None, details: tuple[str, ...] = ()
     ) -> None:
-        """One progress line (``lane``: the branch head it is about), then ``details`` under it, then the
-        live line again; all of it at once, so lines of concurrent lanes never interleave."""
+        """One progress line (``branch``: the branch head it is about), then ``details`` under it, then the
+        live line again; all of it at once, so lines of concurrent branches never interleave."""
         if not self.enabled:
             return
         with self._lock:
             elapsed = time.monotonic() - self._started
             prefix = f"[run {self.run_id} +{elapsed:6.1f}s]" if self.run_id is not None else f"[+{elapsed:6.1f}s]"
-            tag = lane_tag(lane)
+            tag = branch_tag(branch)
             head = f"{prefix} {tag}{mark} " if mark else f"{prefix} {tag}"
             if self.live:
                 body = fit(head + text, self._width())
@@ -129,10 +142,10 @@ class Progress:
         tail = f" · run {self._tokens} tokens"
         if len(active) == 1:
             one = active[0]
-            text = f"⟳ {lane_tag(one.lane)}{one.label} · {now - one.started:5.1f}s{tail}"
+            text = f"⟳ {branch_tag(one.branch)}{one.label} · {now - one.started:5.1f}s{tail}"
             return fit(text, width)
         head = f"⟳ {len(active)} running: "
-        entries = [f"{lane_tag(a.lane)}{a.label} {now - a.started:.1f}s" for a in active]
+        entries = [f"{branch_tag(a.branch)}{a.label} {now - a.started:.1f}s" for a in active]
         room = width - display_width(head) - display_width(tail)
         listed = " · ".join(entries)
         if display_width(listed) > room:  # the short form: phase names and times only
@@ -166,29 +179,29 @@ class Progress:
         with self._lock:
             return [key for key, _ in sorted(self._active.items(), key=lambda item: item[1].started)]
 
-    def note(self, text: str, style: str = "", lane: str | None = None) -> None:
-        """A free-form line (a sentence); ``lane``: the branch head it is about (tags the line)."""
+    def note(self, text: str, style: str = "", branch: str | None = None) -> None:
+        """A free-form line (a sentence); ``branch``: the branch head it is about (tags the line)."""
         if style:
-            self._line(text, "•", style, lane)
+            self._line(text, "•", style, branch)
         else:
-            self._line(text, lane=lane)
+            self._line(text, branch=branch)
 
     def phase_started(self, effect: StartPhase, kind: str, state: RunState) -> None:
-        """A phase attempt starts (``effect.lane``: the branch head it runs in, None on the run branch)."""
-        lane = getattr(effect, "lane", None)
+        """A phase attempt starts (``effect.branch``: the branch head it runs in, None on the run branch)."""
+        branch = effect.branch
         with self._lock:
             self._tokens = max(self._tokens, state.tokens)
             label = f"{effect.phase} ({kind}) attempt {effect.attempt}"
-            self._active[(effect.phase, effect.attempt)] = Active(label, lane, time.monotonic())
+            self._active[(effect.phase, effect.attempt)] = Active(label, branch, time.monotonic())
         self._line(
             f"{effect.phase} ({kind}) attempt {effect.attempt}, visit {effect.visit} "
             f"· step {state.steps} · {state.tokens} tokens",
             "▶",
             "blue",
-            lane,
+            branch,
         )
 
-    def step_finished(self, effect: RecordStep, stats: AttemptStats) -> None:
+    def step_finished(self, effect: RecordStep, stats: Measured) -> None:
         """A phase attempt finished (or was interrupted or cancelled)."""
         with self._lock:
             self._active.pop((effect.phase, effect.attempt), None)
@@ -210,9 +223,9 @@ class Progress:
         if effect.next:
             parts.append(f"→ {effect.next}")
         parts.append(f"{stats.duration_ms / 1000:.1f}s, {stats.tokens} tokens")
-        tail = getattr(stats, "output_tail", "") or ""
+        tail = stats.output_tail or ""
         details = tuple(tail.rstrip("\n").splitlines()[-TAIL_LINES_IN_PROGRESS:]) if outcome == "failed" else ()
-        self._line(" · ".join(parts), mark, style, getattr(effect, "lane", None), details if tail.strip() else ())
+        self._line(" · ".join(parts), mark, style, effect.branch, details if tail.strip() else ())
 
     def run_finished(self, effect: RunFinished) -> None:
         """The run reached a terminal status (the closing block after it says more)."""

@@ -30,7 +30,7 @@ def status_object(
 ) -> dict[str, Any]:
     """Build the JSON status object of a run; ``steps`` is omitted when None (``runs --json``).
 
-    ``branches`` maps each phase inside a branch of a fan-out to its git branch (``lane_branches``); every
+    ``branches`` maps each phase inside a branch of a fan-out to its git branch (``branches_by_run``); every
     phase and step carries ``branch``, null on the run branch (SPEC §8).
     """
     branches = branches or {}
@@ -69,7 +69,7 @@ def status_object(
     return obj
 
 
-def lane_branches(store: SqlRunStore, records: list[RunRecord]) -> dict[int, dict[str, str]]:
+def branches_by_run(store: SqlRunStore, records: list[RunRecord]) -> dict[int, dict[str, str]]:
     """For each run of ``records``: its phases inside branches of a fan-out and their git branches."""
     from alphred.views.branch_status import phase_branches, run_workflows
 
@@ -81,7 +81,7 @@ def run_status(store: SqlRunStore, run: RunRecord, *, with_steps: bool = True) -
     """The status object of ``run`` as ``status --json`` prints it: steps (unless not ``with_steps``) and
     the ``branch`` of every phase and step."""
     steps = store.list_steps(run.id) if with_steps else None
-    return status_object(run, steps, lane_branches(store, [run])[run.id])
+    return status_object(run, steps, branches_by_run(store, [run])[run.id])
 
 
 def step_entry(step: StepRecord | RecordStep, branch: str | None = None) -> dict[str, Any]:

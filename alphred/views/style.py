@@ -42,20 +42,20 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def wants_colour(stream: TextIO, env: Mapping[str, str] | None = None) -> bool:
+def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
     """Colour on a terminal, unless ``NO_COLOR`` is set or ``TERM`` is ``dumb``; ``FORCE_COLOR`` forces it."""
-    env = os.environ if env is None else env
-    if env.get("NO_COLOR"):
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
         return False
-    if env.get("FORCE_COLOR"):
+    if environ.get("FORCE_COLOR"):
         return True
-    return is_terminal(stream) and env.get("TERM") != "dumb"
+    return is_terminal(stream) and environ.get("TERM") != "dumb"
 
 
-def terminal_width(stream: TextIO, env: Mapping[str, str] | None = None) -> int:
+def terminal_width(stream: TextIO, environ: Mapping[str, str] | None = None) -> int:
     """Columns of the terminal behind ``stream`` (``COLUMNS`` wins, as for ``shutil``); 100 if unknown."""
-    env = os.environ if env is None else env
-    columns = env.get("COLUMNS", "")
+    environ = os.environ if environ is None else environ
+    columns = environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     try:
@@ -129,3 +129,16 @@ def format_seconds(seconds: float) -> str:
         return f"{minutes}m {secs:02d}s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h {minutes:02d}m"
+
+
+def table(rows: list[tuple[str, ...]], right: set[int] | None = None) -> list[str]:
+    """Rows as aligned columns (two spaces apart); columns in ``right`` are right-aligned."""
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = []
+        for i, value in enumerate(row):
+            pad = " " * (widths[i] - display_width(value))
+            cells.append(pad + value if i in (right or set()) else value + pad)
+        lines.append("  ".join(cells).rstrip())
+    return lines

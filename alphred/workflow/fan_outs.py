@@ -1,6 +1,7 @@
 """Parallel branches (SPEC §8): the fan-outs of a workflow, their branches and joins, and their checks.
 
-``fan_outs`` is pure structure (the engine and the runtime use it too); ``check_parallel`` reports every
+``fan_outs`` gives the structure (``FanOut``, derived by the model: the engine and the runtime use it too);
+``check_parallel`` reports every
 §8 rule a workflow breaks, each at its line: disjoint branches, every path from a branch ending at the same
 join or at ``$fail`` (no ``$end``, no terminal phase inside a branch), no fan-out inside a branch, a join
 entered only from its fan-out's branches, and an ``on_conflict`` phase with no transitions that nothing
@@ -9,90 +10,15 @@ but a join uses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 import yaml
 
-from alphred.workflow.model import END, RESERVED_TARGETS, PhaseType, SourcePos, Transition, Workflow
-from alphred.workflow.yaml_source import Collector, did_you_mean
-
-if TYPE_CHECKING:
-    from alphred.workflow.load import NodeIndex
-
-
-@dataclass(frozen=True)
-class FanOut:
-    """One fan-out transition: its branches (in listed order), each branch's phases, and its join.
-
-    ``regions[b]`` holds the phases reachable from branch head ``b`` without passing a join phase;
-    ``joins`` the join phases the branches reach (exactly one in a valid workflow); ``ends`` the
-    transitions inside a branch that go to ``$end`` (invalid) as ``(phase, priority)``.
-    """
-
-    source: str
-    priority: int
-    branches: tuple[str, ...]
-    regions: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    joins: tuple[str, ...] = ()
-    ends: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def join(self) -> str | None:
-        """The join phase of this fan-out (None when the branches reach none or several)."""
-        return self.joins[0] if len(self.joins) == 1 else None
-
-    def branch_of(self, phase: str) -> str | None:
-        """The branch head whose branch holds ``phase`` (None when no branch of this fan-out does)."""
-        return next((head for head in self.branches if phase in self.regions[head]), None)
+from alphred.workflow.model import RESERVED_TARGETS, FanOut, PhaseType, SourcePos, Transition, Workflow
+from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
 
 def fan_outs(workflow: Workflow) -> tuple[FanOut, ...]:
     """Every fan-out of ``workflow`` in file order (computed once per workflow object)."""
     return workflow.fan_outs
-
-
-def compute_fan_outs(workflow: Workflow) -> tuple[FanOut, ...]:
-    """Every fan-out of ``workflow`` in file order (use ``fan_outs``, which caches it)."""
-    keys = set(workflow.phase_keys)
-    found: list[FanOut] = []
-    for phase in workflow.phases:
-        for t in phase.transitions:
-            if not t.fan_out or not set(t.fan_out) <= keys:
-                continue
-            regions: dict[str, frozenset[str]] = {}
-            joins: list[str] = []
-            ends: list[tuple[str, int]] = []
-            for head in t.fan_out:
-                regions[head] = _region(workflow, head, joins, ends)
-            found.append(FanOut(phase.key, t.priority, t.fan_out, regions, tuple(joins), tuple(ends)))
-    return tuple(found)
-
-
-def _region(workflow: Workflow, head: str, joins: list[str], ends: list[tuple[str, int]]) -> frozenset[str]:
-    keys = set(workflow.phase_keys)
-    if workflow.phase(head).join is not None:
-        if head not in joins:
-            joins.append(head)
-        return frozenset()
-    seen = {head}
-    todo = [head]
-    while todo:
-        phase = workflow.phase(todo.pop())
-        for t in phase.transitions:
-            for target in t.targets:
-                if target == END and (phase.key, t.priority) not in ends:
-                    ends.append((phase.key, t.priority))
-                if target not in keys or target in seen:
-                    continue
-                if workflow.phase(target).join is not None:
-                    if target not in joins:
-                        joins.append(target)
-                    continue
-                seen.add(target)
-                todo.append(target)
-    return frozenset(seen)
 
 
 def resolvers(workflow: Workflow) -> frozenset[str]:
@@ -263,4 +189,4 @@ def _check_resolvers(workflow: Workflow, nodes: NodeIndex, out: Collector) -> No
                     )
 
 
-__all__ = ["FanOut", "check_parallel", "compute_fan_outs", "fan_outs", "resolvers"]
+__all__ = ["FanOut", "check_parallel", "fan_outs", "resolvers"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +57,7 @@ from alphred.workflow.openai_keys import read_openai_key
 from alphred.workflow.validate import check_graph
 from alphred.workflow.yaml_source import (
     Collector,
+    NodeIndex,
     YamlRefusedError,
     compose,
     did_you_mean,
@@ -122,18 +122,6 @@ def check_workflow(
         check_graph(workflow, builder.nodes, out)
     diagnostics = out.sorted()
     return (None if out.has_errors else workflow), diagnostics
-
-
-@dataclass
-class NodeIndex:
-    """YAML nodes of interest for graph-level checks, by phase key."""
-
-    phases: dict[str, yaml.Node] = field(default_factory=dict)
-    transitions: dict[tuple[str, int], yaml.Node] = field(default_factory=dict)
-    when: dict[tuple[str, int], yaml.Node] = field(default_factory=dict)
-    templates: dict[tuple[str, str], yaml.Node] = field(default_factory=dict)
-    body_from: yaml.Node | None = None
-    start: yaml.Node | None = None
 
 
 class _Builder:

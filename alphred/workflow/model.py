@@ -6,13 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from alphred.guards import Expr
 from alphred.guards.templates import Template
-
-if TYPE_CHECKING:
-    from alphred.workflow.fan_outs import FanOut
 
 END = "$end"
 FAIL = "$fail"
@@ -204,11 +201,77 @@ class Workflow:
     @cached_property
     def fan_outs(self) -> tuple[FanOut, ...]:
         """Every fan-out with its branches and join, in file order (SPEC §8)."""
-        from alphred.workflow.fan_outs import compute_fan_outs
-
         return compute_fan_outs(self)
 
     @cached_property
     def parallel(self) -> bool:
         """True when the workflow has a fan-out (parallel branches, SPEC §8)."""
         return any(t.fan_out for p in self.phases for t in p.transitions)
+
+
+@dataclass(frozen=True)
+class FanOut:
+    """One fan-out transition: its branches (in listed order), each branch's phases, and its join.
+
+    ``regions[b]`` holds the phases reachable from branch head ``b`` without passing a join phase;
+    ``joins`` the join phases the branches reach (exactly one in a valid workflow); ``ends`` the
+    transitions inside a branch that go to ``$end`` (invalid) as ``(phase, priority)``.
+    """
+
+    source: str
+    priority: int
+    branches: tuple[str, ...]
+    regions: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    joins: tuple[str, ...] = ()
+    ends: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def join(self) -> str | None:
+        """The join phase of this fan-out (None when the branches reach none or several)."""
+        return self.joins[0] if len(self.joins) == 1 else None
+
+    def branch_of(self, phase: str) -> str | None:
+        """The branch head whose branch holds ``phase`` (None when no branch of this fan-out does)."""
+        return next((head for head in self.branches if phase in self.regions[head]), None)
+
+
+def compute_fan_outs(workflow: Workflow) -> tuple[FanOut, ...]:
+    """Every fan-out of ``workflow`` in file order (use ``fan_outs``, which caches it)."""
+    keys = set(workflow.phase_keys)
+    found: list[FanOut] = []
+    for phase in workflow.phases:
+        for t in phase.transitions:
+            if not t.fan_out or not set(t.fan_out) <= keys:
+                continue
+            regions: dict[str, frozenset[str]] = {}
+            joins: list[str] = []
+            ends: list[tuple[str, int]] = []
+            for head in t.fan_out:
+                regions[head] = _region(workflow, head, joins, ends)
+            found.append(FanOut(phase.key, t.priority, t.fan_out, regions, tuple(joins), tuple(ends)))
+    return tuple(found)
+
+
+def _region(workflow: Workflow, head: str, joins: list[str], ends: list[tuple[str, int]]) -> frozenset[str]:
+    keys = set(workflow.phase_keys)
+    if workflow.phase(head).join is not None:
+        if head not in joins:
+            joins.append(head)
+        return frozenset()
+    seen = {head}
+    todo = [head]
+    while todo:
+        phase = workflow.phase(todo.pop())
+        for t in phase.transitions:
+            for target in t.targets:
+                if target == END and (phase.key, t.priority) not in ends:
+                    ends.append((phase.key, t.priority))
+                if target not in keys or target in seen:
+                    continue
+                if workflow.phase(target).join is not None:
+                    if target not in joins:
+                        joins.append(target)
+                    continue
+                seen.add(target)
+                todo.append(target)
+    return frozenset(seen)

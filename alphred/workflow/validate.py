@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
 
 import yaml
 
 from alphred.guards import compared_strings, evaluate_guard, guard_paths
 from alphred.workflow.fan_outs import check_parallel, resolvers
 from alphred.workflow.model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Workflow
-from alphred.workflow.yaml_source import Collector, did_you_mean
-
-if TYPE_CHECKING:
-    from alphred.workflow.load import NodeIndex
+from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")

@@ -17,6 +17,18 @@ MAX_DEPTH = 64  # nesting levels of mappings and sequences (composing and constr
 MAX_NODES = 200_000  # nodes of a document with every alias expanded (a billion-laughs bomb has ~10^9)
 
 
+@dataclass
+class NodeIndex:
+    """YAML nodes of interest for graph-level checks, by phase key."""
+
+    phases: dict[str, yaml.Node] = field(default_factory=dict)
+    transitions: dict[tuple[str, int], yaml.Node] = field(default_factory=dict)
+    when: dict[tuple[str, int], yaml.Node] = field(default_factory=dict)
+    templates: dict[tuple[str, str], yaml.Node] = field(default_factory=dict)
+    body_from: yaml.Node | None = None
+    start: yaml.Node | None = None
+
+
 class YamlRefusedError(yaml.MarkedYAMLError):
     """Raised when: a document uses what a workflow never needs and an attacker could abuse (tags, merge
     keys, recursive aliases, too deep nesting, too many nodes once its aliases are expanded)."""

@@ -54,7 +54,7 @@ CONTEXTS = [
 
 def _run(script: str, cwd: Path, env: dict[str, str]) -> None:
     async def drain() -> None:
-        async for _ in run_command(script, cwd, env={**os.environ, **env}):
+        async for _ in run_command(script, cwd, environ={**os.environ, **env}):
             pass
 
     asyncio.run(drain())

@@ -85,8 +85,8 @@ def test_kill_right_after_run_creation_is_completed_by_resume_or_worker(
 
 def test_worker_poll_sleeps_when_it_finds_only_runs_it_cannot_take(tmp_path: Path, repo: Path) -> None:
     from alphred.git import locate_repository
-    from alphred.operations.control import Environment
     from alphred.operations.worker import work
+    from alphred.operations.workspace import Workspace
     from alphred.store import SqlRunStore
     from alphred.views.progress import Progress
     from alphred.workflow import load_workflow
@@ -96,7 +96,7 @@ def test_worker_poll_sleeps_when_it_finds_only_runs_it_cannot_take(tmp_path: Pat
     with SqlRunStore(f"sqlite:///{repo / '.alphred' / 'alphred.db'}") as store:
         tree_id, _ = store.compile(load_workflow(str(wf), wf.read_text()))
         store.create_run(tree_id, repo_path=str(location.root))  # no engine state: it can never be continued
-        env = Environment(store, location, lambda *_: None, lambda _: Progress(enabled=False))  # type: ignore[arg-type,return-value]
+        workspace = Workspace(store, location, lambda *_: None, lambda _: Progress(enabled=False))  # type: ignore[arg-type,return-value]
         said: list[str] = []
         naps: list[float] = []
 
@@ -109,7 +109,7 @@ def test_worker_poll_sleeps_when_it_finds_only_runs_it_cannot_take(tmp_path: Pat
                 raise Stop
 
         with pytest.raises(Stop):
-            work(env, once=False, poll_seconds=5.0, say=said.append, sleep=nap)
+            work(workspace, once=False, poll_seconds=5.0, say=said.append, sleep=nap)
     assert naps == [5.0, 5.0, 5.0]
     assert len(said) == 3 and "STORE_ERROR" in said[0]  # one line per pass, not thousands
 

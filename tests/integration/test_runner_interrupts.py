@@ -7,7 +7,8 @@ from pathlib import Path
 
 from alphred.engine import RunStarted
 from alphred.git import ensure_alphred_dir, locate_repository
-from alphred.operations.control import Environment, create_run
+from alphred.operations.start import create_run
+from alphred.operations.workspace import Workspace
 from alphred.providers import ProviderRegistry
 from alphred.runtime.runner import Runner, RunOptions
 from alphred.store import SqlRunStore
@@ -37,9 +38,9 @@ def test_an_interrupt_before_the_phase_starts_interrupts_it(tmp_path: Path) -> N
     location = locate_repository(repo)
     ensure_alphred_dir(location)
     with SqlRunStore(f"sqlite:///{location.alphred_dir / 'alphred.db'}") as store:
-        environment = Environment(store, location, lambda w, d: ProviderRegistry({}), lambda r: Progress(False))
-        options = RunOptions(env=env)
-        run_id, worktree, state = create_run(environment, workflow, options)
+        workspace = Workspace(store, location, lambda w, d: ProviderRegistry({}), lambda r: Progress(False))
+        options = RunOptions(environ=env)
+        run_id, worktree, state = create_run(workspace, workflow, options)
         owner = LeaseOwner.current()
         assert store.acquire_lease(run_id, str(owner), 30)
         runner = Runner(
@@ -66,9 +67,9 @@ def test_a_pause_asked_before_the_heartbeat_looks_still_pauses_at_the_next_routi
     location = locate_repository(repo)
     ensure_alphred_dir(location)
     with SqlRunStore(f"sqlite:///{location.alphred_dir / 'alphred.db'}") as store:
-        environment = Environment(store, location, lambda w, d: ProviderRegistry({}), lambda r: Progress(False))
-        options = RunOptions(env=env)
-        run_id, worktree, state = create_run(environment, workflow, options)
+        workspace = Workspace(store, location, lambda w, d: ProviderRegistry({}), lambda r: Progress(False))
+        options = RunOptions(environ=env)
+        run_id, worktree, state = create_run(workspace, workflow, options)
         owner = LeaseOwner.current()
         assert store.acquire_lease(run_id, str(owner), 30)
         store.request_pause(run_id)  # phase a ends long before the heartbeat's first look (0.5 s)

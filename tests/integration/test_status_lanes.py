@@ -27,10 +27,11 @@ from alphred.engine.events import MergeBranch, MergeDone
 from alphred.git import GitWorktrees, locate_repository, phase_commit_message
 from alphred.git.merges import LaneGit, merge_message
 from alphred.redact import Redactor
-from alphred.runtime.delivery import PullRequestPlan, _request
+from alphred.runtime.delivery import PullRequestPlan, delivery_request
 from alphred.runtime.persist import Persister
 from alphred.store import SqlRunStore
 from alphred.views.branch_status import run_branch_views
+from alphred.views.pull_request import pull_request_text
 from alphred.workflow import load_workflow
 from alphred.workflow.model import Workflow
 
@@ -76,8 +77,8 @@ class Harness:
         self.persister.persist(self.state, effects, [])
         self.merges += [e for e in effects if isinstance(e, MergeBranch)]
         for effect in effects:  # each lane gets its branch and worktree when it starts, as the runtime does
-            if isinstance(effect, StartPhase) and effect.lane is not None:
-                self.lanes.create_lane(self.run_id, self.branch, effect.lane, self.worktrees.head_sha(self.run.path))
+            if isinstance(effect, StartPhase) and effect.branch is not None:
+                self.lanes.create_lane(self.run_id, self.branch, effect.branch, self.worktrees.head_sha(self.run.path))
         return effects
 
     def done(self, phase: str, decision: str | None = "approved") -> None:
@@ -188,7 +189,16 @@ def test_after_the_join_status_summary_and_pr_body_list_the_merges(
     assert f"| scope → verdict | security | `{prefix}.security` | security | merged |" in written
 
     plan = PullRequestPlan("origin", "main", False, None)
-    request = _request(harness.store, harness.workflow, harness.run_id, plan, harness.state, Redactor({}), os.environ)
+    request = delivery_request(
+        harness.store,
+        harness.workflow,
+        harness.run_id,
+        plan,
+        harness.state,
+        Redactor({}),
+        os.environ,
+        pull_request_text,
+    )
     assert f"| scope → verdict | style | `{prefix}.style` | style | merged `{shas['style'][:12]}` |" in request.body
 
 

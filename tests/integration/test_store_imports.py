@@ -30,7 +30,15 @@ phases:
     run: echo hello
 """
 
-HEAVY = ("sqlmodel", "pydantic", "sqlalchemy.orm", "alphred.store.tables", "alphred.operations.control", "git")
+HEAVY = (
+    "sqlmodel",
+    "pydantic",
+    "sqlalchemy.orm",
+    "alphred.store.tables",
+    "alphred.operations.workspace",
+    "alphred.runtime.runner",
+    "git",
+)
 
 
 def column_facts(table: Table) -> list[tuple[Any, ...]]:

@@ -78,7 +78,7 @@ class Driver:
 
 
 def starts(effects: tuple[Effect, ...] | list[Effect]) -> list[tuple[str, int, str | None]]:
-    return [(e.phase, e.attempt, e.lane) for e in effects if isinstance(e, StartPhase)]
+    return [(e.phase, e.attempt, e.branch) for e in effects if isinstance(e, StartPhase)]
 
 
 def test_fan_out_starts_lanes_up_to_max_parallel_and_join_all_merges_in_fan_out_order() -> None:
@@ -99,7 +99,7 @@ def test_fan_out_starts_lanes_up_to_max_parallel_and_join_all_merges_in_fan_out_
     assert starts(d.send(MergeDone("join", "c"))) == [("join", 1, None)]
     d.done("join")
     assert d.state.status is RunStatus.COMPLETED and d.state.merge is None  # merge.status was clean
-    lanes = {(s.phase, s.lane) for s in d.state.history}
+    lanes = {(s.phase, s.branch) for s in d.state.history}
     assert ("a2", "a") in lanes and ("c", "c") in lanes and ("plan", None) in lanes and ("join", None) in lanes
 
 
@@ -110,7 +110,7 @@ def test_join_any_runs_at_the_first_arrival_and_cancels_the_other_branches() -> 
     effects = d.done("b")
     assert StopPhase("a", 1, "a") in effects and effects[-1] == MergeBranch("join", "b")
     cancelled = [e for e in effects if isinstance(e, RecordStep) and e.outcome.value == "cancelled"]
-    assert [(e.phase, e.lane) for e in cancelled] == [("a", "a")]
+    assert [(e.phase, e.branch) for e in cancelled] == [("a", "a")]
     assert d.state.phase("a").status is NodeStatus.PENDING and d.state.phase("c").attempt == 0
     assert starts(d.send(MergeDone("join", "b"))) == [("join", 1, None)]
     assert d.send(PhaseCompleted("a", 1, "approved")) == ()  # the cancelled attempt's late result is dropped

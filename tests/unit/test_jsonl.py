@@ -113,8 +113,8 @@ def test_lifecycle_lines_of_a_parallel_branch_carry_its_lane_and_a_fan_out_its_b
     stream = io.StringIO()
     events = JsonlEvents(stream, clock=lambda: 0.0)
     events.effect(4, RecordRouting("plan", 1, None, "a", 1, fan_out=("a", "b")))
-    events.effect(4, StartPhase("a", 1, 1, lane="a"))
-    events.effect(4, RecordStep("a", 1, StepOutcome.COMPLETED, None, "join", lane="a"))
+    events.effect(4, StartPhase("a", 1, 1, branch="a"))
+    events.effect(4, RecordStep("a", 1, StepOutcome.COMPLETED, None, "join", branch="a"))
     events.effect(4, StartPhase("join", 1, 1))
     routed, started, finished, joined = lines(stream)
     assert routed["fan_out"] == ["a", "b"] and routed["target"] == "a" and "lane" not in routed

@@ -31,7 +31,7 @@ def test_plain_lines_when_not_a_terminal() -> None:
 
 def test_live_status_line_on_a_terminal() -> None:
     stream = Terminal()
-    progress = Progress(stream=stream, run_id=1, env={"NO_COLOR": "1", "COLUMNS": "200"})
+    progress = Progress(stream=stream, run_id=1, environ={"NO_COLOR": "1", "COLUMNS": "200"})
     assert progress.live
 
     class State:
@@ -69,7 +69,7 @@ def visible_lines(text: str) -> list[str]:
 
 def test_every_line_fits_a_60_column_terminal() -> None:
     stream = Terminal()
-    progress = Progress(stream=stream, run_id=12, env={"COLUMNS": "60", "TERM": "xterm"})
+    progress = Progress(stream=stream, run_id=12, environ={"COLUMNS": "60", "TERM": "xterm"})
     long = "a_phase_with_a_really_long_name_that_goes_on_and_on"
     progress.phase_started(StartPhase(long, 2, 3), "command", State())  # type: ignore[arg-type]
     progress.tick()
@@ -88,14 +88,14 @@ def test_every_line_fits_a_60_column_terminal() -> None:
 
 def test_no_color_and_non_terminals_get_no_escapes() -> None:
     for stream, env in ((Terminal(), {"NO_COLOR": "1"}), (io.StringIO(), {})):
-        progress = Progress(stream=stream, run_id=1, env=env)
+        progress = Progress(stream=stream, run_id=1, environ=env)
         progress.step_finished(RecordStep("x", 1, StepOutcome.FAILED, None, None, "exit_code"), AttemptStats())
         assert "\x1b[3" not in stream.getvalue() and "\x1b[1" not in stream.getvalue()
 
 
 def test_plain_lines_are_whole_and_a_failed_command_shows_its_tail() -> None:
     stream = io.StringIO()
-    progress = Progress(stream=stream, run_id=1, env={"COLUMNS": "40"})
+    progress = Progress(stream=stream, run_id=1, environ={"COLUMNS": "40"})
     stats = AttemptStats(message="command exited with 3")
     stats.details["exit_code"] = 3
     stats.output_tail = "line 1\nline 2\nline 3\nFAILED test_x - assert 1 == 2\n"

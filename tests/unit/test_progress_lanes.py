@@ -38,19 +38,19 @@ def start(progress: Progress, phase: str, lane: str | None, attempt: int = 1) ->
 
 
 def finish(progress: Progress, phase: str, lane: str | None, outcome: StepOutcome = StepOutcome.COMPLETED) -> None:
-    progress.step_finished(RecordStep(phase, 1, outcome, "approved", "verdict", lane=lane), AttemptStats(tokens=10))
+    progress.step_finished(RecordStep(phase, 1, outcome, "approved", "verdict", branch=lane), AttemptStats(tokens=10))
 
 
 def test_off_a_terminal_lines_of_a_branch_start_with_its_head_and_stay_whole() -> None:
     stream = io.StringIO()
-    progress = Progress(stream=stream, run_id=4, env={"COLUMNS": "30"})
+    progress = Progress(stream=stream, run_id=4, environ={"COLUMNS": "30"})
     start(progress, "scope", None)
     finish(progress, "scope", None)
     for head in ("security", "tests", "style"):
         start(progress, head, head)
     finish(progress, "tests", "tests")
     finish(progress, "security", "security", StepOutcome.CANCELLED)
-    progress.note("retrying style", "yellow", lane="style")
+    progress.note("retrying style", "yellow", branch="style")
     lines = stream.getvalue().splitlines()
     assert CLEAR_LINE not in stream.getvalue() and "⟳" not in stream.getvalue()
     assert all(LINE.match(line) for line in lines), lines
@@ -65,7 +65,7 @@ def test_off_a_terminal_lines_of_a_branch_start_with_its_head_and_stay_whole() -
 
 def test_the_live_line_lists_every_running_phase_and_fits_the_terminal() -> None:
     stream = Terminal()
-    progress = Progress(stream=stream, run_id=4, env={"NO_COLOR": "1", "COLUMNS": "200"})
+    progress = Progress(stream=stream, run_id=4, environ={"NO_COLOR": "1", "COLUMNS": "200"})
     for head in ("security", "tests", "style"):
         start(progress, head, head)
     progress.tick()
@@ -87,7 +87,7 @@ def test_the_live_line_lists_every_running_phase_and_fits_the_terminal() -> None
 def test_on_a_narrow_terminal_no_line_wraps_and_the_tokens_stay_visible() -> None:
     for columns in (20, 45, 60, 80):
         stream = Terminal()
-        progress = Progress(stream=stream, run_id=4, env={"COLUMNS": str(columns), "TERM": "xterm"})
+        progress = Progress(stream=stream, run_id=4, environ={"COLUMNS": str(columns), "TERM": "xterm"})
         heads = ("security_review_of_everything", "tests_review", "style", "docs", "界面审查")
         for head in heads:
             start(progress, head, head)
@@ -109,7 +109,7 @@ def test_on_a_narrow_terminal_no_line_wraps_and_the_tokens_stay_visible() -> Non
 
 def test_lane_tasks_on_one_event_loop_never_interleave_lines() -> None:
     stream = Terminal()
-    progress = Progress(stream=stream, run_id=4, env={"NO_COLOR": "1", "COLUMNS": "300"})
+    progress = Progress(stream=stream, run_id=4, environ={"NO_COLOR": "1", "COLUMNS": "300"})
 
     async def lane(head: str) -> None:
         for attempt in range(1, 6):
@@ -117,7 +117,7 @@ def test_lane_tasks_on_one_event_loop_never_interleave_lines() -> None:
             await asyncio.sleep(0)
             progress.tick()
             await asyncio.sleep(0)
-            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, lane=head), AttemptStats())
+            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, branch=head), AttemptStats())
 
     async def main() -> None:
         await asyncio.gather(*(lane(head) for head in ("a", "b", "c", "d")))
@@ -134,7 +134,7 @@ def test_lane_tasks_on_one_event_loop_never_interleave_lines() -> None:
 
 def test_threads_writing_at_once_keep_every_line_whole() -> None:
     stream = Terminal()
-    progress = Progress(stream=stream, run_id=4, env={"NO_COLOR": "1", "COLUMNS": "300"})
+    progress = Progress(stream=stream, run_id=4, environ={"NO_COLOR": "1", "COLUMNS": "300"})
     go = threading.Barrier(4)
 
     def lane(head: str) -> None:
@@ -142,7 +142,7 @@ def test_threads_writing_at_once_keep_every_line_whole() -> None:
         for attempt in range(1, 31):
             start(progress, head, head, attempt)
             progress.tick()
-            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, lane=head), AttemptStats())
+            progress.step_finished(RecordStep(head, attempt, StepOutcome.COMPLETED, branch=head), AttemptStats())
 
     threads = [threading.Thread(target=lane, args=(head,)) for head in ("a", "b", "c", "d")]
     for thread in threads:
@@ -155,7 +155,7 @@ def test_threads_writing_at_once_keep_every_line_whole() -> None:
 
 def test_one_phase_on_the_run_branch_keeps_the_single_phase_live_line() -> None:
     stream = Terminal()
-    progress = Progress(stream=stream, run_id=4, env={"NO_COLOR": "1", "COLUMNS": "200"})
+    progress = Progress(stream=stream, run_id=4, environ={"NO_COLOR": "1", "COLUMNS": "200"})
     start(progress, "implement", None)
     progress.tick()
     assert visible_lines(stream.getvalue())[-1].startswith("⟳ implement (agent) attempt 1 · ")

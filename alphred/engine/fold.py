@@ -1,0 +1,151 @@
+"""One transition being folded (``Fold``: the evolving state and its effects, in order) and the moves that
+every kind of transition shares: finishing the run, starting and entering a phase, the hard caps, skipping
+the targets routing did not choose.
+
+``machine`` (the run branch) and ``fan_out`` (parallel branches) build their transitions from these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from alphred.engine.events import (
+    Deliver,
+    Effect,
+    RecordStep,
+    RunFinished,
+    SetPhaseStatus,
+    SetRunStatus,
+    StartPhase,
+)
+from alphred.engine.reasons import BUDGET_EXHAUSTED, DELIVERY_STEPS, MAX_STEPS, MAX_VISITS, PAUSED
+from alphred.engine.routing import ordered_transitions
+from alphred.engine.state import RunState, Step
+from alphred.engine.statuses import NodeStatus, RunStatus
+from alphred.workflow.model import RESERVED_TARGETS, Phase
+
+Result = tuple[RunState, tuple[Effect, ...]]
+
+_N = NodeStatus
+_R = RunStatus
+
+
+class Fold:
+    """Accumulates one transition: the evolving state and the effects, in order."""
+
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+        self.effects: list[Effect] = []
+
+    def result(self) -> Result:
+        """The folded state and its effects."""
+        return self.state, tuple(self.effects)
+
+    def update(self, **changes: Any) -> None:
+        """Replace fields of the run state."""
+        self.state = replace(self.state, **changes)
+
+    def run_status(self, status: RunStatus, reason: str | None) -> None:
+        """Move the run to ``status`` (with ``reason``)."""
+        self.update(status=status, reason=reason)
+        self.effects.append(SetRunStatus(status, reason))
+
+    def phase_status(self, key: str, status: NodeStatus, **changes: Any) -> None:
+        """Move phase ``key`` to ``status`` (and change its counters); the effect carries what is persisted."""
+        self.state = self.state.with_phase(key, status=status, **changes)
+        ps = self.state.phase(key)
+        values = {
+            "visits": ps.visits, "decision": ps.decision, "exit_code": ps.exit_code,
+            "tokens": ps.tokens, "cost_usd": ps.cost_usd,
+        }  # fmt: skip
+        self.effects.append(SetPhaseStatus(key, status, ps.attempt, values))
+
+    def record_step(self, step: Step) -> None:
+        """Add ``step`` to the history and ask for its diagnostics row."""
+        self.update(history=(*self.state.history, step))
+        outcome, decision, reason = step.outcome, step.decision, step.reason
+        self.effects.append(
+            RecordStep(step.phase, step.attempt, outcome, decision, step.next, reason, step.error_code, step.branch)
+        )
+
+    def add_usage(self, key: str, tokens: int, cost_usd: float) -> None:
+        """Count an attempt's tokens and cost for its phase and the run."""
+        ps = self.state.phase(key)
+        self.state = self.state.with_phase(key, tokens=ps.tokens + tokens, cost_usd=ps.cost_usd + cost_usd)
+        self.update(tokens=self.state.tokens + tokens, cost_usd=self.state.cost_usd + cost_usd)
+
+    def count_edge(self, source: str, priority: int) -> None:
+        """Count one traversal of the transition ``(source, priority)``."""
+        edge = (source, priority)
+        self.update(edges={**self.state.edges, edge: self.state.edges.get(edge, 0) + 1})
+
+    def finish(self, status: RunStatus, reason: str | None) -> None:
+        """End the run with ``status``; a completed run with a pull request delivers first."""
+        if status is _R.COMPLETED and self.state.deliver and self.state.pr_url is None:
+            self.update(current=None, pause_requested=False, delivery=DELIVERY_STEPS[0], finish_reason=reason)
+            self.effects.append(Deliver(DELIVERY_STEPS[0]))  # completes once delivered
+            return
+        self.run_status(status, reason)
+        self.update(current=None, pause_requested=False)
+        self.effects.append(RunFinished(status, reason))
+
+
+def cap_reason(state: RunState, key: str, new_visit: bool) -> str | None:
+    """Why a hard cap forbids starting ``key`` now (``max_steps``, ``max_visits``, the budget), or None."""
+    limits = state.workflow.limits
+    if state.steps + 1 > limits.max_steps:
+        return MAX_STEPS
+    if new_visit and state.phase(key).entries + 1 > state.workflow.phase(key).max_visits:
+        return MAX_VISITS
+    if limits.max_tokens is not None and state.tokens >= limits.max_tokens:
+        return BUDGET_EXHAUSTED
+    if limits.max_cost_usd is not None and state.cost_usd >= limits.max_cost_usd:
+        return BUDGET_EXHAUSTED
+    return None
+
+
+def claim_attempt(fold: Fold, key: str, new_visit: bool) -> tuple[int, int]:
+    """Move ``key`` to ``running`` as its next attempt and count the step; return (attempt, visit)."""
+    ps = fold.state.phase(key)
+    attempt = ps.attempt + 1
+    entries = ps.entries + 1 if new_visit else ps.entries
+    failures = 0 if new_visit else ps.consecutive_failures
+    fold.phase_status(key, _N.RUNNING, attempt=attempt, entries=entries, consecutive_failures=failures)
+    fold.update(steps=fold.state.steps + 1)
+    return attempt, entries
+
+
+def start(fold: Fold, key: str, new_visit: bool) -> None:
+    """Start a new attempt of ``key`` (pending or failed) on the run branch, unless a hard cap forbids it."""
+    reason = cap_reason(fold.state, key, new_visit)
+    if reason is not None:
+        fold.update(queued=key, queued_new_visit=new_visit)
+        fold.finish(_R.FAILED, reason)
+        return
+    attempt, visit = claim_attempt(fold, key, new_visit)
+    fold.update(current=key, queued=None, queued_new_visit=False)
+    fold.effects.append(StartPhase(key, attempt, visit))
+
+
+def enter(fold: Fold, key: str, source: str) -> None:
+    """Route into ``key`` as a new visit: re-queue it, then start it (or queue it when pausing)."""
+    if fold.state.phase(key).status in (_N.COMPLETED, _N.SKIPPED):
+        fold.phase_status(key, _N.PENDING)
+    fold.state = fold.state.with_phase(key, entered_from=source)
+    if fold.state.pause_requested:
+        fold.update(queued=key, queued_new_visit=True, pause_requested=False)
+        fold.run_status(_R.PAUSED, PAUSED)
+        return
+    start(fold, key, new_visit=True)
+
+
+def skip_unchosen(fold: Fold, phase: Phase, chosen: str) -> None:
+    """Mark the other targets of ``phase`` that are pending and never started as skipped."""
+    for candidate in ordered_transitions(phase):
+        target = candidate.target
+        if target in RESERVED_TARGETS or target in (chosen, phase.key):
+            continue
+        ps = fold.state.phase(target)
+        if ps.status is _N.PENDING and ps.attempt == 0:
+            fold.phase_status(target, _N.SKIPPED)

@@ -1,0 +1,21 @@
+"""The reasons the machine gives: a run's ``reason`` or a failed step's ``reason`` (SPEC §5, §8, §9)."""
+
+from __future__ import annotations
+
+MAX_STEPS = "max_steps"
+MAX_VISITS = "max_visits"
+BUDGET_EXHAUSTED = "budget_exhausted"
+RETRIES_EXHAUSTED = "retries_exhausted"
+FAIL_TARGET = "fail_target"
+AWAITING_APPROVAL = "awaiting_approval"
+PAUSED = "paused"
+INTERRUPTED = "interrupted"
+CANCELLED = "cancelled"
+MISSING_DECISION = "missing_decision"
+INVALID_DECISION = "invalid_decision"
+DELIVERY_FAILED = "delivery_failed"
+CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also the run's reason once retries are out
+MERGE_CONFLICT = "merge_conflict"  # a join's merge conflicted and the join has no ``on_conflict`` phase
+
+DELIVERY_STEPS = ("push", "open")
+"""Delivery of a run with a pull request, in order: push the branch, then open (or find) its pull request."""

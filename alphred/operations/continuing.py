@@ -1,0 +1,159 @@
+"""Continuing a stored run in this process: ``resume``, ``retry``, ``approve`` and ``reject``.
+
+The run is rebuilt from the store, its lease claimed, its worktree found (or made again), what a dead
+process left settled (``runtime.takeover``), and it is driven on from the events its action feeds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from alphred.engine import (
+    AWAITING_APPROVAL,
+    Action,
+    ApprovalGiven,
+    Event,
+    Resume,
+    RetryRun,
+    RunStarted,
+    RunState,
+    RunStatus,
+    allowed_actions,
+    can_retry,
+)
+from alphred.errors import AlphredError, RunStateError, StoreError
+from alphred.git import GitWorktrees
+from alphred.git.repair import clear_stale_locks
+from alphred.operations.workspace import (
+    WANTED_BRANCH,
+    Workspace,
+    claim_lease,
+    drive,
+    find_run,
+    make_worktree,
+    restore_run,
+)
+from alphred.redact import Redactor
+from alphred.runtime.cleanup import finish_cleanups, pending_cleanups
+from alphred.runtime.takeover import settle
+from alphred.store import RunRecord, SqlRunStore
+from alphred.store.owners import LeaseOwner
+
+
+def continue_run(
+    workspace: Workspace,
+    run_id: int,
+    action: str,
+    *,
+    comment: str | None = None,
+    approve_all: bool | None = None,
+    owner: LeaseOwner | None = None,
+    taken_from: str | None = None,
+) -> RunRecord:
+    """``resume``, ``retry``, ``approve`` or ``reject`` a run and drive it on in this process.
+
+    ``owner``: a worker that already leased the run (its claim, from ``taken_from``) continues it under it.
+    """
+    store = workspace.store
+    record = find_run(store, run_id)
+    if action == "resume" and any(left.run_id == run_id for left in pending_cleanups(store, workspace.location)):
+        finish_cleanups(store, workspace.location)  # a completed run whose worktree removal was cut short
+        return store.get_run(run_id)
+    stored = restore_run(store, record)
+    workflow, state, options, runtime = stored.workflow, stored.state, stored.options, stored.runtime
+    if approve_all is not None:
+        options.approve_all = approve_all
+    first = first_events(record, state, action, comment)
+    dead = taken_from if owner is not None else record.lease_owner
+    owner = claim_lease(store, record, owner)
+    try:
+        record = _relocate(workspace, store.get_run(run_id))  # re-read under the lease
+        if record.pause_requested:
+            store.update_run(run_id, pause_requested=False)  # continuing is the answer to an old pause request
+        worktree = _worktree(workspace, record, runtime)
+        first = settle(store, workspace.location, record, state, worktree, dead, Redactor(options.environ)) + first
+        if action in ("approve", "reject"):
+            _record_approval(store, record, state, action, comment)
+        registry = workspace.registry_for(workflow, bool(options.dry_run))
+    except BaseException:
+        with contextlib.suppress(AlphredError):
+            store.release_lease(run_id, str(owner))
+        raise
+    return drive(workspace, workflow, run_id, worktree, options, registry, owner, state, first, runtime)
+
+
+def first_events(record: RunRecord, state: RunState, action: str, comment: str | None) -> list[Event]:
+    """The events ``action`` feeds the run first; RunStateError when its state does not allow the action.
+
+    Whether a live process holds the run's lease does not matter here: claiming the lease says so
+    (``RunBusyError``), and a request left for the workers waits for the lease anyway.
+    """
+    allowed = allowed_actions(record.status, record.reason, holder_alive=False, retryable=can_retry(state))
+    status = record.status
+    if action == "resume":
+        if Action.RESUME not in allowed:
+            raise RunStateError(record.id, status.value, "resume", record.reason, _why_not_resume(record))
+        return [RunStarted()] if status == RunStatus.PENDING else [Resume()]
+    if action == "retry":
+        if Action.RETRY not in allowed:
+            hint = (
+                "only a failed run can be retried" if status != RunStatus.FAILED else "it has no failed phase to retry"
+            )
+            raise RunStateError(record.id, status.value, "retry", record.reason, hint)
+        return [RetryRun()]
+    if Action(action) not in allowed or state.current is None:
+        raise RunStateError(record.id, status.value, action, record.reason, "it waits for no approval")
+    decision = "approved" if action == "approve" else "rejected"
+    return [ApprovalGiven(state.current, decision, comment)]
+
+
+def _why_not_resume(record: RunRecord) -> str:
+    if record.status == RunStatus.PAUSED and record.reason == AWAITING_APPROVAL:
+        return f"it waits for approval: alphred approve {record.id} or alphred reject {record.id}"
+    if record.status == RunStatus.FAILED:
+        return f"alphred retry {record.id} runs its failed phase again"
+    return "it has ended"
+
+
+def _record_approval(store: SqlRunStore, record: RunRecord, state: RunState, action: str, comment: str | None) -> None:
+    assert state.current is not None
+    decision = "approved" if action == "approve" else "rejected"
+    attempt = state.phase(state.current).attempt
+    store.add_artifact(
+        record.id, state.current, attempt, "report",
+        text=comment or decision, data={"decision": decision, "comment": comment},
+    )  # fmt: skip
+
+
+def _relocate(workspace: Workspace, record: RunRecord) -> RunRecord:
+    """A run continued from another checkout of its repository (a later CI job, a moved clone): its
+    repository path becomes this one, and a worktree inside the old checkout is made again here."""
+    root = str(workspace.location.root)
+    if record.repo_path is None or record.repo_path == root:
+        return record
+    fields: dict[str, object] = {"repo_path": root}
+    if record.worktree_path and Path(record.worktree_path).is_relative_to(record.repo_path):
+        fields["worktree_path"] = None  # _worktree re-creates it from the run's branch
+    workspace.store.update_run(record.id, **fields)
+    return workspace.store.get_run(record.id)
+
+
+def _worktree(workspace: Workspace, record: RunRecord, runtime: Mapping[str, Any]) -> Path:
+    """The run's worktree: as recorded, reopened on its branch, or made now (a run created by a process
+    that died before it made its worktree)."""
+    if record.worktree_path and Path(record.worktree_path).is_dir():
+        return Path(record.worktree_path)
+    wanted = record.branch or runtime.get(WANTED_BRANCH)
+    location = workspace.location
+    # a kill inside `git worktree add` leaves the branch's ref lock (and the admin directory's): ours, stale
+    clear_stale_locks(location, GitWorktrees(location).worktree_path(record.id), str(wanted or ""))
+    if record.branch:
+        path = GitWorktrees(location).reopen(record.id, record.branch).path
+        workspace.store.update_run(record.id, worktree_path=str(path))
+        return path
+    if not wanted or not record.base_sha:
+        raise StoreError(f"run {record.id} has no branch to continue on")
+    return make_worktree(workspace, record.id, str(wanted), record.base_sha)

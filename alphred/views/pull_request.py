@@ -1,0 +1,42 @@
+"""The words of a run's pull request: its title (the workflow's ``pull_request.title`` or a default) and its
+body (the status object as Markdown, the report named by ``body_from``, the branches of its fan-outs).
+
+Written just before the run completes (its last transition is not stored yet), so phases, tokens and cost
+come from the engine's state rather than from the rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alphred.engine import RunState, RunStatus, template_context
+from alphred.guards.templates import render_template
+from alphred.scm import build_pr_body, default_pr_title
+from alphred.store import RunRecord, SqlRunStore
+from alphred.views.branch_status import phase_branches, run_branch_views
+from alphred.views.status import status_object, with_state
+from alphred.workflow import Workflow
+
+
+def pull_request_text(store: SqlRunStore, workflow: Workflow, record: RunRecord, state: RunState) -> tuple[str, str]:
+    """The title and body of the pull request of the run ``record`` (not redacted yet). Blocking (SQL)."""
+    steps = store.list_steps(record.id)
+    status = with_state(status_object(record, steps, phase_branches(workflow, record.branch)), state)
+    status["status"] = RunStatus.COMPLETED.value
+    spec = workflow.pull_request
+    report = None
+    if spec is not None and spec.body_from:
+        artifact = store.latest_artifact(record.id, spec.body_from, "report")
+        report = artifact.content_text if artifact is not None else None
+    if workflow.pull_request_title is not None:
+        last = steps[-1].phase if steps else workflow.start
+        title = render_template(workflow.pull_request_title, template_context(state, workflow, last)).strip()
+    else:
+        title = default_pr_title(status, workflow.name)
+    body = build_pr_body(status, report, branches=_branches(store, record, workflow, state))
+    return title or default_pr_title(status, workflow.name), body
+
+
+def _branches(store: SqlRunStore, record: RunRecord, workflow: Workflow, state: RunState) -> list[dict[str, Any]]:
+    """The branches of the run's fan-outs and their merges, for the PR body (none without fan-outs)."""
+    return [view.as_dict() for view in run_branch_views(store, record, workflow, state)]
