@@ -90,7 +90,7 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
     from alphred.git import locate_repository
     from alphred.operations.control import Environment, start_run
     from alphred.operations.where import resolve_for_write
-    from alphred.providers import ProviderRegistry
+    from alphred.providers import ProviderRegistry, default_registry
     from alphred.providers.scripted import ScriptedProvider
     from alphred.runtime.runner import RunOptions
     from alphred.store import SqlRunStore
@@ -132,7 +132,7 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
         path = tmp / "loop.yaml"
         path.write_text(workflow_yaml(phases, edits))
         started = time.perf_counter()
-        workflow = load_workflow(path)
+        workflow = load_workflow(path, providers=default_registry())
         location, url = resolve_for_write(str(locate_repository(repo).root), None)
         registry = ProviderRegistry({"scripted": ClockedScripted})
         with SqlRunStore(url) as store:

@@ -31,7 +31,7 @@ from alphred.errors import (
 )
 from alphred.git import GitWorktrees, RepoLocation, branch_tokens, choose_branch_template, render_branch_name
 from alphred.git.repair import clear_stale_locks
-from alphred.providers import ProviderRegistry
+from alphred.providers import ProviderRegistry, default_registry
 from alphred.redact import Redactor
 from alphred.runtime.cleanup import finish_cleanups, pending_cleanups
 from alphred.runtime.crash import crash_point
@@ -232,7 +232,10 @@ def _restore(store: SqlRunStore, record: RunRecord) -> tuple[Workflow, RunState,
     if snapshot.source_text is None or snapshot.engine is None:
         raise StoreError(f"run {record.id} has no stored workflow or engine state; it cannot be continued")
     workflow = load_workflow(
-        snapshot.source_path or f"{record.tree_key}.yaml", snapshot.source_text, snapshot.source_files
+        snapshot.source_path or f"{record.tree_key}.yaml",
+        snapshot.source_text,
+        snapshot.source_files,
+        providers=default_registry(),
     )
     try:
         state = state_from_json(workflow, snapshot.engine)

@@ -219,6 +219,7 @@ def run_workflows(store: SqlRunStore, records: Iterable[RunRecord]) -> dict[int,
     loaded again are absent."""
     from sqlalchemy import select
 
+    from alphred.providers import default_registry
     from alphred.store.runs import TREES
     from alphred.workflow import load_workflow
 
@@ -229,13 +230,14 @@ def run_workflows(store: SqlRunStore, records: Iterable[RunRecord]) -> dict[int,
     with store.reading() as tx:
         rows = tx.connection.execute(query).all()
     workflows: dict[int, Workflow] = {}
+    providers = default_registry()
     for row in rows:
         source = (row.definition or {}).get("source") or {}
         if source.get("text") is None:
             continue
         try:
             workflows[row.id] = load_workflow(
-                row.source_path or "workflow.yaml", source["text"], dict(source.get("files") or {})
+                row.source_path or "workflow.yaml", source["text"], dict(source.get("files") or {}), providers=providers
             )
         except Exception:  # an old tree that no longer loads only loses its branch names
             continue

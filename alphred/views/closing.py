@@ -138,13 +138,15 @@ def _tail_lines(text: str, paint: Painter) -> list[str]:
 def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:
     """Which transition sent the run to ``$fail``: its guard, or that no earlier guard matched."""
     try:
+        from alphred.providers import default_registry
         from alphred.store.snapshots import read_snapshot
         from alphred.workflow import load_workflow
 
         snapshot = read_snapshot(store, record.id)
         if snapshot.source_text is None:
             return ""
-        workflow = load_workflow(snapshot.source_path or "workflow.yaml", snapshot.source_text, snapshot.source_files)
+        source = snapshot.source_path or "workflow.yaml"
+        workflow = load_workflow(source, snapshot.source_text, snapshot.source_files, providers=default_registry())
         routes = [r for r in store.routing_decisions(record.id) if r.node_key == step.phase]
         priority = routes[-1].priority if routes else None
         transition = next((t for t in workflow.phase(step.phase).transitions if t.priority == priority), None)

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import yaml
 
 from alphred.workflow.model import END, RESERVED_TARGETS, PhaseType, SourcePos, Transition, Workflow
-from alphred.workflow.yaml_source import Collector, did_you_mean
-
-if TYPE_CHECKING:
-    from alphred.workflow.load import NodeIndex
+from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
 
 @dataclass(frozen=True)

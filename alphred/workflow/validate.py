@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
 
 import yaml
 
 from alphred.guards import compared_strings, evaluate_guard, guard_paths
 from alphred.workflow.fan_outs import check_parallel, resolvers
 from alphred.workflow.model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Workflow
-from alphred.workflow.yaml_source import Collector, did_you_mean
-
-if TYPE_CHECKING:
-    from alphred.workflow.load import NodeIndex
+from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")
@@ -38,7 +34,6 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
         _check_context(phase, keys, nodes, out)
         _check_guards(workflow, phase, nodes, out)
         _check_templates(workflow, phase, nodes, out)
-        _check_script(phase, nodes, out)
     if workflow.pull_request_title is not None:
         node = nodes.templates.get(("$pull_request", "title"))
         for placeholder in workflow.pull_request_title.paths:
@@ -182,14 +177,6 @@ def _check_templates(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Co
             problem = path_problem(workflow, placeholder.path)
             if problem:
                 out.error(node or check.pos, f"{problem} in check '{check.name}' of '{phase.key}'")
-
-
-def _check_script(phase: Phase, nodes: NodeIndex, out: Collector) -> None:
-    for entry in phase.options.get("script", ()) if phase.provider == "scripted" else ():
-        decision = entry.get("decision")
-        if decision is not None and decision not in phase.decisions:
-            node = nodes.phases.get(phase.key)
-            out.warning(node or phase.pos, _undeclared(decision, phase) + " (used in script)")
 
 
 def _check_reachable(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:

@@ -1,5 +1,5 @@
 """Provider failure codes are constants of the provider that raises them, looked up, never built from strings
-at run time, and docs/providers.md lists them."""
+at run time; each provider's descriptor declares exactly its codes, and docs/providers.md lists them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from alphred.errors import FAILURE_KINDS, KINDS
-from alphred.providers import claude_errors, codex_errors, openai_errors
+from alphred.providers import claude_errors, codex_errors, default_registry, openai_errors
 from alphred.providers.classification import provider_error
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +55,13 @@ def test_a_classified_message_gets_the_constant_of_its_kind() -> None:
     assert crashed.code == codex_errors.CODEX_CRASH
 
 
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_each_descriptor_declares_exactly_the_codes_its_provider_defines(name: str) -> None:
+    declared = default_registry()[name].error_codes
+    assert len(set(declared)) == len(declared)
+    assert set(declared) == set(code_constants(MODULES[name]).values())
+
+
 def test_every_code_the_adapters_name_is_a_constant_and_documented() -> None:
     constants: dict[str, str] = {}
     for module in MODULES.values():
@@ -64,5 +71,6 @@ def test_every_code_the_adapters_name_is_a_constant_and_documented() -> None:
         named |= {m for m in CODE.findall(source.read_text(encoding="utf-8")) if is_code(m)}
     assert named <= set(constants), sorted(named - set(constants))
     docs = (ROOT / "docs" / "providers.md").read_text(encoding="utf-8")
-    undocumented = [code for code in sorted({*constants, "SCRIPTED_FAIL"}) if not re.search(rf"\b{code}\b", docs)]
+    declared = {code for provider in default_registry().values() for code in provider.error_codes}
+    undocumented = [code for code in sorted(set(constants) | declared) if not re.search(rf"\b{code}\b", docs)]
     assert undocumented == []
