@@ -53,11 +53,13 @@ class ProviderRegistry(Mapping[str, ProviderDescriptor]):
         return tuple(sorted({*self._descriptors, *self._loaders}))
 
     def __getitem__(self, name: str) -> ProviderDescriptor:
-        if name not in self._descriptors:
-            if name not in self._loaders:
+        found = self._descriptors.get(name)
+        if found is None:
+            load = self._loaders.get(name)
+            if load is None:
                 raise KeyError(name)
-            self._descriptors[name] = self._loaders.pop(name)()
-        return self._descriptors[name]
+            found = self._descriptors.setdefault(name, load())  # two threads loading it get one descriptor
+        return found
 
     def __contains__(self, name: object) -> bool:
         return name in self._descriptors or name in self._loaders
