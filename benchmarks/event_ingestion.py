@@ -66,7 +66,14 @@ def run_worker(events: int) -> dict[str, Any]:
     from alphred.operations.start import start_run
     from alphred.operations.where import resolve_for_write
     from alphred.operations.workspace import Workspace
-    from alphred.providers import EventType, ProviderEvent, ProviderOptions, ProviderRegistry, Readiness
+    from alphred.providers import (
+        EventType,
+        ProviderEvent,
+        ProviderOptions,
+        ProviderRegistry,
+        Readiness,
+        default_registry,
+    )
     from alphred.providers.base import result_event
     from alphred.runtime.runner import RunOptions
     from alphred.store import SqlRunStore
@@ -104,7 +111,7 @@ def run_worker(events: int) -> dict[str, Any]:
     with scratch("events") as tmp:
         repo = make_repo(tmp / "repo")
         (tmp / "flood.yaml").write_text(WORKFLOW)
-        workflow = load_workflow(tmp / "flood.yaml")
+        workflow = load_workflow(tmp / "flood.yaml", providers=default_registry())
         location, url = resolve_for_write(str(locate_repository(repo).root), None)
         registry = ProviderRegistry({"flood": FloodProvider})
         with SqlRunStore(url) as store:

@@ -30,12 +30,13 @@ LOOKUP_US: list[float] = []
 
 def prefill(url: str, workflow_text: str, runs: int, repo: Path) -> None:
     """Store ``runs`` finished runs of the workflow, each phase with three artifacts, in one transaction."""
+    from alphred.providers import default_registry
     from alphred.store import SqlRunStore
     from alphred.workflow import load_workflow
 
     path = repo.parent / "history.yaml"
     path.write_text(workflow_text)
-    workflow = load_workflow(path)
+    workflow = load_workflow(path, providers=default_registry())
     with SqlRunStore(url) as store, store.transaction() as tx:
         tree_id, _ = tx.compile(workflow)
         for index in range(runs):

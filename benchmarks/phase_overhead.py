@@ -91,7 +91,7 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
     from alphred.operations.start import start_run
     from alphred.operations.where import resolve_for_write
     from alphred.operations.workspace import Workspace
-    from alphred.providers import ProviderRegistry
+    from alphred.providers import ProviderRegistry, default_registry
     from alphred.providers.scripted import ScriptedProvider
     from alphred.runtime.runner import RunOptions
     from alphred.store import SqlRunStore
@@ -133,7 +133,7 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
         path = tmp / "loop.yaml"
         path.write_text(workflow_yaml(phases, edits))
         started = time.perf_counter()
-        workflow = load_workflow(path)
+        workflow = load_workflow(path, providers=default_registry())
         location, url = resolve_for_write(str(locate_repository(repo).root), None)
         registry = ProviderRegistry({"scripted": ClockedScripted})
         with SqlRunStore(url) as store:

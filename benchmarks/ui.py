@@ -28,13 +28,14 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
     """Create ``runs`` runs and ``events`` events; return (a typical run id, the run with the most events)."""
     from sqlalchemy import insert, select
 
+    from alphred.providers import default_registry
     from alphred.store import SqlRunStore
     from alphred.store.history import ARTIFACTS, DIAGNOSTICS, ROUTING
     from alphred.store.runs import NODES, RUNS, TREE_NODES
     from alphred.workflow import load_workflow
 
     demo = ROOT / "workflows" / "demo.yaml"
-    workflow = load_workflow(str(demo), demo.read_text())
+    workflow = load_workflow(str(demo), demo.read_text(), providers=default_registry())
     store = SqlRunStore(url)
     tree_id, _ = store.compile(workflow)
     started = datetime(2026, 1, 1, tzinfo=UTC)

@@ -37,6 +37,7 @@ def command_seconds(path: Path) -> float:
 def stages(path: Path) -> dict[str, float]:
     """Seconds spent in each stage of one in-process validation."""
     import alphred.workflow.load as load
+    from alphred.providers import default_registry
     from alphred.workflow import check_workflow
 
     spent: dict[str, float] = {"compose": 0.0, "check_graph": 0.0}
@@ -55,7 +56,7 @@ def stages(path: Path) -> dict[str, float]:
     load.compose, load.check_graph = clocked("compose", load.compose), clocked("check_graph", load.check_graph)
     try:
         started = time.perf_counter()
-        workflow, diagnostics = check_workflow(path)
+        workflow, diagnostics = check_workflow(path, providers=default_registry())
         total = time.perf_counter() - started
     finally:
         load.compose, load.check_graph = originals

@@ -1,4 +1,4 @@
-"""``alphred schema`` and ``alphred init``: the files a user starts from, shipped inside the package."""
+"""``alphred schema`` and ``alphred init``: the schema of workflow files and the templates a user starts from."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from alphred.cli.main import app
 
 
 def packaged_text(*parts: str) -> str:
-    """A file shipped in the ``alphred`` package (``schemas/``, ``templates/``), as text."""
+    """A file shipped in the ``alphred`` package (``templates/``), as text."""
     node = resources.files("alphred")
     for part in parts:
         node = node.joinpath(part)
@@ -27,8 +27,14 @@ def template_names() -> list[str]:
 
 @app.command()
 def schema() -> int:
-    """Print the JSON Schema of workflow files (for editors: alphred schema > workflow.schema.json)."""
-    sys.stdout.write(packaged_text("schemas", "workflow.schema.json"))
+    """Print the JSON Schema of workflow files (for editors: alphred schema > workflow.schema.json).
+
+    Assembled from the installed providers: a provider added by a plugin brings its phase keys along.
+    """
+    from alphred.providers import default_registry
+    from alphred.workflow.json_schema import schema_text
+
+    sys.stdout.write(schema_text(default_registry()))
     return 0
 
 
@@ -51,6 +57,7 @@ def init(file: str | None, template: str, list_only: bool, force: bool) -> int:
     FILE defaults to NAME.yaml in the current directory. Then: alphred run FILE.
     """
     from alphred.errors import UsageError, WorkflowInvalidError
+    from alphred.providers import default_registry
     from alphred.workflow import check_workflow
 
     names = template_names()
@@ -69,7 +76,7 @@ def init(file: str | None, template: str, list_only: bool, force: bool) -> int:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    workflow, diagnostics = check_workflow(str(target))
+    workflow, diagnostics = check_workflow(str(target), providers=default_registry())
     for diagnostic in diagnostics:
         click.echo(diagnostic.format(), err=True)
     if workflow is None:

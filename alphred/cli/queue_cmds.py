@@ -51,13 +51,14 @@ def submit(
     from alphred.operations.registration import registered_at
     from alphred.operations.submit import submit_run
     from alphred.operations.where import resolve_for_write
+    from alphred.providers import default_registry
     from alphred.runtime.delivery import plan_pull_request
     from alphred.runtime.options import RunOptions
     from alphred.store import SqlRunStore
     from alphred.views.status import run_status
     from alphred.workflow import check_workflow
 
-    workflow, diagnostics = check_workflow(file)
+    workflow, diagnostics = check_workflow(file, providers=default_registry())
     for diagnostic in diagnostics:
         click.echo(diagnostic.format(), err=True)
     if workflow is None:

@@ -189,12 +189,13 @@ def run(
     from alphred.git import GitWorktrees
     from alphred.operations.start import start_run
     from alphred.operations.where import resolve_for_write
+    from alphred.providers import default_registry
     from alphred.runtime.delivery import plan_pull_request
     from alphred.runtime.options import RunOptions
     from alphred.store import SqlRunStore
     from alphred.workflow import check_workflow
 
-    workflow, diagnostics = check_workflow(file)
+    workflow, diagnostics = check_workflow(file, providers=default_registry())
     if workflow is None:
         raise WorkflowInvalidError(diagnostics)  # its message lists every diagnostic, once
     for diagnostic in diagnostics:

@@ -19,11 +19,13 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool, repo: str | None
     Exit 0 when every file is valid (warnings allowed unless --strict), 2 otherwise. Reads no database
     and no repository: --repo and --db are accepted for uniformity and ignored.
     """
+    from alphred.providers import default_registry
     from alphred.workflow import check_workflow
 
+    providers = default_registry()
     failed = False
     for path in files:
-        workflow, diagnostics = check_workflow(path)
+        workflow, diagnostics = check_workflow(path, providers=providers)
         for diagnostic in diagnostics:
             click.echo(diagnostic.format(), err=True)
         errors = sum(d.severity == "error" for d in diagnostics)
@@ -50,9 +52,10 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool, repo: str | None
 @db_option
 def graph(file: str, fmt: str, repo: str | None, db: str | None) -> int:
     """Print a workflow's phases and transitions (guards on the edges) as Mermaid or DOT."""
+    from alphred.providers import default_registry
     from alphred.workflow import load_workflow
     from alphred.workflow.diagram import render_dot, render_mermaid
 
-    workflow = load_workflow(file)
+    workflow = load_workflow(file, providers=default_registry())
     click.echo(render_mermaid(workflow) if fmt == "mermaid" else render_dot(workflow), nl=False)
     return 0

@@ -11,7 +11,7 @@ from typing import Any
 from alphred.engine import Event, RunState, state_from_json
 from alphred.errors import RunBusyError, StoreError, UnknownRunError
 from alphred.git import GitWorktrees, RepoLocation
-from alphred.providers import ProviderRegistry
+from alphred.providers import ProviderRegistry, default_registry
 from alphred.runtime.delivery import PullRequestPlan
 from alphred.runtime.runner import Runner, RunOptions
 from alphred.store import RunRecord, SqlRunStore
@@ -64,7 +64,10 @@ def restore_run(store: SqlRunStore, record: RunRecord) -> StoredRun:
     if snapshot.source_text is None or snapshot.engine is None:
         raise StoreError(f"run {record.id} has no stored workflow or engine state; it cannot be continued")
     workflow = load_workflow(
-        snapshot.source_path or f"{record.tree_key}.yaml", snapshot.source_text, snapshot.source_files
+        snapshot.source_path or f"{record.tree_key}.yaml",
+        snapshot.source_text,
+        snapshot.source_files,
+        providers=default_registry(),
     )
     try:
         state = state_from_json(workflow, snapshot.engine)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import asyncio  # only named in a type: importing the provider contract starts no event loop machinery
 
 from alphred.engine.provider_events import EventType as EventType  # defined below providers and store
 

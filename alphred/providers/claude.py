@@ -22,7 +22,10 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import (
+from alphred.errors import NO_RESULT, InvalidRequestError, ProviderError
+from alphred.providers.base import ProviderEvent, ProviderOptions, Readiness
+from alphred.providers.classification import classify_text, provider_error, tail
+from alphred.providers.claude_errors import (
     CLAUDE_BAD_OUTPUT,
     CLAUDE_BAD_SETTINGS,
     CLAUDE_CONNECTION,
@@ -31,13 +34,10 @@ from alphred.errors import (
     CLAUDE_NOT_FOUND,
     CLAUDE_ROOT_BYPASS,
     CLAUDE_SDK_MISSING,
-    NO_RESULT,
-    ProviderError,
+    KIND_CODES,
 )
-from alphred.providers.base import ProviderEvent, ProviderOptions, Readiness
 from alphred.providers.claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
 from alphred.providers.contract import compose_prompt, decision_schema
-from alphred.providers.failures import classify_text, provider_error, tail
 
 ENV_CLI = "ALPHRED_CLAUDE_CLI"
 DEFAULT_PERMISSION_MODE = "bypassPermissions"
@@ -86,15 +86,12 @@ class ClaudeProvider:
         ready = self.check_phase(options.settings)
         if not ready.ready:
             code = CLAUDE_ROOT_BYPASS if ready.detail.startswith("Claude Code refuses") else CLAUDE_BAD_SETTINGS
-            raise ProviderError(ready.detail, kind="invalid_request", retryable=False, code=code)
+            raise InvalidRequestError(ready.detail, code=code)
         try:
             import claude_agent_sdk as sdk
         except ImportError:
-            raise ProviderError(
-                "claude-agent-sdk is not installed: pip install 'alphred[claude]'",
-                kind="invalid_request",
-                retryable=False,
-                code=CLAUDE_SDK_MISSING,
+            raise InvalidRequestError(
+                "claude-agent-sdk is not installed: pip install 'alphred[claude]'", code=CLAUDE_SDK_MISSING
             ) from None
         _quiet_sdk_logger()
         stderr: deque[str] = deque(maxlen=STDERR_LINES)
@@ -121,7 +118,7 @@ class ClaudeProvider:
                 raise _classify_exception(sdk, exc, list(stderr)) from exc
             if mapper.result is None:
                 detail = tail(list(stderr)) or "the stream ended"
-                raise provider_error("CLAUDE", f"claude ended without a result: {detail}", "internal", code=NO_RESULT)
+                raise provider_error(KIND_CODES, f"claude ended without a result: {detail}", "internal", code=NO_RESULT)
         finally:
             if watcher is not None:
                 watcher.cancel()
@@ -190,27 +187,27 @@ def _classify_exception(sdk: Any, exc: Exception, stderr: list[str]) -> Provider
     """Map an SDK exception (and the CLI's stderr) onto the failure taxonomy with a CLAUDE_* code."""
     err = tail(stderr)
     if isinstance(exc, sdk.CLINotFoundError):
-        return provider_error("CLAUDE", f"Claude Code CLI not found: {exc}", "invalid_request", code=CLAUDE_NOT_FOUND)
+        return provider_error(KIND_CODES, f"Claude Code CLI not found: {exc}", "invalid_request", code=CLAUDE_NOT_FOUND)
     if isinstance(exc, sdk.ProcessError):
         if "root" in err and "dangerously-skip-permissions" in err:
             detail = root_bypass_problem("bypassPermissions", 0, {}) or err
-            return provider_error("CLAUDE", detail, "invalid_request", code=CLAUDE_ROOT_BYPASS)
+            return provider_error(KIND_CODES, detail, "invalid_request", code=CLAUDE_ROOT_BYPASS)
         text = f"claude exited with code {exc.exit_code}: {err or 'no output on stderr'}"
         kind = classify_text(err) if err else "internal"
         if kind == "auth":
-            return provider_error("CLAUDE", f"{text} (fix: {LOGIN_FIX})", "auth")
-        return provider_error("CLAUDE", text, kind, code=None if kind != "internal" else CLAUDE_CRASH)
+            return provider_error(KIND_CODES, f"{text} (fix: {LOGIN_FIX})", "auth")
+        return provider_error(KIND_CODES, text, kind, code=None if kind != "internal" else CLAUDE_CRASH)
     if isinstance(exc, sdk_types(sdk, "CLIJSONDecodeError", "MessageParseError")):
         return provider_error(
-            "CLAUDE", f"claude wrote output the SDK cannot read: {exc}", "internal", code=CLAUDE_BAD_OUTPUT
+            KIND_CODES, f"claude wrote output the SDK cannot read: {exc}", "internal", code=CLAUDE_BAD_OUTPUT
         )
     if isinstance(exc, sdk.CLIConnectionError):
         return provider_error(
-            "CLAUDE", f"cannot talk to Claude Code: {exc} {err}".strip(), "transport", code=CLAUDE_CONNECTION
+            KIND_CODES, f"cannot talk to Claude Code: {exc} {err}".strip(), "transport", code=CLAUDE_CONNECTION
         )
     if "timeout" in str(exc).lower():
-        return provider_error("CLAUDE", f"claude did not answer: {exc}", "timeout")
-    return provider_error("CLAUDE", f"{type(exc).__name__}: {exc} {err}".strip(), "internal", code=CLAUDE_INTERNAL)
+        return provider_error(KIND_CODES, f"claude did not answer: {exc}", "timeout")
+    return provider_error(KIND_CODES, f"{type(exc).__name__}: {exc} {err}".strip(), "internal", code=CLAUDE_INTERNAL)
 
 
 def find_cli(explicit: str | None = None) -> tuple[str | None, str]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from alphred.errors import (
+from alphred.errors import AttemptInterruptedError, ProviderError
+from alphred.providers.base import EventType, ProviderEvent, result_event
+from alphred.providers.classification import classify_status, classify_text, provider_error
+from alphred.providers.claude_errors import (
     CLAUDE_AUTH,
     CLAUDE_BILLING,
     CLAUDE_BUDGET,
@@ -15,11 +18,9 @@ from alphred.errors import (
     CLAUDE_NO_DECISION,
     CLAUDE_RATE_LIMIT,
     CLAUDE_TRANSPORT,
-    ProviderError,
+    KIND_CODES,
 )
-from alphred.providers.base import EventType, ProviderEvent, result_event
 from alphred.providers.contract import cap_text, decision_and_report, token_count
-from alphred.providers.failures import classify_status, classify_text, provider_error
 
 LOGIN_FIX = (
     "set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`), or log in once with `claude /login`"
@@ -78,7 +79,7 @@ class ClaudeEventMapper:
         text = f"API call failed ({error}, HTTP {status}): retry {data.get('attempt')}/{data.get('max_retries')}"
         if error in ("authentication_failed", "billing_error") or status in (401, 403):
             code = CLAUDE_BILLING if error == "billing_error" else CLAUDE_AUTH
-            self.failure = provider_error("CLAUDE", f"claude failed: {text} (fix: {LOGIN_FIX})", "auth", code=code)
+            self.failure = provider_error(KIND_CODES, f"claude failed: {text} (fix: {LOGIN_FIX})", "auth", code=code)
         meta = {"subtype": "api_retry", "error": error, "error_status": status, "attempt": data.get("attempt")}
         return ProviderEvent(EventType.SYSTEM, text, metadata=meta)
 
@@ -158,9 +159,7 @@ class ClaudeEventMapper:
         terminal, status = getattr(message, "terminal_reason", None), getattr(message, "api_error_status", None)
         if terminal in INTERRUPTED_REASONS or self.interrupted:
             reason = terminal or "interrupt"
-            return ProviderError(
-                f"claude was interrupted ({reason})", kind="internal", retryable=False, code=CLAUDE_INTERRUPTED
-            )
+            return AttemptInterruptedError(f"claude was interrupted ({reason})", code=CLAUDE_INTERRUPTED)
         code: str | None = None
         if self.api_error in ASSISTANT_ERRORS:
             kind, code = ASSISTANT_ERRORS[self.api_error]
@@ -172,7 +171,7 @@ class ClaudeEventMapper:
             kind = classify_text(text)
         fix = f" (fix: {LOGIN_FIX})" if kind == "auth" else ""
         subtype = f" [{message.subtype}]" if message.subtype != "success" else ""
-        return provider_error("CLAUDE", f"claude failed{subtype}: {text}{fix}", kind, code=code)
+        return provider_error(KIND_CODES, f"claude failed{subtype}: {text}{fix}", kind, code=code)
 
 
 def sdk_types(sdk: Any, *names: str) -> Any:

@@ -25,11 +25,18 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import CODEX_BAD_SETTINGS, CODEX_CRASH, CODEX_INTERRUPTED, CODEX_NOT_FOUND, NO_RESULT, ProviderError
+from alphred.errors import NO_RESULT, AttemptInterruptedError, InvalidRequestError, ProviderError
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+from alphred.providers.classification import classify_text, provider_error, tail
+from alphred.providers.codex_errors import (
+    CODEX_BAD_SETTINGS,
+    CODEX_CRASH,
+    CODEX_INTERRUPTED,
+    CODEX_NOT_FOUND,
+    KIND_CODES,
+)
 from alphred.providers.contract import cap_text, compose_prompt, decision_and_report, decision_schema, token_count
-from alphred.providers.failures import classify_text, provider_error, tail
 
 ENV_BIN = "ALPHRED_CODEX_BIN"
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")
@@ -71,10 +78,10 @@ class CodexProvider:
         """Run ``codex exec --json`` in ``options.working_directory`` and map its JSONL to events."""
         ready = self.check_phase(options.settings)
         if not ready.ready:
-            raise ProviderError(ready.detail, kind="invalid_request", retryable=False, code=CODEX_BAD_SETTINGS)
+            raise InvalidRequestError(ready.detail, code=CODEX_BAD_SETTINGS)
         binary, problem = find_codex(self.binary)
         if binary is None:
-            raise ProviderError(problem, kind="invalid_request", retryable=False, code=CODEX_NOT_FOUND)
+            raise InvalidRequestError(problem, code=CODEX_NOT_FOUND)
         with tempfile.TemporaryDirectory(prefix="alphred-codex-") as scratch:
             args = self._arguments(binary, prompt, options, Path(scratch))
             try:
@@ -90,7 +97,7 @@ class CodexProvider:
                 )
             except OSError as exc:
                 raise provider_error(
-                    "CODEX", f"cannot start codex: {exc}", "invalid_request", code=CODEX_NOT_FOUND
+                    KIND_CODES, f"cannot start codex: {exc}", "invalid_request", code=CODEX_NOT_FOUND
                 ) from exc
             groups.register(process.pid)  # recorded with the attempt; a second Ctrl+C kills it too
             stderr: deque[str] = deque(maxlen=200)
@@ -229,19 +236,21 @@ class CodexEventMapper:
     def finish(self, exit_code: int, stderr: list[str]) -> ProviderEvent:
         """The terminal ``result`` of a finished process, or the classified ProviderError it ended with."""
         if self.interrupted:
-            raise ProviderError("codex was interrupted", kind="internal", retryable=False, code=CODEX_INTERRUPTED)
+            raise AttemptInterruptedError("codex was interrupted", code=CODEX_INTERRUPTED)
         if self.failure is not None:
             raise _failure(f"codex turn failed: {self.failure}", self.failure)
         if not self.completed:
             detail = self.last_error or tail(stderr) or "no output"
             if exit_code == 0:
                 raise provider_error(
-                    "CODEX", f"codex ended without finishing its turn: {detail}", "internal", code=NO_RESULT
+                    KIND_CODES, f"codex ended without finishing its turn: {detail}", "internal", code=NO_RESULT
                 )
             kind = classify_text(detail)
             message = f"codex exited with code {exit_code}: {detail}"
             raise (
-                _failure(message, detail) if kind != "internal" else provider_error("CODEX", message, code=CODEX_CRASH)
+                _failure(message, detail)
+                if kind != "internal"
+                else provider_error(KIND_CODES, message, code=CODEX_CRASH)
             )
         text = self.final_message or ""
         decision, report = decision_and_report(text) if self.wants_decision else (None, None)
@@ -254,7 +263,7 @@ class CodexEventMapper:
 def _failure(message: str, detail: str) -> ProviderError:
     kind = classify_text(detail)
     fix = f" (fix: {LOGIN_FIX})" if kind == "auth" else ""
-    return provider_error("CODEX", f"{message}{fix}", kind)
+    return provider_error(KIND_CODES, f"{message}{fix}", kind)
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from alphred.errors import ProviderError
+from alphred.errors import AttemptInterruptedError, ProviderError
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.contract import cap_text
 from alphred.providers.openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
@@ -269,7 +269,7 @@ class _Session:
         except asyncio.CancelledError:
             if self.interrupted:  # else the stream was closed and nobody reads the queue any more
                 message = "the attempt was cancelled; the model request and any running shell command were stopped"
-                queue.put_nowait(failure(message, "internal", OPENAI_INTERRUPTED, retryable=False))
+                queue.put_nowait(AttemptInterruptedError(message, code=OPENAI_INTERRUPTED))
             raise
         except ProviderError as exc:
             queue.put_nowait(exc)

@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from alphred.errors import ProviderError
+from alphred.errors import FAILURE_KINDS, ProviderError
 
 OPENAI_AUTH = "OPENAI_AUTH"
 OPENAI_RATE_LIMIT = "OPENAI_RATE_LIMIT"
@@ -40,6 +40,23 @@ OPENAI_NO_KEY = "OPENAI_NO_KEY"
 OPENAI_SDK_MISSING = "OPENAI_SDK_MISSING"
 OPENAI_BAD_SETTINGS = "OPENAI_BAD_SETTINGS"
 
+CODES = (
+    OPENAI_AUTH,
+    OPENAI_RATE_LIMIT,
+    OPENAI_TIMEOUT,
+    OPENAI_CONNECTION,
+    OPENAI_INVALID_REQUEST,
+    OPENAI_SERVER_ERROR,
+    OPENAI_INTERNAL,
+    OPENAI_RESPONSE_FAILED,
+    OPENAI_MAX_TURNS,
+    OPENAI_INTERRUPTED,
+    OPENAI_NO_KEY,
+    OPENAI_SDK_MISSING,
+    OPENAI_BAD_SETTINGS,
+)
+"""Every code the ``openai`` provider's failures carry (its descriptor declares them)."""
+
 MAX_RETRY_AFTER = 3600.0
 
 # `error.code` of a failed Responses API response (streamed ``response.failed``/``error``) -> kind.
@@ -52,13 +69,9 @@ _RESPONSE_ERROR_KINDS = {
 }
 
 
-def failure(
-    message: str, kind: str, code: str, *, retryable: bool | None = None, retry_after: float | None = None
-) -> ProviderError:
-    """A ProviderError of the openai provider (``retryable`` defaults by kind: auth/invalid_request are not)."""
-    if retryable is None:
-        retryable = kind not in ("auth", "invalid_request")
-    return ProviderError(message, kind=kind, retryable=retryable, code=code, retry_after=retry_after)
+def failure(message: str, kind: str, code: str, *, retry_after: float | None = None) -> ProviderError:
+    """A ProviderError of the openai provider: the class of ``kind`` (which says whether it is retried)."""
+    return FAILURE_KINDS[kind](message, code=code, retry_after=retry_after)
 
 
 def classify_exception(sdk: Any, exc: BaseException, *, key_env: str | None, base_url: str) -> ProviderError:
@@ -76,7 +89,7 @@ def classify_exception(sdk: Any, exc: BaseException, *, key_env: str | None, bas
         if status == 408:
             return failure(detail, "timeout", OPENAI_TIMEOUT)
         if status >= 500:
-            return failure(f"server error, {detail}", "internal", OPENAI_SERVER_ERROR, retryable=True)
+            return failure(f"server error, {detail}", "internal", OPENAI_SERVER_ERROR)
         return failure(f"request refused, {detail}", "invalid_request", OPENAI_INVALID_REQUEST)
     if isinstance(exc, sdk.APITimeoutError):
         return failure(f"the model server did not answer in time{where}", "timeout", OPENAI_TIMEOUT)
@@ -84,7 +97,7 @@ def classify_exception(sdk: Any, exc: BaseException, *, key_env: str | None, bas
         cause = exc.__cause__ or exc.__context__
         reason = f": {type(cause).__name__}: {cause}" if cause is not None else ""
         return failure(f"cannot reach the model server{where}{reason}", "transport", OPENAI_CONNECTION)
-    return failure(f"{type(exc).__name__}: {exc}{where}", "internal", OPENAI_INTERNAL, retryable=True)
+    return failure(f"{type(exc).__name__}: {exc}{where}", "internal", OPENAI_INTERNAL)
 
 
 def response_failure(error: Mapping[str, Any] | None, status: str) -> ProviderError:

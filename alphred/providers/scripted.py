@@ -1,15 +1,44 @@
-"""The offline, deterministic ``scripted`` provider (SPEC §4): demos, ``--dry-run`` and tests."""
+"""The offline, deterministic ``scripted`` provider (SPEC §4): demos, ``--dry-run`` and tests.
+
+The whole provider in one module, registered by one entry point line (``scripted =
+"alphred.providers.scripted:SCRIPTED"`` in ``pyproject.toml``): its descriptor, its one phase key
+(``script``, with its JSON Schema and its reader), its phase check and its implementation. Any provider can
+be added the same way (docs/providers.md, "Adding a provider").
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alphred.errors import ProviderError
+import yaml
+
+from alphred.errors import InternalProviderError, InvalidRequestError
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
+from alphred.providers.descriptor import ProviderDescriptor
+from alphred.workflow import fields as f
+from alphred.workflow.provider_keys import KeyValue, PhaseKey, ProviderPhase
+from alphred.workflow.yaml_source import did_you_mean, known_keys
+
+if TYPE_CHECKING:
+    import asyncio
+
+SCRIPTED_FAIL = "SCRIPTED_FAIL"  # an entry's ``fail``: the attempt fails with this code
+ENTRY_KEYS = ("decision", "report", "files", "fail", "tokens", "sleep")
+ENTRY_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "decision": {"type": "string"},
+        "report": {"type": ["string", "object"]},
+        "files": {"type": "object", "additionalProperties": {"type": "string"}},
+        "fail": {"type": "string"},
+        "tokens": {"type": "integer", "minimum": 0},
+        "sleep": {"type": "number", "minimum": 0},
+    },
+}
 
 
 class ScriptedProvider:
@@ -44,7 +73,7 @@ class ScriptedProvider:
         if tokens:
             yield ProviderEvent(EventType.USAGE, f"{tokens} tokens", metadata={"tokens": tokens})
         if entry.get("fail"):
-            raise ProviderError(str(entry["fail"]), kind="internal", code="SCRIPTED_FAIL")
+            raise InternalProviderError(str(entry["fail"]), code=SCRIPTED_FAIL)
         report = entry.get("report")
         text = report if isinstance(report, str) else json.dumps(report, sort_keys=True) if report else ""
         yield (ProviderEvent(EventType.ASSISTANT, text) if text else ProviderEvent(EventType.ASSISTANT, "(no report)"))
@@ -54,11 +83,13 @@ class ScriptedProvider:
 def _inside(root: Path, rel: str) -> Path:
     path = (root / rel).resolve()
     if not path.is_relative_to(root.resolve()):
-        raise ProviderError(f"scripted file path '{rel}' leaves the worktree", kind="invalid_request")
+        raise InvalidRequestError(f"scripted file path '{rel}' leaves the worktree")
     return path
 
 
 async def _sleep(seconds: float, cancel: asyncio.Event | None) -> None:
+    import asyncio  # here, not at the top: loading the descriptor (``alphred validate``) needs no event loop
+
     if cancel is None:
         await asyncio.sleep(seconds)
         return
@@ -66,3 +97,70 @@ async def _sleep(seconds: float, cancel: asyncio.Event | None) -> None:
         await asyncio.wait_for(cancel.wait(), timeout=seconds)
     except TimeoutError:
         return
+
+
+# -- the workflow side: the ``script`` key and the phase check -----------------------------------------------
+
+
+def read_script(value: KeyValue) -> list[dict[str, Any]]:
+    """A non-empty list of script entries, each key checked (located errors)."""
+    node, out = value.node, value.out
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        out.error(node, f"'script' of phase '{value.phase}' must be a non-empty list of entries")
+        return []
+    return [_entry(item, value) for item in node.value]
+
+
+def _entry(item: yaml.Node, value: KeyValue) -> dict[str, Any]:
+    out = value.out
+    entry: dict[str, Any] = {}
+    for name, value_node in known_keys(item, ENTRY_KEYS, "script entry", out).items():
+        if name in ("decision", "fail"):
+            entry[name] = f.read_str(value_node, name, out)
+        elif name == "report":
+            data = f.plain_data(value_node)
+            if not isinstance(data, str | dict):
+                out.error(value_node, "'report' must be a string or a mapping")
+            entry[name] = data
+        elif name == "files":
+            data = f.plain_data(value_node)
+            if not isinstance(data, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+            ):
+                out.error(value_node, "'files' must map relative paths to text content")
+                continue
+            for rel in data:
+                if rel.startswith("/") or ".." in Path(rel).parts:
+                    out.error(value_node, f"file path '{rel}' must stay inside the worktree")
+            entry[name] = data
+        elif name == "tokens":
+            entry[name] = f.read_int(value_node, name, out, 0)
+        elif name == "sleep":
+            seconds = f.plain_data(value_node)
+            if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= 86400:
+                out.error(value_node, "'sleep' must be a number of seconds from 0 to 86400")
+            entry[name] = seconds
+    return entry
+
+
+def check_decisions(phase: ProviderPhase) -> None:
+    """Warn about a script entry whose decision the phase does not declare (it could not route)."""
+    for entry in phase.settings.get("script") or ():
+        decision = entry.get("decision")
+        if decision is not None and decision not in phase.decisions:
+            declared = ", ".join(phase.decisions) or "none"
+            phase.out.warning(
+                phase.node,
+                f"decision '{decision}' is not declared by phase '{phase.key}' (decisions: {declared})"
+                f"{did_you_mean(decision, phase.decisions)} (used in script)",
+            )
+
+
+SCRIPTED = ProviderDescriptor(
+    name="scripted",
+    factory=ScriptedProvider,
+    summary="a deterministic script, offline (demos, tests)",
+    phase_keys=(PhaseKey("script", {"type": "array", "minItems": 1, "items": ENTRY_SCHEMA}, read_script),),
+    validate_phase=check_decisions,
+    error_codes=(SCRIPTED_FAIL,),
+)

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import ProviderError
+from alphred.errors import VALUE_TOO_LARGE, CommandTimeoutError, UnsafeCommandError
 from alphred.git.command import REPOSITORY_VARIABLES
 from alphred.guards.evaluate import resolve_path
 from alphred.guards.shell import placeholder_spots, reference
@@ -44,8 +44,9 @@ def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str
 
     No value is ever part of the script: each ``{{ path }}`` becomes a reference to ``ALPHRED_<PATH>`` (for
     example ``{{ inputs.msg }}`` -> ``"${ALPHRED_INPUTS_MSG}"``), quoted for the shell syntax around it, and
-    the value goes into the returned environment. Raises ProviderError for a placeholder that no reference
-    can serve (single quotes, ...; ``validate`` reports these) or a value too large for the environment.
+    the value goes into the returned environment. Raises UnsafeCommandError for a placeholder that no
+    reference can serve (single quotes, ...; ``validate`` reports these) or a value too large for the
+    environment (``VALUE_TOO_LARGE``).
     """
     script: list[str] = []
     env: dict[str, str] = {}
@@ -62,18 +63,15 @@ def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str
             names[placeholder.path] = name
             env[name] = render_value(resolve_path(values, placeholder.path)).replace("\0", "")
             if len(env[name].encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
-                raise ProviderError(
+                raise UnsafeCommandError(
                     f"the value of {{{{ {placeholder.dotted} }}}} is over {MAX_VALUE_BYTES} bytes, too large "
                     "for a command placeholder (pass it through a file instead)",
-                    kind="invalid_request",
-                    code="VALUE_TOO_LARGE",
+                    code=VALUE_TOO_LARGE,
                 )
         text = reference(spot, name)
         if text is None:
-            raise ProviderError(
-                f"{{{{ {placeholder.dotted} }}}} stands where the shell cannot receive a value ({spot.context})",
-                kind="invalid_request",
-                code="UNSAFE_PLACEHOLDER",
+            raise UnsafeCommandError(
+                f"{{{{ {placeholder.dotted} }}}} stands where the shell cannot receive a value ({spot.context})"
             )
         script.append(text)
     return "".join(script), env
@@ -103,7 +101,7 @@ async def run_command(
     with a marker. When the shell exits, its process group is killed: no child outlives the command, and a
     child still holding stdout does not hold the phase. The ``result`` carries ``metadata.exit_code`` and the
     output's tail as the report. A timeout kills the whole process group and raises
-    ProviderError(kind="timeout"); so does closing the iterator early. ``display`` is the command as shown
+    CommandTimeoutError (kind ``timeout``); so does closing the iterator early. ``display`` is the command as shown
     in the events (the template with its values, quoted), when it differs from the script that runs.
     """
     metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
@@ -164,11 +162,7 @@ async def run_command(
         finished = True
     except TimeoutError:
         await _kill_group(process)
-        raise ProviderError(
-            f"command timed out after {timeout:g}s (process group killed)",
-            kind="timeout",
-            code="COMMAND_TIMEOUT",
-        ) from None
+        raise CommandTimeoutError(f"command timed out after {timeout:g}s (process group killed)") from None
     finally:
         if not finished:
             await _kill_group(process)

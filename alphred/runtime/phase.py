@@ -16,7 +16,7 @@ from alphred.engine import (
     build_context,
     template_context,
 )
-from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, ProviderError
+from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, InvalidRequestError, ProviderError
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
@@ -294,7 +294,7 @@ async def _consume(
     except ProviderError as exc:
         return exc
     except AlphredError as exc:
-        return ProviderError(str(exc), kind="invalid_request", code=exc.code, retryable=False)
+        return InvalidRequestError(str(exc), code=exc.code)
     finally:
         closer = getattr(iterator, "aclose", None)
         if closer is not None:

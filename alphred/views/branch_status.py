@@ -218,17 +218,21 @@ def merge_commits(
 def run_workflows(store: SqlRunStore, records: Iterable[RunRecord]) -> dict[int, Workflow]:
     """The workflow of each run's tree (one read and one parse per tree); runs whose source cannot be
     loaded again are absent."""
+    from alphred.providers import default_registry
     from alphred.workflow import load_workflow
 
     tree_ids = {r.tree_id for r in records}
     if not tree_ids:
         return {}
     workflows: dict[int, Workflow] = {}
+    providers = default_registry()
     for tree_id, source in store.workflow_sources(tree_ids).items():
         if source.text is None:
             continue
         try:
-            workflows[tree_id] = load_workflow(source.source_path or "workflow.yaml", source.text, source.files)
+            workflows[tree_id] = load_workflow(
+                source.source_path or "workflow.yaml", source.text, source.files, providers=providers
+            )
         except Exception:  # an old tree that no longer loads only loses its branch names
             continue
     return workflows

@@ -88,6 +88,7 @@ def retryable(store: SqlRunStore, record: RunRecord, workflow: Workflow | None =
     (True when that state cannot be read: the retry itself says so)."""
     if record.status.value != "failed":
         return False
+    from alphred.providers import default_registry
     from alphred.workflow import load_workflow
 
     try:
@@ -98,7 +99,7 @@ def retryable(store: SqlRunStore, record: RunRecord, workflow: Workflow | None =
             if snapshot.source_text is None:
                 return True
             source = snapshot.source_path or "workflow.yaml"
-            workflow = load_workflow(source, snapshot.source_text, snapshot.source_files)
+            workflow = load_workflow(source, snapshot.source_text, snapshot.source_files, providers=default_registry())
         return can_retry(state_from_json(workflow, snapshot.engine))
     except Exception:  # an unreadable snapshot only loses the precision of the hint
         return True
@@ -168,12 +169,14 @@ def _tail_lines(text: str, paint: Painter) -> list[str]:
 def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:
     """Which transition sent the run to ``$fail``: its guard, or that no earlier guard matched."""
     try:
+        from alphred.providers import default_registry
         from alphred.workflow import load_workflow
 
         snapshot = store.run_snapshot(record.id)
         if snapshot.source_text is None:
             return ""
-        workflow = load_workflow(snapshot.source_path or "workflow.yaml", snapshot.source_text, snapshot.source_files)
+        source = snapshot.source_path or "workflow.yaml"
+        workflow = load_workflow(source, snapshot.source_text, snapshot.source_files, providers=default_registry())
         routes = [r for r in store.routing_decisions(record.id) if r.node_key == step.phase]
         priority = routes[-1].priority if routes else None
         transition = next((t for t in workflow.phase(step.phase).transitions if t.priority == priority), None)

@@ -34,7 +34,6 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
         _check_context(phase, keys, nodes, out)
         _check_guards(workflow, phase, nodes, out)
         _check_templates(workflow, phase, nodes, out)
-        _check_script(phase, nodes, out)
     if workflow.pull_request_title is not None:
         node = nodes.templates.get(("$pull_request", "title"))
         for placeholder in workflow.pull_request_title.paths:
@@ -178,14 +177,6 @@ def _check_templates(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Co
             problem = path_problem(workflow, placeholder.path)
             if problem:
                 out.error(node or check.pos, f"{problem} in check '{check.name}' of '{phase.key}'")
-
-
-def _check_script(phase: Phase, nodes: NodeIndex, out: Collector) -> None:
-    for entry in phase.options.get("script", ()) if phase.provider == "scripted" else ():
-        decision = entry.get("decision")
-        if decision is not None and decision not in phase.decisions:
-            node = nodes.phases.get(phase.key)
-            out.warning(node or phase.pos, _undeclared(decision, phase) + " (used in script)")
 
 
 def _check_reachable(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:

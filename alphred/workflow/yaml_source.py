@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,6 +188,20 @@ def mapping_items(node: yaml.MappingNode, out: Collector) -> Iterator[tuple[str,
             continue
         seen[key] = key_node
         yield key, key_node, value_node
+
+
+def known_keys(node: yaml.Node, allowed: Sequence[str], what: str, out: Collector) -> dict[str, yaml.Node]:
+    """The value nodes of a mapping by key, reporting a node that is no mapping and every key not ``allowed``."""
+    if not isinstance(node, yaml.MappingNode):
+        out.error(node, f"{what} must be a mapping")
+        return {}
+    found: dict[str, yaml.Node] = {}
+    for key, key_node, value_node in mapping_items(node, out):
+        if key not in allowed:
+            out.error(key_node, f"unknown key '{key}' in {what}{did_you_mean(key, allowed)}")
+            continue
+        found[key] = value_node
+    return found
 
 
 def is_null(node: yaml.Node) -> bool:

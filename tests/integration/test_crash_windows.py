@@ -17,7 +17,10 @@ import pytest
 from scm_fakes import ScmWorld, git, make_world
 from test_durable_runs import alive, alphred, base_env, db, kill_group, repo, start, status, steps, wait_for, workflow
 
+from alphred.providers import default_registry
 from alphred.store.owners import LeaseOwner
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["repo"]  # the fixture
@@ -94,7 +97,7 @@ def test_worker_poll_sleeps_when_it_finds_only_runs_it_cannot_take(tmp_path: Pat
     wf = workflow(repo, TWO)
     location = locate_repository(repo)
     with SqlRunStore(f"sqlite:///{repo / '.alphred' / 'alphred.db'}") as store:
-        tree_id, _ = store.compile(load_workflow(str(wf), wf.read_text()))
+        tree_id, _ = store.compile(load_workflow(str(wf), wf.read_text(), providers=PROVIDERS))
         store.create_run(tree_id, repo_path=str(location.root))  # no engine state: it can never be continued
         workspace = Workspace(store, location, lambda *_: None, lambda _: Progress(enabled=False))  # type: ignore[arg-type,return-value]
         said: list[str] = []

@@ -9,12 +9,14 @@ from alphred.engine import RunStarted
 from alphred.git import ensure_alphred_dir, locate_repository
 from alphred.operations.start import create_run
 from alphred.operations.workspace import Workspace
-from alphred.providers import ProviderRegistry
+from alphred.providers import ProviderRegistry, default_registry
 from alphred.runtime.runner import Runner, RunOptions
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner
 from alphred.views.progress import Progress
 from alphred.workflow import load_workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 
 def make_repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -34,7 +36,7 @@ def test_an_interrupt_before_the_phase_starts_interrupts_it(tmp_path: Path) -> N
     marker = tmp_path / "ran"
     wf = tmp_path / "wf.yaml"
     wf.write_text(f"alphred: 1\nkey: wf\nphases:\n  touch:\n    type: command\n    run: touch {marker}\n")
-    workflow = load_workflow(wf)
+    workflow = load_workflow(wf, providers=PROVIDERS)
     location = locate_repository(repo)
     ensure_alphred_dir(location)
     with SqlRunStore(f"sqlite:///{location.alphred_dir / 'alphred.db'}") as store:
@@ -63,7 +65,7 @@ def test_a_pause_asked_before_the_heartbeat_looks_still_pauses_at_the_next_routi
         "  a: {type: command, run: 'true', transitions: [{to: b}]}\n"
         "  b: {type: command, run: 'true'}\n"
     )
-    workflow = load_workflow(wf)
+    workflow = load_workflow(wf, providers=PROVIDERS)
     location = locate_repository(repo)
     ensure_alphred_dir(location)
     with SqlRunStore(f"sqlite:///{location.alphred_dir / 'alphred.db'}") as store:

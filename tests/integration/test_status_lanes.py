@@ -26,6 +26,7 @@ from alphred.engine import (
 from alphred.engine.events import MergeBranch, MergeDone
 from alphred.git import GitWorktrees, locate_repository, phase_commit_message
 from alphred.git.merges import LaneGit, merge_message
+from alphred.providers import default_registry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, delivery_request
 from alphred.runtime.persist import Persister
@@ -34,6 +35,8 @@ from alphred.views.branch_status import run_branch_views
 from alphred.views.pull_request import pull_request_text
 from alphred.workflow import load_workflow
 from alphred.workflow.model import Workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
 
@@ -59,7 +62,7 @@ class Harness:
         self.lanes = LaneGit(self.worktrees)
         self.url = f"sqlite:///{tmp_path / 'alphred.db'}"
         self.store = SqlRunStore(self.url)
-        self.workflow: Workflow = load_workflow(str(FIXTURE), text)
+        self.workflow: Workflow = load_workflow(str(FIXTURE), text, providers=PROVIDERS)
         base = self.worktrees.resolve_base()
         tree_id, _ = self.store.compile(self.workflow)
         self.run_id = self.store.create_run(tree_id, self.workflow, {}, repo_path=str(self.repo), base_sha=base.sha)

@@ -13,10 +13,13 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from alphred.providers import default_registry
 from alphred.store import SqlRunStore
 from alphred.store.compile import compile_workflow, workflow_content_hash
 from alphred.store.tables import GuardDefinition, PromptTemplate, TreeEdge, TreeNode, WorkflowTree, table
 from alphred.workflow.model import Workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 TREES, NODES, EDGES = table(WorkflowTree), table(TreeNode), table(TreeEdge)
 PROMPTS, GUARDS = table(PromptTemplate), table(GuardDefinition)
@@ -171,7 +174,7 @@ def test_two_processes_compiling_at_once_store_one_tree(empty_db_url: str, tmp_p
 def test_a_fan_out_compiles_with_every_branch_and_the_join_settings(store: SqlRunStore) -> None:
     from alphred.workflow import load_workflow
 
-    workflow = load_workflow(REPO_ROOT / "tests" / "fixtures" / "workflows" / "parallel.yaml")
+    workflow = load_workflow(REPO_ROOT / "tests" / "fixtures" / "workflows" / "parallel.yaml", providers=PROVIDERS)
     tree_id, _ = store.compile(workflow)
     nodes = {r.node_key: r for r in rows(store, select(NODES).where(NODES.c.tree_id == tree_id))}
     assert nodes["plan"].config["fan_out"] == {"1": ["backend", "frontend"]}
@@ -179,4 +182,5 @@ def test_a_fan_out_compiles_with_every_branch_and_the_join_settings(store: SqlRu
     assert "fan_out" not in nodes["backend"].config and "join" not in nodes["backend"].config
     (edge,) = rows(store, select(EDGES).where(EDGES.c.source_node_id == nodes["plan"].id))
     assert edge.target_kind == "node" and edge.target_node_id == nodes["backend"].id  # the first branch
-    assert store.compile(load_workflow(REPO_ROOT / "tests" / "fixtures" / "workflows" / "parallel.yaml"))[0] == tree_id
+    again = load_workflow(REPO_ROOT / "tests" / "fixtures" / "workflows" / "parallel.yaml", providers=PROVIDERS)
+    assert store.compile(again)[0] == tree_id

@@ -10,16 +10,19 @@ from test_engine_lanes import HEAD, THREE
 
 from alphred.engine import PhaseCompleted, PhaseFailed, RunStarted, RunState, state_from_json, state_to_json, transition
 from alphred.engine.events import Event, MergeConflicted, MergeDone
+from alphred.providers import default_registry
 from alphred.scm.body import build_pr_body, run_summary_markdown
 from alphred.views.branch_status import BranchView, branch_views, phase_branches
 from alphred.workflow import load_workflow
 from alphred.workflow.model import Workflow
 
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
+
 RUN_BRANCH = "alphred/wf/7"
 
 
 def workflow(mode: str = "all") -> Workflow:
-    return load_workflow("wf.yaml", HEAD + THREE % mode)
+    return load_workflow("wf.yaml", HEAD + THREE % mode, providers=PROVIDERS)
 
 
 class Run:
@@ -58,7 +61,9 @@ def test_phase_branches_name_the_lane_branch_of_every_phase_inside_a_branch() ->
     found = phase_branches(workflow(), RUN_BRANCH)
     assert found == {"a": "alphred/wf/7.a", "a2": "alphred/wf/7.a", "b": "alphred/wf/7.b", "c": "alphred/wf/7.c"}
     assert phase_branches(workflow(), None) == {}
-    plain = load_workflow("wf.yaml", HEAD + "phases:\n  one: {transitions: [{to: two}]}\n  two: {}\n")
+    plain = load_workflow(
+        "wf.yaml", HEAD + "phases:\n  one: {transitions: [{to: two}]}\n  two: {}\n", providers=PROVIDERS
+    )
     assert phase_branches(plain, RUN_BRANCH) == {} and branch_views(plain, RUN_BRANCH, []) == []
 
 

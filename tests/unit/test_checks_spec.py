@@ -17,15 +17,18 @@ from alphred.engine import (
     state_from_json,
     state_to_json,
 )
+from alphred.providers import default_registry
 from alphred.workflow import check_workflow, load_workflow
 from alphred.workflow.globs import PathGlobs, glob_problem
 from alphred.workflow.model import CheckKind
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 HEAD = "alphred: 1\nkey: wf\n"
 
 
 def errors(text: str) -> list[str]:
-    _, found = check_workflow("wf.yaml", HEAD + textwrap.dedent(text))
+    _, found = check_workflow("wf.yaml", HEAD + textwrap.dedent(text), providers=PROVIDERS)
     return [d.format() for d in found if d.severity == "error"]
 
 
@@ -49,6 +52,7 @@ def test_every_kind_loads_with_names_by_position_and_the_default_timeout() -> No
                   - run: "true"
             """
         ),
+        providers=PROVIDERS,
     )
     checks = wf.phase("work").checks
     assert [(c.name, c.kind) for c in checks] == [

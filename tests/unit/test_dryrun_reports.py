@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import textwrap
 
+from alphred.providers import default_registry
 from alphred.providers.dryrun_reports import stub_reports
 from alphred.workflow import load_workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 
 def reports(transitions: str, decisions: str = "[done, again]") -> dict[str, object]:
@@ -20,7 +23,7 @@ def reports(transitions: str, decisions: str = "[done, again]") -> dict[str, obj
             transitions:
         """
     ) + textwrap.indent(textwrap.dedent(transitions), "      ")
-    return stub_reports(load_workflow("g.yaml", source, {}))
+    return stub_reports(load_workflow("g.yaml", source, {}, providers=PROVIDERS))
 
 
 def test_equality_membership_numbers_and_truthiness_are_met() -> None:

@@ -32,8 +32,11 @@ from alphred.engine import (
     transition,
 )
 from alphred.engine.events import MergeConflicted, MergeDone
+from alphred.providers import default_registry
 from alphred.workflow import load_workflow
 from alphred.workflow.model import Workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 GUARDS = (None, None, 'decision == "approved"', "visits >= 2", "attempt > 1")
 
@@ -71,7 +74,7 @@ def parallel_workflows(draw: st.DrawFn) -> Workflow:
     lines.append(f"  join: {{join: {mode}{on_conflict}, transitions: [{loop}{{to: $end}}]}}")
     if resolver:
         lines.append(f"  fix: {{max_retries: {draw(st.integers(0, 1))}}}")
-    return load_workflow("wf.yaml", "\n".join(lines) + "\n")
+    return load_workflow("wf.yaml", "\n".join(lines) + "\n", providers=PROVIDERS)
 
 
 KINDS = (

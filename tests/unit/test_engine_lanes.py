@@ -28,14 +28,17 @@ from alphred.engine import (
     transition,
 )
 from alphred.engine.events import MergeBranch, MergeConflicted, MergeDone, StopPhase
+from alphred.providers import default_registry
 from alphred.workflow import load_workflow
 from alphred.workflow.model import Workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 HEAD = "alphred: 1\nkey: wf\ndefaults: {provider: scripted}\n"
 
 
 def workflow(body: str) -> Workflow:
-    return load_workflow("wf.yaml", HEAD + body)
+    return load_workflow("wf.yaml", HEAD + body, providers=PROVIDERS)
 
 
 THREE = """\
@@ -254,7 +257,7 @@ def test_the_offline_parallel_review_runs_through_the_engine() -> None:
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[1] / "fixtures" / "workflows" / "parallel-review-offline.yaml"
-    d = Driver(load_workflow(path))
+    d = Driver(load_workflow(path, providers=PROVIDERS))
     d.send(RunStarted())
     reviewers = starts(d.send(PhaseCompleted("scope", 1, exit_code=0)))
     assert reviewers == [("security", 1, "security"), ("tests", 1, "tests"), ("style", 1, "style")]

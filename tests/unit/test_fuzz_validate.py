@@ -17,8 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from alphred.errors import WorkflowInvalidError
+from alphred.providers import default_registry
 from alphred.workflow import check_workflow, load_workflow
 from alphred.workflow.diagram import render_dot, render_mermaid
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 EXAMPLES = int(os.environ.get("ALPHRED_FUZZ_EXAMPLES", "300"))
 PEAK_BYTES = 200_000_000
@@ -111,7 +114,7 @@ def yaml_pathology(draw: st.DrawFn) -> str:
 def check_one(text: str) -> None:
     tracemalloc.start()
     try:
-        workflow, diagnostics = check_workflow("fuzz.yaml", text)
+        workflow, diagnostics = check_workflow("fuzz.yaml", text, providers=PROVIDERS)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -125,7 +128,7 @@ def check_one(text: str) -> None:
         render_dot(workflow)
     else:
         try:
-            load_workflow("fuzz.yaml", text)
+            load_workflow("fuzz.yaml", text, providers=PROVIDERS)
         except WorkflowInvalidError as exc:
             assert str(exc)
         else:

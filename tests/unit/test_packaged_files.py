@@ -1,5 +1,6 @@
-"""Files shipped inside the package: the schema and the templates are the repository's, byte for byte;
-``alphred schema``, ``alphred init``, the grouped ``--help`` and shell completion work."""
+"""Files shipped inside the package: the templates are the repository's, byte for byte, and the committed
+schema is the one assembled from Alphred's providers; ``alphred schema``, ``alphred init``, the grouped
+``--help`` and shell completion work."""
 
 from __future__ import annotations
 
@@ -15,12 +16,15 @@ from click.testing import CliRunner
 from alphred.cli import app
 from alphred.cli.files_cmds import packaged_text, template_names
 from alphred.cli.main import HELP_SECTIONS
+from alphred.providers import default_registry
+from alphred.workflow.json_schema import schema_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_packaged_schema_is_the_repositorys() -> None:
-    assert packaged_text("schemas", "workflow.schema.json") == (ROOT / "schemas" / "workflow.schema.json").read_text()
+def test_the_committed_schema_is_the_one_assembled_from_alphreds_providers() -> None:
+    # after changing a key or a provider's declaration: alphred schema > schemas/workflow.schema.json
+    assert schema_text(default_registry(builtin_only=True)) == (ROOT / "schemas" / "workflow.schema.json").read_text()
 
 
 def test_every_bundled_workflow_is_a_template() -> None:
@@ -32,6 +36,7 @@ def test_every_bundled_workflow_is_a_template() -> None:
 def test_schema_prints_json() -> None:
     result = CliRunner().invoke(app, ["schema"])
     assert result.exit_code == 0 and json.loads(result.stdout)["$schema"].startswith("https://json-schema.org/")
+    assert result.stdout == schema_text(default_registry())  # assembled from the installed providers
 
 
 def test_init_writes_a_valid_workflow_and_keeps_an_existing_file(

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from alphred.errors import ProviderError
-from alphred.providers import EventType, ProviderEvent, ProviderOptions, Readiness
+from alphred.errors import FAILURE_KINDS, KINDS, ProviderError
+from alphred.providers import EventType, ProviderEvent, ProviderOptions, Readiness, claude_errors, codex_errors
+from alphred.providers.classification import classify_status, classify_text, provider_error
 from alphred.providers.contract import (
     BAD_EVENT,
     EVENT_AFTER_RESULT,
@@ -24,7 +25,8 @@ from alphred.providers.contract import (
     decision_and_report,
     decision_schema,
 )
-from alphred.providers.failures import KINDS, NOT_RETRYABLE, classify_status, classify_text, provider_error
+
+KIND_CODES = {"CLAUDE": claude_errors.KIND_CODES, "CODEX": codex_errors.KIND_CODES}
 
 OPTIONS = ProviderOptions(working_directory=Path("."), phase="p", attempt=1)
 
@@ -131,11 +133,11 @@ def test_wrapper_keeps_name_and_check_and_is_idempotent() -> None:
 
 @given(st.text(max_size=60), st.sampled_from(["CLAUDE", "CODEX"]))
 def test_classified_errors_have_deterministic_codes_and_retry_flags(message: str, prefix: str) -> None:
-    error = provider_error(prefix, message)
-    assert error.kind in KINDS
+    error = provider_error(KIND_CODES[prefix], message)
+    assert error.kind in KINDS and type(error) is FAILURE_KINDS[error.kind]
     assert error.code == f"{prefix}_{error.kind.upper()}"
-    assert error.retryable is (error.kind not in NOT_RETRYABLE)
-    assert provider_error(prefix, message).code == error.code
+    assert error.retryable is (error.kind not in ("auth", "invalid_request"))
+    assert provider_error(KIND_CODES[prefix], message).code == error.code
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,10 @@ import jsonschema
 import pytest
 import yaml
 
+from alphred.providers import default_registry
 from alphred.workflow import check_workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "workflow.schema.json").read_text())
@@ -28,7 +31,7 @@ def test_there_are_files_to_check() -> None:
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
 def test_valid_files_pass_loader_and_schema(path: Path) -> None:
-    workflow, diagnostics = check_workflow(path)
+    workflow, diagnostics = check_workflow(path, providers=PROVIDERS)
     assert workflow is not None, [d.format() for d in diagnostics]
     errors = [e.message for e in jsonschema.Draft202012Validator(SCHEMA).iter_errors(yaml.safe_load(path.read_text()))]
     assert errors == []
@@ -36,6 +39,6 @@ def test_valid_files_pass_loader_and_schema(path: Path) -> None:
 
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
 def test_invalid_files_fail_loader_and_schema(path: Path) -> None:
-    workflow, diagnostics = check_workflow(path)
+    workflow, diagnostics = check_workflow(path, providers=PROVIDERS)
     assert workflow is None and any(d.severity == "error" for d in diagnostics)
     assert not jsonschema.Draft202012Validator(SCHEMA).is_valid(yaml.safe_load(path.read_text()))

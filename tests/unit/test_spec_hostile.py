@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from alphred.providers import default_registry
 from alphred.workflow import check_workflow
 from alphred.workflow.yaml_source import MAX_DEPTH, MAX_NODES
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 HEAD = "alphred: 1\nkey: wf\n"
 PHASE = "phases:\n  a:\n    provider: scripted\n"
 
 
 def errors(text: str) -> list[str]:
-    workflow, found = check_workflow("wf.yaml", text)
+    workflow, found = check_workflow("wf.yaml", text, providers=PROVIDERS)
     messages = [d.format() for d in found if d.severity == "error"]
     assert (workflow is None) == bool(messages)
     return messages
@@ -107,6 +110,6 @@ def test_a_huge_guard_number_and_deep_guard_parentheses_are_located_errors() -> 
 
 def test_invalid_timestamps_and_long_integers_in_free_data_stay_text() -> None:
     text = HEAD + PHASE + "    script: [{report: {when: 2001-13-45, n: " + "7" * 5000 + "}}]\n"
-    workflow, found = check_workflow("wf.yaml", text)
+    workflow, found = check_workflow("wf.yaml", text, providers=PROVIDERS)
     assert workflow is not None, found
     assert workflow.phases[0].options["script"] == [{"report": {"when": "2001-13-45", "n": "7" * 5000}}]

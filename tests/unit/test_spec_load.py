@@ -7,14 +7,17 @@ import textwrap
 import pytest
 
 from alphred.errors import WorkflowInvalidError
+from alphred.providers import default_registry
 from alphred.workflow import PhaseType, check_workflow, load_workflow
 from alphred.workflow.model import APPROVAL_DECISIONS, DEFAULT_DECISIONS
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 HEAD = "alphred: 1\nkey: wf\n"
 
 
 def diags(text: str) -> list[str]:
-    _, found = check_workflow("wf.yaml", textwrap.dedent(text))
+    _, found = check_workflow("wf.yaml", textwrap.dedent(text), providers=PROVIDERS)
     return [d.format() for d in found]
 
 
@@ -23,7 +26,7 @@ def errors(text: str) -> list[str]:
 
 
 def test_minimal_workflow_gets_every_default() -> None:
-    wf = load_workflow("wf.yaml", HEAD + "phases:\n  a:\n    provider: scripted\n")
+    wf = load_workflow("wf.yaml", HEAD + "phases:\n  a:\n    provider: scripted\n", providers=PROVIDERS)
     (phase,) = wf.phases
     assert wf.key == "wf" and wf.start == "a" and wf.limits.max_steps == 100
     assert phase.type is PhaseType.AGENT and phase.provider == "scripted"
@@ -44,6 +47,7 @@ def test_defaults_apply_to_matching_phase_types_only() -> None:
               c: {type: approval, message: 'ok?'}
             """
         ),
+        providers=PROVIDERS,
     )
     a, b, c = wf.phases
     assert a.provider == "scripted" and a.max_retries == 2 and a.timeout == 1200.0
@@ -67,6 +71,7 @@ def test_transitions_keep_priority_order_and_explicit_priorities() -> None:
               b: {type: command, run: "true"}
             """
         ),
+        providers=PROVIDERS,
     )
     first, second = wf.phase("a").transitions
     assert (first.target, first.priority, first.max, first.auto) == ("b", 3, 2, False)
@@ -77,7 +82,9 @@ def test_transitions_keep_priority_order_and_explicit_priorities() -> None:
     ("value", "seconds"), [("90s", 90.0), ("20m", 1200.0), ("2h", 7200.0), ("45", 45.0), ("1.5m", 90.0)]
 )
 def test_durations(value: str, seconds: float) -> None:
-    wf = load_workflow("wf.yaml", HEAD + f"phases:\n  a:\n    provider: scripted\n    timeout: {value}\n")
+    wf = load_workflow(
+        "wf.yaml", HEAD + f"phases:\n  a:\n    provider: scripted\n    timeout: {value}\n", providers=PROVIDERS
+    )
     assert wf.phases[0].timeout == seconds
 
 
@@ -263,7 +270,8 @@ def test_warnings_unreachable_and_non_exhaustive() -> None:
         "wf.yaml:16:3: warning: no transition of 'gate' matches decision 'rejected'; "
         "the run would then complete with no_route",
     ]
-    assert load_workflow("wf.yaml", textwrap.dedent(text)).key == "wf"  # warnings never fail loading
+    loaded = load_workflow("wf.yaml", textwrap.dedent(text), providers=PROVIDERS)
+    assert loaded.key == "wf"  # warnings never fail loading
 
 
 def test_capped_edge_does_not_make_guards_exhaustive() -> None:
@@ -339,7 +347,7 @@ def test_pull_request_block() -> None:
 
 def test_invalid_workflow_raises_with_every_diagnostic() -> None:
     with pytest.raises(WorkflowInvalidError) as info:
-        load_workflow("wf.yaml", "alphred: 1\nphases: []\n")
+        load_workflow("wf.yaml", "alphred: 1\nphases: []\n", providers=PROVIDERS)
     assert info.value.exit_code == 2 and info.value.code == "WORKFLOW_INVALID"
     assert [d.format() for d in info.value.diagnostics] == [
         "wf.yaml:1:1: error: missing required field 'key'",
@@ -349,5 +357,11 @@ def test_invalid_workflow_raises_with_every_diagnostic() -> None:
 
 def test_same_text_same_hash_changed_text_new_hash() -> None:
     base = HEAD + "phases:\n  a: {provider: scripted}\n"
-    assert load_workflow("x.yaml", base).content_hash == load_workflow("y.yaml", base).content_hash
-    assert load_workflow("x.yaml", base).content_hash != load_workflow("x.yaml", base + "# c\n").content_hash
+    assert (
+        load_workflow("x.yaml", base, providers=PROVIDERS).content_hash
+        == load_workflow("y.yaml", base, providers=PROVIDERS).content_hash
+    )
+    assert (
+        load_workflow("x.yaml", base, providers=PROVIDERS).content_hash
+        != load_workflow("x.yaml", base + "# c\n", providers=PROVIDERS).content_hash
+    )

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import textwrap
 
+from alphred.providers import default_registry
 from alphred.workflow import check_workflow, load_workflow
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 HEAD = "alphred: 1\nkey: wf\nphases:\n  a:\n    provider: openai\n"
 
 
 def errors(body: str) -> list[str]:
-    _, found = check_workflow("wf.yaml", HEAD + textwrap.indent(textwrap.dedent(body), "    "))
+    _, found = check_workflow("wf.yaml", HEAD + textwrap.indent(textwrap.dedent(body), "    "), providers=PROVIDERS)
     return [d.format() for d in found if d.severity == "error"]
 
 
@@ -24,7 +27,7 @@ def test_every_openai_key_is_read() -> None:
         system_prompt: Be brief.
         price_per_mtok: {input: 0.5, output: 2}
         """
-    wf = load_workflow("wf.yaml", HEAD + textwrap.indent(textwrap.dedent(body), "    "))
+    wf = load_workflow("wf.yaml", HEAD + textwrap.indent(textwrap.dedent(body), "    "), providers=PROVIDERS)
     (phase,) = wf.phases
     assert phase.model == "qwen2.5-coder"
     assert dict(phase.options) == {
@@ -42,7 +45,7 @@ def test_model_is_required_unless_defaults_give_it() -> None:
         "wf.yaml:4:3: error: openai phase 'a' needs a 'model' (the name the server knows the model by)"
     ]
     text = "alphred: 1\nkey: wf\ndefaults: {provider: openai, model: m}\nphases:\n  a: {prompt: hi}\n"
-    assert [d for d in check_workflow("wf.yaml", text)[1] if d.severity == "error"] == []
+    assert [d for d in check_workflow("wf.yaml", text, providers=PROVIDERS)[1] if d.severity == "error"] == []
 
 
 def test_bad_values_are_located() -> None:

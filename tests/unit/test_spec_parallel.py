@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import textwrap
 
+from alphred.providers import default_registry
 from alphred.workflow import check_workflow, load_workflow
 from alphred.workflow.diagram import render_dot, render_mermaid
 from alphred.workflow.fan_outs import fan_outs
+
+PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 HEAD = "alphred: 1\nkey: wf\ndefaults: {provider: scripted}\n"
 
@@ -35,7 +38,7 @@ phases:
 
 
 def diags(text: str) -> list[str]:
-    _, found = check_workflow("wf.yaml", HEAD + textwrap.dedent(text))
+    _, found = check_workflow("wf.yaml", HEAD + textwrap.dedent(text), providers=PROVIDERS)
     return [d.format() for d in found]
 
 
@@ -44,7 +47,7 @@ def errors(text: str) -> list[str]:
 
 
 def test_a_valid_fan_out_loads_with_its_branches_join_and_limits() -> None:
-    wf = load_workflow("wf.yaml", HEAD + GOOD)
+    wf = load_workflow("wf.yaml", HEAD + GOOD, providers=PROVIDERS)
     (edge,) = wf.phase("plan").transitions
     assert edge.fan_out == ("backend", "frontend") and edge.targets == ("backend", "frontend")
     assert edge.target == "backend"
@@ -60,7 +63,7 @@ def test_a_valid_fan_out_loads_with_its_branches_join_and_limits() -> None:
 
 
 def test_max_parallel_defaults_to_four_and_plain_workflows_are_not_parallel() -> None:
-    wf = load_workflow("wf.yaml", HEAD + "phases:\n  a: {transitions: [{to: b}]}\n  b: {}\n")
+    wf = load_workflow("wf.yaml", HEAD + "phases:\n  a: {transitions: [{to: b}]}\n  b: {}\n", providers=PROVIDERS)
     assert wf.limits.max_parallel == 4 and not wf.parallel and fan_outs(wf) == ()
 
 
@@ -215,7 +218,7 @@ def test_merge_paths_are_known_guard_and_template_paths() -> None:
 
 
 def test_graph_draws_fan_outs_and_joins() -> None:
-    wf = load_workflow("wf.yaml", HEAD + GOOD)
+    wf = load_workflow("wf.yaml", HEAD + GOOD, providers=PROVIDERS)
     mermaid = render_mermaid(wf)
     assert 'p_plan ==>|"fan-out"| p_backend' in mermaid and 'p_plan ==>|"fan-out"| p_frontend' in mermaid
     assert 'p_integrate -.->|"on conflict"| p_resolve' in mermaid

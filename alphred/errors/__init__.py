@@ -3,8 +3,9 @@
 The tree::
 
     AlphredError                       (ALPHRED_ERROR, exit 1)
-    ├── UsageError                     (USAGE, exit 2)            bad command-line input
+    ├── UsageError                     (USAGE, exit 2)            bad command-line input (``errors.usage``)
     │   ├── MissingInputError          (MISSING_INPUT)            a required workflow input was not given
+    │   ├── UnknownInputError          (UNKNOWN_INPUT)            ``-i NAME=VALUE`` names an undeclared input
     │   ├── UnknownRunError            (UNKNOWN_RUN)              a run id that does not exist
     │   ├── RunStateError              (RUN_STATE)                a command that the run's state does not allow
     │   ├── RunBusyError               (RUN_BUSY)                 another live process executes the run
@@ -24,9 +25,19 @@ The tree::
     │   ├── DatabaseCorruptError       (DATABASE_CORRUPT)
     │   ├── InvalidTransitionError     (INVALID_STATE_TRANSITION) a status move outside SPEC §5's tables
     │   └── LeaseLostError             (LEASE_LOST)               another process took over the run
-    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider failed a phase attempt; its code is
-    │                                                             the provider's (CLAUDE_*, CODEX_*: constants
-    │                                                             below; OPENAI_* in alphred.providers.openai_errors)
+    ├── ProviderError                  (PROVIDER_ERROR, exit 1)   a provider or a command failed a phase attempt;
+    │   │                                          (``errors.failures``) a class per ``kind``, which says ``retryable``:
+    │   ├── AuthError                  auth             no        credentials missing, refused or expired
+    │   ├── RateLimitError             rate_limit       yes       the provider throttles (HTTP 429/529, quota)
+    │   ├── AttemptTimeoutError        timeout          yes       the attempt (TIMEOUT) or an answer took too long
+    │   │   └── IdleTimeoutError       idle_timeout     yes       no event for the phase's idle_timeout (IDLE_TIMEOUT)
+    │   ├── TransportError             transport        yes       network, connection, HTTP 5xx
+    │   ├── InvalidRequestError        invalid_request  no        cannot succeed as asked (settings, model, binary)
+    │   ├── InternalProviderError      internal         yes       anything else the provider reports
+    │   │   └── AttemptInterruptedError internal        no        the attempt was cancelled (pause, cancel, Ctrl+C)
+    │   └── CommandError               (COMMAND_FAILED)           a command phase's or check's command failed to run
+    │       ├── CommandTimeoutError    (COMMAND_TIMEOUT)          ... and is an AttemptTimeoutError
+    │       └── UnsafeCommandError     (UNSAFE_PLACEHOLDER, VALUE_TOO_LARGE) ... and is an InvalidRequestError
     ├── RuntimeFailure                 (RUNTIME_ERROR, exit 1)    an unexpected error failed an attempt
     ├── ScmNotReadyError               (SCM_NOT_READY, exit 2)    PR preflight: gh/az missing or logged out,
     │   │                                                         no remote, no base branch
@@ -42,7 +53,9 @@ The tree::
         └── UiNotInstalledError        (UI_NOT_INSTALLED)         starlette/uvicorn missing: install ``alphred[ui]``
 
 Each class is built from structured fields; its message is derived from them. The command line turns any
-of these into ``Error [CODE]: message`` on stderr and the exit code, in one place (``alphred.cli``).
+of these into ``Error [CODE]: message`` on stderr and the exit code, in one place (``alphred.cli``). The
+codes a provider's failures carry (``CLAUDE_*``, ``CODEX_*``, ``OPENAI_*``...) live with that provider and
+are listed in docs/providers.md.
 """
 
 from __future__ import annotations
@@ -66,92 +79,6 @@ class AlphredError(Exception):
 
     def __str__(self) -> str:
         return self.message
-
-
-class UsageError(AlphredError):
-    """Raised when: the command line is wrong (bad option value, bad ``-i`` pair, unreadable input file)."""
-
-    code = "USAGE"
-    exit_code = 2
-
-
-class SettingError(UsageError):
-    """Raised when: a numeric ``ALPHRED_*`` environment variable is not a number in its range (nan, inf...)."""
-
-    code = "BAD_SETTING"
-
-    def __init__(self, name: str, value: str, wanted: str) -> None:
-        super().__init__(f"{name} must be {wanted}, not {value[:40]!r}")
-        self.name = name
-
-
-class DatabaseUrlError(UsageError):
-    """Raised when: ``--db`` (or ALPHRED_DATABASE_URL) is not a URL Alphred can store runs at."""
-
-    code = "BAD_DATABASE_URL"
-
-    def __init__(self, shown: str, problem: str) -> None:
-        super().__init__(f"--db {shown}: {problem}")
-
-
-class MissingInputError(UsageError):
-    """Raised when: a workflow input marked ``required`` was not given to ``run``."""
-
-    code = "MISSING_INPUT"
-
-    def __init__(self, names: Sequence[str], workflow_key: str) -> None:
-        self.names = tuple(names)
-        listed = ", ".join(self.names)
-        plural = "s" if len(self.names) > 1 else ""
-        super().__init__(f"workflow '{workflow_key}' needs input{plural} {listed}: pass -i {self.names[0]}=VALUE")
-
-
-class UnknownInputError(UsageError):
-    """Raised when: ``-i NAME=VALUE`` names an input the workflow does not declare."""
-
-    code = "UNKNOWN_INPUT"
-
-    def __init__(self, name: str, declared: Sequence[str]) -> None:
-        self.name = name
-        known = ", ".join(sorted(declared)) or "none"
-        super().__init__(f"unknown input '{name}' (declared inputs: {known})")
-
-
-class UnknownRunError(UsageError):
-    """Raised when: a command names a run id that the database does not hold."""
-
-    code = "UNKNOWN_RUN"
-
-    def __init__(self, run_id: object) -> None:
-        self.run_id = run_id
-        super().__init__(f"no run with id {run_id}")
-
-
-class RunStateError(UsageError):
-    """Raised when: a command asks for something the run's current status does not allow."""
-
-    code = "RUN_STATE"
-
-    def __init__(
-        self, run_id: int, status: str, action: str, reason: str | None = None, hint: str | None = None
-    ) -> None:
-        self.run_id = run_id
-        self.status = status
-        self.action = action
-        why = f" ({reason})" if reason and reason != status else ""
-        more = f"; {hint}" if hint else ""
-        super().__init__(f"cannot {action} run {run_id}: it is {status}{why}{more}")
-
-
-class RunBusyError(UsageError):
-    """Raised when: another live process holds the run's lease (it is being executed right now)."""
-
-    code = "RUN_BUSY"
-
-    def __init__(self, run_id: int, owner: str | None) -> None:
-        self.run_id = run_id
-        self.owner = owner
-        super().__init__(f"run {run_id} is being executed by another process ({owner}); try again when it stops")
 
 
 @dataclass(frozen=True)
@@ -210,15 +137,17 @@ class TemplateError(AlphredError):
 
 
 class UnknownProviderError(AlphredError):
-    """Raised when: a phase names a provider that no built-in or entry point registers."""
+    """Raised when: a phase names a provider that no ``alphred.providers`` entry point registers."""
 
     code = "UNKNOWN_AGENT_PROVIDER"
     exit_code = 2
 
-    def __init__(self, name: str, available: Sequence[str]) -> None:
+    def __init__(self, name: str, available: Sequence[str], *, hint: str | None = None) -> None:
         self.name = name
         self.available = tuple(sorted(available))
-        super().__init__(f"unknown provider '{name}'; available providers: {', '.join(self.available)}")
+        more = f" ({hint})" if hint else ""
+        listed = ", ".join(self.available) or "none"
+        super().__init__(f"unknown provider '{name}'; available providers: {listed}{more}")
 
 
 class GitError(AlphredError):
@@ -266,6 +195,8 @@ class GitLockedError(GitError):
     """
 
     code = "GIT_LOCKED"
+    kind = "git_locked"
+    retryable = True
 
 
 class StoreError(AlphredError):
@@ -308,70 +239,6 @@ class InvalidTransitionError(StoreError):
         super().__init__(f"{entity} {ident}: status move {old} -> {new} is not allowed")
 
 
-# Codes of a failed attempt (``ProviderError.code``, the diagnostics' ``error_code``): one per failure.
-NO_RESULT = "NO_RESULT"  # the stream ended without its ``result`` event
-EVENT_AFTER_RESULT = "EVENT_AFTER_RESULT"  # an event arrived after the ``result``
-BAD_EVENT = "BAD_EVENT"  # something else than a ProviderEvent
-PROVIDER_CRASH = "PROVIDER_CRASH"  # the provider raised an unexpected exception
-TIMEOUT = "TIMEOUT"  # the phase ran past its ``timeout``
-IDLE_TIMEOUT = "IDLE_TIMEOUT"  # the phase produced no event for its ``idle_timeout``
-
-# The agent CLIs' codes (``ProviderError.code``; docs/providers.md lists them). Per failure kind, the code
-# ``providers.errors.provider_error`` gives when the adapter names no more precise one:
-CLAUDE_AUTH = "CLAUDE_AUTH"
-CLAUDE_RATE_LIMIT = "CLAUDE_RATE_LIMIT"
-CLAUDE_TIMEOUT = "CLAUDE_TIMEOUT"
-CLAUDE_TRANSPORT = "CLAUDE_TRANSPORT"
-CLAUDE_INVALID_REQUEST = "CLAUDE_INVALID_REQUEST"
-CLAUDE_INTERNAL = "CLAUDE_INTERNAL"
-CODEX_AUTH = "CODEX_AUTH"
-CODEX_RATE_LIMIT = "CODEX_RATE_LIMIT"
-CODEX_TIMEOUT = "CODEX_TIMEOUT"
-CODEX_TRANSPORT = "CODEX_TRANSPORT"
-CODEX_INVALID_REQUEST = "CODEX_INVALID_REQUEST"
-CODEX_INTERNAL = "CODEX_INTERNAL"
-# ... and the more precise ones the adapters name:
-CLAUDE_BILLING = "CLAUDE_BILLING"  # the account cannot pay
-CLAUDE_BUDGET = "CLAUDE_BUDGET"  # the run's budget is spent
-CLAUDE_MAX_TURNS = "CLAUDE_MAX_TURNS"  # the turn limit was reached
-CLAUDE_NO_DECISION = "CLAUDE_NO_DECISION"  # the CLI gave up on the structured output
-CLAUDE_NOT_FOUND = "CLAUDE_NOT_FOUND"  # no Claude Code CLI
-CLAUDE_ROOT_BYPASS = "CLAUDE_ROOT_BYPASS"  # Claude Code refuses to bypass permissions as root
-CLAUDE_BAD_SETTINGS = "CLAUDE_BAD_SETTINGS"
-CLAUDE_SDK_MISSING = "CLAUDE_SDK_MISSING"
-CLAUDE_CRASH = "CLAUDE_CRASH"
-CLAUDE_BAD_OUTPUT = "CLAUDE_BAD_OUTPUT"
-CLAUDE_CONNECTION = "CLAUDE_CONNECTION"
-CLAUDE_INTERRUPTED = "CLAUDE_INTERRUPTED"
-CODEX_NOT_FOUND = "CODEX_NOT_FOUND"
-CODEX_BAD_SETTINGS = "CODEX_BAD_SETTINGS"
-CODEX_CRASH = "CODEX_CRASH"
-CODEX_INTERRUPTED = "CODEX_INTERRUPTED"
-
-PROVIDER_KIND_CODES: dict[str, dict[str, str]] = {
-    "CLAUDE": {
-        "auth": CLAUDE_AUTH,
-        "rate_limit": CLAUDE_RATE_LIMIT,
-        "timeout": CLAUDE_TIMEOUT,
-        "transport": CLAUDE_TRANSPORT,
-        "invalid_request": CLAUDE_INVALID_REQUEST,
-        "internal": CLAUDE_INTERNAL,
-    },
-    "CODEX": {
-        "auth": CODEX_AUTH,
-        "rate_limit": CODEX_RATE_LIMIT,
-        "timeout": CODEX_TIMEOUT,
-        "transport": CODEX_TRANSPORT,
-        "invalid_request": CODEX_INVALID_REQUEST,
-        "internal": CODEX_INTERNAL,
-    },
-}
-"""Per agent CLI (the ``prefix`` of ``provider_error``), the code of each failure kind."""
-
-GIT_LOCKED_KIND = "git_locked"
-RETRYABLE_KINDS = frozenset({"rate_limit", "transport", "timeout", "idle_timeout", "internal", GIT_LOCKED_KIND})
-
-
 class LeaseLostError(StoreError):
     """Raised when: another process took over this run's lease; this process stops touching the run."""
 
@@ -380,37 +247,6 @@ class LeaseLostError(StoreError):
     def __init__(self, run_id: int) -> None:
         self.run_id = run_id
         super().__init__(f"run {run_id} was taken over by another process; this one stops")
-
-
-class ProviderError(AlphredError):
-    """Raised when: a provider fails a phase attempt; ``kind`` is the failure class of SPEC §4.
-
-    ``kind`` is one of auth, rate_limit, timeout, transport, invalid_request, internal.
-    """
-
-    code = "PROVIDER_ERROR"
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        kind: str = "internal",
-        retryable: bool | None = None,
-        code: str | None = None,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.retryable = kind in RETRYABLE_KINDS if retryable is None else retryable
-        if code is not None:
-            self.code = code
-        self.retry_after = retry_after
-
-
-class RuntimeFailure(AlphredError):
-    """Raised when: never; its ``code`` names an attempt failed by an unexpected (non-Alphred) exception."""
-
-    code = "RUNTIME_ERROR"
 
 
 class ScmNotReadyError(AlphredError):
@@ -521,3 +357,43 @@ class UiNotInstalledError(UiError):
             f"the web view needs the optional packages starlette and uvicorn ({missing} is missing): "
             "install them with `pip install 'alphred[ui]'` (or `pip install starlette uvicorn`)"
         )
+
+
+# Two branches of the tree live in their own modules (command-line input; attempt failures, one class per
+# failure kind) and are re-exported: ``alphred.errors`` is where every error is imported from. Imported
+# below ``AlphredError``, which they build on.
+from alphred.errors.failures import BAD_EVENT as BAD_EVENT  # noqa: E402
+from alphred.errors.failures import EVENT_AFTER_RESULT as EVENT_AFTER_RESULT  # noqa: E402
+from alphred.errors.failures import FAILURE_KINDS as FAILURE_KINDS  # noqa: E402
+from alphred.errors.failures import IDLE_TIMEOUT as IDLE_TIMEOUT  # noqa: E402
+from alphred.errors.failures import KINDS as KINDS  # noqa: E402
+from alphred.errors.failures import NO_RESULT as NO_RESULT  # noqa: E402
+from alphred.errors.failures import PROVIDER_CRASH as PROVIDER_CRASH  # noqa: E402
+from alphred.errors.failures import TIMEOUT as TIMEOUT  # noqa: E402
+from alphred.errors.failures import VALUE_TOO_LARGE as VALUE_TOO_LARGE  # noqa: E402
+from alphred.errors.failures import AttemptInterruptedError as AttemptInterruptedError  # noqa: E402
+from alphred.errors.failures import AttemptTimeoutError as AttemptTimeoutError  # noqa: E402
+from alphred.errors.failures import AuthError as AuthError  # noqa: E402
+from alphred.errors.failures import CommandError as CommandError  # noqa: E402
+from alphred.errors.failures import CommandTimeoutError as CommandTimeoutError  # noqa: E402
+from alphred.errors.failures import IdleTimeoutError as IdleTimeoutError  # noqa: E402
+from alphred.errors.failures import InternalProviderError as InternalProviderError  # noqa: E402
+from alphred.errors.failures import InvalidRequestError as InvalidRequestError  # noqa: E402
+from alphred.errors.failures import ProviderError as ProviderError  # noqa: E402
+from alphred.errors.failures import RateLimitError as RateLimitError  # noqa: E402
+from alphred.errors.failures import RuntimeFailure as RuntimeFailure  # noqa: E402
+from alphred.errors.failures import TransportError as TransportError  # noqa: E402
+from alphred.errors.failures import UnsafeCommandError as UnsafeCommandError  # noqa: E402
+from alphred.errors.usage import DatabaseUrlError as DatabaseUrlError  # noqa: E402
+from alphred.errors.usage import MissingInputError as MissingInputError  # noqa: E402
+from alphred.errors.usage import RunBusyError as RunBusyError  # noqa: E402
+from alphred.errors.usage import RunStateError as RunStateError  # noqa: E402
+from alphred.errors.usage import SettingError as SettingError  # noqa: E402
+from alphred.errors.usage import UnknownInputError as UnknownInputError  # noqa: E402
+from alphred.errors.usage import UnknownRunError as UnknownRunError  # noqa: E402
+from alphred.errors.usage import UsageError as UsageError  # noqa: E402
+
+GIT_LOCKED_KIND = GitLockedError.kind
+_KIND_CLASSES: tuple[type[ProviderError] | type[GitLockedError], ...] = (*FAILURE_KINDS.values(), GitLockedError)
+RETRYABLE_KINDS = frozenset(cls.kind for cls in _KIND_CLASSES if cls.retryable)
+"""The failure kinds retried after a backoff: read off the classes, so it cannot disagree with them."""

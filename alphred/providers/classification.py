@@ -1,18 +1,17 @@
-"""Failure classification shared by the agent adapters: text or HTTP status -> kind, retryable flag, code.
+"""Failure classification shared by the agent adapters: text or HTTP status -> failure kind -> error class.
 
-Codes are constants of ``alphred.errors``: per agent CLI and failure kind (``CLAUDE_AUTH``,
-``CODEX_RATE_LIMIT``..., looked up in ``PROVIDER_KIND_CODES``) unless an adapter names a more precise one
-(``CLAUDE_NOT_FOUND``, ``CODEX_CRASH``...); the same failure always gets the same code.
+Codes are constants of each provider (``claude_errors``, ``codex_errors``): per failure kind (``CLAUDE_AUTH``,
+``CODEX_RATE_LIMIT``..., the provider's ``KIND_CODES``) unless an adapter names a more precise one
+(``CLAUDE_NOT_FOUND``, ``CODEX_CRASH``...); the same failure always gets the same code. Whether it is
+retried is its class's (``alphred.errors.failures``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from alphred.errors import PROVIDER_KIND_CODES, ProviderError
-
-KINDS = ("auth", "rate_limit", "timeout", "transport", "invalid_request", "internal")
-NOT_RETRYABLE = frozenset({"auth", "invalid_request"})
+from alphred.errors import FAILURE_KINDS, KINDS, ProviderError
 
 # First match wins; checked against the lower-cased message.
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -65,20 +64,20 @@ def classify_status(status: int) -> str:
 
 
 def provider_error(
-    prefix: str, message: str, kind: str | None = None, *, code: str | None = None, retry_after: float | None = None
+    kind_codes: Mapping[str, str],
+    message: str,
+    kind: str | None = None,
+    *,
+    code: str | None = None,
+    retry_after: float | None = None,
 ) -> ProviderError:
-    """A ProviderError with ``kind`` (classified from ``message`` when None) and a deterministic code.
+    """The ProviderError subclass of ``kind`` (classified from ``message`` when None) with a deterministic code.
 
-    ``prefix`` names the agent CLI (``CLAUDE``, ``CODEX``): a key of ``PROVIDER_KIND_CODES``.
+    ``kind_codes`` is the provider's code for each kind (``claude_errors.KIND_CODES``...), used when ``code``
+    names no more precise one.
     """
     resolved = kind if kind in KINDS else classify_text(message)
-    return ProviderError(
-        message,
-        kind=resolved,
-        retryable=resolved not in NOT_RETRYABLE,
-        code=code or PROVIDER_KIND_CODES[prefix][resolved],
-        retry_after=retry_after,
-    )
+    return FAILURE_KINDS[resolved](message, code=code or kind_codes[resolved], retry_after=retry_after)
 
 
 def tail(lines: list[str], limit: int = 2000) -> str:

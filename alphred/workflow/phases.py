@@ -1,0 +1,248 @@
+"""The ``phases:`` mapping (SPEC §2): each phase's type, its keys (with ``defaults`` merged in), its fields.
+
+An agent phase's provider-specific keys are the ones its provider declares in the injected catalogue
+(``provider_keys``); the provider's readers and phase check run here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from alphred.guards.templates import Template
+from alphred.workflow import fields as f
+from alphred.workflow.check_block import read_checks
+from alphred.workflow.keys import allowed_phase_keys
+from alphred.workflow.model import (
+    APPROVAL_DECISIONS,
+    DEFAULT_DECISIONS,
+    DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_VISITS,
+    JOIN_MODES,
+    Phase,
+    PhaseType,
+)
+from alphred.workflow.provider_keys import FREE_FORM, keys_of, read_settings
+from alphred.workflow.reading import Reading
+from alphred.workflow.transitions import read_transitions
+from alphred.workflow.yaml_source import did_you_mean, is_null, mapping_items, pos, scalar_value
+
+PHASE_KEY = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
+DECISION = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def read_phases(reading: Reading, node: yaml.Node, defaults: dict[str, yaml.Node]) -> list[Phase]:
+    """Every phase that could be built, in file order; each problem is reported at its node."""
+    out = reading.out
+    if not isinstance(node, yaml.MappingNode):
+        out.error(node, "'phases' must be a mapping of phase keys to phases")
+        return []
+    phases: list[Phase] = []
+    for index, (key, key_node, value_node) in enumerate(mapping_items(node, out)):
+        if key.startswith("$"):
+            out.error(key_node, f"'{key}' is a reserved target and cannot be a phase key")
+            continue
+        if not PHASE_KEY.match(key):
+            suggestion = re.sub(r"[^a-z0-9_]", "_", key.lower())
+            out.error(key_node, f"phase key '{key}' must match [a-z_][a-z0-9_]* (try '{suggestion}')")
+            continue
+        reading.nodes.phases[key] = key_node
+        phase = _phase(reading, key, index, key_node, value_node, defaults)
+        if phase is not None:
+            phases.append(phase)
+    return phases
+
+
+def _phase(
+    reading: Reading, key: str, index: int, key_node: yaml.Node, node: yaml.Node, defaults: dict[str, yaml.Node]
+) -> Phase | None:
+    out = reading.out
+    if not isinstance(node, yaml.MappingNode):
+        out.error(node, f"phase '{key}' must be a mapping")
+        return None
+    raw = {k: (kn, vn) for k, kn, vn in mapping_items(node, out)}
+    type_name = f.read_str(raw["type"][1], "type", out) if "type" in raw else "agent"
+    if type_name is None:
+        return None
+    try:
+        ptype = PhaseType(type_name)
+    except ValueError:
+        out.error(raw["type"][1], f"unknown phase type '{type_name}'{did_you_mean(str(type_name), list(PhaseType))}")
+        return None
+    provider = _provider_name(raw, defaults)
+    keys = keys_of(reading.providers, provider) if ptype is PhaseType.AGENT else FREE_FORM
+    allowed = allowed_phase_keys(ptype, keys)
+    merged = {name: value_node for name, value_node in defaults.items() if name in allowed}
+    for name, (name_node, value_node) in raw.items():
+        if name == "type":
+            continue
+        if name not in allowed:
+            hint = did_you_mean(name, allowed)
+            if name == "run" and ptype is PhaseType.AGENT:
+                hint = " (a shell command phase needs 'type: command')"
+            elif name == "decisions" and ptype is PhaseType.APPROVAL:
+                hint = " (approval decisions are fixed: approved, rejected)"
+            elif name == "checks" and ptype is PhaseType.APPROVAL:
+                hint = " (checks verify agent and command phases; an approval phase has no work to check)"
+            what = f"{ptype.value} phase" if ptype is not PhaseType.AGENT else f"agent phase ({provider})"
+            out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
+            continue
+        merged[name] = value_node
+    return _phase_fields(reading, key, index, ptype, provider, key_node, merged)
+
+
+def _phase_fields(
+    reading: Reading,
+    key: str,
+    index: int,
+    ptype: PhaseType,
+    provider: str | None,
+    key_node: yaml.Node,
+    fields: dict[str, yaml.Node],
+) -> Phase:
+    out = reading.out
+    work = _Work()
+    if ptype is PhaseType.AGENT:
+        _agent(reading, key, provider, key_node, fields, work)
+    elif ptype is PhaseType.COMMAND:
+        _command(reading, key, key_node, fields, work)
+    else:
+        work.decisions = APPROVAL_DECISIONS
+        if "message" in fields:
+            work.message = f.read_str(fields["message"], "message", out)
+            if work.message is not None:
+                work.templates["message"] = reading.template(fields["message"], work.message, (key, "message"))
+    max_retries = f.read_int(fields["max_retries"], "max_retries", out, 0) if "max_retries" in fields else 0
+    max_visits = (
+        f.read_int(fields["max_visits"], "max_visits", out, 1) if "max_visits" in fields else DEFAULT_MAX_VISITS
+    )
+    timeout = f.read_duration(fields["timeout"], "timeout", out) if "timeout" in fields else None
+    idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
+    context = _context(reading, fields["context"]) if "context" in fields else None
+    transitions = read_transitions(reading, key, fields["transitions"]) if "transitions" in fields else ()
+    checks = read_checks(fields["checks"], key, ptype, out, reading.template) if "checks" in fields else ()
+    join = f.read_str(fields["join"], "join", out) if "join" in fields else None
+    if join is not None and join not in JOIN_MODES:
+        out.error(fields["join"], f"join must be 'all' or 'any', not '{join}'{did_you_mean(join, JOIN_MODES)}")
+    on_conflict = f.read_str(fields["on_conflict"], "on_conflict", out) if "on_conflict" in fields else None
+    if on_conflict is not None:
+        reading.nodes.templates[("$on_conflict", key)] = fields["on_conflict"]
+    return Phase(
+        key=key,
+        type=ptype,
+        sequence_index=index,
+        transitions=transitions,
+        provider=provider if ptype is PhaseType.AGENT else None,
+        model=work.model,
+        prompt=work.prompt,
+        prompt_file=work.prompt_file,
+        run=work.run,
+        allow_failure=work.allow_failure,
+        message=work.message,
+        decisions=work.decisions,
+        max_retries=max_retries or 0,
+        max_visits=max_visits or DEFAULT_MAX_VISITS,
+        timeout=timeout,
+        idle_timeout=idle or DEFAULT_IDLE_TIMEOUT,
+        context=context,
+        options=work.options,
+        templates=work.templates,
+        checks=checks,
+        pos=pos(key_node),
+        join=join if join in JOIN_MODES else None,
+        on_conflict=on_conflict,
+    )
+
+
+class _Work:
+    """The fields that depend on a phase's type (what it does), filled in by ``_agent``/``_command``."""
+
+    def __init__(self) -> None:
+        self.templates: dict[str, Template] = {}
+        self.prompt: str | None = None
+        self.prompt_file: str | None = None
+        self.run: str | None = None
+        self.message: str | None = None
+        self.model: str | None = None
+        self.decisions: tuple[str, ...] = ()
+        self.allow_failure = False
+        self.options: dict[str, Any] = {}
+
+
+def _agent(
+    reading: Reading, key: str, provider: str | None, key_node: yaml.Node, fields: dict[str, yaml.Node], work: _Work
+) -> None:
+    out = reading.out
+    if provider is None:
+        out.error(key_node, f"agent phase '{key}' needs a provider (set 'provider:' or defaults.provider)")
+    work.model = f.read_str(fields["model"], "model", out) if "model" in fields else None
+    if "prompt" in fields and "prompt_file" in fields:
+        out.error(fields["prompt_file"], f"phase '{key}' has both 'prompt' and 'prompt_file': keep one")
+    if "prompt" in fields:
+        work.prompt = f.read_str(fields["prompt"], "prompt", out)
+        if work.prompt is not None:
+            work.templates["prompt"] = reading.template(fields["prompt"], work.prompt, (key, "prompt"))
+    elif "prompt_file" in fields:
+        work.prompt_file = f.read_str(fields["prompt_file"], "prompt_file", out)
+        work.prompt = reading.prompt_file(fields["prompt_file"], work.prompt_file) if work.prompt_file else None
+        if work.prompt is not None:
+            work.templates["prompt"] = reading.template(fields["prompt_file"], work.prompt, (key, "prompt"))
+    work.decisions = _decisions(reading, fields["decisions"]) if "decisions" in fields else DEFAULT_DECISIONS
+    keys = keys_of(reading.providers, provider)
+    work.options = read_settings(keys, key, key_node, fields, work.decisions, out)
+
+
+def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, yaml.Node], work: _Work) -> None:
+    out = reading.out
+    if "run" not in fields:
+        out.error(key_node, f"command phase '{key}' needs 'run'")
+    else:
+        work.run = f.read_str(fields["run"], "run", out)
+        if work.run is not None:
+            work.templates["run"] = reading.template(fields["run"], work.run, (key, "run"))
+    if "allow_failure" in fields:
+        work.allow_failure = bool(f.read_bool(fields["allow_failure"], "allow_failure", out))
+
+
+def _decisions(reading: Reading, node: yaml.Node) -> tuple[str, ...]:
+    out = reading.out
+    items = f.read_str_list(node, "decisions", out)
+    if items is None:
+        return DEFAULT_DECISIONS
+    if not items:
+        out.error(node, "'decisions' must list at least one decision")
+        return DEFAULT_DECISIONS
+    seen: list[str] = []
+    for text, item in items:
+        if text in seen:
+            out.error(item, f"duplicate decision '{text}'")
+        elif not DECISION.match(text):
+            out.error(item, f"decision '{text}' may hold only letters, digits, '_', '-' and '.'")
+        else:
+            seen.append(text)
+    return tuple(seen) or DEFAULT_DECISIONS
+
+
+def _context(reading: Reading, node: yaml.Node) -> tuple[str, ...] | None:
+    if isinstance(node, yaml.ScalarNode):
+        value = scalar_value(node)
+        if value is False:
+            return ()
+        if value is True or value is None:
+            return None
+    items = f.read_str_list(node, "context", reading.out)
+    if items is None:
+        return None
+    for text, item in items:
+        reading.nodes.templates[("$context", text)] = item
+    return tuple(text for text, _ in items)
+
+
+def _provider_name(raw: dict[str, tuple[yaml.Node, yaml.Node]], defaults: dict[str, yaml.Node]) -> str | None:
+    node = raw["provider"][1] if "provider" in raw else defaults.get("provider")
+    if node is None or not isinstance(node, yaml.ScalarNode) or is_null(node):
+        return None
+    value = scalar_value(node)
+    return value if isinstance(value, str) else None
