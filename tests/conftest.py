@@ -1,4 +1,5 @@
-"""Shared fixtures: ``db_url`` runs a store test on a SQLite file and on PostgreSQL (when one is reachable).
+"""Shared fixtures: ``repo`` is a git repository with one commit; ``db_url`` runs a store test on a SQLite file
+and on PostgreSQL (when one is reachable). The helpers behind them, and more set-up, are in ``tests/helpers``.
 
 PostgreSQL: ``postgresql+psycopg://postgres@127.0.0.1:5432/test`` (override with
 ``ALPHRED_TEST_POSTGRES_URL``). Schemas are named after a random prefix for this test run and selected
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from helpers.repos import isolate, make_repo
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -140,6 +142,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp_path/repo``: a git repository on ``main`` with one commit (a README), this process isolated from
+    the machine's git configuration and alphred settings, ``HOME`` at ``tmp_path/home``."""
+    isolate(monkeypatch, tmp_path / "home")
+    return make_repo(tmp_path / "repo", {"README.md": "# project\n"})
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from scm_fakes import git, make_world
+from helpers.scm import git, make_world
 from test_first_hour import GATED, SCRIPTED, alphred, write
 
 

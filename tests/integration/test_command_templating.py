@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers.repos import git
 
 from alphred.cli import app
 from alphred.guards.shell import shell_problems
@@ -127,21 +127,7 @@ def test_a_placeholder_in_single_quotes_is_a_located_validate_error(tmp_path: Pa
     assert f"{path}:10:22: error: '{{{{ inputs.msg }}}}' cannot be used inside single quotes" in result.stderr
 
 
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
-
-
-def test_inputs_and_reports_of_earlier_phases_never_run_in_a_real_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.delenv("ALPHRED_DATABASE_URL", raising=False)
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "i")
+def test_inputs_and_reports_of_earlier_phases_never_run_in_a_real_run(repo: Path, tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     workflow = tmp_path / "wf.yaml"
     workflow.write_text(

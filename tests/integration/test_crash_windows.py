@@ -14,13 +14,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from scm_fakes import ScmWorld, git, make_world
-from test_durable_runs import alive, alphred, base_env, db, kill_group, repo, start, status, steps, wait_for, workflow
+from helpers import processes
+from helpers.processes import alive, kill_group, modules_imported
+from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
+from helpers.scm import ScmWorld, git, make_world
 
 from alphred.store.owners import LeaseOwner
 
 ROOT = Path(__file__).resolve().parents[2]
-__all__ = ["repo"]  # the fixture
 
 TWO = """\
 phases:
@@ -145,13 +146,7 @@ phases:
 
 
 def run_alphred(world: ScmWorld, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args, "--repo", str(world.repo)],
-        env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return processes.run_alphred(*args, "--repo", str(world.repo), env={**env, "PYTHONPATH": str(ROOT)})
 
 
 @pytest.mark.parametrize("point", ["deliver_push", "deliver_open", "pull_request_opened"])
@@ -342,20 +337,11 @@ def test_a_pending_cleanup_whose_run_is_still_held_is_left_to_its_holder(repo: P
 def test_help_validate_status_and_runs_never_import_gitpython(repo: Path) -> None:
     wf = workflow(repo, TWO)
     assert alphred(repo, "run", str(wf)).returncode == 0
-    probe = (
-        "import sys, runpy\n"
-        "sys.argv = ['alphred', *sys.argv[1:]]\n"
-        "try:\n    runpy.run_module('alphred', run_name='__main__')\n"
-        "except SystemExit:\n    pass\n"
-        "assert 'git' not in sys.modules, 'GitPython imported'\n"
-    )
     for args in (
         ["--help"],
         ["validate", str(wf)],
         ["status", "1", "--repo", str(repo)],
         ["runs", "--repo", str(repo)],
     ):
-        done = subprocess.run(
-            [sys.executable, "-c", probe, *args], env=base_env(repo.parent), capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 0, (args, done.stderr)
+        _, loaded = modules_imported(args, ["git"], env=base_env(repo.parent))
+        assert loaded == [], (args, "GitPython imported")

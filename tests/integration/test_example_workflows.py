@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scm_fakes import ScmWorld, make_world
+from helpers.scm import ScmWorld, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "workflows").glob("*.yaml"))

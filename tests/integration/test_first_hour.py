@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scm_fakes import ScmWorld, git, make_world
+from helpers.scm import ScmWorld, git, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTED = """\

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_durable_runs import alive, alphred, base_env, db, kill_group, repo, start, status, steps, wait_for, workflow
-
-__all__ = ["repo"]  # the fixture
+from helpers import repos
+from helpers.processes import alive, kill_group
+from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
 
 
 def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, env=base_env(repo.parent), capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    return repos.git(repo, *args, env=base_env(repo.parent))
 
 
 def meet(marks: Path, name: str, others: int) -> str:

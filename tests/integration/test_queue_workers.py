@@ -12,16 +12,16 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.processes import run_alphred, spawn_alphred
+from helpers.repos import git, make_repo, process_env
+from helpers.runs import wait_for
 from sqlalchemy import create_engine, text
-
-ROOT = Path(__file__).resolve().parents[2]
 
 LEDGER_WF = """\
 inputs: {tag: {required: true}}
@@ -58,26 +58,16 @@ phases:
 @pytest.fixture
 def world(tmp_path: Path, db_url: str) -> Iterator[dict[str, Any]]:
     """A repository with a bare ``origin``, a database URL, a ledger outside every worktree."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
-    env.update(
-        HOME=str(tmp_path),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_AUTHOR_NAME="T",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="T",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    env = process_env(
+        tmp_path,
+        identity=True,
         LEDGER=str(tmp_path / "ledger"),
         ALPHRED_CACHE_DIR=str(tmp_path / "cache"),
         ALPHRED_LEASE_TTL="5",
     )
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=repo, check=True, env=env, capture_output=True)
+    repo = make_repo(tmp_path / "repo", env=env)
     subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(tmp_path / "origin.git")], check=True, env=env)
-    subprocess.run(["git", "remote", "add", "origin", str(tmp_path / "origin.git")], cwd=repo, check=True, env=env)
+    git(repo, "remote", "add", "origin", str(tmp_path / "origin.git"), env=env)
     made: dict[str, Any] = {"tmp": tmp_path, "repo": repo, "db": db_url, "env": env, "ledger": tmp_path / "ledger"}
     yield made
     if "engine" in made:
@@ -93,18 +83,11 @@ def wf(world: dict[str, Any], body: str, name: str = "wf") -> str:
 def cli(
     world: dict[str, Any], *args: str, cwd: Path | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args, "--db", world["db"]],
-        cwd=cwd or world["repo"], env=world["env"], capture_output=True, text=True, timeout=timeout,
-    )  # fmt: skip
+    return run_alphred(*args, "--db", world["db"], cwd=cwd or world["repo"], env=world["env"], timeout=timeout)
 
 
 def spawn(world: dict[str, Any], *args: str, cwd: Path | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "alphred", *args, "--db", world["db"]],
-        cwd=cwd or world["repo"], env=world["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )  # fmt: skip
+    return spawn_alphred(*args, "--db", world["db"], cwd=cwd or world["repo"], env=world["env"])
 
 
 def submit(world: dict[str, Any], *args: str) -> int:
@@ -149,15 +132,6 @@ def submit_many(world: dict[str, Any], file: str, tags: list[str]) -> None:
         cwd=world["repo"], env=world["env"], capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-
-
-def wait_for(check: Callable[[], bool], seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("condition not reached in time")
 
 
 def ledger(world: dict[str, Any]) -> list[str]:
@@ -304,14 +278,12 @@ def test_notify_wakes_an_idle_worker_long_before_its_poll(world: dict[str, Any],
     if not world["db"].startswith("postgresql"):
         pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
     file = wf(world, LEDGER_WF)
-    idle = spawn(world, "worker", "--poll", "120")
+    idle = spawn(world, "worker", "--poll", "3600")
     reaper.append(idle)
     first = submit(world, file, "-i", "tag=first")
-    wait_for(lambda: row(world, first).status == "completed")  # the worker is now idle, for 120 s
-    submitted = time.monotonic()
+    wait_for(lambda: row(world, first).status == "completed")  # the worker is now idle, for an hour
     second = submit(world, file, "-i", "tag=second")
-    wait_for(lambda: row(world, second).status == "completed", seconds=60)
-    assert time.monotonic() - submitted < 60  # woken by NOTIFY, not by its 120 s poll
+    wait_for(lambda: row(world, second).status == "completed")  # woken by NOTIFY: its next poll is an hour away
     idle.send_signal(signal.SIGTERM)
     idle.communicate(timeout=60)
     assert idle.returncode == 0

@@ -9,7 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from scm_fakes import ScmWorld, git, make_world
+from helpers.scm import ScmWorld, git, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 

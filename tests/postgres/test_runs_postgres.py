@@ -8,36 +8,17 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
-import pytest
+from helpers.processes import run_alphred, wait_until
+from helpers.repos import process_env
 from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=path, check=True, env=environment(tmp_path), capture_output=True)
-    return path
-
-
 def environment(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
-    env.update(
-        HOME=str(tmp_path),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_AUTHOR_NAME="T",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="T",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-        PYTHONPATH=str(ROOT),
-    )
-    return env
+    return process_env(tmp_path, identity=True)
 
 
 def command(repo: Path, url: str, *args: str) -> list[str]:
@@ -45,9 +26,7 @@ def command(repo: Path, url: str, *args: str) -> list[str]:
 
 
 def alphred(repo: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command(repo, url, *args), env=environment(repo.parent), capture_output=True, text=True, timeout=90
-    )
+    return run_alphred(*args, "--repo", str(repo), "--db", url, env=environment(repo.parent))
 
 
 def count(url: str, sql: str) -> int:
@@ -92,16 +71,10 @@ def test_kill_and_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> N
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if count(fresh_postgres_url, "select count(*) from run_node_stream_events") >= 1:
-                break
-        except Exception:  # the schema is still being created
-            pass
-        time.sleep(0.1)
+    events = "select count(*) from run_node_stream_events"
+    wait_until(lambda: count(fresh_postgres_url, events) >= 1, what="the first event", ignore=(Exception,))
     os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
+    process.wait(timeout=60)
     result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr
     assert [(s["attempt"], s["outcome"]) for s in json.loads(result.stdout)["steps"]] == [
@@ -170,17 +143,14 @@ def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fr
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 30
     sql = "select count(*) from run_nodes where node_key = 'quick' and status = 'completed'"
-    while time.monotonic() < deadline:
-        try:
-            if pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 1:
-                break
-        except Exception:  # the schema is still being created
-            pass
-        time.sleep(0.1)
+    wait_until(
+        lambda: pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 1,
+        what="branch quick done and branch held running",
+        ignore=(Exception,),  # the schema is still being created
+    )
     os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
+    process.wait(timeout=60)
     flag.touch()
     result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr
