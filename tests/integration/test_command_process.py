@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers.cli import write_workflow
 from helpers.processes import wait_gone
 from helpers.repos import git
 
@@ -74,18 +74,14 @@ def test_a_commit_in_a_command_phase_never_lands_on_the_users_branch_inside_a_gi
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     user_head = git(repo, "rev-parse", "HEAD")
-    workflow = tmp_path / "wf.yaml"
-    workflow.write_text(
-        textwrap.dedent(
-            """\
-            alphred: 1
-            key: wf
-            phases:
-              change:
-                type: command
-                run: echo x > f.txt && git add f.txt && git -c user.name=T -c user.email=t@x.invalid commit -qm hook
-            """
-        )
+    workflow = write_workflow(
+        tmp_path,
+        """\
+        phases:
+          change:
+            type: command
+            run: echo x > f.txt && git add f.txt && git -c user.name=T -c user.email=t@x.invalid commit -qm hook
+        """,
     )
     # As inside a git hook: the variables point at the user's repository and index
     monkeypatch.setenv("GIT_DIR", str(repo / ".git"))

@@ -6,12 +6,11 @@ import os
 import sqlite3
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import Result
-from helpers.cli import cli
+from helpers.cli import cli, write_workflow
 from helpers.repos import git
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,17 +198,13 @@ def test_cancel_on_a_locked_database_is_exit_1_as_documented(repo: Path) -> None
 
 
 def test_workflow_with_a_single_quoted_placeholder_is_refused_by_run_too(repo: Path) -> None:
-    path = repo / "wf.yaml"
-    path.write_text(
-        textwrap.dedent(
-            """\
-            alphred: 1
-            key: wf
-            inputs: {msg: {default: x}}
-            phases:
-              a: {type: command, run: "echo '{{ inputs.msg }}'"}
-            """
-        )
+    path = write_workflow(
+        repo,
+        """\
+        inputs: {msg: {default: x}}
+        phases:
+          a: {type: command, run: "echo '{{ inputs.msg }}'"}
+        """,
     )
     assert_clear(
         cli("run", str(path)), 2, "wf.yaml:5:34: error: '{{ inputs.msg }}' cannot be used inside single quotes"

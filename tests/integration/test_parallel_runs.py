@@ -22,11 +22,11 @@ def git(repo: Path, *args: str) -> str:
 
 
 def meet(marks: Path, name: str, others: int) -> str:
-    """A command that marks ``name`` started, then waits (at most 20 s) until ``others`` more marks exist."""
+    """A command that marks ``name`` started, then waits (at most 120 s) until ``others`` more marks exist."""
     want = others + 1
     return (
         f"touch {marks}/{name}; n=0; "
-        f"while [ $(ls {marks} | wc -l) -lt {want} ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n+1)); done; "
+        f"while [ $(ls {marks} | wc -l) -lt {want} ] && [ $n -lt 2400 ]; do sleep 0.05; n=$((n+1)); done; "
         f"ls {marks} | tr '\\n' ' ' > seen-{name}.txt"
     )
 

@@ -485,7 +485,7 @@ def test_cli_start_validate_and_preflight_do_not_import_the_sdk(tmp_path: Path) 
     assert "openai" in done.stdout and "ok: workflow 'openai-local'" in done.stdout + done.stderr
 
 
-async def _wait_for(path: Path, seconds: float = 10.0) -> None:
+async def _wait_for(path: Path, seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while not (path.exists() and path.read_text().strip()):
         assert time.monotonic() < deadline, f"{path} never appeared"

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
-from helpers.processes import run_alphred, wait_until
+from helpers.processes import kill_group, run_alphred, spawn_alphred, wait_until
 from helpers.repos import process_env
 from sqlalchemy import create_engine, text
 
@@ -22,11 +19,11 @@ def environment(tmp_path: Path) -> dict[str, str]:
 
 
 def command(repo: Path, url: str, *args: str) -> list[str]:
-    return [sys.executable, "-m", "alphred", *args, "--repo", str(repo), "--db", url]
+    return [*args, "--repo", str(repo), "--db", url]
 
 
 def alphred(repo: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_alphred(*args, "--repo", str(repo), "--db", url, env=environment(repo.parent))
+    return run_alphred(*command(repo, url, *args), env=environment(repo.parent))
 
 
 def count(url: str, sql: str) -> int:
@@ -64,17 +61,10 @@ def test_kill_and_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> N
             """
         )
     )
-    process = subprocess.Popen(
-        command(repo, fresh_postgres_url, "run", str(wf)),
-        env=environment(repo.parent),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
     events = "select count(*) from run_node_stream_events"
     wait_until(lambda: count(fresh_postgres_url, events) >= 1, what="the first event", ignore=(Exception,))
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=60)
+    kill_group(process)
     result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr
     assert [(s["attempt"], s["outcome"]) for s in json.loads(result.stdout)["steps"]] == [
@@ -103,13 +93,7 @@ def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_post
     )
     assert alphred(repo, fresh_postgres_url, "run", str(wf)).returncode == 4
     racers = [
-        subprocess.Popen(
-            command(repo, fresh_postgres_url, "approve", "1"),
-            env=environment(repo.parent),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        spawn_alphred(*command(repo, fresh_postgres_url, "approve", "1"), env=environment(repo.parent))
         for _ in range(2)
     ]
     outputs = [p.communicate(timeout=60) for p in racers]
@@ -136,21 +120,14 @@ def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fr
             """
         )
     )
-    process = subprocess.Popen(
-        command(repo, fresh_postgres_url, "run", str(wf)),
-        env=environment(repo.parent),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
     sql = "select count(*) from run_nodes where node_key = 'quick' and status = 'completed'"
     wait_until(
         lambda: pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 1,
         what="branch quick done and branch held running",
         ignore=(Exception,),  # the schema is still being created
     )
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=60)
+    kill_group(process)
     flag.touch()
     result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr
