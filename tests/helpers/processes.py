@@ -77,9 +77,10 @@ def wait_until(
         try:
             value = check()
         except ignore:
-            value = None  # type: ignore[assignment]
-        if value:
-            return value
+            pass
+        else:
+            if value:
+                return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         time.sleep(0.05)

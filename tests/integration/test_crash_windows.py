@@ -168,6 +168,7 @@ def test_kill_during_delivery_resumes_delivery_only(tmp_path: Path, point: str) 
     assert len(branch_log(world.repo, final["branch"])) == 2  # init + one phase commit
 
 
+@pytest.mark.slow
 def test_a_push_slower_than_the_lease_keeps_the_lease(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     wf = world.root / "ship.yaml"
@@ -280,6 +281,7 @@ def test_lock_contention_is_a_retryable_git_locked_error(repo: Path) -> None:
 # -- (e) worktree removal ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("point", "how"), [("removing_worktree", "gc"), ("worktree_removed", "resume")])
 def test_kill_during_worktree_removal_is_finished_later(repo: Path, point: str, how: str) -> None:
     wf = workflow(repo, TWO)
@@ -309,6 +311,7 @@ def test_worker_finishes_a_pending_cleanup(repo: Path) -> None:
     assert status(repo)["worktree"] is None
 
 
+@pytest.mark.slow
 def test_a_pending_cleanup_whose_run_is_still_held_is_left_to_its_holder(repo: Path) -> None:
     """A run stored ``completed`` removes its worktree itself: a worker beside it (another thread of the same
     ``worker --concurrency N``) must not race it for the removal while the lease is held."""

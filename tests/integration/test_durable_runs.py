@@ -11,6 +11,7 @@ import textwrap
 import threading
 from pathlib import Path
 
+import pytest
 from helpers.processes import alive, kill_group
 from helpers.runs import alphred, base_env, db, events_of, start, status, steps, wait_for, workflow
 
@@ -57,6 +58,7 @@ def test_kill_mid_phase_then_resume_continues_without_redoing_work(repo: Path) -
     assert log[:2] == ["alphred(wf): slow [visit 1]", "alphred(wf): first [visit 1]"]  # first ran once
 
 
+@pytest.mark.slow
 def test_kill_between_phases_then_resume(repo: Path) -> None:
     wf = workflow(repo, SLOW.replace("{sleep: 3600, report: never}", "{report: quick, files: {slow.txt: 'x'}}"))
     env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "between_phases"}
@@ -107,6 +109,7 @@ def test_kill_mid_commit_leaves_a_lock_that_resume_clears(repo: Path, tmp_path: 
     assert "a.txt" in shown.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_pauses_with_130_and_resume_finishes(repo: Path) -> None:
     wf = workflow(repo, SLOW)
     process = start(repo, "run", str(wf), "--json")
@@ -195,6 +198,7 @@ def test_cancel_from_another_process_stops_the_run_with_exit_3(repo: Path) -> No
     assert alphred(repo, "resume", "1").returncode == 2
 
 
+@pytest.mark.slow
 def test_pause_finishes_the_current_phase_then_resume(repo: Path) -> None:
     release = repo.parent / "release"
     wf = workflow(
@@ -254,6 +258,7 @@ def test_two_processes_never_execute_the_same_attempt(repo: Path) -> None:
     assert db(repo).execute("select count(*) from run_node_diagnostics").fetchone() == (2,)
 
 
+@pytest.mark.slow
 def test_idle_timeout_fails_the_attempt_and_stops_the_provider(repo: Path) -> None:
     wf = workflow(
         repo,
@@ -313,6 +318,7 @@ def test_retry_requeues_the_failed_phase(repo: Path) -> None:
     assert alphred(repo, "retry", "1").returncode == 2  # a completed run cannot be retried
 
 
+@pytest.mark.slow
 def test_approve_and_reject_with_comments(repo: Path) -> None:
     wf = workflow(
         repo,
@@ -392,14 +398,19 @@ def test_logs_follow_streams_until_the_run_ends(repo: Path) -> None:
     reader.start()
     wait_for(lambda: any("holding" in line for line in shown))  # following while the run still holds
     release.touch()  # what follows happens after `logs --follow` attached: it must stream it
-    _, follow_err = follow.communicate(timeout=120)
-    reader.join(timeout=30)
+    follow.wait(timeout=120)
+    reader.join(timeout=30)  # the reader alone reads stdout, to its end
+    assert follow.stdout is not None and follow.stderr is not None
+    follow_err = follow.stderr.read()
+    follow.stdout.close()
+    follow.stderr.close()
     process.communicate(timeout=120)
     assert follow.returncode == 0 and process.returncode == 0, follow_err
     out = "".join(shown)
     assert "a#1" in out and "finished a" in out and "from-b" in out
 
 
+@pytest.mark.slow
 def test_worker_takes_over_an_abandoned_run_and_leaves_live_ones_alone(repo: Path) -> None:
     wf = workflow(repo, SLOW)
     process = start(repo, "run", str(wf))
@@ -414,6 +425,7 @@ def test_worker_takes_over_an_abandoned_run_and_leaves_live_ones_alone(repo: Pat
     assert "finished 0 run(s)" in alphred(repo, "worker", "--once").stderr
 
 
+@pytest.mark.slow
 def test_resume_after_a_crash_ignores_a_pause_requested_before_it(repo: Path) -> None:
     wf = workflow(
         repo,

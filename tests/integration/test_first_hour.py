@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers.processes import run_alphred, wait_until
 from helpers.scm import ScmWorld, git, make_world
 
@@ -155,6 +156,7 @@ def test_a_running_run_whose_process_is_gone_says_so(tmp_path: Path) -> None:
     assert "running (process gone: alphred resume)" in alphred(world, "runs").stdout
 
 
+@pytest.mark.slow
 def test_dry_run_of_every_bundled_workflow_runs_no_command_and_opens_no_pr(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     marker = tmp_path / "touched-outside"
@@ -222,6 +224,7 @@ def test_progress_lines_come_in_the_order_things_happen(tmp_path: Path) -> None:
     assert "next: alphred retry 1   # push and open the pull request again" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_dry_run_meets_guards_on_report_fields_or_says_which_guard_sent_it_to_fail(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     met = write(

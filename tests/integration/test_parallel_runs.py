@@ -283,6 +283,7 @@ def test_a_resolver_leaving_markers_fails_its_attempt_and_is_retried(repo: Path)
     assert git(repo, "show", f"{final['branch']}:shared.txt") == "fixed"
 
 
+@pytest.mark.slow
 def test_a_failing_branch_fails_the_run_and_cancels_the_others_then_retry_goes_on(repo: Path) -> None:
     flag, pid_file = repo.parent / "fixed", repo.parent / "other.pid"
     wf = workflow(
@@ -352,6 +353,7 @@ def two_held_lanes(repo: Path) -> tuple[Path, Path, Path, Path]:
     return wf, flag, quick_log, pid_file
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["resume", "worker"])
 def test_kill_9_mid_branch_then_resume_or_worker_continues_each_branch(repo: Path, how: str) -> None:
     wf, flag, quick_log, pid_file = two_held_lanes(repo)
@@ -481,6 +483,7 @@ def test_kill_9_while_the_resolver_works_then_resume_gives_it_the_conflict_again
     assert git(repo, "rev-list", "--parents", "-n", "1", f"{branch}~1").count(" ") == 2
 
 
+@pytest.mark.slow
 def test_gc_keeps_a_live_runs_branch_worktrees_and_removes_an_ended_runs(repo: Path) -> None:
     wf, _flag, _log, pid_file = two_held_lanes(repo)
     process = start(repo, "run", str(wf))
@@ -547,6 +550,7 @@ def test_the_offline_review_example_runs_with_lanes_in_its_event_stream(repo: Pa
     assert branches["tests"] == f"{final['branch']}.tests" and branches["verdict"] is None
 
 
+@pytest.mark.slow
 def test_pause_lets_running_branches_finish_then_resume_completes(repo: Path) -> None:
     wf, flag, quick_log, pid_file = two_held_lanes(repo)
     process = start(repo, "run", str(wf), "--json")

@@ -76,6 +76,7 @@ def alphred(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]
     return run_alphred(*args, env=env)
 
 
+@pytest.mark.slow
 def test_openai_phases_on_both_apis_edit_commit_and_route_on_their_decisions(
     setup: tuple[Path, Path, dict[str, str]], server: Any
 ) -> None:
@@ -148,6 +149,7 @@ def test_providers_command_reports_the_default_setup(setup: tuple[Path, Path, di
     assert rows["openai"]["ready"] and "OPENAI_API_KEY" in rows["openai"]["detail"]
 
 
+@pytest.mark.slow
 def test_rate_limits_are_retried_after_retry_after_and_auth_failures_are_not(
     setup: tuple[Path, Path, dict[str, str]], server: Any
 ) -> None:

@@ -81,6 +81,7 @@ def alphred(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]
     return run_alphred(*args, env=env)
 
 
+@pytest.mark.slow
 def test_claude_and_codex_phases_route_on_their_decisions_and_commit_their_edits(
     setup: tuple[Path, Path, dict[str, str]],
 ) -> None:
@@ -156,6 +157,7 @@ def test_providers_command_lists_every_provider_with_its_readiness(
     assert "not ready" in claude_line and "claude /login" in claude_line
 
 
+@pytest.mark.slow
 def test_not_logged_in_mid_run_fails_the_run_at_once_without_retries(
     setup: tuple[Path, Path, dict[str, str]],
 ) -> None:

@@ -157,6 +157,7 @@ def reaper() -> Iterator[list[subprocess.Popen[str]]]:
             process.communicate(timeout=10)
 
 
+@pytest.mark.slow
 def test_submit_queues_and_a_worker_runs_by_priority_then_age(world: dict[str, Any]) -> None:
     file = wf(world, LEDGER_WF)
     ids = [submit(world, file, "-i", "tag=low1"), submit(world, file, "-i", "tag=high", "--priority", "5")]
@@ -180,6 +181,7 @@ def test_bad_submit_is_exit_2_with_nothing_on_stdout(world: dict[str, Any]) -> N
     assert result.returncode == 2 and result.stdout == "" and "Error [MISSING_INPUT]" in result.stderr
 
 
+@pytest.mark.slow
 def test_racing_workers_never_execute_a_run_twice(world: dict[str, Any], reaper: list[Any]) -> None:
     file = wf(world, LEDGER_WF)
     tags = [f"r{i}" for i in range(12)]
@@ -193,6 +195,7 @@ def test_racing_workers_never_execute_a_run_twice(world: dict[str, Any], reaper:
     assert sorted(counts) == sorted(tags) and set(counts.values()) == {1}  # every run once, none twice
 
 
+@pytest.mark.slow
 def test_capabilities_route_runs_and_status_says_why_one_waits(world: dict[str, Any], reaper: list[Any]) -> None:
     file = wf(world, LEDGER_WF)
     gpu = submit(world, file, "-i", "tag=gpu", "--requires", "gpu")
@@ -215,6 +218,7 @@ def test_capabilities_route_runs_and_status_says_why_one_waits(world: dict[str, 
     assert ledger(world) == ["plain", "gpu"]
 
 
+@pytest.mark.slow
 def test_sigterm_interrupts_and_another_worker_finishes(world: dict[str, Any], reaper: list[Any]) -> None:
     run_id = submit(world, wf(world, SLOW_WF))
     first = spawn(world, "worker", "--poll", "0.2", "--grace", "20")
@@ -236,6 +240,7 @@ def test_sigterm_interrupts_and_another_worker_finishes(world: dict[str, Any], r
     ]
 
 
+@pytest.mark.slow
 def test_worker_in_another_clone_of_the_same_repository(world: dict[str, Any]) -> None:
     run_id = submit(world, wf(world, LEDGER_WF), "-i", "tag=elsewhere")
     other = world["tmp"] / "other-clone"
@@ -246,6 +251,7 @@ def test_worker_in_another_clone_of_the_same_repository(world: dict[str, Any]) -
     assert not (world["tmp"] / "cache").exists()  # the --repo of the same repository was used
 
 
+@pytest.mark.slow
 def test_worker_without_a_clone_clones_the_recorded_origin(world: dict[str, Any]) -> None:
     run_id = submit(world, wf(world, LEDGER_WF), "-i", "tag=cloned")
     nowhere = world["tmp"] / "not-a-repo"
@@ -258,6 +264,7 @@ def test_worker_without_a_clone_clones_the_recorded_origin(world: dict[str, Any]
     assert len(clones) == 1 and (clones[0] / ".git").is_dir()
 
 
+@pytest.mark.slow
 def test_detached_approval_is_left_to_the_workers(world: dict[str, Any]) -> None:
     run_id = submit(world, wf(world, GATE_WF))
     waited = cli(world, "worker", "--once")
@@ -273,6 +280,7 @@ def test_detached_approval_is_left_to_the_workers(world: dict[str, Any]) -> None
     assert status(world, run_id)["status"] == "completed" and ledger(world) == ["gated"]
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_notify_wakes_an_idle_worker_long_before_its_poll(world: dict[str, Any], reaper: list[Any]) -> None:
     if not world["db"].startswith("postgresql"):

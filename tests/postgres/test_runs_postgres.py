@@ -7,6 +7,7 @@ import subprocess
 import textwrap
 from pathlib import Path
 
+import pytest
 from helpers.processes import kill_group, run_alphred, spawn_alphred, wait_until
 from helpers.repos import process_env
 from sqlalchemy import create_engine, text
@@ -73,6 +74,7 @@ def test_kill_and_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> N
     ]
 
 
+@pytest.mark.slow
 def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
     log = repo.parent / "executions.log"
     wf = repo.parent / "gate.yaml"
@@ -101,6 +103,7 @@ def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_post
     assert len(log.read_text().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
     flag, pid_file = repo.parent / "flag", repo.parent / "held.pid"
     wf = repo.parent / "lanes.yaml"

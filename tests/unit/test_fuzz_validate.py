@@ -15,6 +15,7 @@ import tracemalloc
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -144,12 +145,14 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated_workflow())
 def test_mutated_bundled_workflows_validate_without_crashing(text: str) -> None:
     check_one(text)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(yaml_pathology())
 def test_yaml_pathologies_validate_without_crashing(text: str) -> None:
