@@ -227,7 +227,7 @@ def test_a_dead_attempts_command_is_killed_and_its_changes_saved_not_committed(r
     wait_for(lambda: (worktree / "orphan.txt").exists())
     wait_for(lambda: db(repo).execute("select count(*) from run_processes").fetchone()[0] == 1)
     os.kill(process.pid, signal.SIGKILL)  # alphred alone: its command lives on in its own session
-    process.communicate(timeout=10)
+    process.communicate(timeout=60)
     orphan = int(pid_file.read_text())
     assert alive(orphan)
     flag.touch()

@@ -154,7 +154,7 @@ def reaper() -> Iterator[list[subprocess.Popen[str]]]:
     for process in started:
         if process.poll() is None:  # pragma: no cover - only when a test failed
             os.killpg(process.pid, signal.SIGKILL)
-            process.communicate(timeout=10)
+            process.communicate(timeout=60)
 
 
 @pytest.mark.slow
