@@ -20,12 +20,18 @@ from typing import TYPE_CHECKING
 
 import pytest
 from helpers.repos import isolate, make_repo
+from hypothesis import HealthCheck, settings
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 if TYPE_CHECKING:
     from alphred.store import SqlRunStore
     from alphred.workflow.model import Workflow
+
+# Hypothesis: a test's budget is its number of examples, never time. No per-example deadline and no "too slow"
+# health check: a loaded machine makes examples slower, not wrong (tests may still ask for more or fewer examples).
+settings.register_profile("alphred", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("alphred")
 
 POSTGRES_URL = os.environ.get("ALPHRED_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 _RUN_PREFIX = f"alphred_test_{uuid.uuid4().hex[:8]}"
