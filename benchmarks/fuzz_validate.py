@@ -2,7 +2,7 @@
 more, freshly random examples. Prints the number of examples and the time taken; exits non-zero on the
 first crash, hang (10 s per example) or memory blow-up (200 MB peak), with hypothesis' minimal example.
 
-    python benchmarks/fuzz_validate.py [--examples 20000] [--quick]
+    python benchmarks/fuzz_validate.py [--examples 20000] [--deadline 10] [--quick]
 """
 
 from __future__ import annotations
@@ -21,9 +21,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--examples", type=int, default=20_000, help="examples per fuzz test (3 tests)")
     parser.add_argument("--quick", action="store_true", help="smoke mode: 200 examples per test")
+    parser.add_argument("--deadline", type=float, default=10.0, help="seconds one example may take (a hang)")
     args = parser.parse_args()
     examples = 200 if args.quick else args.examples
-    env = {**os.environ, "ALPHRED_FUZZ_EXAMPLES": str(examples), "ALPHRED_FUZZ_RANDOM": "1"}
+    env = {
+        **os.environ,
+        "ALPHRED_FUZZ_EXAMPLES": str(examples),
+        "ALPHRED_FUZZ_RANDOM": "1",
+        "ALPHRED_FUZZ_DEADLINE_SECONDS": str(args.deadline),
+    }
     started = time.perf_counter()
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests/unit/test_fuzz_validate.py"]
     result = subprocess.run(command, cwd=ROOT, env=env, check=False)

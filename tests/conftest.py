@@ -1,4 +1,5 @@
-"""Shared fixtures: ``db_url`` runs a store test on a SQLite file and on PostgreSQL (when one is reachable).
+"""Shared fixtures: ``repo`` is a git repository with one commit; ``db_url`` runs a store test on a SQLite file
+and on PostgreSQL (when one is reachable). The helpers behind them, and more set-up, are in ``tests/helpers``.
 
 PostgreSQL: ``postgresql+psycopg://postgres@127.0.0.1:5432/test`` (override with
 ``ALPHRED_TEST_POSTGRES_URL``). Schemas are named after a random prefix for this test run and selected
@@ -18,12 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from helpers.repos import isolate, make_repo
+from hypothesis import HealthCheck, settings
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 if TYPE_CHECKING:
     from alphred.store import SqlRunStore
     from alphred.workflow.model import Workflow
+
+# Hypothesis: a test's budget is its number of examples, never time. No per-example deadline and no "too slow"
+# health check: a loaded machine makes examples slower, not wrong (tests may still ask for more or fewer examples).
+settings.register_profile("alphred", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("alphred")
 
 POSTGRES_URL = os.environ.get("ALPHRED_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 _RUN_PREFIX = f"alphred_test_{uuid.uuid4().hex[:8]}"
@@ -140,6 +148,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp_path/repo``: a git repository on ``main`` with one commit (a README), this process isolated from
+    the machine's git configuration and alphred settings, ``HOME`` at ``tmp_path/home``."""
+    isolate(monkeypatch, tmp_path / "home")
+    return make_repo(tmp_path / "repo", {"README.md": "# project\n"})
 
 
 @pytest.fixture

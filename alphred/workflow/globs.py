@@ -9,7 +9,8 @@ or one of the path's parent directories (so ``.github`` protects everything unde
   ``**/test_*.py`` such a file at any depth, ``docs/**/*.md`` Markdown anywhere under ``docs``.
 
 Patterns are case-sensitive; a trailing ``/`` is ignored. Absolute patterns, ``.``/``..`` segments, an
-empty pattern, ``**`` inside a segment (``a**``) and an unclosed ``[`` are errors (``glob_problem``).
+empty pattern, ``**`` inside a segment (``a**``), an unclosed ``[`` and a reversed range (``[z-a]``) are errors
+(``glob_problem``). Inside a class, ``-`` between two characters makes a range; every other character is literal.
 """
 
 from __future__ import annotations
@@ -90,11 +91,31 @@ def _segment_regex(segment: str) -> str:
                 raise ValueError("unclosed '[' in a character class")
             body = segment[i + 1 : end]
             negate = body[:1] in ("!", "^")
-            body = body[1:] if negate else body
-            escaped = "".join("\\" + c if c in "\\^[]" else c for c in body)
-            out.append(f"[^/{escaped}]" if negate else f"[{escaped}]")
+            items = _class_items(body[1:] if negate else body)
+            out.append(f"[^/{items}]" if negate else f"[{items}]")
             i = end
         else:
             out.append(re.escape(char))
         i += 1
+    return "".join(out)
+
+
+def _class_items(body: str) -> str:
+    """A class body (``a-z_``) as regex class items: ranges kept, every other character escaped.
+
+    Each character is escaped on its own, so what ``re`` would read as class syntax of its own (``--``, ``&&``,
+    ``~~``, ``||``, a nested ``[``) stays literal text, as it is in a glob.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            low, high = body[i], body[i + 2]
+            if high < low:
+                raise ValueError(f"reversed range '{low}-{high}' in a character class ('{high}' sorts before '{low}')")
+            out.append(f"{re.escape(low)}-{re.escape(high)}")
+            i += 3
+        else:
+            out.append(re.escape(body[i]))
+            i += 1
     return "".join(out)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from helpers.cli import cli, write_workflow
+from helpers.repos import git, isolate, make_repo
 
 from alphred.cli import app
 from alphred.store import SqlRunStore
@@ -46,37 +46,20 @@ class RecorderProvider:
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A repository with source, test fixtures and CI config committed; git isolated from the machine."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "ALPHRED_DATABASE_URL", "ALPHRED_BRANCH_TEMPLATE"):
-        monkeypatch.delenv(name, raising=False)
-    path = tmp_path / "repo"
-    for rel, text in {
+    isolate(monkeypatch, tmp_path / "home")
+    files = {
         "README.md": "# project\n",
         "src/app.py": "print('app')\n",
         "tests/fixtures/keep.json": '{"keep": true}\n',
         "tests/fixtures/edit.json": '{"edit": false}\n',
         ".github/ci.yml": "on: push\n",
-    }.items():
-        (path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (path / rel).write_text(text)
-    git(path, "init", "-q", "-b", "main")
-    git(path, "add", "-A")
-    git(path, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init")
-    return path
-
-
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+    }
+    return make_repo(tmp_path / "repo", files)
 
 
 def run(repo: Path, body: str, *args: str) -> tuple[Result, dict[str, Any]]:
-    path = repo.parent / "wf.yaml"
-    path.write_text("alphred: 1\nkey: wf\n" + textwrap.dedent(body))
-    result = CliRunner().invoke(app, ["run", str(path), "--repo", str(repo), "--json", *args])
+    path = write_workflow(repo.parent, body)
+    result = cli("run", str(path), "--repo", str(repo), "--json", *args)
     return result, json.loads(result.stdout) if result.stdout.strip() else {}
 
 

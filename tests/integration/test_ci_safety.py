@@ -8,10 +8,12 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from scm_fakes import git, make_world
+import pytest
+from helpers.scm import git, make_world
 from test_first_hour import GATED, SCRIPTED, alphred, write
 
 
+@pytest.mark.slow
 def test_ci_branch_names_carry_the_ci_run_and_the_issue(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     wf = write(world, "alphred: 1\nkey: ci\ninputs:\n  issue: {}\nphases:\n  c:\n    type: command\n    run: 'true'\n")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers.cli import write_workflow
+from helpers.repos import git
 
 from alphred.cli import app
 from alphred.guards.shell import shell_problems
@@ -105,65 +105,43 @@ def test_comments_here_strings_and_a_whole_script_argument_are_allowed() -> None
 
 
 def test_a_placeholder_in_single_quotes_is_a_located_validate_error(tmp_path: Path) -> None:
-    path = tmp_path / "wf.yaml"
-    path.write_text(
-        textwrap.dedent(
-            """\
-            alphred: 1
-            key: wf
-            inputs:
-              msg: {default: x}
-            phases:
-              a:
-                type: command
-                run: |
-                  echo start
-                  git commit -m '{{ inputs.msg }}'
-            """
-        )
+    path = write_workflow(
+        tmp_path,
+        """\
+        inputs:
+          msg: {default: x}
+        phases:
+          a:
+            type: command
+            run: |
+              echo start
+              git commit -m '{{ inputs.msg }}'
+        """,
     )
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 2
     assert f"{path}:10:22: error: '{{{{ inputs.msg }}}}' cannot be used inside single quotes" in result.stderr
 
 
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
-
-
-def test_inputs_and_reports_of_earlier_phases_never_run_in_a_real_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.delenv("ALPHRED_DATABASE_URL", raising=False)
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "i")
+def test_inputs_and_reports_of_earlier_phases_never_run_in_a_real_run(repo: Path, tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
-    workflow = tmp_path / "wf.yaml"
-    workflow.write_text(
-        textwrap.dedent(
-            f"""\
-            alphred: 1
-            key: wf
-            inputs:
-              msg: {{required: true}}
-            phases:
-              a:
-                provider: scripted
-                script:
-                  - report: "$(touch {marker})`touch {marker}`"
-                transitions: [{{to: b}}]
-              b:
-                type: command
-                run: |
-                  echo "{{{{ phases.a.report }}}}" > report.txt
-                  git add report.txt && git -c user.name=T -c user.email=t@x.invalid commit -q -m "{{{{ inputs.msg }}}}"
-            """
-        )
+    workflow = write_workflow(
+        tmp_path,
+        f"""\
+        inputs:
+          msg: {{required: true}}
+        phases:
+          a:
+            provider: scripted
+            script:
+              - report: "$(touch {marker})`touch {marker}`"
+            transitions: [{{to: b}}]
+          b:
+            type: command
+            run: |
+              echo "{{{{ phases.a.report }}}}" > report.txt
+              git add report.txt && git -c user.name=T -c user.email=t@x.invalid commit -q -m "{{{{ inputs.msg }}}}"
+        """,
     )
     payload = f"$(touch {marker})"
     result = CliRunner().invoke(
@@ -178,22 +156,18 @@ def test_inputs_and_reports_of_earlier_phases_never_run_in_a_real_run(
 
 
 def test_a_run_check_with_a_single_quoted_placeholder_is_a_located_error(tmp_path: Path) -> None:
-    path = tmp_path / "wf.yaml"
-    path.write_text(
-        textwrap.dedent(
-            """\
-            alphred: 1
-            key: wf
-            inputs: {msg: {default: x}}
-            phases:
-              a:
-                type: command
-                run: "true"
-                checks:
-                  - name: echo
-                    run: echo '{{ inputs.msg }}'
-            """
-        )
+    path = write_workflow(
+        tmp_path,
+        """\
+        inputs: {msg: {default: x}}
+        phases:
+          a:
+            type: command
+            run: "true"
+            checks:
+              - name: echo
+                run: echo '{{ inputs.msg }}'
+        """,
     )
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 2

@@ -7,113 +7,15 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import textwrap
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers.processes import alive, kill_group
+from helpers.runs import alphred, base_env, db, events_of, start, status, steps, wait_for, workflow
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    env = base_env(tmp_path)
-    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=path, check=True, env=env, capture_output=True)
-    return path
-
-
-def base_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
-    env.update(
-        HOME=str(tmp_path),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_AUTHOR_NAME="T",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="T",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-        ALPHRED_RETRY_BASE_SECONDS="0.01",
-    )
-    return env
-
-
-def workflow(repo: Path, body: str) -> Path:
-    path = repo.parent / "wf.yaml"
-    path.write_text("alphred: 1\nkey: wf\n" + textwrap.dedent(body))
-    return path
-
-
-def start(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "alphred", *args, "--repo", str(repo)],
-        env=env or base_env(repo.parent),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-
-
-def alphred(
-    repo: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args, "--repo", str(repo)],
-        env=env or base_env(repo.parent),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
-def db(repo: Path) -> sqlite3.Connection:
-    """A read-only connection: polling must never create the database the run is about to create."""
-    return sqlite3.connect(f"file:{repo / '.alphred' / 'alphred.db'}?mode=ro", uri=True, timeout=10)
-
-
-def wait_for(check: Callable[[], bool], seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except sqlite3.OperationalError:
-            pass
-        time.sleep(0.05)
-    raise AssertionError("condition not reached in time")
-
-
-def events_of(repo: Path, phase: str, attempt: int) -> list[tuple[Any, ...]]:
-    return (
-        db(repo)
-        .execute(
-            "select e.sequence, e.event_type, e.content, e.metadata from run_node_stream_events e "
-            "join run_nodes n on n.id = e.run_node_id where n.node_key = ? and e.attempt = ? order by e.sequence",
-            (phase, attempt),
-        )
-        .fetchall()
-    )
-
-
-def status(repo: Path, run_id: int = 1) -> dict[str, Any]:
-    result = alphred(repo, "status", str(run_id), "--json")
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def steps(obj: dict[str, Any]) -> list[tuple[str, int, str]]:
-    return [(s["phase"], s["attempt"], s["outcome"]) for s in obj["steps"]]
-
-
+# The slow attempt sleeps far longer than any test waits: a run that ends at all was interrupted, not waited for.
 SLOW = """\
 phases:
   first:
@@ -123,27 +25,13 @@ phases:
   slow:
     provider: scripted
     script:
-      - {sleep: 30, report: never}
+      - {sleep: 3600, report: never}
       - {report: done, files: {slow.txt: "done\\n"}}
     transitions: [{to: last}]
   last:
     type: command
     run: cat slow.txt
 """
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie waiting for a reaper counts as dead)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rfind(")") + 2] not in "ZX"
-
-
-def kill_group(process: subprocess.Popen[str]) -> None:
-    os.killpg(process.pid, signal.SIGKILL)
-    process.communicate(timeout=10)
 
 
 def test_kill_mid_phase_then_resume_continues_without_redoing_work(repo: Path) -> None:
@@ -170,8 +58,9 @@ def test_kill_mid_phase_then_resume_continues_without_redoing_work(repo: Path) -
     assert log[:2] == ["alphred(wf): slow [visit 1]", "alphred(wf): first [visit 1]"]  # first ran once
 
 
+@pytest.mark.slow
 def test_kill_between_phases_then_resume(repo: Path) -> None:
-    wf = workflow(repo, SLOW.replace("{sleep: 30, report: never}", "{report: quick, files: {slow.txt: 'x'}}"))
+    wf = workflow(repo, SLOW.replace("{sleep: 3600, report: never}", "{report: quick, files: {slow.txt: 'x'}}"))
     env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "between_phases"}
     crashed = alphred(repo, "run", str(wf), env=env)
     assert crashed.returncode == -signal.SIGKILL
@@ -220,14 +109,13 @@ def test_kill_mid_commit_leaves_a_lock_that_resume_clears(repo: Path, tmp_path: 
     assert "a.txt" in shown.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_pauses_with_130_and_resume_finishes(repo: Path) -> None:
     wf = workflow(repo, SLOW)
     process = start(repo, "run", str(wf), "--json")
     wait_for(lambda: len(events_of(repo, "slow", 1)) >= 1)
-    started = time.monotonic()
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=20)
-    assert time.monotonic() - started < 10
+    out, err = process.communicate(timeout=120)  # the attempt would sleep for an hour: it was interrupted
     assert process.returncode == 130, err
     paused = json.loads(out)
     assert (paused["status"], paused["reason"]) == ("paused", "interrupted")
@@ -239,18 +127,18 @@ def test_ctrl_c_pauses_with_130_and_resume_finishes(repo: Path) -> None:
 
 
 def test_second_ctrl_c_stops_at_once_and_the_run_stays_resumable(repo: Path) -> None:
-    pid_file = repo.parent / "stubborn.pid"
+    pid_file, release = repo.parent / "stubborn.pid", repo.parent / "release"
     wf = workflow(
         repo,
         f"""\
         phases:
           stubborn:
             type: command
-            run: "trap '' TERM INT; echo $$ > {pid_file}; echo started; sleep 20; echo never"
+            run: "trap '' TERM INT; echo $$ > {pid_file}; echo started; while [ ! -f {release} ]; do sleep 0.05; done; echo never"
             max_retries: 0
         """,
     )
-    process = start(repo, "run", str(wf))
+    process = start(repo, "run", str(wf), env=base_env(repo.parent) | {"ALPHRED_DB_BUSY_TIMEOUT": "600"})
     wait_for(lambda: len(events_of(repo, "stubborn", 1)) >= 2)
     said: list[str] = []
 
@@ -261,23 +149,31 @@ def test_second_ctrl_c_stops_at_once_and_the_run_stays_resumable(repo: Path) -> 
 
     reader = threading.Thread(target=read_stderr, daemon=True)
     reader.start()
-    process.send_signal(signal.SIGINT)
-    wait_for(lambda: any("interrupting the active phase" in line for line in said))  # the first one was handled
-    stopped = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    process.wait(timeout=10)
-    reader.join(timeout=10)
+    # Hold the database's write lock: the first interrupt cannot record the attempt's end, so the run cannot
+    # stop on its own however long the test takes to send the second one; only the second one can stop it.
+    holder = sqlite3.connect(repo / ".alphred" / "alphred.db", isolation_level=None, timeout=60)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        process.send_signal(signal.SIGINT)
+        wait_for(lambda: any("interrupting the active phase" in line for line in said))  # the first one was handled
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=120)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    reader.join(timeout=30)
     for stream in (process.stdout, process.stderr):
         assert stream is not None
         stream.close()
-    assert time.monotonic() - stopped < 1.5
+    assert any("second interrupt: stopping at once" in line for line in said), said
     assert process.returncode == 130
     stubborn = int(pid_file.read_text())
-    wait_for(lambda: not alive(stubborn), 5)  # the command's process group was killed too: no orphan
+    wait_for(lambda: not alive(stubborn))  # the command's process group was killed too: no orphan
     assert status(repo)["status"] in ("running", "paused")
-    fixed = wf.read_text().replace("sleep 20; echo never", "echo fixed")
+    fixed = wf.read_text().replace("echo never", "echo fixed")
     wf.write_text(fixed)  # the stored workflow is used on resume, not the edited file
-    result = alphred(repo, "resume", "1", "--json", timeout=90)
+    release.touch()
+    result = alphred(repo, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr
     assert steps(json.loads(result.stdout))[-1][2] == "completed"
 
@@ -288,7 +184,7 @@ def test_cancel_from_another_process_stops_the_run_with_exit_3(repo: Path) -> No
     wait_for(lambda: len(events_of(repo, "slow", 1)) >= 1)
     cancelled = alphred(repo, "cancel", "1")
     assert cancelled.returncode == 0 and "cancel requested" in cancelled.stderr
-    out, err = process.communicate(timeout=20)
+    out, err = process.communicate(timeout=120)
     assert process.returncode == 3, err
     final = json.loads(out)
     assert (final["status"], final["reason"]) == ("cancelled", "cancelled")
@@ -302,6 +198,7 @@ def test_cancel_from_another_process_stops_the_run_with_exit_3(repo: Path) -> No
     assert alphred(repo, "resume", "1").returncode == 2
 
 
+@pytest.mark.slow
 def test_pause_finishes_the_current_phase_then_resume(repo: Path) -> None:
     release = repo.parent / "release"
     wf = workflow(
@@ -322,7 +219,7 @@ def test_pause_finishes_the_current_phase_then_resume(repo: Path) -> None:
     paused = alphred(repo, "pause", "1")
     assert paused.returncode == 0
     release.touch()  # phase a ends only once the pause is recorded: no race with a sleep
-    out, err = process.communicate(timeout=20)
+    out, err = process.communicate(timeout=120)
     assert process.returncode == 4, err
     obj = json.loads(out)
     assert (obj["status"], obj["reason"]) == ("paused", "paused")
@@ -352,7 +249,7 @@ def test_two_processes_never_execute_the_same_attempt(repo: Path) -> None:
     env = base_env(repo.parent) | {"ALPHRED_TEST_LOG": str(log)}
     assert alphred(repo, "run", str(wf), env=env).returncode == 4
     racers = [start(repo, "approve", "1", env=env) for _ in range(2)]
-    outputs = [p.communicate(timeout=30) for p in racers]
+    outputs = [p.communicate(timeout=120) for p in racers]
     codes = sorted(p.returncode for p in racers)
     errors = "".join(err for _, err in outputs)
     assert codes == [0, 2], errors
@@ -361,6 +258,7 @@ def test_two_processes_never_execute_the_same_attempt(repo: Path) -> None:
     assert db(repo).execute("select count(*) from run_node_diagnostics").fetchone() == (2,)
 
 
+@pytest.mark.slow
 def test_idle_timeout_fails_the_attempt_and_stops_the_provider(repo: Path) -> None:
     wf = workflow(
         repo,
@@ -370,12 +268,10 @@ def test_idle_timeout_fails_the_attempt_and_stops_the_provider(repo: Path) -> No
             provider: scripted
             idle_timeout: 1s
             max_retries: 1
-            script: [{sleep: 30}]
+            script: [{sleep: 3600}]
         """,
     )
-    started = time.monotonic()
-    result = alphred(repo, "run", str(wf), "--json")
-    assert time.monotonic() - started < 15
+    result = alphred(repo, "run", str(wf), "--json")  # each attempt would sleep for an hour: both were stopped
     obj = json.loads(result.stdout)
     assert result.returncode == 1 and obj["reason"] == "retries_exhausted"
     reasons = db(repo).execute("select reason, error_code from run_node_diagnostics order by id").fetchall()
@@ -422,6 +318,7 @@ def test_retry_requeues_the_failed_phase(repo: Path) -> None:
     assert alphred(repo, "retry", "1").returncode == 2  # a completed run cannot be retried
 
 
+@pytest.mark.slow
 def test_approve_and_reject_with_comments(repo: Path) -> None:
     wf = workflow(
         repo,
@@ -475,27 +372,45 @@ def test_retryable_failure_backs_off_and_the_retry_sees_the_failure(repo: Path) 
 
 
 def test_logs_follow_streams_until_the_run_ends(repo: Path) -> None:
+    release = repo.parent / "release"
     wf = workflow(
         repo,
-        """\
+        f"""\
         phases:
+          hold:
+            type: command
+            run: "echo holding; while [ ! -f {release} ]; do sleep 0.05; done"
+            transitions: [{{to: a}}]
           a:
             provider: scripted
-            script: [{sleep: 1.5, report: finished a}]
-            transitions: [{to: b}]
+            script: [{{report: finished a}}]
+            transitions: [{{to: b}}]
           b:
             type: command
             run: echo from-b
         """,
     )
     process = start(repo, "run", str(wf))
-    wait_for(lambda: len(events_of(repo, "a", 1)) >= 1)
-    follow = alphred(repo, "logs", "1", "--follow", timeout=30)
-    process.communicate(timeout=30)
-    assert follow.returncode == 0 and process.returncode == 0
-    assert "a#1" in follow.stdout and "finished a" in follow.stdout and "from-b" in follow.stdout
+    wait_for(lambda: len(events_of(repo, "hold", 1)) >= 1)
+    follow = start(repo, "logs", "1", "--follow")
+    shown: list[str] = []
+    reader = threading.Thread(target=lambda: shown.extend(follow.stdout or []), daemon=True)
+    reader.start()
+    wait_for(lambda: any("holding" in line for line in shown))  # following while the run still holds
+    release.touch()  # what follows happens after `logs --follow` attached: it must stream it
+    follow.wait(timeout=120)
+    reader.join(timeout=30)  # the reader alone reads stdout, to its end
+    assert follow.stdout is not None and follow.stderr is not None
+    follow_err = follow.stderr.read()
+    follow.stdout.close()
+    follow.stderr.close()
+    process.communicate(timeout=120)
+    assert follow.returncode == 0 and process.returncode == 0, follow_err
+    out = "".join(shown)
+    assert "a#1" in out and "finished a" in out and "from-b" in out
 
 
+@pytest.mark.slow
 def test_worker_takes_over_an_abandoned_run_and_leaves_live_ones_alone(repo: Path) -> None:
     wf = workflow(repo, SLOW)
     process = start(repo, "run", str(wf))
@@ -510,6 +425,7 @@ def test_worker_takes_over_an_abandoned_run_and_leaves_live_ones_alone(repo: Pat
     assert "finished 0 run(s)" in alphred(repo, "worker", "--once").stderr
 
 
+@pytest.mark.slow
 def test_resume_after_a_crash_ignores_a_pause_requested_before_it(repo: Path) -> None:
     wf = workflow(
         repo,

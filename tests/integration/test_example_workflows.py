@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from scm_fakes import ScmWorld, make_world
+from helpers.processes import run_alphred
+from helpers.scm import ScmWorld, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "workflows").glob("*.yaml"))
@@ -37,10 +37,7 @@ PARALLEL = {"parallel-review"}
 
 
 def alphred(world: ScmWorld, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**world.env, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args], cwd=world.repo, env=env, capture_output=True, text=True, timeout=120
-    )
+    return run_alphred(*args, env={**world.env, "PYTHONPATH": str(ROOT)}, cwd=world.repo)
 
 
 def test_the_examples_are_there() -> None:

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from scm_fakes import ScmWorld, git, make_world
+from helpers.processes import run_alphred, wait_until
+from helpers.scm import ScmWorld, git, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTED = """\
@@ -65,15 +66,7 @@ phases:
 def alphred(
     world: ScmWorld, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    full = {**(env or world.env), "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args],
-        env=full,
-        cwd=cwd or world.repo,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_alphred(*args, env={**(env or world.env), "PYTHONPATH": str(ROOT)}, cwd=cwd or world.repo)
 
 
 def write(world: ScmWorld, text: str, name: str = "wf.yaml") -> Path:
@@ -143,20 +136,16 @@ def test_a_running_run_whose_process_is_gone_says_so(tmp_path: Path) -> None:
         [sys.executable, "-m", "alphred", "run", str(slow), "-q"], cwd=world.repo, env=env, start_new_session=True
     )
     db = world.repo / ".alphred" / "alphred.db"
-    try:
-        for _ in range(600):  # poll (with a deadline) until the phase runs
-            row = None
-            if db.exists():
-                try:
-                    with sqlite3.connect(db) as conn:
-                        row = conn.execute("select status from run_nodes where node_key='wait'").fetchone()
-                except sqlite3.OperationalError:
-                    pass  # the tables are being created
-            if row and row[0] == "running":
-                break
-            subprocess.run(["sleep", "0.05"], check=True)
-        else:
-            pytest.fail("the run never started its phase")
+
+    def phase_runs() -> bool:
+        if not db.exists():
+            return False
+        with sqlite3.connect(db) as conn:
+            row = conn.execute("select status from run_nodes where node_key='wait'").fetchone()
+        return bool(row and row[0] == "running")
+
+    try:  # the tables may still be being created: an OperationalError is "not yet"
+        wait_until(phase_runs, what="the run to start its phase", ignore=(sqlite3.OperationalError,))
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
@@ -167,6 +156,7 @@ def test_a_running_run_whose_process_is_gone_says_so(tmp_path: Path) -> None:
     assert "running (process gone: alphred resume)" in alphred(world, "runs").stdout
 
 
+@pytest.mark.slow
 def test_dry_run_of_every_bundled_workflow_runs_no_command_and_opens_no_pr(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     marker = tmp_path / "touched-outside"
@@ -234,6 +224,7 @@ def test_progress_lines_come_in_the_order_things_happen(tmp_path: Path) -> None:
     assert "next: alphred retry 1   # push and open the pull request again" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_dry_run_meets_guards_on_report_fields_or_says_which_guard_sent_it_to_fail(tmp_path: Path) -> None:
     world = make_world(tmp_path)
     met = write(
@@ -356,9 +347,11 @@ def test_a_run_stopped_by_a_limit_says_which(tmp_path: Path) -> None:
 
 def test_a_paused_run_closes_with_resume(tmp_path: Path) -> None:
     world = make_world(tmp_path)
+    release = tmp_path / "release"
+    first = f"while [ ! -f {release} ]; do sleep 0.05; done"  # the phase ends only once the pause is recorded
     wf = write(
         world,
-        "alphred: 1\nkey: p\nphases:\n  first:\n    type: command\n    run: sleep 5\n    transitions: [{to: second}]\n"
+        f"alphred: 1\nkey: p\nphases:\n  first:\n    type: command\n    run: {first}\n    transitions: [{{to: second}}]\n"
         "  second:\n    type: command\n    run: 'true'\n",
     )
     env = {**world.env, "PYTHONPATH": str(ROOT)}
@@ -370,6 +363,7 @@ def test_a_paused_run_closes_with_resume(tmp_path: Path) -> None:
             if "▶ first (command) attempt 1" in line:
                 break
         assert alphred(world, "pause", "1").returncode == 0
+        release.touch()
         rest = process.stderr.read()
         assert process.wait(timeout=60) == 4
     assert "‖ run 1 paused · p v1" in rest and "(paused)" not in rest

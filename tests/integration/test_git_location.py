@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers.processes import wait_until
 
 from alphred.errors import GitError, NotAGitRepositoryError
 from alphred.git import RepoLocation, ensure_alphred_dir, locate_repository
@@ -119,6 +120,15 @@ def test_ensure_alphred_dir_respects_an_existing_entry_and_missing_info_dir(repo
     assert (info / "exclude").read_text() == "/.alphred\n"
 
 
+def blocked_on(path: Path) -> bool:
+    """True when someone waits for a lock on ``path`` (a ``->`` line of /proc/locks names its inode)."""
+    inode = f":{path.stat().st_ino} "
+    return any(
+        line.split(":", 1)[-1].lstrip().startswith("->") and inode in line
+        for line in Path("/proc/locks").read_text().splitlines()
+    )
+
+
 def test_ensure_alphred_dir_waits_for_another_writer_and_rereads(repo: Path) -> None:
     location = locate_repository(repo)
     exclude = repo / ".git" / "info" / "exclude"
@@ -127,11 +137,11 @@ def test_ensure_alphred_dir_waits_for_another_writer_and_rereads(repo: Path) -> 
         fcntl.flock(other.fileno(), fcntl.LOCK_EX)
         waiter = threading.Thread(target=ensure_alphred_dir, args=(location,))
         waiter.start()
-        waiter.join(timeout=0.2)
+        wait_until(lambda: blocked_on(exclude), what="ensure_alphred_dir to wait for the lock")
         assert waiter.is_alive(), "ensure_alphred_dir wrote without taking the lock"
         other.write(b".alphred/\n")
         other.flush()
         fcntl.flock(other.fileno(), fcntl.LOCK_UN)
-    waiter.join(timeout=5)
+    waiter.join(timeout=60)
     assert not waiter.is_alive()
     assert exclude.read_text() == ".alphred/\n"

@@ -6,39 +6,22 @@ import os
 import sqlite3
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-
-from alphred.cli import app
+from click.testing import Result
+from helpers.cli import cli, write_workflow
+from helpers.repos import git
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = str(ROOT / "workflows" / "demo.yaml")
 
 
-def cli(*args: str, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(app, list(args), env=env)
-
-
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
-
-
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("ALPHRED_DATABASE_URL", "ALPHRED_DB_BUSY_TIMEOUT", "ALPHRED_LEASE_TTL", "GIT_DIR", "GIT_WORK_TREE"):
-        monkeypatch.delenv(name, raising=False)
-    path = tmp_path / "repo"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    git(path, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "i")
-    monkeypatch.chdir(path)
-    return path
+def repo(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The shared repository, as the working directory."""
+    monkeypatch.chdir(repo)
+    return repo
 
 
 def assert_clear(result: Result, code: int, words: str) -> None:
@@ -215,17 +198,13 @@ def test_cancel_on_a_locked_database_is_exit_1_as_documented(repo: Path) -> None
 
 
 def test_workflow_with_a_single_quoted_placeholder_is_refused_by_run_too(repo: Path) -> None:
-    path = repo / "wf.yaml"
-    path.write_text(
-        textwrap.dedent(
-            """\
-            alphred: 1
-            key: wf
-            inputs: {msg: {default: x}}
-            phases:
-              a: {type: command, run: "echo '{{ inputs.msg }}'"}
-            """
-        )
+    path = write_workflow(
+        repo,
+        """\
+        inputs: {msg: {default: x}}
+        phases:
+          a: {type: command, run: "echo '{{ inputs.msg }}'"}
+        """,
     )
     assert_clear(
         cli("run", str(path)), 2, "wf.yaml:5:34: error: '{{ inputs.msg }}' cannot be used inside single quotes"

@@ -8,28 +8,25 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_durable_runs import alive, alphred, base_env, db, kill_group, repo, start, status, steps, wait_for, workflow
-
-__all__ = ["repo"]  # the fixture
+from helpers import repos
+from helpers.processes import alive, kill_group
+from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
 
 
 def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, env=base_env(repo.parent), capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    return repos.git(repo, *args, env=base_env(repo.parent))
 
 
 def meet(marks: Path, name: str, others: int) -> str:
-    """A command that marks ``name`` started, then waits (at most 20 s) until ``others`` more marks exist."""
+    """A command that marks ``name`` started, then waits (at most 120 s) until ``others`` more marks exist."""
     want = others + 1
     return (
         f"touch {marks}/{name}; n=0; "
-        f"while [ $(ls {marks} | wc -l) -lt {want} ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n+1)); done; "
+        f"while [ $(ls {marks} | wc -l) -lt {want} ] && [ $n -lt 2400 ]; do sleep 0.05; n=$((n+1)); done; "
         f"ls {marks} | tr '\\n' ' ' > seen-{name}.txt"
     )
 
@@ -286,6 +283,7 @@ def test_a_resolver_leaving_markers_fails_its_attempt_and_is_retried(repo: Path)
     assert git(repo, "show", f"{final['branch']}:shared.txt") == "fixed"
 
 
+@pytest.mark.slow
 def test_a_failing_branch_fails_the_run_and_cancels_the_others_then_retry_goes_on(repo: Path) -> None:
     flag, pid_file = repo.parent / "fixed", repo.parent / "other.pid"
     wf = workflow(
@@ -355,6 +353,7 @@ def two_held_lanes(repo: Path) -> tuple[Path, Path, Path, Path]:
     return wf, flag, quick_log, pid_file
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["resume", "worker"])
 def test_kill_9_mid_branch_then_resume_or_worker_continues_each_branch(repo: Path, how: str) -> None:
     wf, flag, quick_log, pid_file = two_held_lanes(repo)
@@ -484,6 +483,7 @@ def test_kill_9_while_the_resolver_works_then_resume_gives_it_the_conflict_again
     assert git(repo, "rev-list", "--parents", "-n", "1", f"{branch}~1").count(" ") == 2
 
 
+@pytest.mark.slow
 def test_gc_keeps_a_live_runs_branch_worktrees_and_removes_an_ended_runs(repo: Path) -> None:
     wf, _flag, _log, pid_file = two_held_lanes(repo)
     process = start(repo, "run", str(wf))
@@ -550,6 +550,7 @@ def test_the_offline_review_example_runs_with_lanes_in_its_event_stream(repo: Pa
     assert branches["tests"] == f"{final['branch']}.tests" and branches["verdict"] is None
 
 
+@pytest.mark.slow
 def test_pause_lets_running_branches_finish_then_resume_completes(repo: Path) -> None:
     wf, flag, quick_log, pid_file = two_held_lanes(repo)
     process = start(repo, "run", str(wf), "--json")

@@ -6,9 +6,11 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
+
+from helpers.processes import run_alphred
+from helpers.repos import make_repo, process_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,20 +48,8 @@ def install_plugin(site: Path) -> None:
 def test_entry_point_provider_runs_and_is_held_to_the_contract(tmp_path: Path) -> None:
     site = tmp_path / "site"
     install_plugin(site)
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
-    env.update(
-        HOME=str(tmp_path),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        PYTHONPATH=os.pathsep.join([str(ROOT), str(site)]),
-        GIT_AUTHOR_NAME="T",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="T",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-    )
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "init"], cwd=repo, check=True, env=env)
+    env = process_env(tmp_path, identity=True, PYTHONPATH=os.pathsep.join([str(ROOT), str(site)]))
+    repo = make_repo(tmp_path / "repo", env=env)
     wf = tmp_path / "wf.yaml"
     wf.write_text(
         textwrap.dedent(
@@ -81,8 +71,7 @@ def test_entry_point_provider_runs_and_is_held_to_the_contract(tmp_path: Path) -
     )
 
     def alphred(*args: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "alphred", *args]
-        return subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+        return run_alphred(*args, cwd=repo, env=env)
 
     listed = json.loads(alphred("providers", "--json").stdout)
     assert {"name": "echo", "ready": True} in [{"name": p["name"], "ready": p["ready"]} for p in listed]

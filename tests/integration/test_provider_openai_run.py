@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.processes import run_alphred
+from helpers.providers import fixture_module
+from helpers.repos import git, make_repo, process_env
 
 pytest.importorskip("openai")
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location(
-    "fake_openai_server", ROOT / "tests" / "fixtures" / "fake_openai_server.py"
-)
-assert _spec is not None and _spec.loader is not None
-fake_server = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fake_server)
+fake_server = fixture_module("fake_openai_server")
 
 WORKFLOW = """\
 alphred: 1
@@ -59,10 +54,6 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
     return {"calls": [{"name": name, "arguments": arguments}]}
 
 
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
-
-
 @pytest.fixture
 def server() -> Iterator[Any]:
     fake = fake_server.FakeOpenAIServer().start()
@@ -74,32 +65,18 @@ def server() -> Iterator[Any]:
 def setup(tmp_path: Path, server: Any) -> tuple[Path, Path, dict[str, str]]:
     home = tmp_path / "home"
     home.mkdir()
-    foreign = ("GIT_", "ALPHRED_", "FAKE_", "OPENAI_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(foreign)}
-    env.update(
-        HOME=str(home),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_CONFIG_NOSYSTEM="1",
-        PYTHONPATH=str(ROOT),
-        FAKE_MODEL_KEY="sk-fake",
-    )
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "README.md").write_text("# project\n")
-    git(repo, "add", "README.md")
-    git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init")
+    env = process_env(home, drop=("FAKE_", "OPENAI_"), FAKE_MODEL_KEY="sk-fake")
+    repo = make_repo(tmp_path / "repo", {"README.md": "# project\n"}, env=env)
     workflow = tmp_path / "agents.yaml"
     workflow.write_text(WORKFLOW.format(url=server.url))
     return repo, workflow, env
 
 
 def alphred(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args], env=env, capture_output=True, text=True, timeout=120
-    )
+    return run_alphred(*args, env=env)
 
 
+@pytest.mark.slow
 def test_openai_phases_on_both_apis_edit_commit_and_route_on_their_decisions(
     setup: tuple[Path, Path, dict[str, str]], server: Any
 ) -> None:
@@ -172,6 +149,7 @@ def test_providers_command_reports_the_default_setup(setup: tuple[Path, Path, di
     assert rows["openai"]["ready"] and "OPENAI_API_KEY" in rows["openai"]["detail"]
 
 
+@pytest.mark.slow
 def test_rate_limits_are_retried_after_retry_after_and_auth_failures_are_not(
     setup: tuple[Path, Path, dict[str, str]], server: Any
 ) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers.processes import run_alphred
+from helpers.repos import git, make_repo, process_env
 
 pytest.importorskip("claude_agent_sdk")
 
@@ -41,10 +43,6 @@ phases:
 """
 
 
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
-
-
 def wrapper(directory: Path, name: str, script: Path) -> Path:
     path = directory / name
     path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{script}" "$@"\n')
@@ -57,13 +55,9 @@ def setup(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     """A repository with one commit, the workflow file, and an environment wiring both fakes in."""
     home = tmp_path / "home"
     home.mkdir()
-    foreign = ("GIT_", "ALPHRED_", "FAKE_", "ANTHROPIC_", "CLAUDE_", "OPENAI_", "CODEX_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(foreign)}
-    env.update(
-        HOME=str(home),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_CONFIG_NOSYSTEM="1",
-        PYTHONPATH=str(ROOT),
+    env = process_env(
+        home,
+        drop=("FAKE_", "ANTHROPIC_", "CLAUDE_", "OPENAI_", "CODEX_"),
         ALPHRED_CLAUDE_CLI=str(wrapper(tmp_path, "claude", FIXTURES / "fake_claude_cli.py")),
         ALPHRED_CODEX_BIN=str(wrapper(tmp_path, "codex", FIXTURES / "fake_codex.py")),
         ANTHROPIC_API_KEY="fake-anthropic-key",
@@ -77,23 +71,17 @@ def setup(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
         FAKE_CODEX_FILE="REVIEW.md",
         FAKE_CODEX_DECISION="changes_requested,approved",
     )
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "README.md").write_text("# project\n")
-    git(repo, "add", "README.md")
-    git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init")
+    repo = make_repo(tmp_path / "repo", {"README.md": "# project\n"}, env=env)
     workflow = tmp_path / "agents.yaml"
     workflow.write_text(WORKFLOW)
     return repo, workflow, env
 
 
 def alphred(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args], env=env, capture_output=True, text=True, timeout=120
-    )
+    return run_alphred(*args, env=env)
 
 
+@pytest.mark.slow
 def test_claude_and_codex_phases_route_on_their_decisions_and_commit_their_edits(
     setup: tuple[Path, Path, dict[str, str]],
 ) -> None:
@@ -169,6 +157,7 @@ def test_providers_command_lists_every_provider_with_its_readiness(
     assert "not ready" in claude_line and "claude /login" in claude_line
 
 
+@pytest.mark.slow
 def test_not_logged_in_mid_run_fails_the_run_at_once_without_retries(
     setup: tuple[Path, Path, dict[str, str]],
 ) -> None:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from helpers.cli import cli
 
 from alphred import redact
-from alphred.cli import app
 
 PEM_LINES = [
     "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
@@ -26,29 +24,14 @@ COMMENT_SECRET = "sk-ant-" + "Zq9" * 10
 SECRETS = [*PEM_LINES, URL_PASSWORD, NAMED_INPUT, SHAPED_INPUT, COMMENT_SECRET]
 
 
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
-
-
-def cli(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args))
-
-
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.delenv("ALPHRED_DATABASE_URL", raising=False)
+def repo(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The shared repository as the working directory, with secrets in this process's environment."""
     monkeypatch.setenv("DEPLOY_PRIVATE_KEY", PEM)
     monkeypatch.setenv("REPLICA_URL", f"postgresql://deploy:{URL_PASSWORD}@db.example.invalid/app")
     monkeypatch.setattr(redact, "_PROCESS", None)  # this process's redactor, built from the environment above
-    path = tmp_path / "repo"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    git(path, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "i")
-    monkeypatch.chdir(path)
-    return path
+    monkeypatch.chdir(repo)
+    return repo
 
 
 WORKFLOW = """\

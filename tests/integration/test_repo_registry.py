@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from scm_fakes import ScmWorld, git, make_world
+from helpers.scm import ScmWorld, git, make_world
 
 import alphred.cli.repo_cmds  # noqa: F401  (registers `alphred repo` until the CLI package imports it)
 from alphred.cli import app

@@ -4,51 +4,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
-
-from alphred.cli import app
+from click.testing import Result
+from helpers.cli import cli, write_workflow
+from helpers.processes import wait_gone
+from helpers.repos import git
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A git repository with one commit, isolated from the machine's git configuration."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "ALPHRED_DATABASE_URL", "ALPHRED_BRANCH_TEMPLATE"):
-        monkeypatch.delenv(name, raising=False)
-    path = tmp_path / "repo"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    (path / "README.md").write_text("# project\n")
-    git(path, "add", "README.md")
-    git(path, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init")
-    return path
-
-
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
-
-
-def cli(*args: str, env: dict[str, str] | None = None) -> Result:
-    return CliRunner().invoke(app, list(args), env=env)
-
-
-def write_workflow(directory: Path, body: str, name: str = "wf.yaml") -> Path:
-    path = directory / name
-    path.write_text("alphred: 1\nkey: wf\n" + textwrap.dedent(body))
-    return path
 
 
 def run_json(*args: str, env: dict[str, str] | None = None) -> tuple[Result, dict[str, Any]]:
@@ -179,22 +144,23 @@ def test_allow_failure_exposes_exit_code_to_guards(repo: Path) -> None:
 
 
 def test_command_timeout_kills_the_process_group(repo: Path) -> None:
-    marker = repo.parent / "child-survived"
+    marker, pid_file = repo.parent / "child-survived", repo.parent / "child.pid"
     wf = write_workflow(
         repo.parent,
         f"""\
         phases:
           slow:
             type: command
-            run: (sleep 3; touch {marker}) & sleep 30
+            run: (sleep 30; touch {marker}) & echo $! > {pid_file}; sleep 30
             timeout: 1s
         """,
     )
-    started = time.monotonic()
     result, status = run_json(str(wf), "--repo", str(repo))
-    assert time.monotonic() - started < 10
     assert result.exit_code == 1 and status["reason"] == "retries_exhausted"
-    time.sleep(3.5)
+    with sqlite3.connect(repo / ".alphred" / "alphred.db") as conn:
+        reasons = conn.execute("select reason, error_code from run_node_diagnostics").fetchall()
+    assert reasons and set(reasons) == {("timeout", "TIMEOUT")}  # cut by the timeout, not let run its 30 s
+    assert wait_gone(int(pid_file.read_text()))  # the background child went with the group
     assert not marker.exists(), "the background child outlived the phase timeout"
 
 

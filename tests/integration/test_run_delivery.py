@@ -9,7 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from scm_fakes import ScmWorld, git, make_world
+from helpers.processes import run_alphred
+from helpers.scm import ScmWorld, git, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,14 +30,7 @@ phases:
 
 
 def alphred(world: ScmWorld, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full = {**(env or world.env), "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "alphred", *args, "--repo", str(world.repo)],
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_alphred(*args, "--repo", str(world.repo), env={**(env or world.env), "PYTHONPATH": str(ROOT)})
 
 
 def parse_outputs(text: str) -> dict[str, str]:

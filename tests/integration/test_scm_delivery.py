@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scm_fakes import ScmWorld, git, make_world
+from helpers.scm import ScmWorld, git, make_world
 
 from alphred.errors import DeliveryError, ScmNotReadyError
 from alphred.scm import DeliveryRequest, deliver_pull_request, preflight_pull_request

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from helpers.processes import start_together
 from sqlalchemy import func, select
 
 from alphred.providers import default_registry
@@ -132,41 +130,25 @@ def test_concurrent_compiles_from_threads_store_one_tree(db_url: str, make_workf
         assert tree_count(check) == 3
 
 
-_CHILD = """
-import sys, time
-from pathlib import Path
+_SETUP = """
+import sys
 from alphred.workflow.model import Phase, PhaseType, Transition, Workflow
 from alphred.store import SqlRunStore
 
-url, go = sys.argv[1], Path(sys.argv[2])
 phase = Phase(key="only", type=PhaseType.COMMAND, sequence_index=0, run="true",
               transitions=(Transition(target="$end", priority=0),))
 workflow = Workflow(key="raced", phases=(phase,), start="only")
-while not go.exists():
-    time.sleep(0.005)
-store = SqlRunStore(url)
+"""
+_RACE = """
+store = SqlRunStore(sys.argv[1])
 print(store.compile(workflow))
 """
 
 
-def test_two_processes_compiling_at_once_store_one_tree(empty_db_url: str, tmp_path: Path) -> None:
-    go = tmp_path / "go"
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    children = [
-        subprocess.Popen(
-            [sys.executable, "-c", _CHILD, empty_db_url, str(go)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(2)
-    ]
-    time.sleep(0.3)
-    go.touch()
-    outputs = [child.communicate(timeout=60) for child in children]
-    assert [child.returncode for child in children] == [0, 0], outputs
-    assert outputs[0][0] == outputs[1][0] == "(1, 1)\n"
+def test_two_processes_compiling_at_once_store_one_tree(empty_db_url: str) -> None:
+    outputs = start_together(_SETUP, _RACE, [[empty_db_url]] * 2, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert [code for code, _, _ in outputs] == [0, 0], outputs
+    assert outputs[0][1] == outputs[1][1] == "(1, 1)\n"
     with SqlRunStore(empty_db_url) as store:
         assert tree_count(store) == 1
 

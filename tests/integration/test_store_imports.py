@@ -7,21 +7,18 @@ alphred.store.schemagen``): these tests fail when the two drift apart.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.processes import modules_imported
+from helpers.runs import alphred, base_env, workflow
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
-from test_durable_runs import alphred, base_env, repo, workflow
 
 from alphred.store import schema, tables
 from alphred.store.schemagen import render_schema
-
-__all__ = ["repo"]  # the fixture
 
 ONE = """\
 phases:
@@ -83,23 +80,12 @@ def test_a_second_run_of_a_workflow_never_imports_sqlmodel_pydantic_or_the_orm(r
     """The tree is stored already: it is found with Core statements (the ORM only writes a new version)."""
     wf = workflow(repo, ONE)
     assert alphred(repo, "run", str(wf)).returncode == 0
-    probe = (
-        "import sys, runpy\n"
-        "sys.argv = ['alphred', *sys.argv[1:]]\n"
-        "try:\n    runpy.run_module('alphred', run_name='__main__')\n"
-        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
-        "loaded = [m for m in ('sqlmodel', 'pydantic', 'sqlalchemy.orm', 'alphred.store.tables') if m in sys.modules]\n"
-        "assert not loaded, loaded\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe, "run", str(wf), "--quiet"],
-        cwd=repo,
-        env=base_env(repo.parent),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
+    code, loaded = modules_imported(
+        ["run", str(wf), "--quiet"], ["sqlmodel", "pydantic", "sqlalchemy.orm", "alphred.store.tables"],
+        env=base_env(repo.parent), cwd=repo,
+    )  # fmt: skip
+    assert not code, code
+    assert loaded == []
     runs = alphred(repo, "runs", "--json")
     assert [(r["run_id"], r["status"], r["workflow"]["version"]) for r in json.loads(runs.stdout)] == [
         (2, "completed", 1),
@@ -110,14 +96,6 @@ def test_a_second_run_of_a_workflow_never_imports_sqlmodel_pydantic_or_the_orm(r
 def test_status_runs_and_logs_never_import_sqlmodel_pydantic_or_the_orm(repo: Path) -> None:
     wf = workflow(repo, ONE)
     assert alphred(repo, "run", str(wf)).returncode == 0
-    probe = (
-        "import sys, runpy\n"
-        "sys.argv = ['alphred', *sys.argv[1:]]\n"
-        "try:\n    runpy.run_module('alphred', run_name='__main__')\n"
-        "except SystemExit:\n    pass\n"
-        f"loaded = [m for m in {HEAVY!r} if m in sys.modules]\n"
-        "assert not loaded, loaded\n"
-    )
     for args in (
         ["status", "1", "--repo", str(repo)],
         ["status", "--json", "--repo", str(repo)],
@@ -125,7 +103,5 @@ def test_status_runs_and_logs_never_import_sqlmodel_pydantic_or_the_orm(repo: Pa
         ["runs", "--json", "--repo", str(repo)],
         ["logs", "1", "--repo", str(repo)],
     ):
-        done = subprocess.run(
-            [sys.executable, "-c", probe, *args], env=base_env(repo.parent), capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 0, (args, done.stderr)
+        _, loaded = modules_imported(args, HEAVY, env=base_env(repo.parent))
+        assert loaded == [], (args, loaded)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers.processes import start_together
 from sqlalchemy import delete, func, insert, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -84,36 +82,20 @@ def test_a_database_newer_than_this_alphred_is_refused(empty_db_url: str) -> Non
         SqlRunStore(empty_db_url)
 
 
-_OPEN = """
-import sys, time
-from pathlib import Path
+_SETUP = """
+import sys
 from alphred.store import SqlRunStore
-url, go = sys.argv[1], Path(sys.argv[2])
-while not go.exists():
-    time.sleep(0.002)
-with SqlRunStore(url) as store:
+"""
+_RACE = """
+with SqlRunStore(sys.argv[1]) as store:
     print(store.schema_version, len(store.list_runs()))
 """
 
 
-def test_two_processes_opening_a_new_database_at_once(empty_db_url: str, tmp_path: Path) -> None:
-    go = tmp_path / "go"
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    children = [
-        subprocess.Popen(
-            [sys.executable, "-c", _OPEN, empty_db_url, str(go)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(3)
-    ]
-    time.sleep(0.3)
-    go.touch()
-    outputs = [child.communicate(timeout=60) for child in children]
-    assert [child.returncode for child in children] == [0, 0, 0], outputs
-    assert {out for out, _ in outputs} == {f"{LATEST_VERSION} 0\n"}
+def test_two_processes_opening_a_new_database_at_once(empty_db_url: str) -> None:
+    outputs = start_together(_SETUP, _RACE, [[empty_db_url]] * 3, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert [code for code, _, _ in outputs] == [0, 0, 0], outputs
+    assert {out for _, out, _ in outputs} == {f"{LATEST_VERSION} 0\n"}
     with SqlRunStore(empty_db_url) as store:
         assert migration_rows(store) == [(m.version, m.name) for m in MIGRATIONS]
         with store.engine.connect() as conn:

@@ -6,9 +6,10 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import delete
+from sqlalchemy import delete, event
 
 from alphred.errors import DatabaseCorruptError, DatabaseLockedError, StoreError
 from alphred.store import EventRow, SqlRunStore, open_engine
@@ -121,12 +122,20 @@ def test_event_appends_are_batched_and_fast(tmp_path: Path, make_workflow: Calla
         run_id = store.create_run(tree_id)
         node = store.set_node_status(run_id, "implement", "running")
         rows = [EventRow(run_id, node.id, 1, i, "assistant", f"token {i}") for i in range(1, 20_001)]
-        started = time.perf_counter()
-        assert store.append_events(rows) == 20_000
-        elapsed = time.perf_counter() - started
-        # The target is >= 50,000 events/s; the bound here leaves room for slow, busy CI machines while
-        # still failing for row-by-row ORM inserts (a few thousand per second).
-        assert elapsed < 2.0, f"{20_000 / elapsed:.0f} events/s"
+        statements: list[tuple[str, int]] = []  # (statement, rows it carried) of every INSERT sent to SQLite
+
+        def count(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
+            if statement.lstrip().upper().startswith("INSERT"):
+                statements.append((statement, len(parameters) if executemany else 1))
+
+        event.listen(store.engine, "before_cursor_execute", count)
+        try:
+            assert store.append_events(rows) == 20_000
+        finally:
+            event.remove(store.engine, "before_cursor_execute", count)
+        # One batch, never row by row (what made ORM inserts a few thousand per second); the throughput target
+        # (>= 50,000 events/s) is measured by benchmarks/event_ingestion.py, not asserted on a shared machine.
+        assert [carried for _, carried in statements] == [20_000], [s for s, _ in statements][:3]
         assert store.next_event_sequence(node.id, 1) == 20_001
 
 

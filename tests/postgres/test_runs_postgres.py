@@ -3,51 +3,28 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
+from helpers.processes import kill_group, run_alphred, spawn_alphred, wait_until
+from helpers.repos import process_env
 from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=path, check=True, env=environment(tmp_path), capture_output=True)
-    return path
-
-
 def environment(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "ALPHRED_"))}
-    env.update(
-        HOME=str(tmp_path),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_AUTHOR_NAME="T",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="T",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-        PYTHONPATH=str(ROOT),
-    )
-    return env
+    return process_env(tmp_path, identity=True)
 
 
 def command(repo: Path, url: str, *args: str) -> list[str]:
-    return [sys.executable, "-m", "alphred", *args, "--repo", str(repo), "--db", url]
+    return [*args, "--repo", str(repo), "--db", url]
 
 
 def alphred(repo: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command(repo, url, *args), env=environment(repo.parent), capture_output=True, text=True, timeout=90
-    )
+    return run_alphred(*command(repo, url, *args), env=environment(repo.parent))
 
 
 def count(url: str, sql: str) -> int:
@@ -85,23 +62,10 @@ def test_kill_and_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> N
             """
         )
     )
-    process = subprocess.Popen(
-        command(repo, fresh_postgres_url, "run", str(wf)),
-        env=environment(repo.parent),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if count(fresh_postgres_url, "select count(*) from run_node_stream_events") >= 1:
-                break
-        except Exception:  # the schema is still being created
-            pass
-        time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
+    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
+    events = "select count(*) from run_node_stream_events"
+    wait_until(lambda: count(fresh_postgres_url, events) >= 1, what="the first event", ignore=(Exception,))
+    kill_group(process)
     result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr
     assert [(s["attempt"], s["outcome"]) for s in json.loads(result.stdout)["steps"]] == [
@@ -110,6 +74,7 @@ def test_kill_and_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> N
     ]
 
 
+@pytest.mark.slow
 def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
     log = repo.parent / "executions.log"
     wf = repo.parent / "gate.yaml"
@@ -130,13 +95,7 @@ def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_post
     )
     assert alphred(repo, fresh_postgres_url, "run", str(wf)).returncode == 4
     racers = [
-        subprocess.Popen(
-            command(repo, fresh_postgres_url, "approve", "1"),
-            env=environment(repo.parent),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        spawn_alphred(*command(repo, fresh_postgres_url, "approve", "1"), env=environment(repo.parent))
         for _ in range(2)
     ]
     outputs = [p.communicate(timeout=60) for p in racers]
@@ -144,6 +103,7 @@ def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_post
     assert len(log.read_text().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
     flag, pid_file = repo.parent / "flag", repo.parent / "held.pid"
     wf = repo.parent / "lanes.yaml"
@@ -163,24 +123,14 @@ def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fr
             """
         )
     )
-    process = subprocess.Popen(
-        command(repo, fresh_postgres_url, "run", str(wf)),
-        env=environment(repo.parent),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 30
+    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
     sql = "select count(*) from run_nodes where node_key = 'quick' and status = 'completed'"
-    while time.monotonic() < deadline:
-        try:
-            if pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 1:
-                break
-        except Exception:  # the schema is still being created
-            pass
-        time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
+    wait_until(
+        lambda: pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 1,
+        what="branch quick done and branch held running",
+        ignore=(Exception,),  # the schema is still being created
+    )
+    kill_group(process)
     flag.touch()
     result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
     assert result.returncode == 0, result.stderr

@@ -1,8 +1,7 @@
-"""Fixtures of the web view tests: a real git repository, real runs made by the CLI, the app and a server."""
+"""Fixtures of the web view tests: real runs made by the CLI in the shared ``repo``, the app and a server."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -12,26 +11,6 @@ from typing import Any
 
 import pytest
 from uihelpers import BASE, TOKEN, Runs, Server, wait_until
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A git repository with one commit, isolated from the machine's git configuration."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "ALPHRED_DATABASE_URL", "ALPHRED_BRANCH_TEMPLATE"):
-        monkeypatch.delenv(name, raising=False)
-    path = tmp_path / "repo"
-    path.mkdir()
-    for args in (
-        ["init", "-q", "-b", "main"],
-        ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "init"],
-    ):
-        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True)
-    return path
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ def sse_messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
             current["data"] = json.loads(line[6:])
 
 
+@pytest.mark.slow
 def test_start_prints_a_tokened_url_and_serves(runs: Runs, start_server: Any) -> None:
     runs.gate()
     server: Server = start_server()
@@ -93,6 +94,7 @@ def test_event_stream_resumes_after_the_last_event_id(runs: Runs, start_server: 
     assert first["event"] == "status"  # nothing older is sent again
 
 
+@pytest.mark.slow
 def test_a_running_phase_streams_its_events_live(runs: Runs, start_server: Any) -> None:
     first = runs.run(QUICK, name="quick.yaml")
     assert first["status"] == "completed"

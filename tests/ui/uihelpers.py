@@ -11,15 +11,16 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
+from helpers.processes import wait_until
 
 from alphred.cli import app as cli_app
+
+__all__ = ["BASE", "GATE", "QUICK", "TOKEN", "Runs", "Server", "auth", "free_port", "held", "wait_until"]
 
 GATE = """\
 alphred: 1
@@ -112,18 +113,6 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
-
-
-def wait_until(check: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
-    """Poll ``check`` until it returns something truthy (the deadline is generous: the machine is shared)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 @dataclass

@@ -50,5 +50,5 @@ def test_each_runner_records_only_the_groups_its_own_attempts_start() -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=20)
+        thread.join(timeout=60)
     assert sorted(store.recorded) == [(1, "phase1", 1, 990001), (2, "phase2", 1, 990002)]

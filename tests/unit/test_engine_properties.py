@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_engine_support import build_workflow
@@ -196,6 +197,7 @@ def replay(workflow: Workflow, events: list[Event]) -> tuple[RunState, list[Effe
     return state, emitted
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     workflow=workflows(),

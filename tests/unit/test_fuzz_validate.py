@@ -2,8 +2,10 @@
 
 Every example goes through ``check_workflow`` in-process (what ``alphred validate`` runs): it must return
 diagnostics, never raise (an exception would be ``Error [INTERNAL]``, exit 1), so the CLI's exit code is 0 or
-2. Time per example is bounded by hypothesis' deadline, memory by a tracemalloc peak. A few hundred examples
-here; ``benchmarks/fuzz_validate.py`` runs many more (``ALPHRED_FUZZ_EXAMPLES``).
+2. Memory is bounded by a tracemalloc peak. The suite's budget is a fixed number of examples (a few hundred,
+derandomized), never a deadline: a loaded machine makes each example slower, not wrong.
+``benchmarks/fuzz_validate.py`` runs many more, freshly random (``ALPHRED_FUZZ_EXAMPLES``), and catches hangs
+with a per-example deadline (``ALPHRED_FUZZ_DEADLINE_SECONDS``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import tracemalloc
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +27,8 @@ from alphred.workflow.diagram import render_dot, render_mermaid
 PROVIDERS = default_registry()  # every installed provider, as the CLI has them
 
 EXAMPLES = int(os.environ.get("ALPHRED_FUZZ_EXAMPLES", "300"))
+_DEADLINE = os.environ.get("ALPHRED_FUZZ_DEADLINE_SECONDS")
+DEADLINE = timedelta(seconds=float(_DEADLINE)) if _DEADLINE else None  # the benchmark's hang check; None here
 PEAK_BYTES = 200_000_000
 WORKFLOWS = sorted((Path(__file__).resolve().parents[2] / "workflows").glob("*.yaml"))
 SOURCES = [path.read_text(encoding="utf-8") for path in WORKFLOWS]
@@ -137,25 +142,27 @@ def check_one(text: str) -> None:
 
 FUZZ = settings(
     max_examples=EXAMPLES,
-    deadline=timedelta(seconds=10),
+    deadline=DEADLINE,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize=os.environ.get("ALPHRED_FUZZ_RANDOM") is None,
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated_workflow())
 def test_mutated_bundled_workflows_validate_without_crashing(text: str) -> None:
     check_one(text)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(yaml_pathology())
 def test_yaml_pathologies_validate_without_crashing(text: str) -> None:
     check_one(text)
 
 
-@settings(max_examples=EXAMPLES, deadline=timedelta(seconds=10))
+@settings(max_examples=EXAMPLES, deadline=DEADLINE)
 @given(st.text(max_size=400))
 def test_arbitrary_text_validates_without_crashing(text: str) -> None:
     check_one(text)
@@ -166,7 +173,7 @@ SHELL = st.sampled_from(
 )
 
 
-@settings(max_examples=EXAMPLES, deadline=timedelta(seconds=10))
+@settings(max_examples=EXAMPLES, deadline=DEADLINE)
 @given(st.lists(st.one_of(SHELL, st.just("{{ inputs.msg }}")), max_size=30))
 def test_any_command_template_gets_a_script_or_located_problems(pieces: list[str]) -> None:
     from alphred.guards.shell import shell_problems

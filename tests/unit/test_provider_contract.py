@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.providers import collect
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -57,16 +58,7 @@ class FakeProvider:
 
 
 def drain(provider: Any) -> tuple[list[ProviderEvent], ProviderError | None]:
-    async def go() -> tuple[list[ProviderEvent], ProviderError | None]:
-        seen: list[ProviderEvent] = []
-        try:
-            async for event in provider.run("prompt", OPTIONS):
-                seen.append(event)
-        except ProviderError as exc:
-            return seen, exc
-        return seen, None
-
-    return asyncio.run(go())
+    return collect(provider, "prompt", OPTIONS)
 
 
 events_st = st.lists(

@@ -5,20 +5,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from helpers.repos import IDENTITY, add_origin, git, make_repo, process_env
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GIT = shutil.which("git") or "/usr/bin/git"
-
-
-def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    """Run git in ``cwd``; its stdout, stripped."""
-    done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env)
-    return done.stdout.strip()
+__all__ = ["ScmWorld", "git", "install_fake", "make_world"]
 
 
 def install_fake(bin_dir: Path, name: str) -> Path:
@@ -54,8 +50,7 @@ class ScmWorld:
         for name, text in files.items():
             (worktree / name).write_text(text)
         git(worktree, "add", "-A", env=self.env)
-        identity = ("-c", "user.name=T", "-c", "user.email=t@example.invalid")
-        git(worktree, *identity, "commit", "-q", "-m", f"on {branch}", env=self.env)
+        git(worktree, *IDENTITY, "commit", "-q", "-m", f"on {branch}", env=self.env)
         sha = git(worktree, "rev-parse", "HEAD", env=self.env)
         git(self.repo, "worktree", "remove", "--force", str(worktree), env=self.env)
         return sha
@@ -79,32 +74,14 @@ def make_world(tmp_path: Path, *, with_origin: bool = True) -> ScmWorld:
     """Build an ``ScmWorld`` in ``tmp_path``: HOME and git config isolated, fake gh and az installed."""
     home = tmp_path / "home"
     home.mkdir()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("GIT_", "FAKE_", "GH_", "GITHUB_", "ALPHRED_", "AZURE_"))
-    }
     bin_dir = tmp_path / "bin"
     install_fake(bin_dir, "gh")
     install_fake(bin_dir, "az")
     log = tmp_path / "scm-calls.jsonl"
-    env.update(
-        HOME=str(home),
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_CONFIG_NOSYSTEM="1",
-        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', os.defpath)}",
-        FAKE_GH_LOG=str(log),
-        FAKE_AZ_LOG=str(log),
-    )
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main", env=env)
-    (repo / "README.md").write_text("# project\n")
-    git(repo, "add", "README.md", env=env)
-    git(repo, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "init", env=env)
+    env = process_env(home, drop=("FAKE_", "GH_", "GITHUB_", "AZURE_"), FAKE_GH_LOG=str(log), FAKE_AZ_LOG=str(log))
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', os.defpath)}"
+    repo = make_repo(tmp_path / "repo", {"README.md": "# project\n"}, env=env)
     origin = tmp_path / "origin.git"
     if with_origin:
-        git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin), env=env)
-        git(repo, "remote", "add", "origin", str(origin), env=env)
-        git(repo, "push", "-q", "origin", "main", env=env)
+        add_origin(repo, origin, env=env)
     return ScmWorld(tmp_path, repo, origin, bin_dir, log, env)
