@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_durable_runs import alive, alphred, db, repo, steps, wait_for, workflow
-
-__all__ = ["repo"]  # the fixture
+from helpers.processes import alive
+from helpers.runs import alphred, db, steps, wait_for, workflow
 
 
 def rows(repo: Path) -> dict[tuple[str, int, str], tuple[object, ...]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from alphred.errors import RepositoryExistsError, RepositoryRegistryError, UnknownRunError
+from alphred.providers import default_registry
 from alphred.store import (
     ArtifactRecord,
     Candidate,
@@ -46,6 +47,8 @@ phases:
       - to: build
 """
 
+PROVIDERS = default_registry()
+
 
 def names(record: type) -> set[str]:
     return {f.name for f in fields(record)}
@@ -81,7 +84,7 @@ def test_the_url_chooses_the_store_of_its_database(store: SqlRunStore, db_url: s
 
 
 def test_tree_topology_names_phases_edges_guards_and_caps(store: SqlRunStore, tmp_path: Path) -> None:
-    tree_id, _ = store.compile(load_workflow(tmp_path / "flow.yaml", FLOW))
+    tree_id, _ = store.compile(load_workflow(tmp_path / "flow.yaml", FLOW, providers=PROVIDERS))
     tree = store.tree_topology(tree_id)
     assert (tree.start, tree.phases) == ("build", (("build", "command"), ("check", "command")))
     assert [(e.source, e.target_kind, e.target, e.guard, e.max_traversals) for e in tree.edges] == [
@@ -93,12 +96,12 @@ def test_tree_topology_names_phases_edges_guards_and_caps(store: SqlRunStore, tm
 
 
 def test_workflow_sources_give_the_stored_file_back(store: SqlRunStore, tmp_path: Path) -> None:
-    tree_id, _ = store.compile(load_workflow(tmp_path / "flow.yaml", FLOW))
+    tree_id, _ = store.compile(load_workflow(tmp_path / "flow.yaml", FLOW, providers=PROVIDERS))
     found = store.workflow_sources([tree_id, tree_id + 99])
     assert list(found) == [tree_id]
     source = found[tree_id]
     assert (source.source_path, source.text) == (str(tmp_path / "flow.yaml"), FLOW)
-    again = load_workflow(source.source_path or "", source.text, source.files)
+    again = load_workflow(source.source_path or "", source.text, source.files, providers=PROVIDERS)
     assert again.phase_keys == ("build", "check")
     assert store.workflow_sources([]) == {}
 
