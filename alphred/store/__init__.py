@@ -24,6 +24,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from alphred.store.enums import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
+from alphred.store.moves import (
+    NODE_TRANSITIONS,
+    RUN_TRANSITIONS,
+    check_node_transition,
+    check_run_transition,
+)
 from alphred.store.records import (
     ArtifactRecord,
     Candidate,
@@ -41,12 +47,6 @@ from alphred.store.records import (
     WorkflowSource,
     WorktreeRecord,
     check_repository_name,
-)
-from alphred.store.transitions import (
-    NODE_TRANSITIONS,
-    RUN_TRANSITIONS,
-    check_node_transition,
-    check_run_transition,
 )
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from alphred.errors import StoreError, UnknownRunError
 from alphred.store import schema
 from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
+from alphred.store.moves import check_node_transition, check_run_transition
 from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.rows import RowReader
-from alphred.store.transitions import check_node_transition, check_run_transition
 
 if TYPE_CHECKING:
     from alphred.workflow.model import Workflow

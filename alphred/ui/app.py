@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from alphred.errors import AlphredError, RunBusyError, RunStateError, UnknownRunError
-from alphred.ui import actions
+from alphred.ui import controls
 from alphred.ui.data import RUN_STATUSES, UiData
 from alphred.ui.html import CSP, h, page
 from alphred.ui.run_page import render_run
@@ -125,7 +125,7 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
             view = data.view(run_id)
         except UnknownRunError as exc:
             return HTMLResponse(page("not found", f'<p class="empty">{h(exc)}</p>', kind="missing"), 404)
-        allowed = actions.allowed_actions(view.record)
+        allowed = controls.allowed_actions(view.record)
         return HTMLResponse(render_run(view, actions=allowed, read_only=settings.read_only))
 
     def api_runs(request: Request) -> Response:
@@ -156,7 +156,7 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
         try:
             if store is None:
                 raise UnknownRunError(run_id)
-            outcome = actions.perform(
+            outcome = controls.perform(
                 store, run_id, action, comment, db_url=settings.db_url, repo=settings.repo, no_exec=settings.no_exec
             )
             body = data.run(run_id)
