@@ -157,6 +157,16 @@ class HistoryOps(RunOps):
             query = query.where(ARTIFACTS.c.kind == kind)
         return [_artifact(row) for row in self._conn.execute(query)]
 
+    def count_artifacts(self, run_id: int, *, kind: str | None = None, exclude: Iterable[str] = ()) -> int:
+        """How many artifacts the run has (of ``kind``, or of any kind but ``exclude``)."""
+        query = select(func.count()).select_from(ARTIFACTS).where(ARTIFACTS.c.run_id == run_id)
+        if kind is not None:
+            query = query.where(ARTIFACTS.c.kind == kind)
+        left_out = list(exclude)
+        if left_out:
+            query = query.where(ARTIFACTS.c.kind.not_in(left_out))
+        return int(self._conn.execute(query).scalar_one())
+
     def recent_artifacts(
         self, run_id: int, limit: int, *, kind: str | None = None, exclude: Iterable[str] = ()
     ) -> list[ArtifactRecord]:

@@ -291,6 +291,7 @@ class SqlRunStore:
     latest_artifact = _reading(StoreTransaction.latest_artifact)
     artifacts = _reading(StoreTransaction.artifacts)
     recent_artifacts = _reading(StoreTransaction.recent_artifacts)
+    count_artifacts = _reading(StoreTransaction.count_artifacts)
     add_routing_decision = _writing(StoreTransaction.add_routing_decision)
     routing_decisions = _reading(StoreTransaction.routing_decisions)
     add_diagnostic = _writing(StoreTransaction.add_diagnostic)

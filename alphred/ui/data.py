@@ -69,6 +69,8 @@ class RunView:
     steps: list[StepRow]
     reports: list[ArtifactRecord] | None = None
     diffs: list[ArtifactRecord] | None = None
+    older_reports: int = 0  # how many reports (and diffs) are older than those read
+    older_diffs: int = 0
     events: list[dict[str, Any]] | None = None
     earlier_events: bool = False
 
@@ -168,6 +170,10 @@ class UiData:
         if artifacts:
             view.reports = store.recent_artifacts(run_id, MAX_ARTIFACTS, exclude=NOT_REPORTS)
             view.diffs = store.recent_artifacts(run_id, MAX_ARTIFACTS, kind="diff")
+            if len(view.reports) == MAX_ARTIFACTS:
+                view.older_reports = store.count_artifacts(run_id, exclude=NOT_REPORTS) - MAX_ARTIFACTS
+            if len(view.diffs) == MAX_ARTIFACTS:
+                view.older_diffs = store.count_artifacts(run_id, kind="diff") - MAX_ARTIFACTS
         if events:
             tail = self.event_tail(run_id, EVENT_TAIL + 1)
             view.events, view.earlier_events = tail[-EVENT_TAIL:], len(tail) > EVENT_TAIL

@@ -81,14 +81,14 @@ def phase_reports(phases: Sequence[Mapping[str, Any]]) -> str:
     return f'<div class="latest-reports">{items}</div>'
 
 
-def reports(artifacts: Sequence[ArtifactRecord], left_out: bool, phases: Sequence[Mapping[str, Any]] = ()) -> str:
+def reports(artifacts: Sequence[ArtifactRecord], older: int = 0, phases: Sequence[Mapping[str, Any]] = ()) -> str:
     """The reports section: each phase's latest report (when carried), then every report and request that
-    holds something."""
+    holds something (the newest ones the page read; ``older`` more are not shown)."""
     latest = phase_reports(phases)
     artifacts = [a for a in artifacts if (a.content_text or "").strip() or a.content_json not in (None, {}, [])]
     if not artifacts:
         return latest or '<p class="empty">No report yet.</p>'
-    note = '<p class="dim">Older reports not shown.</p>' if left_out else ""
+    note = f'<p class="dim">{older} older reports not shown.</p>' if older > 0 else ""
     items = []
     for a in artifacts:
         label = "" if a.kind == "report" else f' <span class="kind">{h(a.kind)}</span>'
@@ -99,11 +99,11 @@ def reports(artifacts: Sequence[ArtifactRecord], left_out: bool, phases: Sequenc
     return latest + note + "".join(items)
 
 
-def diffs(artifacts: Sequence[ArtifactRecord], left_out: bool) -> str:
-    """The changes section: each phase commit's diff, coloured."""
+def diffs(artifacts: Sequence[ArtifactRecord], older: int = 0) -> str:
+    """The changes section: each phase commit's diff, coloured (``older`` more are not shown)."""
     if not artifacts:
         return '<p class="empty">No commit yet.</p>'
-    note = '<p class="dim">Older diffs not shown.</p>' if left_out else ""
+    note = f'<p class="dim">{older} older diffs not shown.</p>' if older > 0 else ""
     return note + "".join(
         f'<details class="diff" open><summary>{h(a.node_key)} #{h(a.attempt)}</summary>'
         f"{render_diff(cut(a.content_text or ''))}</details>"

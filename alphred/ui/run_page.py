@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from alphred.ui.data import MAX_ARTIFACTS, RunView, StepRow
+from alphred.ui.data import RunView, StepRow
 from alphred.ui.graph_svg import render_svg
 from alphred.ui.html import badge, duration, h, link, money, page, query, when
 from alphred.ui.reports_html import diffs, reports
@@ -83,10 +83,9 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
         "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
     }
     if view.reports is not None:
-        left_out = len(view.reports) >= MAX_ARTIFACTS
-        sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, left_out, status['phases'])}"
+        sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, view.older_reports, status['phases'])}"
     if view.diffs is not None:
-        sections["diffs"] = f"<h2>Changes</h2>{diffs(view.diffs, len(view.diffs) >= MAX_ARTIFACTS)}"
+        sections["diffs"] = f"<h2>Changes</h2>{diffs(view.diffs, view.older_diffs)}"
     return sections
 
 
@@ -165,34 +164,42 @@ def _columns(view: RunView) -> tuple[bool, bool]:
 
 
 def _steps(view: RunView) -> str:
-    if not view.steps:
-        return '<p class="empty">No finished attempt yet.</p>' if view.step_total == 0 else _pager(view)
-    branch, provider = _columns(view)
+    return steps_table(view.steps, view.step_total, columns=_columns(view), run_branch=view.record.branch)
+
+
+def steps_table(
+    rows: list[StepRow], total: int, *, columns: tuple[bool, bool] = (False, False), run_branch: str | None = None
+) -> str:
+    """The steps table of ``rows`` (a window of the run's ``total`` steps) with its pager; ``columns`` says
+    whether it has a branch and a provider column."""
+    if not rows:
+        return '<p class="empty">No finished attempt yet.</p>' if total == 0 else _pager(rows, total)
+    branch, provider = columns
     head = "<th>#</th><th>phase</th>" + ("<th>branch</th>" if branch else "") + "<th>attempt</th><th>outcome</th>"
     head += "<th>decision</th><th>next</th><th>reason</th><th>time</th><th class=num>tokens</th>"
     head += ("<th>provider</th>" if provider else "") + "<th>checks</th>"
-    rows = "".join(_step_row(row, (branch, provider), view.record.branch) for row in view.steps)
-    first, last = view.steps[0].number, view.steps[-1].number
-    follow = "1" if view.newest_steps else "0"
+    body = "".join(_step_row(row, columns, run_branch) for row in rows)
+    first, last = rows[0].number, rows[-1].number
+    follow = "1" if last >= total else "0"
     return (
-        f'{_pager(view)}<table class="steps"><thead><tr>{head}</tr></thead>'
+        f'{_pager(rows, total)}<table class="steps"><thead><tr>{head}</tr></thead>'
         f'<tbody id="step-rows" data-first="{first}" data-last="{last}" data-follow="{follow}" '
-        f'data-columns="{int(branch)}{int(provider)}">{rows}</tbody></table>'
+        f'data-columns="{int(branch)}{int(provider)}">{body}</tbody></table>'
     )
 
 
-def _pager(view: RunView) -> str:
+def _pager(rows: list[StepRow], total: int) -> str:
     """Which steps the table shows, and links to older ones and back to the newest."""
-    if not view.steps:
-        total = view.step_total
+    if not rows:
         return f'<p class="dim">No step before this one (the run has {total}). <a href="?">newest steps</a></p>'
-    first, last = view.steps[0].number, view.steps[-1].number
+    first, last = rows[0].number, rows[-1].number
+    newest = last >= total
     links = []
     if first > 1:
         links.append(f'<a class="older" href="{h(query(steps_before=first))}">older steps →</a>')
-    if not view.newest_steps:
+    if not newest:
         links.append('<a class="newest" href="?">newest steps</a>')
-    shown = f"steps {first}–{last} of {view.step_total}" if first > 1 or not view.newest_steps else ""
+    shown = f"steps {first}–{last} of {total}" if first > 1 or not newest else ""
     if not links and not shown:
         return ""
     return f'<p class="pager dim" id="steps-pager">{shown} {" ".join(links)}</p>'

@@ -135,6 +135,13 @@ def test_the_store_reads_a_window_of_steps(runs: Runs) -> None:
         for start, limit in ((0, 2), (1, 3), (3, 10), (5, 1)):
             assert store.list_steps(1, start, limit) == every[start : start + limit]
         assert store.list_steps(1, 2) == every[2:]
+        artifacts = store.artifacts(1)
+        reports = [a for a in artifacts if a.kind == "report"]
+        assert store.recent_artifacts(1, 2, kind="report") == reports[-2:]  # the newest, oldest first
+        assert store.count_artifacts(1, kind="report") == len(reports)
+        others = [a for a in artifacts if a.kind not in ("report", "diff")]
+        assert store.recent_artifacts(1, 100, exclude=("report", "diff")) == others
+        assert store.count_artifacts(1, exclude=("report", "diff")) == len(others) > 0
     finally:
         store.close()
 
