@@ -123,25 +123,27 @@ def test_a_live_update_sends_only_what_changed(runs: Runs, make_client: Any, mon
         assert whole["steps"] == "" and re.findall(r'data-step="(\d+)"', whole["sections"]["steps"]) == ["5", "6", "7"]
 
 
-def test_the_store_reads_a_window_of_steps(runs: Runs) -> None:
+@pytest.mark.parametrize("database", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def test_the_store_reads_a_window_of_steps(database: str, runs: Runs, request: pytest.FixtureRequest) -> None:
     from alphred.store import SqlRunStore
 
-    runs.run(PARALLEL, name="parallel.yaml")
-    store = SqlRunStore(runs.db_url)
+    url = request.getfixturevalue("postgres_url") if database == "postgresql" else runs.db_url
+    run_id = runs.run(PARALLEL, "--db", url, name="parallel.yaml")["run_id"]
+    store = SqlRunStore(url)
     try:
-        every = store.list_steps(1)
-        assert store.count_steps(1) == len(every) == 5
+        every = store.list_steps(run_id)
+        assert store.count_steps(run_id) == len(every) == 5
         assert every[0].next == "backend,frontend"  # a fan-out's routing decisions, joined
         for start, limit in ((0, 2), (1, 3), (3, 10), (5, 1)):
-            assert store.list_steps(1, start, limit) == every[start : start + limit]
-        assert store.list_steps(1, 2) == every[2:]
-        artifacts = store.artifacts(1)
+            assert store.list_steps(run_id, start, limit) == every[start : start + limit]
+        assert store.list_steps(run_id, 2) == every[2:]
+        artifacts = store.artifacts(run_id)
         reports = [a for a in artifacts if a.kind == "report"]
-        assert store.recent_artifacts(1, 2, kind="report") == reports[-2:]  # the newest, oldest first
-        assert store.count_artifacts(1, kind="report") == len(reports)
+        assert store.recent_artifacts(run_id, 2, kind="report") == reports[-2:]  # the newest, oldest first
+        assert store.count_artifacts(run_id, kind="report") == len(reports)
         others = [a for a in artifacts if a.kind not in ("report", "diff")]
-        assert store.recent_artifacts(1, 100, exclude=("report", "diff")) == others
-        assert store.count_artifacts(1, exclude=("report", "diff")) == len(others) > 0
+        assert store.recent_artifacts(run_id, 100, exclude=("report", "diff")) == others
+        assert store.count_artifacts(run_id, exclude=("report", "diff")) == len(others) > 0
     finally:
         store.close()
 
