@@ -58,7 +58,7 @@ def reachable_host(host: str) -> tuple[str, str | None]:
     if name and any(not ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in found):
         return name, None
     loopback = "::1" if family == socket.AF_INET6 else "127.0.0.1"
-    return loopback, f"serving on every address of {bare}: from another machine use its address instead of {loopback}"
+    return loopback, f"listening on every address ({host}): from another machine, use its address instead of {loopback}"
 
 
 def url_for(host: str, port: int, token: str) -> str:
