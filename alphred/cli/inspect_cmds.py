@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from alphred.cli.main import RUN_ID, app, db_option, repo_option
+from alphred.cli.main import RUN_ID, app, db_option, repo_option, suggestion_place
 from alphred.errors import UnknownRunError
 
 
@@ -80,9 +80,10 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
     from alphred.views.branch_lines import branch_lines
     from alphred.views.branch_status import phase_branches, phase_heads, run_workflows
-    from alphred.views.closing import holder_alive, next_commands, retryable, status_summary
+    from alphred.views.closing import holder_alive, retryable, status_summary
     from alphred.views.status import status_object
     from alphred.views.style import Painter, table, wants_colour
+    from alphred.views.suggestions import next_commands
 
     store = open_existing_store(repo, db)
     record = _record(store, run_id)
@@ -99,7 +100,8 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     state = paint.status(obj["status"], obj["status"])
     click.echo(f"run {run_id}: {state}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}")
     if facts["owner_gone"]:
-        click.echo(paint(f"  the process running it is gone — run `alphred resume {run_id}` to continue it", "yellow"))
+        resume = suggestion_place(record.repo_path).alphred(f"resume {run_id}")
+        click.echo(paint(f"  the process running it is gone — run `{resume}` to continue it", "yellow"))
     ended = f" · ended {facts['completed']}" if facts["completed"] else ""
     click.echo(f"started {facts['started']}{ended} · took {facts['took']}")
     if record.queued and obj["status"] == "pending":  # a submitted run: why does it wait?
@@ -140,7 +142,11 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     if not obj["steps"]:
         click.echo("  (none yet)")
     hints = next_commands(
-        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record, workflow)
+        record,
+        steps,
+        holder_alive=holder_alive(record),
+        retryable=retryable(store, record, workflow),
+        place=suggestion_place(record.repo_path),
     )
     click.echo("next: " + " · ".join(hints))
     return 0

@@ -160,6 +160,19 @@ def check_branch_name(value: str | None) -> str | None:
     return value
 
 
+def suggestion_place(repo_path: str | None) -> Any:
+    """Where the person who runs this command is, for the ``next:`` commands it prints (``views.suggestions``):
+    ``--repo`` when ``repo_path`` is not the current directory's repository, ``--db`` when the command
+    line named the database."""
+    from alphred.views.suggestions import place_for
+
+    ctx = click.get_current_context(silent=True)
+    db = None
+    if ctx is not None and ctx.get_parameter_source("db") is click.core.ParameterSource.COMMANDLINE:
+        db = ctx.params.get("db")
+    return place_for(repo_path, db)
+
+
 repo_option = click.option(
     "--repo",
     "repo",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from alphred.cli.main import RUN_ID, app, check_branch_name, db_option, repo_option
+from alphred.cli.main import RUN_ID, app, check_branch_name, db_option, repo_option, suggestion_place
 
 if TYPE_CHECKING:
     from alphred.operations.workspace import Workspace
@@ -82,7 +82,7 @@ def _report(store: SqlRunStore, record: RunRecord, as_json: bool, quiet: bool = 
 
     status = run_status(store, record)
     if not quiet:
-        for line in closing_block(store, record, Painter(wants_colour(sys.stderr))):
+        for line in closing_block(store, record, Painter(wants_colour(sys.stderr)), suggestion_place(record.repo_path)):
             click.echo(line, err=True)
     if as_json:
         sys.stdout.write(json.dumps(status) + "\n")
@@ -197,7 +197,7 @@ def run(
 
     workflow, diagnostics = check_workflow(file, providers=default_registry())
     if workflow is None:
-        raise WorkflowInvalidError(diagnostics)  # its message lists every diagnostic, once
+        raise WorkflowInvalidError(diagnostics, _file_hint(file, repo))  # its message lists every diagnostic, once
     for diagnostic in diagnostics:
         click.echo(diagnostic.format(), err=True)
     dry_run = dry_run or dry_run_scope is not None
@@ -227,6 +227,17 @@ def run(
     with SqlRunStore(url) as store:
         record = start_run(workspace(store, location, quiet, events_format), workflow, options, registry)
         return _report(store, record, as_json, quiet)
+
+
+def _file_hint(file: str, repo: str | None) -> str | None:
+    """When FILE is missing here but exists inside ``--repo``: say that FILE is read from the current
+    directory, and name the path that would work."""
+    if repo is None or os.path.isabs(file) or os.path.exists(file):
+        return None
+    inside = os.path.join(repo, file)
+    if not os.path.isfile(inside):
+        return f"FILE is read from the current directory ({os.getcwd()}), not from --repo"
+    return f"FILE is read from the current directory, not from --repo: did you mean {inside}?"
 
 
 def _registered_repo(repo: str | None, environ: dict[str, str], db: str | None) -> tuple[str | None, str | None]:

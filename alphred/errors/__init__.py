@@ -102,11 +102,11 @@ class WorkflowInvalidError(AlphredError):
     code = "WORKFLOW_INVALID"
     exit_code = 2
 
-    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+    def __init__(self, diagnostics: Sequence[Diagnostic], hint: str | None = None) -> None:
         self.diagnostics = tuple(diagnostics)
         errors = [d for d in self.diagnostics if d.severity == "error"]
         lines = "\n".join(d.format() for d in self.diagnostics)
-        super().__init__(f"{len(errors)} error(s) in workflow\n{lines}")
+        super().__init__(f"{len(errors)} error(s) in workflow\n{lines}" + (f"\n{hint}" if hint else ""))
 
 
 class GuardSyntaxError(AlphredError):

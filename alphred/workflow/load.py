@@ -76,7 +76,7 @@ def check_workflow(
         try:
             text = read_regular_text(Path(path), MAX_WORKFLOW_BYTES)
         except FileNotFoundError:
-            out.error(SourcePos(1, 1), "file not found")
+            out.error(SourcePos(1, 1), f"file not found (looked at {Path(path).absolute()})")
             return None, out.sorted()
         except FileRefusedError as exc:
             out.error(SourcePos(1, 1), f"cannot read file: it {exc}")
