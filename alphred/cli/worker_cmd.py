@@ -97,10 +97,10 @@ def worker(
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of worker objects.")
 def workers(db: str | None, repo: str | None, as_json: bool) -> int:
     """List the registered workers: live or lost, heartbeat, capabilities and the runs in hand."""
-    from alphred.cli.inspect_cmds import open_existing_store
+    from alphred.cli.inspect_cmds import open_read_store
     from alphred.store.owners import lease_ttl
 
-    store = open_existing_store(repo, db)
+    store = open_read_store(repo, db)
     rows = []
     if store is not None:
         with store:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Row, bindparam, func, insert, select
 
+from alphred.store.assembly import routes_by_attempt, step_record
 from alphred.store.columns import utcnow
-from alphred.store.enums import StepOutcome
 from alphred.store.event_rows import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
 from alphred.store.rows import RowReader
@@ -219,37 +218,11 @@ class HistoryOps(RunOps):
 
     def list_steps(self, run_id: int) -> list[StepRecord]:
         """The run's finished attempts in execution order, each with its routing decision (if any)."""
-        routes: dict[tuple[int, int], RoutingRecord] = {}
-        for route in self.routing_decisions(run_id):
-            key = (route.run_node_id, route.attempt)
-            earlier = routes.get(key)
-            fan_out = earlier is not None and route.priority is not None and earlier.priority == route.priority
-            if fan_out and earlier is not None and route.target not in earlier.target.split(","):
-                route = replace(route, target=f"{earlier.target},{route.target}")  # a fan-out's branches
-            routes[key] = route  # else the latest one per attempt wins
+        routes = routes_by_attempt(self.routing_decisions(run_id))
         query = (
             select(DIAGNOSTICS, NODES.c.node_key)
             .join(NODES, NODES.c.id == DIAGNOSTICS.c.run_node_id)
             .where(DIAGNOSTICS.c.run_id == run_id)
             .order_by(DIAGNOSTICS.c.id)
         )
-        steps = []
-        for row in self._conn.execute(query):
-            m = row._mapping
-            found = routes.get((m["run_node_id"], m["attempt"]))
-            steps.append(
-                StepRecord(
-                    phase=m["node_key"], attempt=m["attempt"], outcome=StepOutcome(m["outcome"]),
-                    decision=found.decision if found else None, next=found.target if found else None,
-                    reason=m["reason"], error_code=m["error_code"], duration_ms=m["duration_ms"],
-                    tokens=m["tokens"], cost_usd=m["cost_usd"], event_count=m["event_count"],
-                    created_at=m["created_at"], checks=_checks(m["details"]),
-                )
-            )  # fmt: skip
-        return steps
-
-
-def _checks(details: Any) -> tuple[Mapping[str, Any], ...]:
-    """The checks kept in a diagnostics row's details (SPEC §9), or none."""
-    checks = details.get("checks") if isinstance(details, dict) else None
-    return tuple(c for c in checks if isinstance(c, dict)) if isinstance(checks, list) else ()
+        return [step_record(row._mapping, routes) for row in self._conn.execute(query)]

@@ -18,6 +18,7 @@ from sqlalchemy import Select, and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from alphred.store import schema
+from alphred.store.assembly import worker_object
 from alphred.store.columns import utcnow
 from alphred.store.enums import RunStatus
 from alphred.store.records import Candidate
@@ -141,19 +142,7 @@ class QueueOps:
             query = select(RUNS.c.id, RUNS.c.lease_owner).where(RUNS.c.lease_owner.in_(owners)).order_by(RUNS.c.id)
             for run_id, owner in self._conn.execute(query):
                 held.setdefault(owner, []).append(run_id)
-        return [
-            {
-                "id": r.id,
-                "host": r.host,
-                "pid": r.pid,
-                "started_at": r.started_at.isoformat(),
-                "heartbeat_at": r.heartbeat_at.isoformat(),
-                "capabilities": list(r.capabilities or []),
-                "runs": held.get(r.id, []),
-                "state": "live" if (now - r.heartbeat_at).total_seconds() <= lost_after else "lost",
-            }
-            for r in rows
-        ]
+        return [worker_object(r._mapping, held.get(r.id, []), now, lost_after) for r in rows]
 
     def live_capabilities(self, lost_after: float) -> list[set[str]]:
         """What each live worker offers."""

@@ -10,14 +10,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from alphred.engine import can_retry, state_from_json
+from alphred.engine.actions import stored_can_retry
 from alphred.store.owners import lease_free
 from alphred.views.style import Painter, format_seconds, shown_path
 from alphred.views.suggestions import Place, failed_step, next_commands
 
 if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore, StepRecord
-    from alphred.workflow import Workflow
 
 TAIL_LINES = 15
 REASON_WORDS = {
@@ -76,26 +75,16 @@ def holder_alive(record: RunRecord) -> bool:
     return not lease_free(record.lease_owner, record.lease_expires_at)
 
 
-def retryable(store: SqlRunStore, record: RunRecord, workflow: Workflow | None = None) -> bool:
+def retryable(store: SqlRunStore, record: RunRecord) -> bool:
     """Whether ``alphred retry`` has something to run again for this failed run, from its stored engine state
     (True when that state cannot be read: the retry itself says so)."""
     if record.status.value != "failed":
         return False
-    from alphred.providers import default_registry
-    from alphred.workflow import load_workflow
-
     try:
-        snapshot = store.run_snapshot(record.id)
-        if snapshot.engine is None:
-            return True
-        if workflow is None:
-            if snapshot.source_text is None:
-                return True
-            source = snapshot.source_path or "workflow.yaml"
-            workflow = load_workflow(source, snapshot.source_text, snapshot.source_files, providers=default_registry())
-        return can_retry(state_from_json(workflow, snapshot.engine))
+        engine = store.run_snapshot(record.id).engine
     except Exception:  # an unreadable snapshot only loses the precision of the hint
         return True
+    return True if engine is None else stored_can_retry(engine)
 
 
 def _failure_lines(
