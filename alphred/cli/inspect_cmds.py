@@ -97,7 +97,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
         return 0
     waiting = None
     if record.queued and record.status.value == "pending":  # a submitted run: why does it wait?
-        from alphred.operations.submit import waiting_reason
+        from alphred.operations.takers import waiting_reason
 
         waiting = waiting_reason(store, record)
     paint = Painter(wants_colour(sys.stdout))

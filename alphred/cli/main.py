@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import traceback
@@ -151,6 +152,20 @@ def app() -> None:
 
 
 RUN_ID = click.IntRange(1, MAX_ID)  # run ids and counts: what the database stores
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds: finite (``nan`` and ``inf`` are refused, which ``FloatRange`` lets through) and at
+    least ``min``."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The value as a finite float within range, else a usage error."""
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return number
 
 
 def check_branch_name(value: str | None) -> str | None:

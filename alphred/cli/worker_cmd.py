@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from alphred.cli.main import app, db_option
+from alphred.cli.main import Seconds, app, db_option
 
 
 @app.command()
@@ -22,11 +22,18 @@ from alphred.cli.main import app, db_option
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at once.")
 @click.option("--capability", "labels", metavar="LABEL", multiple=True, help="A label this worker offers (repeatable).")
 @click.option("--once", is_flag=True, help="Stop when nothing this worker can claim is left (default: keep waiting).")
-@click.option("--poll", "poll_seconds", type=click.FloatRange(min=0.05), default=5.0, show_default=True,
+@click.option("--poll", "poll_seconds", type=Seconds(min=0.05), default=5.0, show_default=True,
               help="Seconds between looks for work (PostgreSQL also wakes the worker on each submit).")  # fmt: skip
 @click.option("--max-runs", type=click.IntRange(min=1), default=None, help="Stop after claiming this many runs.")
-@click.option("--grace", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--grace", type=Seconds(min=0), default=30.0, show_default=True,
               help="Seconds SIGTERM/SIGINT leave the active runs to record their interruption.")  # fmt: skip
+@click.option(
+    "--allow-workflows",
+    "allow_workflows",
+    metavar="GLOB",
+    multiple=True,
+    help="Take only runs of workflows whose key matches GLOB (repeatable; default: every workflow).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def worker(
     repos: tuple[str, ...],
@@ -37,11 +44,13 @@ def worker(
     poll_seconds: float,
     max_runs: int | None,
     grace: float,
+    allow_workflows: tuple[str, ...],
     quiet: bool,
 ) -> int:
     """Claim pending runs (highest --priority first, then oldest) and abandoned ones (owner dead or lease
     expired) whose requirements this worker offers, and execute them as `alphred run` would; several
-    workers may share one database.
+    workers may share one database. Whoever can submit a run runs code on this worker, with its
+    credentials: --allow-workflows limits which workflows it takes.
     """
     import os
     import signal
@@ -65,7 +74,7 @@ def worker(
         except NotAGitRepositoryError:
             paths = []  # a clone-only worker
     chooser = RepoChooser(paths, os.environ)
-    options = WorkerOptions(concurrency, labels, poll_seconds, once, max_runs, grace)
+    options = WorkerOptions(concurrency, labels, poll_seconds, once, max_runs, grace, allow_workflows)
 
     def say(message: str) -> None:
         click.echo(f"worker: {message}", err=True)

@@ -81,7 +81,11 @@ def check_database_url(value: str | None) -> str | None:
         if driver not in ("", "pysqlite"):
             raise DatabaseUrlError(shown, f"driver '{driver}' is not supported (use sqlite:///PATH)")
         database = url.database or ""
-        if database and database != ":memory:" and not database.startswith("file:"):
+        if database in ("", ":memory:") or "mode=memory" in database or url.query.get("mode") == "memory":
+            raise DatabaseUrlError(
+                shown, "an in-memory database keeps nothing once the command ends: use sqlite:///PATH (a file)"
+            )
+        if not database.startswith("file:"):
             path = Path(database)
             if path.exists() and not path.is_file():
                 raise DatabaseUrlError(shown, f"{database} is not a regular file")

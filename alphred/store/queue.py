@@ -51,7 +51,8 @@ def _claimable(now: datetime, host: str) -> Any:
     return waiting, free
 
 
-_COLUMNS = tuple(RUNS.c[name] for name in column_fields(Candidate))
+TREES = schema.WORKFLOW_TREES
+_COLUMNS = (*(RUNS.c[name] for name in column_fields(Candidate, without=("tree_key",))), TREES.c.tree_key)
 _CANDIDATE = RowReader(Candidate, convert={"requires": lambda value: tuple(value or ()), "queued": bool})
 
 
@@ -63,7 +64,13 @@ class QueueOps:
     def claimable_runs(self, host: str, *, limit: int = 50) -> list[Candidate]:
         """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest."""
         waiting, free = _claimable(utcnow(), host)
-        query = select(*_COLUMNS).where(waiting, free).order_by(RUNS.c.priority.desc(), RUNS.c.id).limit(limit)
+        query = (
+            select(*_COLUMNS)
+            .join(TREES, TREES.c.id == RUNS.c.tree_id)
+            .where(waiting, free)
+            .order_by(RUNS.c.priority.desc(), RUNS.c.id)
+            .limit(limit)
+        )
         return [_CANDIDATE(r) for r in self._conn.execute(query)]
 
     def claim_run(
