@@ -69,7 +69,7 @@ def _record(store: Any, run_id: int | None) -> Any:
     if run_id is None:  # the latest run
         latest = [] if store is None else store.list_runs(1)
         if not latest:
-            raise UnknownRunError("(none yet: start one with `alphred run FILE`)")
+            raise UnknownRunError(None)
         return latest[0]
     record = None if store is None else store.find_run(run_id)
     if record is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import UTC, datetime
 
 import click
 
@@ -118,11 +119,19 @@ def workers(db: str | None, repo: str | None, as_json: bool) -> int:
         sys.stdout.write(json.dumps(rows) + "\n")
         return 0
     if not rows:
-        click.echo("no workers", err=True)
+        click.echo("no workers (start one with: alphred worker)", err=True)
+        return 0
+    from alphred.views.closing import local_time
+    from alphred.views.style import format_seconds, table
+
+    now = datetime.now(UTC)
+    lines: list[tuple[str, ...]] = [("WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS")]
     for row in rows:
+        beat = datetime.fromisoformat(row["heartbeat_at"])
+        ago = format_seconds(max((now - beat).total_seconds(), 0.0))
+        started = local_time(datetime.fromisoformat(row["started_at"]))
         runs = ",".join(str(r) for r in row["runs"]) or "-"
-        click.echo(
-            f"{row['id']}  {row['state']:<4}  heartbeat {row['heartbeat_at']}  "
-            f"capabilities {','.join(row['capabilities']) or '-'}  runs {runs}"
-        )
+        lines.append((row["id"], row["state"], started, f"{ago} ago", ",".join(row["capabilities"]) or "-", runs))
+    for line in table(lines):
+        click.echo(line)
     return 0

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 
 class AlphredError(Exception):
@@ -355,8 +356,17 @@ class UiNotInstalledError(UiError):
         self.missing = missing
         super().__init__(
             f"the web view needs the optional packages starlette and uvicorn ({missing} is missing): "
-            "install them with `pip install 'alphred[ui]'` (or `pip install starlette uvicorn`)"
+            f"install them with `{install_hint('ui')}` (or `pip install starlette uvicorn`)"
         )
+
+
+def install_hint(extra: str) -> str:
+    """The command that adds Alphred's optional ``extra`` (Alphred is not on a package index): from the checkout
+    this Alphred runs from, when it is one, else from the repository's URL."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file():
+        return f"pip install -e '{checkout}[{extra}]'"
+    return f"pip install 'alphred[{extra}] @ git+https://<repository URL>'"
 
 
 # Two branches of the tree live in their own modules (command-line input; attempt failures, one class per

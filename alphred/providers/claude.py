@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import NO_RESULT, InvalidRequestError, ProviderError
+from alphred.errors import NO_RESULT, InvalidRequestError, ProviderError, install_hint
 from alphred.providers.base import ProviderEvent, ProviderOptions, Readiness
 from alphred.providers.classification import classify_text, provider_error, tail
 from alphred.providers.claude_errors import (
@@ -91,7 +91,7 @@ class ClaudeProvider:
             import claude_agent_sdk as sdk
         except ImportError:
             raise InvalidRequestError(
-                "claude-agent-sdk is not installed: pip install 'alphred[claude]'", code=CLAUDE_SDK_MISSING
+                f"claude-agent-sdk is not installed: {install_hint('claude')}", code=CLAUDE_SDK_MISSING
             ) from None
         _quiet_sdk_logger()
         stderr: deque[str] = deque(maxlen=STDERR_LINES)
@@ -213,7 +213,7 @@ def _classify_exception(sdk: Any, exc: Exception, stderr: list[str]) -> Provider
 def find_cli(explicit: str | None = None) -> tuple[str | None, str]:
     """The Claude Code CLI that will run (``ALPHRED_CLAUDE_CLI``, the SDK's bundled one, PATH) or why none."""
     if importlib.util.find_spec("claude_agent_sdk") is None:
-        return None, "claude-agent-sdk is not installed: pip install 'alphred[claude]'"
+        return None, f"claude-agent-sdk is not installed: {install_hint('claude')}"
     configured = explicit or os.environ.get(ENV_CLI)
     if configured:
         if Path(configured).is_file() and os.access(configured, os.X_OK):

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import NO_RESULT, AttemptInterruptedError, InvalidRequestError, ProviderError
+from alphred.errors import NO_RESULT, AttemptInterruptedError, InvalidRequestError, ProviderError, install_hint
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.classification import classify_text, provider_error, tail
@@ -344,7 +344,7 @@ def find_codex(explicit: str | None = None) -> tuple[str | None, str]:
     if found:
         return found, ""
     return None, (
-        f"no codex binary: pip install 'alphred[codex]' (bundles it), npm install -g @openai/codex, or set {ENV_BIN}"
+        f"no codex binary: {install_hint('codex')} (bundles it), npm install -g @openai/codex, or set {ENV_BIN}"
     )
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from alphred.errors import AttemptInterruptedError, ProviderError
+from alphred.errors import AttemptInterruptedError, ProviderError, install_hint
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.contract import cap_text
 from alphred.providers.openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
@@ -50,7 +50,7 @@ DEFAULT_MAX_TURNS = 50
 REQUEST_TIMEOUT = 600.0
 CONNECT_TIMEOUT = 10.0
 PROBE_TIMEOUT = 2.0
-SDK_MISSING = "the openai package is not installed: pip install 'alphred[openai]'"
+SDK_MISSING = f"the openai package is not installed: {install_hint('openai')}"
 
 # USD per million tokens (input, cached input, output): list prices of a few OpenAI models, used only when
 # the phase gives no `price_per_mtok`. Dated snapshots ("gpt-4o-2024-08-06") match their family.

@@ -137,6 +137,11 @@ def test_a_garbled_database_is_a_clear_error_for_the_read_commands(repo: Path) -
         assert_clear(cli(*command), 1, "Error [DATABASE_CORRUPT]")  # as for run (below)
 
 
+def test_status_and_logs_with_no_runs_say_so(repo: Path) -> None:
+    for command in (("status",), ("logs",)):
+        assert_clear(cli(*command), 2, "Error [UNKNOWN_RUN]: no runs yet (start one with `alphred run FILE`)")
+
+
 def test_database_url_from_the_environment_is_checked_too(repo: Path) -> None:
     assert_clear(cli("runs", env={"ALPHRED_DATABASE_URL": "mysql://x"}), 2, "Error [BAD_DATABASE_URL]")
 

@@ -309,6 +309,9 @@ def test_allow_workflows_limits_what_a_worker_takes_and_status_says_why(
     assert "waiting: no live worker takes workflow other" in cli(world, "status", str(other)).stdout
     assert status(world, other)["status"] == "pending"
     assert "workflow:fix-*" in workers(world)[0]["capabilities"]
+    shown = cli(world, "workers").stdout.splitlines()  # a table with a header and human times
+    assert shown[0].split() == ["WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS"]
+    assert " ago " in shown[1] and " live " in shown[1]
     idle.send_signal(signal.SIGTERM)
     idle.communicate(timeout=60)
     assert ledger(world) == ["mine"]
