@@ -174,7 +174,8 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: 
         lines.append(
             f"  dry run: agent phases were stubbed, {what}; nothing was pushed and no pull request was opened."
         )
-    lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
+    if status == "failed":  # a run that completed after a failed attempt shows none of its output
+        lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
     if status == "paused" and record.reason == "awaiting_approval":
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:

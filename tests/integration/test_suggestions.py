@@ -200,3 +200,30 @@ def test_a_missing_file_with_repo_says_which_path_it_looked_at(world: ScmWorld) 
     assert result.returncode == 2
     assert f"looked at {elsewhere / 'demo.yaml'}" in result.stderr
     assert "did you mean ../repo/demo.yaml?" in result.stderr
+
+
+FLAKY = """\
+alphred: 1
+key: flaky
+phases:
+  tests:
+    type: command
+    max_retries: 1
+    run: "if [ -e once ]; then echo passed; else touch once; echo OLD-FAILURE-OUTPUT; exit 1; fi"
+"""
+
+
+def test_a_completed_run_does_not_show_an_earlier_failed_attempts_output(world: ScmWorld) -> None:
+    (world.root / "flaky.yaml").write_text(FLAKY)
+    ran = alphred(world, "run", str(world.root / "flaky.yaml"))
+    assert ran.returncode == 0, ran.stderr
+    closing = ran.stderr[ran.stderr.index("✓ run 1 completed ·") :]
+    assert "OLD-FAILURE-OUTPUT" not in closing and "failed" not in closing
+
+
+def test_status_of_a_pending_run_shows_no_branch_and_no_duration(world: ScmWorld) -> None:
+    (world.root / "red.yaml").write_text(FAILING)
+    submitted = alphred(world, "submit", str(world.root / "red.yaml"))
+    assert submitted.returncode == 0, submitted.stderr
+    shown = alphred(world, "status").stdout
+    assert "not started yet" in shown and "branch None" not in shown and "took" not in shown
