@@ -162,7 +162,8 @@ FAILURE_KINDS: dict[str, type[ProviderError]] = {
 """Each failure kind's class: what ``ProviderError(message, kind=...)`` builds."""
 
 KINDS = tuple(kind for kind in FAILURE_KINDS if kind not in (IdleTimeoutError.kind, WorktreeTamperedError.kind))
-"""The kinds a provider reports (SPEC §4); ``idle_timeout`` and ``worktree_tampered`` are Alphred's own."""
+"""The kinds a provider reports (SPEC §4); ``idle_timeout`` is Alphred's own (and so is ``worktree_tampered``,
+``WorktreeTamperedError``, which no provider reports: the runtime finds it after the attempt)."""
 
 
 class RuntimeFailure(AlphredError):
