@@ -17,7 +17,7 @@ import itertools
 import json
 import os
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,12 +110,20 @@ def tool_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:
 
 
 class Toolbox:
-    """Carries out tool calls in one worktree; ``shell_env`` is the environment of shell commands."""
+    """Carries out tool calls in one worktree; ``shell_env`` is the environment of shell commands, ``confine``
+    wraps their argv into the phase's sandbox (``sandbox:``, SPEC §14)."""
 
-    def __init__(self, root: Path, decisions: Sequence[str], shell_env: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        decisions: Sequence[str],
+        shell_env: Mapping[str, str],
+        confine: Callable[[Sequence[str]], list[str]] | None = None,
+    ) -> None:
         self.root = root.resolve()
         self.decisions = tuple(decisions)
         self.shell_env = dict(shell_env)
+        self.confine = confine
 
     async def call(self, call: ToolCall) -> ToolOutcome:
         """Run one call; every failure is a ToolOutcome with ``is_error`` (never an exception)."""
@@ -231,11 +239,10 @@ class Toolbox:
 
     async def shell(self, command: str, timeout: float) -> ToolOutcome:
         """``shell {command, timeout_s?}``: ``bash -c`` in its own process group; killed on timeout/cancel."""
+        argv = ["bash", "-c", command]
         spawn = asyncio.ensure_future(
             asyncio.create_subprocess_exec(
-                "bash",
-                "-c",
-                command,
+                *(self.confine(argv) if self.confine is not None else argv),
                 cwd=str(self.root),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,

@@ -45,6 +45,7 @@ class ScriptedProvider:
     """Execution number ``attempt`` takes ``script[min(attempt, len(script)) - 1]``; the last entry repeats."""
 
     name = "scripted"
+    spawns = False  # it starts no process: the end of its attempts needs no search for leftovers
 
     def check(self) -> Readiness:
         """Always ready: no binary, no network, no credentials."""

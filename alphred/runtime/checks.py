@@ -111,6 +111,7 @@ class CheckRun:
     environ: Mapping[str, str]
     redactor: Redactor
     emit: Callable[[ProviderEvent], None]  # into the attempt's event stream
+    confine: Callable[[Sequence[str]], list[str]] | None = None  # the phase's sandbox (``runtime/sandbox.py``)
 
 
 async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
@@ -154,7 +155,8 @@ async def _run_command(check: Check, script: str, environ: Mapping[str, str], ru
     size = 0
     exit_code: int | None = None
     try:
-        async for event in run_command(script, run.worktree, timeout=check.timeout, environ=environ):
+        commands = run_command(script, run.worktree, timeout=check.timeout, environ=environ, confine=run.confine)
+        async for event in commands:
             if event.type is EventType.TOOL_RESULT:
                 tail.append(event.content + "\n")
                 size += len(event.content) + 1

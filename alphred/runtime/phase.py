@@ -32,9 +32,11 @@ from alphred.runtime.attempt_context import AttemptStats, PhaseContext
 from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
+from alphred.runtime.environment import ATTEMPT_MARKER
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
-from alphred.runtime.sink import FLUSH_EVERY_SECONDS, EventSink
+from alphred.runtime.room import AttemptRoom
+from alphred.runtime.sink import FLUSH_EVERY_EVENTS, FLUSH_EVERY_SECONDS, EventSink
 from alphred.store import StoreTransaction
 from alphred.workflow import Phase, PhaseType
 
@@ -83,14 +85,19 @@ async def run_attempt(
     stats.details["start_sha"] = start_sha
     sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
+    room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
     flusher = asyncio.create_task(_flush_periodically(sink))
     try:
-        events = _events_for(ctx, state, phase, attempt, notes, reports)
+        await room.open()
+        events = _events_for(ctx, state, phase, attempt, notes, reports, room)
         failure = await _consume(events, phase, sink, outcome)
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
-        return await _end(ctx, state, phase, (attempt, visit), stats, sink, outcome, failure, resolving, seal)
+        await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
+        end = (attempt, visit)
+        return await _end(ctx, state, phase, end, stats, sink, outcome, failure, resolving, seal, room)
     finally:
         flusher.cancel()
+        await asyncio.shield(room.close())
         if sink.pending:  # the attempt raised or was cancelled before ``_ended`` wrote its last events
             await asyncio.shield(asyncio.to_thread(sink.flush))
 
@@ -106,6 +113,7 @@ async def _end(
     failure: ProviderError | None,
     resolving: tuple[str, ...] | None,
     seal: WorktreeSeal,
+    room: AttemptRoom,
 ) -> PhaseCompleted | PhaseFailed:
     """Turn the attempt's result into its outcome: its checks, then (in one worker thread) ``_ended``.
 
@@ -133,7 +141,7 @@ async def _end(
         stats.details["dry_run"] = True
     checked = None
     if verdict.problem is None and phase.checks:
-        checked = await _check(ctx, state, phase, verdict, stats, sink)
+        checked = await _check(ctx, state, phase, verdict, stats, sink, room)
 
     def complete() -> PhaseCompleted | PhaseFailed:
         return complete_attempt(ctx, phase, attempt, visit, verdict, stats, checked, resolving)
@@ -176,7 +184,13 @@ def _tampered(
 
 
 async def _check(
-    ctx: PhaseContext, state: RunState, phase: Phase, verdict: Verdict, stats: AttemptStats, sink: EventSink
+    ctx: PhaseContext,
+    state: RunState,
+    phase: Phase,
+    verdict: Verdict,
+    stats: AttemptStats,
+    sink: EventSink,
+    room: AttemptRoom,
 ) -> ChecksResult | None:
     """Run the phase's checks (SPEC §9) into the attempt's event stream; None when they are skipped.
 
@@ -214,9 +228,10 @@ async def _check(
         start_sha=str(stats.details["start_sha"]),
         values=template_context(state, ctx.workflow, phase.key),
         report=verdict.report,
-        environ=ctx.environ,
+        environ=room.environ,
         redactor=ctx.redactor,
         emit=emit,
+        confine=room.confine,
     )
     flusher = asyncio.create_task(_flush_when_woken(sink, wake))
     try:
@@ -251,6 +266,7 @@ def _events_for(
     attempt: int,
     notes: tuple[str, ...],
     reports: dict[str, UpstreamReport],
+    room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
@@ -258,9 +274,9 @@ def _events_for(
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
             return dry_run_command(shown, ctx.worktree)
+        environ = {**room.environ, **variables}
         return checked_stream(
-            "command",
-            run_command(command, ctx.worktree, timeout=None, environ={**ctx.environ, **variables}, display=shown),
+            "command", run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
         )
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
@@ -279,7 +295,10 @@ def _events_for(
         decisions=phase.decisions,
         settings=phase.options,
         cancel=ctx.cancel,
-        environment={MARKER: ctx.environ[MARKER]} if MARKER in ctx.environ else {},
+        environment={key: room.environ[key] for key in (MARKER, ATTEMPT_MARKER) if key in room.environ},
+        base_environment=room.environ,
+        sandbox=phase.sandbox,
+        confine=room.confine,
     )
     return provider.run(prompt, options)
 
@@ -316,6 +335,8 @@ async def _consume(
             moved = loop.time()
             async for event in iterator:
                 sink.add(event)
+                if sink.backlog >= FLUSH_EVERY_EVENTS:  # back-pressure: the stream waits for the database
+                    await asyncio.to_thread(sink.flush)
                 if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
                     outcome.counter.feed(event.metadata)
                 if event.type is EventType.RESULT:
