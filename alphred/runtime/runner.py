@@ -103,7 +103,7 @@ class Runner:
             run_id=run_id,
             workflow=workflow,
             worktree=worktree,
-            worktrees=GitWorktrees(location),
+            worktrees=GitWorktrees(location, hooks=workflow.git_hooks),
             registry=registry,
             redactor=Redactor(environ),
             environ=environ,

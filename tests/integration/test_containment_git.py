@@ -173,3 +173,39 @@ def test_the_openai_write_file_tool_writing_dot_git_fails_the_attempt_tampered(t
         _assert_tampered(repo, main_before, done)
     finally:
         server.stop()
+
+
+def test_the_repositorys_hooks_run_for_alphreds_commits_only_with_git_hooks_true(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    marker = tmp_path / "hook-ran"
+    hook = repo / ".git" / "hooks" / "post-commit"
+    hook.write_text(f"#!/bin/sh\necho ran >> {marker}\n")
+    hook.chmod(0o755)
+    body = 'phases:\n  build:\n    type: command\n    run: "echo x > new.txt"\n'
+    done = alphred(repo, "run", str(workflow(repo, body)), "--json")
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()  # off by default: the hook is the repository's code
+    done = alphred(repo, "run", str(workflow(repo, "git: {hooks: true}\n" + body)), "--json")
+    assert done.returncode == 0, done.stderr
+    assert marker.read_text() == "ran\n"
+
+
+def test_codex_commands_failing_in_its_broken_sandbox_fail_the_attempt() -> None:
+    from alphred.errors import ProviderError
+    from alphred.providers.codex import CodexEventMapper
+
+    mapper = CodexEventMapper(wants_decision=False)
+    item = {
+        "type": "command_execution",
+        "id": "c1",
+        "command": "touch x",
+        "aggregated_output": "bwrap: execvp codex-linux-sandbox: No such file or directory\n",
+        "exit_code": 1,
+        "status": "failed",
+    }
+    mapper.line(json.dumps({"type": "item.completed", "item": item}))
+    mapper.line(json.dumps({"type": "turn.completed", "usage": {"input_tokens": 1, "output_tokens": 1}}))
+    with pytest.raises(ProviderError) as caught:
+        mapper.finish(0, [])
+    assert caught.value.code == "CODEX_SANDBOX_BROKEN" and not caught.value.retryable
+    assert "codex-linux-sandbox" in caught.value.message
