@@ -52,7 +52,22 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
             )
             error.exit_code = 2
             raise error
+    check_sandbox(workflow)
     return registry
+
+
+def check_sandbox(workflow: Workflow) -> None:
+    """Preflight of ``sandbox:`` (SPEC §14): SANDBOX_UNAVAILABLE (exit 2) when a phase asks for it and
+    bubblewrap is missing or cannot run here — before anything is created, never a silent unsandboxed run."""
+    sandboxed = [phase.key for phase in workflow.phases if phase.sandbox is not None]
+    if not sandboxed:
+        return
+    from alphred.errors import SandboxUnavailableError
+    from alphred.runtime.sandbox import find_bwrap, sandbox_problem
+
+    problem = sandbox_problem(find_bwrap())
+    if problem is not None:
+        raise SandboxUnavailableError(sandboxed, problem)
 
 
 def workspace(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Workspace:

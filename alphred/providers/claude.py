@@ -148,8 +148,41 @@ class ClaudeProvider:
             if options.decisions
             else None,
             stderr=on_stderr,
-            env={**self.env, **options.environment},
+            env=self._client_environment(options),
+            **_sandbox_settings(options),
         )
+
+    def _client_environment(self, options: ProviderOptions) -> dict[str, str]:
+        """What the CLI gets over the SDK's copy of ``os.environ``: the run's environment (secrets dropped by
+        the runtime), every variable it left out blanked (the SDK merges ``os.environ`` underneath), and
+        Claude Code's own credentials (``ANTHROPIC_*``, ``CLAUDE_*``, a cloud mode's ``AWS_*``/``GOOGLE_*``)."""
+        if options.base_environment is None:
+            return {**self.env, **options.environment}
+        env = {name: "" for name in os.environ if name not in options.base_environment}
+        env.update(options.base_environment)
+        prefixes = ["ANTHROPIC_", "CLAUDE_"]
+        if os.environ.get("CLAUDE_CODE_USE_BEDROCK") not in (None, "", "0", "false"):
+            prefixes.append("AWS_")
+        if os.environ.get("CLAUDE_CODE_USE_VERTEX") not in (None, "", "0", "false"):
+            prefixes += ["GOOGLE_", "CLOUD_ML_"]
+        env.update({k: v for k, v in os.environ.items() if k.startswith(tuple(prefixes))})
+        return {**env, **self.env, **options.environment}
+
+
+def _sandbox_settings(options: ProviderOptions) -> dict[str, Any]:
+    """Alphred's ``sandbox:`` (SPEC §14) as Claude Code's own sandbox: every Bash command sandboxed, none let
+    out, the network closed (no domain allowed) unless ``network: true``."""
+    if options.sandbox is None:
+        return {}
+    domains = ["*"] if options.sandbox.network else []
+    return {
+        "sandbox": {
+            "enabled": True,
+            "autoAllowBashIfSandboxed": True,
+            "allowUnsandboxedCommands": False,
+            "network": {"allowedDomains": domains},
+        }
+    }
 
 
 def _names(value: Any) -> list[str]:

@@ -240,8 +240,10 @@ class _Session:
     ) -> None:
         self.provider, self.sdk, self.settings, self.options = provider, sdk, settings, options
         self.prompt = compose_openai_prompt(prompt, options.context, options.decisions)
-        shell_env = {k: v for k, v in env.items() if k != settings.key_env}  # the agent's shell never sees the key
-        self.toolbox = Toolbox(options.working_directory, options.decisions, shell_env)
+        # the agent's shell gets the run's environment (its secrets dropped by the runtime), never the key
+        base = env if options.base_environment is None else {**options.base_environment, **options.environment}
+        shell_env = {k: v for k, v in base.items() if k != settings.key_env}
+        self.toolbox = Toolbox(options.working_directory, options.decisions, shell_env, options.confine)
         self.key = env.get(settings.key_env, "") if settings.key_env else NO_KEY_PLACEHOLDER
         self.interrupted = False
         self.tokens = 0

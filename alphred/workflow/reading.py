@@ -13,6 +13,7 @@ from alphred.errors import GuardSyntaxError, TemplateError
 from alphred.guards import Expr, parse_guard
 from alphred.guards.shell import shell_problems
 from alphred.guards.templates import Template, parse_template
+from alphred.workflow.containment import refused_prompt_file
 from alphred.workflow.files import MAX_PROMPT_BYTES, FileRefusedError, allowed_roots, inside, read_regular_text
 from alphred.workflow.model import SourcePos
 from alphred.workflow.provider_keys import ProviderCatalogue
@@ -68,6 +69,12 @@ class Reading:
         problem = path_problem(rel)
         if problem is not None:
             self.out.error(node, f"prompt_file {rel!r} is not a usable path: it {problem}")
+            return None
+        refused = refused_prompt_file(rel) or refused_prompt_file(str(self.base_dir / rel))
+        if refused is None and (self.base_dir / rel).exists():
+            refused = refused_prompt_file(str((self.base_dir / rel).resolve()))
+        if refused is not None:
+            self.out.error(node, f"prompt_file '{rel}' {refused}")
             return None
         path = (self.base_dir / rel).resolve()
         if self.stored_files is not None:
