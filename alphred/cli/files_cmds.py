@@ -81,9 +81,10 @@ def init(file: str | None, template: str, list_only: bool, force: bool) -> int:
         click.echo(diagnostic.format(), err=True)
     if workflow is None:
         raise WorkflowInvalidError(diagnostics)
-    click.echo(
-        f"wrote {target}: workflow '{workflow.key}', {len(workflow.phases)} phases; "
-        f"next: alphred run {target}" + (" --dry-run" if workflow.key != "demo" else ""),
-        err=True,
-    )
+    from alphred.views.suggestions import relative_file, run_suggestion
+
+    command, fills = run_suggestion(relative_file(str(target)), workflow, dry_run=workflow.key != "demo")
+    click.echo(f"wrote {target}: workflow '{workflow.key}', {len(workflow.phases)} phases; next: {command}", err=True)
+    if fills:
+        click.echo(f"  (replace {' and '.join(fills)} with your own value{'s' if len(fills) > 1 else ''})", err=True)
     return 0

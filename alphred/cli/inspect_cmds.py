@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from alphred.cli.main import RUN_ID, app, db_option, repo_option
+from alphred.cli.main import RUN_ID, app, db_option, repo_option, suggestion_place
 from alphred.errors import UnknownRunError
 
 
@@ -21,6 +21,15 @@ def open_existing_store(repo: str | None, db: str | None) -> Any:
     return SqlRunStore.open_existing(resolve_for_read(repo, db))
 
 
+def open_read_store(repo: str | None, db: str | None) -> Any:
+    """The store of ``--repo``/``--db`` to read from (``status``, ``runs``, ``logs``, ``workers``: on a SQLite
+    file without SQLAlchemy), or None when there is none; creates nothing."""
+    from alphred.operations.where import resolve_for_read
+    from alphred.store import open_reader
+
+    return open_reader(resolve_for_read(repo, db))
+
+
 @app.command()
 @repo_option
 @db_option
@@ -30,7 +39,7 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
     from alphred.views.status import branches_by_run, status_object
 
-    store = open_existing_store(repo, db)
+    store = open_read_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
     if as_json:
         branches = branches_by_run(store, records) if records else {}
@@ -60,7 +69,7 @@ def _record(store: Any, run_id: int | None) -> Any:
     if run_id is None:  # the latest run
         latest = [] if store is None else store.list_runs(1)
         if not latest:
-            raise UnknownRunError("(none yet: start one with `alphred run FILE`)")
+            raise UnknownRunError(None)
         return latest[0]
     record = None if store is None else store.find_run(run_id)
     if record is None:
@@ -78,71 +87,22 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
 def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
-    from alphred.views.branch_lines import branch_lines
-    from alphred.views.branch_status import phase_branches, phase_heads, run_workflows
-    from alphred.views.closing import holder_alive, next_commands, retryable, status_summary
-    from alphred.views.status import status_object
-    from alphred.views.style import Painter, table, wants_colour
+    from alphred.views.status_text import status_json, status_lines
+    from alphred.views.style import Painter, wants_colour
 
-    store = open_existing_store(repo, db)
+    store = open_read_store(repo, db)
     record = _record(store, run_id)
-    run_id = record.id
-    steps = store.list_steps(run_id)
-    workflow = run_workflows(store, [record]).get(record.tree_id)
-    obj = status_object(record, steps, phase_branches(workflow, record.branch) if workflow is not None else {})
     if as_json:
-        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.write(json.dumps(status_json(store, record)) + "\n")
         return 0
-    paint = Painter(wants_colour(sys.stdout))
-    facts = status_summary(record)
-    reason = f" ({obj['reason']})" if obj["reason"] and obj["reason"] != obj["status"] else ""
-    state = paint.status(obj["status"], obj["status"])
-    click.echo(f"run {run_id}: {state}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}")
-    if facts["owner_gone"]:
-        click.echo(paint(f"  the process running it is gone — run `alphred resume {run_id}` to continue it", "yellow"))
-    ended = f" · ended {facts['completed']}" if facts["completed"] else ""
-    click.echo(f"started {facts['started']}{ended} · took {facts['took']}")
-    if record.queued and obj["status"] == "pending":  # a submitted run: why does it wait?
-        from alphred.operations.submit import waiting_reason
+    waiting = None
+    if record.queued and record.status.value == "pending":  # a submitted run: why does it wait?
+        from alphred.operations.takers import waiting_reason
 
         waiting = waiting_reason(store, record)
-        if waiting:
-            click.echo(paint(waiting, "yellow"))
-    click.echo(f"branch {obj['branch']} · base {str(obj['base'])[:12]} · head {str(obj['head'])[:12]}")
-    if obj["worktree"]:
-        click.echo(f"worktree {obj['worktree']}")
-    click.echo(f"pull request {obj['pr_url'] or '-'}")
-    click.echo(f"tokens {obj['tokens']:,} · cost ${obj['cost_usd']:.4f}")
-    waiting = obj["status"] == "paused" and obj["reason"] == "awaiting_approval"
-    rows: list[tuple[str, ...]] = [("PHASE", "STATUS", "ATTEMPT", "VISITS", "DECISION", "EXIT", "TOKENS")]
-    for p in obj["phases"]:
-        shown = "waiting for approval" if waiting and p["status"] == "running" else p["status"]
-        exit_code = "-" if p["exit_code"] is None else str(p["exit_code"])
-        rows.append(
-            (p["key"], shown, str(p["attempt"]), str(p["visits"]), p["decision"] or "-", exit_code, f"{p['tokens']:,}")
-        )
-    click.echo("phases:")
-    for line in table(rows, right={2, 3, 5, 6}):
-        click.echo(f"  {line}")
-    if workflow is not None:
-        for line in branch_lines(store, record, workflow, steps, paint):
-            click.echo(line)
-    click.echo("steps:")
-    heads = phase_heads(workflow) if workflow is not None else {}
-    for number, s in enumerate(obj["steps"], start=1):
-        decision = f" [{s['decision']}]" if s["decision"] else ""
-        tag = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
-        click.echo(f"  {number:>3}. {tag}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
-        for c in s.get("checks") or ():
-            if not c["passed"]:
-                code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
-                click.echo(f"       check {c['name']} failed{code}")
-    if not obj["steps"]:
-        click.echo("  (none yet)")
-    hints = next_commands(
-        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record, workflow)
-    )
-    click.echo("next: " + " · ".join(hints))
+    paint = Painter(wants_colour(sys.stdout))
+    for line in status_lines(store, record, paint, suggestion_place(record.repo_path), waiting):
+        click.echo(line)
     return 0
 
 
@@ -154,7 +114,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
 @db_option
 def logs(run_id: int | None, phase: str | None, follow: bool, repo: str | None, db: str | None) -> int:
     """Print a run's provider events (default: the latest run) on stdout, oldest first."""
-    store = open_existing_store(repo, db)
+    store = open_read_store(repo, db)
     record = _record(store, run_id)
     run_id = record.id
     if phase is not None and phase not in {n.node_key for n in record.nodes}:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import traceback
@@ -153,11 +154,38 @@ def app() -> None:
 RUN_ID = click.IntRange(1, MAX_ID)  # run ids and counts: what the database stores
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds: finite (``nan`` and ``inf`` are refused, which ``FloatRange`` lets through) and at
+    least ``min``."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The value as a finite float within range, else a usage error."""
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return number
+
+
 def check_branch_name(value: str | None) -> str | None:
     """``--branch`` takes a branch name: ``refs/heads/main`` would become ``refs/heads/refs/heads/main``."""
     if value is not None and value.strip().startswith("refs/"):
         raise UsageError(f"--branch takes a branch name, not a ref: '{value}' (drop the 'refs/.../' prefix)")
     return value
+
+
+def suggestion_place(repo_path: str | None) -> Any:
+    """Where the person who runs this command is, for the ``next:`` commands it prints (``views.suggestions``):
+    ``--repo`` when ``repo_path`` is not the current directory's repository, ``--db`` when the command
+    line named the database."""
+    from alphred.views.suggestions import place_for
+
+    ctx = click.get_current_context(silent=True)
+    db = None
+    if ctx is not None and ctx.get_parameter_source("db") is click.core.ParameterSource.COMMANDLINE:
+        db = ctx.params.get("db")
+    return place_for(repo_path, db)
 
 
 repo_option = click.option(

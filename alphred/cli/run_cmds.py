@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from alphred.cli.main import RUN_ID, app, check_branch_name, db_option, repo_option
+from alphred.cli.main import RUN_ID, app, check_branch_name, db_option, repo_option, suggestion_place
 
 if TYPE_CHECKING:
     from alphred.operations.workspace import Workspace
@@ -52,7 +52,22 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
             )
             error.exit_code = 2
             raise error
+    check_sandbox(workflow)
     return registry
+
+
+def check_sandbox(workflow: Workflow) -> None:
+    """Preflight of ``sandbox:`` (SPEC §14): SANDBOX_UNAVAILABLE (exit 2) when a phase asks for it and
+    bubblewrap is missing or cannot run here — before anything is created, never a silent unsandboxed run."""
+    sandboxed = [phase.key for phase in workflow.phases if phase.sandbox is not None]
+    if not sandboxed:
+        return
+    from alphred.errors import SandboxUnavailableError
+    from alphred.runtime.sandbox import find_bwrap, sandbox_problem
+
+    problem = sandbox_problem(find_bwrap())
+    if problem is not None:
+        raise SandboxUnavailableError(sandboxed, problem)
 
 
 def workspace(store: SqlRunStore, location: Any, quiet: bool, events_format: str | None = None) -> Workspace:
@@ -82,7 +97,7 @@ def _report(store: SqlRunStore, record: RunRecord, as_json: bool, quiet: bool = 
 
     status = run_status(store, record)
     if not quiet:
-        for line in closing_block(store, record, Painter(wants_colour(sys.stderr))):
+        for line in closing_block(store, record, Painter(wants_colour(sys.stderr)), suggestion_place(record.repo_path)):
             click.echo(line, err=True)
     if as_json:
         sys.stdout.write(json.dumps(status) + "\n")
@@ -197,7 +212,7 @@ def run(
 
     workflow, diagnostics = check_workflow(file, providers=default_registry())
     if workflow is None:
-        raise WorkflowInvalidError(diagnostics)  # its message lists every diagnostic, once
+        raise WorkflowInvalidError(diagnostics, _file_hint(file, repo))  # its message lists every diagnostic, once
     for diagnostic in diagnostics:
         click.echo(diagnostic.format(), err=True)
     dry_run = dry_run or dry_run_scope is not None
@@ -227,6 +242,17 @@ def run(
     with SqlRunStore(url) as store:
         record = start_run(workspace(store, location, quiet, events_format), workflow, options, registry)
         return _report(store, record, as_json, quiet)
+
+
+def _file_hint(file: str, repo: str | None) -> str | None:
+    """When FILE is missing here but exists inside ``--repo``: say that FILE is read from the current
+    directory, and name the path that would work."""
+    if repo is None or os.path.isabs(file) or os.path.exists(file):
+        return None
+    inside = os.path.join(repo, file)
+    if not os.path.isfile(inside):
+        return f"FILE is read from the current directory ({os.getcwd()}), not from --repo"
+    return f"FILE is read from the current directory, not from --repo: did you mean {inside}?"
 
 
 def _registered_repo(repo: str | None, environ: dict[str, str], db: str | None) -> tuple[str | None, str | None]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import UTC, datetime
 
 import click
 
-from alphred.cli.main import app, db_option
+from alphred.cli.main import Seconds, app, db_option
 
 
 @app.command()
@@ -22,11 +23,18 @@ from alphred.cli.main import app, db_option
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True, help="Runs at once.")
 @click.option("--capability", "labels", metavar="LABEL", multiple=True, help="A label this worker offers (repeatable).")
 @click.option("--once", is_flag=True, help="Stop when nothing this worker can claim is left (default: keep waiting).")
-@click.option("--poll", "poll_seconds", type=click.FloatRange(min=0.05), default=5.0, show_default=True,
+@click.option("--poll", "poll_seconds", type=Seconds(min=0.05), default=5.0, show_default=True,
               help="Seconds between looks for work (PostgreSQL also wakes the worker on each submit).")  # fmt: skip
 @click.option("--max-runs", type=click.IntRange(min=1), default=None, help="Stop after claiming this many runs.")
-@click.option("--grace", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--grace", type=Seconds(min=0), default=30.0, show_default=True,
               help="Seconds SIGTERM/SIGINT leave the active runs to record their interruption.")  # fmt: skip
+@click.option(
+    "--allow-workflows",
+    "allow_workflows",
+    metavar="GLOB",
+    multiple=True,
+    help="Take only runs of workflows whose key matches GLOB (repeatable; default: every workflow).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def worker(
     repos: tuple[str, ...],
@@ -37,11 +45,13 @@ def worker(
     poll_seconds: float,
     max_runs: int | None,
     grace: float,
+    allow_workflows: tuple[str, ...],
     quiet: bool,
 ) -> int:
     """Claim pending runs (highest --priority first, then oldest) and abandoned ones (owner dead or lease
     expired) whose requirements this worker offers, and execute them as `alphred run` would; several
-    workers may share one database.
+    workers may share one database. Whoever can submit a run runs code on this worker, with its
+    credentials: --allow-workflows limits which workflows it takes.
     """
     import os
     import signal
@@ -65,7 +75,7 @@ def worker(
         except NotAGitRepositoryError:
             paths = []  # a clone-only worker
     chooser = RepoChooser(paths, os.environ)
-    options = WorkerOptions(concurrency, labels, poll_seconds, once, max_runs, grace)
+    options = WorkerOptions(concurrency, labels, poll_seconds, once, max_runs, grace, allow_workflows)
 
     def say(message: str) -> None:
         click.echo(f"worker: {message}", err=True)
@@ -97,10 +107,10 @@ def worker(
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of worker objects.")
 def workers(db: str | None, repo: str | None, as_json: bool) -> int:
     """List the registered workers: live or lost, heartbeat, capabilities and the runs in hand."""
-    from alphred.cli.inspect_cmds import open_existing_store
+    from alphred.cli.inspect_cmds import open_read_store
     from alphred.store.owners import lease_ttl
 
-    store = open_existing_store(repo, db)
+    store = open_read_store(repo, db)
     rows = []
     if store is not None:
         with store:
@@ -109,11 +119,19 @@ def workers(db: str | None, repo: str | None, as_json: bool) -> int:
         sys.stdout.write(json.dumps(rows) + "\n")
         return 0
     if not rows:
-        click.echo("no workers", err=True)
+        click.echo("no workers (start one with: alphred worker)", err=True)
+        return 0
+    from alphred.views.closing import local_time
+    from alphred.views.style import format_seconds, table
+
+    now = datetime.now(UTC)
+    lines: list[tuple[str, ...]] = [("WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS")]
     for row in rows:
+        beat = datetime.fromisoformat(row["heartbeat_at"])
+        ago = format_seconds(max((now - beat).total_seconds(), 0.0))
+        started = local_time(datetime.fromisoformat(row["started_at"]))
         runs = ",".join(str(r) for r in row["runs"]) or "-"
-        click.echo(
-            f"{row['id']}  {row['state']:<4}  heartbeat {row['heartbeat_at']}  "
-            f"capabilities {','.join(row['capabilities']) or '-'}  runs {runs}"
-        )
+        lines.append((row["id"], row["state"], started, f"{ago} ago", ",".join(row["capabilities"]) or "-", runs))
+    for line in table(lines):
+        click.echo(line)
     return 0

@@ -3,87 +3,190 @@ operator may take (SPEC §2, §3, §5).
 
 Pure: no I/O, no clock; imports nothing but the standard library, ``alphred.errors``, ``alphred.workflow``
 and ``alphred.guards``. The runtime feeds events to ``transition`` and carries out the effects it returns.
+
+The names below are loaded on first use (PEP 562): importing one engine module (``alphred.engine.statuses``
+for the stored statuses, ``alphred.engine.actions`` for ``allowed_actions``) does not load the machine, the
+workflow model or the guard parser, so read commands stay light.
 """
 
-from alphred.engine.actions import Action, allowed_actions, can_resume, can_retry
-from alphred.engine.context import (
-    MAX_ARTIFACT_CHARS,
-    MAX_ARTIFACTS,
-    MAX_TOTAL_CHARS,
-    ContextBundle,
-    UpstreamReport,
-    build_context,
-    cut_text,
-    share_budget,
-)
-from alphred.engine.events import (
-    ApprovalGiven,
-    ApprovalRequested,
-    AwaitApproval,
-    CancelRequested,
-    Deliver,
-    DeliveryDone,
-    DeliveryFailed,
-    Effect,
-    Event,
-    MergeBranch,
-    MergeConflicted,
-    MergeDone,
-    PauseRequested,
-    PhaseCompleted,
-    PhaseFailed,
-    PhaseInterrupted,
-    RecordPullRequest,
-    RecordRouting,
-    RecordStep,
-    Resume,
-    RetryRun,
-    RunFinished,
-    RunStarted,
-    SetPhaseStatus,
-    SetRunStatus,
-    StartPhase,
-    StopPhase,
-)
-from alphred.engine.machine import decision_problem, transition
-from alphred.engine.reasons import (
-    AWAITING_APPROVAL,
-    BUDGET_EXHAUSTED,
-    CANCELLED,
-    CHECKS_FAILED,
-    DELIVERY_FAILED,
-    DELIVERY_STEPS,
-    FAIL_TARGET,
-    INTERRUPTED,
-    INVALID_DECISION,
-    MAX_STEPS,
-    MAX_VISITS,
-    MERGE_CONFLICT,
-    MISSING_DECISION,
-    PAUSED,
-    RETRIES_EXHAUSTED,
-)
-from alphred.engine.routing import NO_ROUTE, guard_context, select_transition, template_context
-from alphred.engine.state import (
-    PhaseState,
-    Report,
-    RunState,
-    Step,
-    StepOutcome,
-    initial_state,
-    state_from_json,
-    state_to_json,
-)
-from alphred.engine.statuses import (
-    NODE_MOVES,
-    RUN_MOVES,
-    TERMINAL_RUN_STATUSES,
-    NodeStatus,
-    RunStatus,
-    node_move_allowed,
-    run_move_allowed,
-)
-from alphred.engine.tokens import TokenCounter
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from alphred.engine.actions import (
+        Action,
+        allowed_actions,
+        can_resume,
+        can_retry,
+    )
+    from alphred.engine.context import (
+        MAX_ARTIFACT_CHARS,
+        MAX_ARTIFACTS,
+        MAX_TOTAL_CHARS,
+        ContextBundle,
+        UpstreamReport,
+        build_context,
+        cut_text,
+        share_budget,
+    )
+    from alphred.engine.events import (
+        ApprovalGiven,
+        ApprovalRequested,
+        AwaitApproval,
+        CancelRequested,
+        Deliver,
+        DeliveryDone,
+        DeliveryFailed,
+        Effect,
+        Event,
+        MergeBranch,
+        MergeConflicted,
+        MergeDone,
+        PauseRequested,
+        PhaseCompleted,
+        PhaseFailed,
+        PhaseInterrupted,
+        RecordPullRequest,
+        RecordRouting,
+        RecordStep,
+        Resume,
+        RetryRun,
+        RunFinished,
+        RunStarted,
+        SetPhaseStatus,
+        SetRunStatus,
+        StartPhase,
+        StopPhase,
+    )
+    from alphred.engine.machine import (
+        decision_problem,
+        transition,
+    )
+    from alphred.engine.reasons import (
+        AWAITING_APPROVAL,
+        BUDGET_EXHAUSTED,
+        CANCELLED,
+        CHECKS_FAILED,
+        DELIVERY_FAILED,
+        DELIVERY_STEPS,
+        FAIL_TARGET,
+        INTERRUPTED,
+        INVALID_DECISION,
+        MAX_STEPS,
+        MAX_VISITS,
+        MERGE_CONFLICT,
+        MISSING_DECISION,
+        PAUSED,
+        RETRIES_EXHAUSTED,
+    )
+    from alphred.engine.routing import (
+        NO_ROUTE,
+        guard_context,
+        select_transition,
+        template_context,
+    )
+    from alphred.engine.state import (
+        PhaseState,
+        Report,
+        RunState,
+        Step,
+        StepOutcome,
+        initial_state,
+        state_from_json,
+        state_to_json,
+    )
+    from alphred.engine.statuses import (
+        NODE_MOVES,
+        RUN_MOVES,
+        TERMINAL_RUN_STATUSES,
+        NodeStatus,
+        RunStatus,
+        node_move_allowed,
+        run_move_allowed,
+    )
+    from alphred.engine.tokens import TokenCounter
+
+_LAZY = {
+    "Action": "alphred.engine.actions",
+    "allowed_actions": "alphred.engine.actions",
+    "can_resume": "alphred.engine.actions",
+    "can_retry": "alphred.engine.actions",
+    "stored_can_retry": "alphred.engine.actions",
+    "MAX_ARTIFACT_CHARS": "alphred.engine.context",
+    "MAX_ARTIFACTS": "alphred.engine.context",
+    "MAX_TOTAL_CHARS": "alphred.engine.context",
+    "ContextBundle": "alphred.engine.context",
+    "UpstreamReport": "alphred.engine.context",
+    "build_context": "alphred.engine.context",
+    "cut_text": "alphred.engine.context",
+    "share_budget": "alphred.engine.context",
+    "ApprovalGiven": "alphred.engine.events",
+    "ApprovalRequested": "alphred.engine.events",
+    "AwaitApproval": "alphred.engine.events",
+    "CancelRequested": "alphred.engine.events",
+    "Deliver": "alphred.engine.events",
+    "DeliveryDone": "alphred.engine.events",
+    "DeliveryFailed": "alphred.engine.events",
+    "Effect": "alphred.engine.events",
+    "Event": "alphred.engine.events",
+    "MergeBranch": "alphred.engine.events",
+    "MergeConflicted": "alphred.engine.events",
+    "MergeDone": "alphred.engine.events",
+    "PauseRequested": "alphred.engine.events",
+    "PhaseCompleted": "alphred.engine.events",
+    "PhaseFailed": "alphred.engine.events",
+    "PhaseInterrupted": "alphred.engine.events",
+    "RecordPullRequest": "alphred.engine.events",
+    "RecordRouting": "alphred.engine.events",
+    "RecordStep": "alphred.engine.events",
+    "Resume": "alphred.engine.events",
+    "RetryRun": "alphred.engine.events",
+    "RunFinished": "alphred.engine.events",
+    "RunStarted": "alphred.engine.events",
+    "SetPhaseStatus": "alphred.engine.events",
+    "SetRunStatus": "alphred.engine.events",
+    "StartPhase": "alphred.engine.events",
+    "StopPhase": "alphred.engine.events",
+    "decision_problem": "alphred.engine.machine",
+    "transition": "alphred.engine.machine",
+    "AWAITING_APPROVAL": "alphred.engine.reasons",
+    "BUDGET_EXHAUSTED": "alphred.engine.reasons",
+    "CANCELLED": "alphred.engine.reasons",
+    "CHECKS_FAILED": "alphred.engine.reasons",
+    "DELIVERY_FAILED": "alphred.engine.reasons",
+    "DELIVERY_STEPS": "alphred.engine.reasons",
+    "FAIL_TARGET": "alphred.engine.reasons",
+    "INTERRUPTED": "alphred.engine.reasons",
+    "INVALID_DECISION": "alphred.engine.reasons",
+    "MAX_STEPS": "alphred.engine.reasons",
+    "MAX_VISITS": "alphred.engine.reasons",
+    "MERGE_CONFLICT": "alphred.engine.reasons",
+    "MISSING_DECISION": "alphred.engine.reasons",
+    "PAUSED": "alphred.engine.reasons",
+    "RETRIES_EXHAUSTED": "alphred.engine.reasons",
+    "NO_ROUTE": "alphred.engine.routing",
+    "guard_context": "alphred.engine.routing",
+    "select_transition": "alphred.engine.routing",
+    "template_context": "alphred.engine.routing",
+    "PhaseState": "alphred.engine.state",
+    "Report": "alphred.engine.state",
+    "RunState": "alphred.engine.state",
+    "Step": "alphred.engine.state",
+    "StepOutcome": "alphred.engine.state",
+    "initial_state": "alphred.engine.state",
+    "state_from_json": "alphred.engine.state",
+    "state_to_json": "alphred.engine.state",
+    "NODE_MOVES": "alphred.engine.statuses",
+    "RUN_MOVES": "alphred.engine.statuses",
+    "TERMINAL_RUN_STATUSES": "alphred.engine.statuses",
+    "NodeStatus": "alphred.engine.statuses",
+    "RunStatus": "alphred.engine.statuses",
+    "node_move_allowed": "alphred.engine.statuses",
+    "run_move_allowed": "alphred.engine.statuses",
+    "TokenCounter": "alphred.engine.tokens",
+}
 
 __all__ = [
     "AWAITING_APPROVAL",
@@ -160,6 +263,16 @@ __all__ = [
     "share_budget",
     "state_from_json",
     "state_to_json",
+    "stored_can_retry",
     "template_context",
     "transition",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'alphred.engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

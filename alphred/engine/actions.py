@@ -7,11 +7,15 @@ Pure like the rest of the engine: whether a live process holds the run's lease i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from alphred.engine.reasons import AWAITING_APPROVAL
-from alphred.engine.state import RunState
 from alphred.engine.statuses import RunStatus
+
+if TYPE_CHECKING:
+    from alphred.engine.state import RunState
 
 _R = RunStatus
 
@@ -31,6 +35,16 @@ def can_retry(state: RunState) -> bool:
     """True when ``RetryRun`` would restart something (a failed run with a phase left to run)."""
     queued = state.queued is not None or any(lane.queued is not None for lane in state.lanes)
     return state.status is _R.FAILED and (queued or state.delivery is not None)
+
+
+def stored_can_retry(data: Mapping[str, Any]) -> bool:
+    """``can_retry`` of a state in its stored JSON form (``state_to_json``), read without the workflow that
+    ``state_from_json`` needs: ``alphred status`` of a failed run loads no workflow for its hint."""
+    lanes = data.get("lanes") or ()
+    queued = data.get("queued") is not None or any(
+        isinstance(lane, Mapping) and lane.get("queued") is not None for lane in lanes
+    )
+    return data.get("status") == _R.FAILED.value and (queued or data.get("delivery") is not None)
 
 
 def can_resume(state: RunState) -> bool:

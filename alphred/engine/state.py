@@ -6,10 +6,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from alphred.engine.statuses import NodeStatus, RunStatus
-from alphred.workflow.model import Workflow
+
+if TYPE_CHECKING:  # the model is only named here: the stored statuses import this module cheaply
+    from alphred.workflow.model import Workflow
 
 Report: TypeAlias = str | dict[str, Any] | None
 STATE_FORMAT = 1

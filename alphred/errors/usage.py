@@ -63,7 +63,10 @@ class UnknownRunError(UsageError):
 
     def __init__(self, run_id: object) -> None:
         self.run_id = run_id
-        super().__init__(f"no run with id {run_id}")
+        if run_id is None:  # the latest run was asked for, and there is none
+            super().__init__("no runs yet (start one with `alphred run FILE`)")
+        else:
+            super().__init__(f"no run with id {run_id}")
 
 
 class RunStateError(UsageError):

@@ -1,9 +1,14 @@
 """Run ``git`` through GitPython's command interface: a clean environment, git's own words in every error.
 
 GitPython (imported on first use only: ``--help``, ``validate``, ``status`` and ``runs`` never load it)
-runs the real ``git`` binary, so ``.gitattributes`` filters, eol rules and hooks behave exactly as in git;
-its ``GitCommandError`` is mapped onto Alphred's error tree (``GitError``, ``GitLockedError``). Commits are
+runs the real ``git`` binary, so ``.gitattributes`` filters and eol rules behave exactly as in git; its
+``GitCommandError`` is mapped onto Alphred's error tree (``GitError``, ``GitLockedError``). Commits are
 never written through its pure-Python index (slower than git and blind to ``eol=lf``).
+
+Alphred's git is not the agent's to steer (SPEC §14): every call names the git directory (and work tree)
+Alphred recorded (``GitDirs``), so a ``.git`` file an agent rewrote is never followed, and runs with
+``HARDENING``: repository hooks off (unless the workflow opts in with ``git: {hooks: true}``), no
+``core.fsmonitor`` command.
 """
 
 from __future__ import annotations
@@ -11,12 +16,44 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alphred.errors import GitError, GitLockedError
 
 _LOCKED = b".lock': File exists"  # git: "fatal: Unable to create '.../index.lock': File exists."
+
+# Configuration that would make Alphred's own git run a command of the repository's choosing. Passed with
+# ``-c`` (the highest precedence) on every call. ``diff`` calls add ``--no-ext-diff``/``--no-textconv``.
+# The rest of the command-running configuration (filters, merge drivers, ``core.sshCommand``, credential
+# helpers, ``include``) is the user's own: the tamper check (``git.tamper``) fails an attempt that changed
+# the repository's config or the worktree's, before Alphred's git reads it.
+HARDENING = ("-c", "core.fsmonitor=false")
+NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
+
+
+@dataclass(frozen=True)
+class GitDirs:
+    """Where a git call works: the git directory and the work tree Alphred recorded (never read from a
+    ``.git`` file an agent could have rewritten); ``hooks`` runs the repository's hooks (``git: {hooks:
+    true}``)."""
+
+    git_dir: Path
+    work_tree: Path | None = None
+    hooks: bool = False
+
+    def options(self) -> tuple[str, ...]:
+        """The options naming this git directory and work tree, with the hardening configuration."""
+        named: tuple[str, ...] = ("--git-dir", str(self.git_dir))
+        if self.work_tree is not None:
+            named += ("--work-tree", str(self.work_tree))
+        return (
+            *HARDENING,
+            *(() if self.hooks else NO_HOOKS),
+            *named,
+        )  # git: "fatal: Unable to create '.../index.lock': File exists."
+
 
 # Variables that would point git at another repository or index than the directory it runs in (they are
 # set, for example, when Alphred runs from inside a git hook). Dropping them keeps the user's index safe.
@@ -42,9 +79,15 @@ def git_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def run_git(
-    args: Sequence[str], cwd: Path, env: Mapping[str, str], *, check: bool = True
+    args: Sequence[str], cwd: Path, env: Mapping[str, str], *, check: bool = True, dirs: GitDirs | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run ``git ARGS`` in ``cwd``; with ``check``, a non-zero exit raises ``GitError`` with git's stderr."""
+    """Run ``git ARGS`` in ``cwd``; with ``check``, a non-zero exit raises ``GitError`` with git's stderr.
+
+    ``dirs`` names the git directory and work tree (every call on a repository Alphred works in passes them);
+    without it git finds the repository from ``cwd`` (a clone, a remote probe). Hooks are off either way
+    unless ``dirs.hooks``; the rest of ``HARDENING`` always applies.
+    """
+    options = dirs.options() if dirs is not None else (*HARDENING, *NO_HOOKS)
     from git.cmd import Git
     from git.exc import GitCommandError, GitCommandNotFound
 
@@ -53,7 +96,7 @@ def run_git(
         raise GitError(f"directory {cwd} does not exist")
     try:
         status, out, err = Git(str(cwd)).execute(
-            ["git", *args],
+            ["git", *options, *args],
             with_extended_output=True,
             with_exceptions=check,
             stdout_as_string=False,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO
 
 from alphred.errors import GitError, NotAGitRepositoryError
+from alphred.git.command import GitDirs
 
 ALPHRED_DIR = ".alphred"
 WORKTREES_DIR = "worktrees"
@@ -38,6 +39,15 @@ class RepoLocation:
     def worktrees_dir(self) -> Path:
         """The directory holding one worktree per run."""
         return self.root / ALPHRED_DIR / WORKTREES_DIR
+
+    def dirs(self) -> GitDirs:
+        """The git directory and work tree of a git call on the main working tree (pushes, probes)."""
+        return GitDirs(self.git_common_dir, self.root)
+
+
+def repository_dirs(path: Path) -> GitDirs:
+    """``GitDirs`` of the repository containing ``path`` (found in Python, see ``locate_repository``)."""
+    return locate_repository(path).dirs()
 
 
 def locate_repository(path: str | Path | None = None) -> RepoLocation:
@@ -73,6 +83,25 @@ def read_gitfile(dotgit: Path) -> Path:
     if not (gitdir / "HEAD").is_file():
         raise NotAGitRepositoryError(str(dotgit.parent))
     return gitdir
+
+
+def registered_gitdir(common: Path, worktree: Path) -> Path | None:
+    """The git directory ``common/worktrees/<id>`` whose ``gitdir`` file names ``worktree/.git``, or None.
+
+    git names it after the worktree's directory (``<id>`` is its name, with a number added on a clash), so
+    that name is tried first; the others are read only when it does not match.
+    """
+    registry = common / "worktrees"
+    targets = {str(worktree / ".git"), str(worktree.resolve() / ".git")}
+    first = registry / worktree.name
+    candidates = [first]
+    with contextlib.suppress(OSError):
+        candidates += sorted(p for p in registry.iterdir() if p != first)
+    for admin in candidates:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            if (admin / "gitdir").read_text(encoding="utf-8").strip() in targets and (admin / "HEAD").is_file():
+                return admin
+    return None
 
 
 def ensure_alphred_dir(location: RepoLocation) -> Path:

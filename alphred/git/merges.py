@@ -20,8 +20,7 @@ from pathlib import Path
 
 from alphred.errors import GitError
 from alphred.git.branch_names import sanitize_branch_name
-from alphred.git.command import run_git
-from alphred.git.location import read_gitfile, read_head
+from alphred.git.location import read_head, registered_gitdir
 from alphred.git.worktrees import GitWorktrees, Worktree
 
 _MARKERS = (b"<<<<<<< ", b">>>>>>> ")
@@ -66,7 +65,7 @@ class LaneGit:
         """
         path = self.lane_path(run_id, phase_key, visit)
         wanted = lane_branch(run_branch, phase_key)
-        if not _complete(path):  # no worktree, or one a kill left half made
+        if not _complete(self.worktrees.location.git_common_dir, path):  # none, or one a kill left half made
             if path.exists():
                 self.worktrees.remove(path)
             with contextlib.suppress(GitError):
@@ -76,10 +75,11 @@ class LaneGit:
 
     def lane_ref(self, run_id: int, run_branch: str, phase_key: str, visit: int = 1) -> str | None:
         """The git branch of a lane: its worktree's branch, else ``lane_branch`` if it exists, else None."""
-        dot_git = self.lane_path(run_id, phase_key, visit) / ".git"
+        common = self.worktrees.location.git_common_dir
         with contextlib.suppress(OSError, GitError):
-            if dot_git.is_file():
-                ref, _ = read_head(read_gitfile(dot_git), self.worktrees.location.git_common_dir)
+            admin = registered_gitdir(common, self.lane_path(run_id, phase_key, visit))
+            if admin is not None:
+                ref, _ = read_head(admin, common)
                 if ref is not None and ref.startswith("refs/heads/"):
                     return ref[len("refs/heads/") :]
         wanted = lane_branch(run_branch, phase_key)
@@ -112,7 +112,8 @@ class LaneGit:
             self._git(worktree, "merge", "--abort")  # a clean merge a kill cut short: made again below
         if self._is_ancestor(tip, worktree):
             return MergeOutcome(self.worktrees.head_sha(worktree), already=True)
-        args = ("merge", "--no-ff", "--no-edit", "--no-verify", "--no-gpg-sign", "-m", message, branch)
+        verify = () if self.worktrees.hooks else ("--no-verify",)
+        args = ("merge", "--no-ff", "--no-edit", *verify, "--no-gpg-sign", "-m", message, branch)
         result = self._git(worktree, *args, check=False)
         if result.returncode == 0:
             return MergeOutcome(self.worktrees.head_sha(worktree))
@@ -144,7 +145,8 @@ class LaneGit:
             return None, tuple(sorted(remaining))
         if before_commit is not None:
             before_commit()
-        self._git(worktree, "commit", "-q", "--no-edit", "--no-verify", "--no-gpg-sign")
+        verify = () if self.worktrees.hooks else ("--no-verify",)
+        self._git(worktree, "commit", "-q", "--no-edit", *verify, "--no-gpg-sign")
         return self.worktrees.head_sha(worktree), ()
 
     def abort_merge(self, worktree: Path) -> None:
@@ -177,17 +179,15 @@ class LaneGit:
         return self._git(worktree, "merge-base", "--is-ancestor", sha, "HEAD", check=False).returncode == 0
 
     def _git(self, cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
-        return run_git(args, cwd, self.worktrees._identity_env(), check=check)
+        return self.worktrees.run(cwd, *args, check=check, identity=True)
 
 
-def _complete(worktree: Path) -> bool:
+def _complete(common: Path, worktree: Path) -> bool:
     """Whether ``worktree`` is a worktree ``git worktree add`` finished making."""
-    dot_git = worktree / ".git"
-    try:
-        admin = read_gitfile(dot_git) if dot_git.is_file() else None
-    except GitError:
+    if not (worktree / ".git").exists():
         return False
-    return admin is not None and (admin / "HEAD").is_file() and not (admin / "locked").is_file()
+    admin = registered_gitdir(common, worktree)
+    return admin is not None and not (admin / "locked").is_file()
 
 
 def _has_markers(path: Path) -> bool:

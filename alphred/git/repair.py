@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError
-from alphred.git.command import git_environment, run_git
-from alphred.git.location import RepoLocation, read_gitfile
-from alphred.git.worktrees import TRAILER_ATTEMPT, TRAILER_PHASE, TRAILER_RUN
+from alphred.git.location import RepoLocation, registered_gitdir
+from alphred.git.worktrees import TRAILER_ATTEMPT, TRAILER_PHASE, TRAILER_RUN, GitWorktrees
 
 SHARED_LOCK_AGE_SECONDS = 30.0
 """Locks of the shared git directory (config, packed-refs) are someone else's unless this old."""
@@ -30,9 +29,8 @@ def clear_stale_locks(location: RepoLocation, worktree: Path, branch: str | None
     """
     removed: list[Path] = []
     candidates: list[Path] = []
-    dot_git = worktree / ".git"
     with contextlib.suppress(OSError, GitError):
-        admin = read_gitfile(dot_git) if dot_git.is_file() else None
+        admin = registered_gitdir(location.git_common_dir, worktree) if worktree.is_dir() else None
         if admin is not None:
             candidates += sorted(admin.glob("*.lock")) + sorted(admin.glob("refs/**/*.lock"))
     common = location.git_common_dir
@@ -51,17 +49,15 @@ def clear_stale_locks(location: RepoLocation, worktree: Path, branch: str | None
     return removed
 
 
-def head_made_by(worktree: Path, run_id: int, phase: str, attempt: int) -> bool:
+def head_made_by(worktrees: GitWorktrees, worktree: Path, run_id: int, phase: str, attempt: int) -> bool:
     """True when the worktree's ``HEAD`` commit carries this run's, phase's and attempt's trailers."""
-    from git import Repo
-    from git.exc import GitError as GitPythonError
-
     try:
-        with Repo(worktree) as repo:  # the commit is read through GitPython's persistent cat-file
-            message = repo.head.commit.message
-    except (GitPythonError, ValueError, OSError):
+        result = worktrees.run(worktree, "log", "-1", "--format=%B", "HEAD", check=False)
+    except GitError:
         return False
-    text = message.decode("utf-8", "replace") if isinstance(message, bytes) else message
+    if result.returncode != 0:
+        return False
+    text = result.stdout.decode("utf-8", "replace")
     wanted = {f"{TRAILER_RUN}: {run_id}", f"{TRAILER_PHASE}: {phase}", f"{TRAILER_ATTEMPT}: {attempt}"}
     return wanted <= {line.strip() for line in text.splitlines()}
 
@@ -74,24 +70,25 @@ class Abandoned:
     files: int
 
 
-def save_and_reset(worktree: Path, recorded: str) -> Abandoned | None:
+def save_and_reset(worktrees: GitWorktrees, worktree: Path, recorded: str) -> Abandoned | None:
     """Take what the worktree holds beyond commit ``recorded`` (edits, new files, commits) as a diff, then
     reset the worktree to ``recorded`` (ignored files are kept). None when there was nothing.
     """
-    env = git_environment()
-    run_git(("add", "-A"), worktree, env)
-    diff_args = ("diff", "--cached", "--no-color", "--no-ext-diff", "--binary", recorded)
-    diff = run_git(diff_args, worktree, env).stdout.decode("utf-8", "replace")
-    head = run_git(("rev-parse", "HEAD"), worktree, env).stdout.decode().strip()
+    worktrees.run(worktree, "add", "-A")
+    diff_args = ("diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "--binary", recorded)
+    diff = worktrees.run(worktree, *diff_args).stdout.decode("utf-8", "replace")
+    head = worktrees.run(worktree, "rev-parse", "HEAD").stdout.decode().strip()
     if not diff.strip() and head == recorded:
         return None
-    run_git(("reset", "-q", "--hard", recorded), worktree, env)
-    run_git(("clean", "-q", "-f", "-d"), worktree, env)
+    worktrees.run(worktree, "reset", "-q", "--hard", recorded)
+    worktrees.run(worktree, "clean", "-q", "-f", "-d")
     files = sum(1 for line in diff.splitlines() if line.startswith("diff --git "))
     return Abandoned(diff, files)
 
 
-def last_recorded(worktree: Path, run_id: int, base: str, skip: tuple[str, int] | None = None) -> str:
+def last_recorded(
+    worktrees: GitWorktrees, worktree: Path, run_id: int, base: str, skip: tuple[str, int] | None = None
+) -> str:
     """The newest commit on ``worktree``'s branch since ``base`` that Alphred made for run ``run_id`` (its
     trailers), else ``base``: where a parallel branch's interrupted attempt resets to. ``skip``: a
     ``(phase, attempt)`` whose own commits do not count (the attempt being settled).
@@ -102,7 +99,7 @@ def last_recorded(worktree: Path, run_id: int, base: str, skip: tuple[str, int] 
     fields = "%x00".join(
         f"%(trailers:key={key},valueonly,separator=%x2C)" for key in (TRAILER_RUN, TRAILER_PHASE, TRAILER_ATTEMPT)
     )
-    result = run_git(("log", f"--format=%H%x00{fields}", f"{base}..HEAD"), worktree, git_environment(), check=False)
+    result = worktrees.run(worktree, "log", f"--format=%H%x00{fields}", f"{base}..HEAD", check=False)
     if result.returncode != 0:
         return base
     for line in result.stdout.decode("utf-8", "replace").splitlines():

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from alphred.errors import GitError, UnbornHeadError, UnknownRefError
 from alphred.git.branch_names import sanitize_branch_name
-from alphred.git.command import describe_failure, git_environment, run_git
-from alphred.git.location import RepoLocation, ensure_alphred_dir, read_gitfile, read_head, read_ref
+from alphred.git.command import GitDirs, describe_failure, git_environment, run_git
+from alphred.git.location import RepoLocation, ensure_alphred_dir, read_head, read_ref, registered_gitdir
 from alphred.git.snapshot import WorktreeSnapshot, take_snapshot, unchanged, watched_files
+from alphred.git.tamper import WorktreeSeal, seal_worktree
 
 _Completed = subprocess.CompletedProcess[bytes]
 FALLBACK_NAME = "Alphred"
@@ -26,7 +27,7 @@ FALLBACK_EMAIL = "alphred@localhost"
 # Written to ``worktrees/<id>/locked`` while ``git worktree add`` runs; found later, it marks a worktree
 # whose creation was interrupted (its files may be half checked out), which is then discarded.
 _INITIALIZING = "alphred: initializing"
-_DIFF_ARGS = ("--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "--numstat", "-p")
+_DIFF_ARGS = ("--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "--numstat", "-p")
 # An index file ends with a hash of its content (20 bytes for SHA-1, 32 for SHA-256 repositories).
 _INDEX_TRAILER = 32
 TRAILER_RUN = "Alphred-Run"
@@ -81,10 +82,17 @@ def phase_commit_message(
 
 
 class GitWorktrees:
-    """Run worktrees under ``<root>/.alphred/worktrees/<run-id>`` of one repository."""
+    """Run worktrees under ``<root>/.alphred/worktrees/<run-id>`` of one repository.
 
-    def __init__(self, location: RepoLocation) -> None:
+    Every git call names its git directory and work tree (``GitDirs``): a worktree's git directory is the
+    one registered for it in the common directory (``worktrees/<id>/gitdir`` names its ``.git``), never
+    the one its ``.git`` file names. ``hooks`` lets Alphred's commits run the repository's hooks
+    (``git: {hooks: true}``); they are off otherwise.
+    """
+
+    def __init__(self, location: RepoLocation, *, hooks: bool = False) -> None:
         self.location = location
+        self.hooks = hooks
         self._env = git_environment()
         self._commit_env: dict[str, str] | None = None
         # worktree -> (HEAD, end of its index file) when its index last held exactly HEAD's tree
@@ -92,7 +100,7 @@ class GitWorktrees:
         # worktree -> the stat data of its entries when it last held exactly HEAD's tree (ignored files apart)
         self._clean: dict[Path, WorktreeSnapshot] = {}
         self._excludes_file: Path | None = None  # ``core.excludesFile``, read with the identity
-        self._gitdirs: dict[Path, Path] = {}  # worktree -> its git directory (read from its ``.git`` file)
+        self._gitdirs: dict[Path, Path] = {}  # worktree -> its registered git directory
 
     def worktree_path(self, run_id: int) -> Path:
         """Where the worktree of run ``run_id`` lives."""
@@ -180,8 +188,9 @@ class GitWorktrees:
         if before_commit is not None and (out.strip() or start != head):
             before_commit()
         if out.strip():
-            args = ("commit", "-q", "--no-verify", "--no-gpg-sign", "--allow-empty-message", "-m", message)
-            run_git(args, worktree, self._identity_env())
+            verify = () if self.hooks else ("--no-verify",)
+            args = ("commit", "-q", *verify, "--no-gpg-sign", "--allow-empty-message", "-m", message)
+            run_git(args, worktree, self._identity_env(), dirs=self.dirs(worktree))
             sha = self.head_sha(worktree)
         self._remember_index(worktree, sha)
         self._remember_clean(worktree, sha)
@@ -224,20 +233,46 @@ class GitWorktrees:
         """Drop git's registrations of worktrees whose directory is gone (``git worktree prune``)."""
         self._git("worktree", "prune")
 
+    def dirs(self, cwd: Path) -> GitDirs:
+        """The git directory and work tree of a git call in ``cwd`` (the main working tree or a worktree)."""
+        if cwd == self.location.root:
+            return GitDirs(self.location.git_common_dir, self.location.root, self.hooks)
+        return GitDirs(self._gitdir(cwd), cwd, self.hooks)
+
+    def run(
+        self, cwd: Path, *args: str, check: bool = True, identity: bool = False
+    ) -> subprocess.CompletedProcess[bytes]:
+        """``git ARGS`` in ``cwd`` (a worktree or the main working tree), hardened; ``identity``: for commits."""
+        env = self._identity_env() if identity else self._env
+        return run_git(args, cwd, env, check=check, dirs=self.dirs(cwd))
+
+    def seal(self, worktree: Path, branch: str | None = None) -> WorktreeSeal:
+        """Record the git state an attempt in ``worktree`` must leave as it is (``git.tamper``); with
+        ``branch``, its ``HEAD`` must name that branch."""
+        ref = f"refs/heads/{branch}" if branch else None
+        common = self.location.git_common_dir
+        return seal_worktree(worktree, self._gitdir(worktree), common, branch_ref=ref, hooks=self.hooks)
+
     # -- internals ---------------------------------------------------------------------------------------
 
     def _gitdir(self, worktree: Path) -> Path:
-        """The git directory of ``worktree``, read from its ``.git`` file once."""
+        """The git directory registered for ``worktree`` (looked up once; its ``.git`` file is not read)."""
         gitdir = self._gitdirs.get(worktree)
         if gitdir is None:
-            gitdir = self._gitdirs[worktree] = read_gitfile(worktree / ".git")
+            found = registered_gitdir(self.location.git_common_dir, worktree)
+            if found is None:
+                raise GitError(f"{worktree} is not a worktree registered in {self.location.git_common_dir}")
+            gitdir = self._gitdirs[worktree] = found
         return gitdir
 
-    def _forget(self, worktree: Path) -> None:
-        """Drop what is remembered of ``worktree`` (it is being removed or created anew)."""
+    def forget(self, worktree: Path) -> None:
+        """Drop what is remembered of ``worktree`` (its stat snapshot, index; it is being removed, made anew,
+        or was tampered with); its registered git directory is looked up again."""
         self._clean.pop(worktree, None)
         self._index_ends.pop(worktree, None)
         self._gitdirs.pop(worktree, None)
+
+    _forget = forget
 
     def _index_trailer(self, worktree: Path) -> bytes | None:
         """The last bytes of the worktree's index (its content hash), None when unknown or not hashed."""
@@ -289,7 +324,7 @@ class GitWorktrees:
         return recorded is not None and recorded == (head, self._index_trailer(worktree))
 
     def _git(self, *args: str, cwd: Path | None = None, check: bool = True) -> _Completed:
-        return run_git(args, cwd or self.location.root, self._env, check=check)
+        return self.run(cwd or self.location.root, *args, check=check)
 
     def _rev_parse_commit(self, ref: str) -> str | None:
         result = self._git("rev-parse", "--verify", "--quiet", ref + "^{commit}", check=False)
@@ -327,14 +362,9 @@ class GitWorktrees:
         return Worktree(path, branch, reused=True)
 
     def _admin_dir(self, path: Path) -> Path | None:
-        dotgit = path / ".git"
-        if not dotgit.is_file():
+        if not (path / ".git").exists():
             return None
-        try:
-            admin = read_gitfile(dotgit)
-        except GitError:
-            return None
-        return admin if admin.parent == self.location.git_common_dir / "worktrees" else None
+        return registered_gitdir(self.location.git_common_dir, path)
 
     def _forget_registration(self, path: Path) -> None:
         """Drop a registration left behind when the worktree directory was deleted by hand."""

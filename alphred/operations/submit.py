@@ -11,7 +11,6 @@ from alphred.operations.start import insert_run
 from alphred.operations.workspace import Workspace, find_run, restore_run
 from alphred.runtime.options import RunOptions
 from alphred.store import RunRecord, RunStatus, SqlRunStore
-from alphred.store.owners import lease_ttl
 from alphred.workflow import PhaseType, Workflow
 
 DETACHABLE = ("resume", "retry", "approve", "reject")
@@ -72,17 +71,3 @@ def requested_action(record: RunRecord) -> tuple[str, str | None] | None:
     if record.status is RunStatus.PAUSED and record.reason == "interrupted":
         return "resume", None
     return None
-
-
-def waiting_reason(store: SqlRunStore, record: RunRecord) -> str | None:
-    """Why a queued run waits (SPEC §10: the requirement no live worker offers), or None."""
-    if not record.queued or record.status is not RunStatus.PENDING or record.lease_owner:
-        return None
-    offers = store.live_capabilities(2 * lease_ttl())
-    if not offers:
-        return "waiting: no live worker"
-    needed = set(record.requires)
-    missing = min((sorted(needed - caps) for caps in offers), key=len)
-    if not missing:
-        return "waiting for a free worker"
-    return f"waiting: no live worker offers {', '.join(missing)}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alphred.git import RepoLocation, ensure_alphred_dir, locate_repository
+from alphred.git.location import RepoLocation, ensure_alphred_dir, locate_repository
 
 DB_FILE = "alphred.db"
 

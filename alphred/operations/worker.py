@@ -23,6 +23,7 @@ from alphred.git import RepoLocation
 from alphred.operations.clones import RepoChooser
 from alphred.operations.continuing import continue_run
 from alphred.operations.submit import requested_action
+from alphred.operations.takers import WORKFLOW_LABEL, workflow_allowed
 from alphred.operations.workspace import Workspace
 from alphred.runtime.cleanup import finish_cleanups
 from alphred.runtime.runner import Runner
@@ -49,6 +50,7 @@ class WorkerOptions:
     once: bool = False
     max_runs: int | None = None
     grace: float = 30.0
+    allow_workflows: Sequence[str] = ()  # globs over tree keys; empty: every workflow
 
 
 def offered_providers() -> list[str]:
@@ -81,7 +83,7 @@ class Worker:
         self.chooser = chooser
         self.make_workspace = make_workspace
         self.options = options
-        self.capabilities = sorted(set(capabilities))
+        self.capabilities = sorted({*capabilities, *(WORKFLOW_LABEL + g for g in options.allow_workflows)})
         self.say = say
         self.owner = LeaseOwner.current()
         self.id = str(self.owner)
@@ -157,6 +159,8 @@ class Worker:
         if candidate.id in self._excluded or candidate.id in self._active:
             return False
         if not set(candidate.requires) <= set(self.capabilities):
+            return False
+        if not workflow_allowed(candidate.tree_key, self.capabilities):
             return False
         if not self.chooser.can_take(candidate.repo_url, candidate.repo_root, candidate.repo_path):
             return False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     import asyncio  # only named in a type: importing the provider contract starts no event loop machinery
 
 from alphred.engine.provider_events import EventType as EventType  # defined below providers and store
+from alphred.workflow.model import SandboxPolicy
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,19 @@ class ProviderOptions:
     decisions: tuple[str, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)  # provider-specific phase keys
     cancel: asyncio.Event | None = None
-    # Variables every process the provider starts for this attempt gets (Alphred's lease marker, so a
-    # take-over finds what a dead run left behind, even when several runs share one worker process).
+    # Variables every process the provider starts for this attempt gets, over ``base_environment`` (Alphred's
+    # markers: a take-over and the end of the phase find what the attempt left running, even when several
+    # runs share one worker process).
     environment: Mapping[str, str] = field(default_factory=dict)
+    # The environment the provider's processes (its agent, the agent's tools) start from, built by the runtime
+    # (``runtime/environment.py``): secret variables dropped except the phase's ``env:`` list. A provider
+    # gives its own key to its own client only, never to its agent's tools. None (a provider called outside
+    # a run: tests, demos): this process's environment.
+    base_environment: Mapping[str, str] | None = None
+    # ``sandbox:`` (SPEC §14): None, or the policy the provider enforces (its own sandbox, or ``confine``)
+    sandbox: SandboxPolicy | None = None
+    # Wraps a command's argv so that it runs inside Alphred's sandbox (bubblewrap): set with ``sandbox``
+    confine: Callable[[Sequence[str]], list[str]] | None = None
 
 
 @dataclass(frozen=True)

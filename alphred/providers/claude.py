@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import NO_RESULT, InvalidRequestError, ProviderError
+from alphred.errors import NO_RESULT, InvalidRequestError, ProviderError, install_hint
 from alphred.providers.base import ProviderEvent, ProviderOptions, Readiness
 from alphred.providers.classification import classify_text, provider_error, tail
 from alphred.providers.claude_errors import (
@@ -91,7 +91,7 @@ class ClaudeProvider:
             import claude_agent_sdk as sdk
         except ImportError:
             raise InvalidRequestError(
-                "claude-agent-sdk is not installed: pip install 'alphred[claude]'", code=CLAUDE_SDK_MISSING
+                f"claude-agent-sdk is not installed: {install_hint('claude')}", code=CLAUDE_SDK_MISSING
             ) from None
         _quiet_sdk_logger()
         stderr: deque[str] = deque(maxlen=STDERR_LINES)
@@ -148,8 +148,41 @@ class ClaudeProvider:
             if options.decisions
             else None,
             stderr=on_stderr,
-            env={**self.env, **options.environment},
+            env=self._client_environment(options),
+            **_sandbox_settings(options),
         )
+
+    def _client_environment(self, options: ProviderOptions) -> dict[str, str]:
+        """What the CLI gets over the SDK's copy of ``os.environ``: the run's environment (secrets dropped by
+        the runtime), every variable it left out blanked (the SDK merges ``os.environ`` underneath), and
+        Claude Code's own credentials (``ANTHROPIC_*``, ``CLAUDE_*``, a cloud mode's ``AWS_*``/``GOOGLE_*``)."""
+        if options.base_environment is None:
+            return {**self.env, **options.environment}
+        env = {name: "" for name in os.environ if name not in options.base_environment}
+        env.update(options.base_environment)
+        prefixes = ["ANTHROPIC_", "CLAUDE_"]
+        if os.environ.get("CLAUDE_CODE_USE_BEDROCK") not in (None, "", "0", "false"):
+            prefixes.append("AWS_")
+        if os.environ.get("CLAUDE_CODE_USE_VERTEX") not in (None, "", "0", "false"):
+            prefixes += ["GOOGLE_", "CLOUD_ML_"]
+        env.update({k: v for k, v in os.environ.items() if k.startswith(tuple(prefixes))})
+        return {**env, **self.env, **options.environment}
+
+
+def _sandbox_settings(options: ProviderOptions) -> dict[str, Any]:
+    """Alphred's ``sandbox:`` (SPEC §14) as Claude Code's own sandbox: every Bash command sandboxed, none let
+    out, the network closed (no domain allowed) unless ``network: true``."""
+    if options.sandbox is None:
+        return {}
+    domains = ["*"] if options.sandbox.network else []
+    return {
+        "sandbox": {
+            "enabled": True,
+            "autoAllowBashIfSandboxed": True,
+            "allowUnsandboxedCommands": False,
+            "network": {"allowedDomains": domains},
+        }
+    }
 
 
 def _names(value: Any) -> list[str]:
@@ -213,7 +246,7 @@ def _classify_exception(sdk: Any, exc: Exception, stderr: list[str]) -> Provider
 def find_cli(explicit: str | None = None) -> tuple[str | None, str]:
     """The Claude Code CLI that will run (``ALPHRED_CLAUDE_CLI``, the SDK's bundled one, PATH) or why none."""
     if importlib.util.find_spec("claude_agent_sdk") is None:
-        return None, "claude-agent-sdk is not installed: pip install 'alphred[claude]'"
+        return None, f"claude-agent-sdk is not installed: {install_hint('claude')}"
     configured = explicit or os.environ.get(ENV_CLI)
     if configured:
         if Path(configured).is_file() and os.access(configured, os.X_OK):

@@ -24,5 +24,5 @@ CLAUDE = ProviderDescriptor(
         PhaseKey("system_prompt", {"type": "string"}, text),
     ),
     error_codes=CODES,
-    capabilities=Capabilities(allowed_tools=True, disallowed_tools=True),
+    capabilities=Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True),  # Claude Code's sandbox
 )

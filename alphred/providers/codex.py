@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alphred.errors import NO_RESULT, AttemptInterruptedError, InvalidRequestError, ProviderError
+from alphred.errors import NO_RESULT, AttemptInterruptedError, InvalidRequestError, ProviderError, install_hint
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.classification import classify_text, provider_error, tail
@@ -34,12 +34,21 @@ from alphred.providers.codex_errors import (
     CODEX_CRASH,
     CODEX_INTERRUPTED,
     CODEX_NOT_FOUND,
+    CODEX_SANDBOX_BROKEN,
     KIND_CODES,
 )
 from alphred.providers.contract import cap_text, compose_prompt, decision_and_report, decision_schema, token_count
 
 ENV_BIN = "ALPHRED_CODEX_BIN"
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")
+OWN_KEYS = ("CODEX_API_KEY", "OPENAI_API_KEY")  # what codex's model client reads (another: list it in env:)
+BROKEN_SANDBOX = "bwrap: execvp codex-linux-sandbox"
+SANDBOX_BROKEN_HINT = (
+    "codex's own sandbox could not run any command (`bwrap: execvp codex-linux-sandbox`): this codex binary "
+    "switches to bubblewrap when it is installed and then needs its helper codex-linux-sandbox, which it "
+    "lacks, so nothing the agent ran took effect. Use a Codex CLI that ships codex-linux-sandbox, or run "
+    "codex phases on a machine without bubblewrap (docs/security.md)"
+)
 DEFAULT_SANDBOX = "workspace-write"
 KILL_GRACE_SECONDS = 1.0
 EXIT_WAIT_SECONDS = 10.0
@@ -91,7 +100,7 @@ class CodexProvider:
                     stdout=asyncio.subprocess.PIPE,
                     stderr=asyncio.subprocess.PIPE,
                     cwd=str(options.working_directory),
-                    env={**os.environ, **self.env, **options.environment},
+                    env=self._environment(options),
                     start_new_session=True,
                     limit=LINE_LIMIT,
                 )
@@ -126,9 +135,22 @@ class CodexProvider:
                     await _kill_group(process)
                 groups.unregister(process.pid)
 
+    def _environment(self, options: ProviderOptions) -> dict[str, str]:
+        """The run's environment (its secrets dropped by the runtime) plus codex's own key, which codex gives to
+        its model client; its shell policy leaves ``*KEY*``/``*TOKEN*``/``*SECRET*`` variables out of commands."""
+        if options.base_environment is None:
+            return {**os.environ, **self.env, **options.environment}
+        own = {name: os.environ[name] for name in OWN_KEYS if name in os.environ}
+        return {**options.base_environment, **own, **self.env, **options.environment}
+
     def _arguments(self, binary: str, prompt: str, options: ProviderOptions, scratch: Path) -> list[str]:
         sandbox = str(options.settings.get("sandbox") or DEFAULT_SANDBOX)
+        if options.sandbox is not None:  # Alphred's ``sandbox:`` (SPEC §14) on codex's own sandbox
+            sandbox = "workspace-write"
         args = [binary, "exec", "--json", "--skip-git-repo-check", "-C", str(options.working_directory), "-s", sandbox]
+        if options.sandbox is not None:
+            network = "true" if options.sandbox.network else "false"
+            args += ["-c", f"sandbox_workspace_write.network_access={network}"]
         if options.model:
             args += ["-m", options.model]
         if options.decisions:
@@ -153,6 +175,7 @@ class CodexEventMapper:
         self.failure: str | None = None
         self.last_error: str | None = None
         self.interrupted = False
+        self.sandbox_broken = False  # a command failed with BROKEN_SANDBOX (see ``finish``)
         self._started: set[str] = set()
 
     def line(self, raw: str) -> list[ProviderEvent]:
@@ -213,6 +236,12 @@ class CodexEventMapper:
                 if stage != "updated" or steps
                 else []
             )
+        if (
+            kind == "command_execution"
+            and stage == "completed"
+            and BROKEN_SANDBOX in str(item.get("aggregated_output"))
+        ):
+            self.sandbox_broken = True
         if kind == "error":
             return [
                 ProviderEvent(EventType.SYSTEM, cap_text(str(item.get("message"))), metadata={**meta, "error": True})
@@ -237,6 +266,8 @@ class CodexEventMapper:
         """The terminal ``result`` of a finished process, or the classified ProviderError it ended with."""
         if self.interrupted:
             raise AttemptInterruptedError("codex was interrupted", code=CODEX_INTERRUPTED)
+        if self.sandbox_broken:  # codex exits 0 and tells the model its commands failed: nothing was done
+            raise InvalidRequestError(SANDBOX_BROKEN_HINT, code=CODEX_SANDBOX_BROKEN)
         if self.failure is not None:
             raise _failure(f"codex turn failed: {self.failure}", self.failure)
         if not self.completed:
@@ -344,7 +375,7 @@ def find_codex(explicit: str | None = None) -> tuple[str | None, str]:
     if found:
         return found, ""
     return None, (
-        f"no codex binary: pip install 'alphred[codex]' (bundles it), npm install -g @openai/codex, or set {ENV_BIN}"
+        f"no codex binary: {install_hint('codex')} (bundles it), npm install -g @openai/codex, or set {ENV_BIN}"
     )
 
 

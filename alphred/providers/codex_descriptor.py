@@ -8,13 +8,21 @@ from __future__ import annotations
 
 from alphred.providers.codex_errors import CODES
 from alphred.providers.descriptor import Capabilities, ProviderDescriptor, adapter
+from alphred.workflow.containment import SANDBOX_SCHEMA
 from alphred.workflow.provider_keys import PhaseKey, text
+
+# codex's own mode as a string; the mapping form is Alphred's ``sandbox:`` (SPEC §14), mapped onto these modes
+SANDBOX_KEY = PhaseKey(
+    "sandbox",
+    {"anyOf": [{"type": "string", "description": "codex's own mode: read-only, workspace-write, ..."}, SANDBOX_SCHEMA]},
+    text,
+)
 
 CODEX = ProviderDescriptor(
     name="codex",
     factory=adapter("alphred.providers.codex:CodexProvider"),
     summary="the Codex CLI, `codex exec --json` as a subprocess",
-    phase_keys=(PhaseKey("sandbox", {"type": "string"}, text),),
+    phase_keys=(SANDBOX_KEY,),
     error_codes=CODES,
     capabilities=Capabilities(sandbox=True),
 )

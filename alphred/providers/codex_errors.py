@@ -17,6 +17,7 @@ CODEX_NOT_FOUND = "CODEX_NOT_FOUND"  # no codex binary
 CODEX_BAD_SETTINGS = "CODEX_BAD_SETTINGS"  # an unknown sandbox
 CODEX_CRASH = "CODEX_CRASH"  # codex exited non-zero
 CODEX_INTERRUPTED = "CODEX_INTERRUPTED"  # the attempt was cancelled
+CODEX_SANDBOX_BROKEN = "CODEX_SANDBOX_BROKEN"  # codex's own sandbox cannot run its commands (bwrap installed)
 
 KIND_CODES: dict[str, str] = {
     "auth": CODEX_AUTH,
@@ -28,5 +29,12 @@ KIND_CODES: dict[str, str] = {
 }
 """The code of each failure kind, when the adapter names no more precise one."""
 
-CODES = (*KIND_CODES.values(), CODEX_NOT_FOUND, CODEX_BAD_SETTINGS, CODEX_CRASH, CODEX_INTERRUPTED)
+CODES = (
+    *KIND_CODES.values(),
+    CODEX_NOT_FOUND,
+    CODEX_BAD_SETTINGS,
+    CODEX_CRASH,
+    CODEX_INTERRUPTED,
+    CODEX_SANDBOX_BROKEN,
+)
 """Every code the ``codex`` provider's failures carry (its descriptor declares them)."""

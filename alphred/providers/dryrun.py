@@ -12,6 +12,7 @@ class DryRunProvider:
     """Replaces a real provider under ``--dry-run``: no network, no edits, the first declared decision."""
 
     stub = True  # it does no work: the phase's checks (SPEC §9) are skipped
+    spawns = False  # nor does it start any process
 
     def __init__(self, replaces: str, reports: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.name = f"dry-run({replaces})"

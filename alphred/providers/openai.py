@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from alphred.errors import AttemptInterruptedError, ProviderError
+from alphred.errors import AttemptInterruptedError, ProviderError, install_hint
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.contract import cap_text
 from alphred.providers.openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
@@ -50,7 +50,7 @@ DEFAULT_MAX_TURNS = 50
 REQUEST_TIMEOUT = 600.0
 CONNECT_TIMEOUT = 10.0
 PROBE_TIMEOUT = 2.0
-SDK_MISSING = "the openai package is not installed: pip install 'alphred[openai]'"
+SDK_MISSING = f"the openai package is not installed: {install_hint('openai')}"
 
 # USD per million tokens (input, cached input, output): list prices of a few OpenAI models, used only when
 # the phase gives no `price_per_mtok`. Dated snapshots ("gpt-4o-2024-08-06") match their family.
@@ -240,8 +240,10 @@ class _Session:
     ) -> None:
         self.provider, self.sdk, self.settings, self.options = provider, sdk, settings, options
         self.prompt = compose_openai_prompt(prompt, options.context, options.decisions)
-        shell_env = {k: v for k, v in env.items() if k != settings.key_env}  # the agent's shell never sees the key
-        self.toolbox = Toolbox(options.working_directory, options.decisions, shell_env)
+        # the agent's shell gets the run's environment (its secrets dropped by the runtime), never the key
+        base = env if options.base_environment is None else {**options.base_environment, **options.environment}
+        shell_env = {k: v for k, v in base.items() if k != settings.key_env}
+        self.toolbox = Toolbox(options.working_directory, options.decisions, shell_env, options.confine)
         self.key = env.get(settings.key_env, "") if settings.key_env else NO_KEY_PLACEHOLDER
         self.interrupted = False
         self.tokens = 0

@@ -81,11 +81,27 @@ def read_price(value: KeyValue) -> dict[str, float] | None:
     return price if not missing and not bad else None
 
 
+CONVENTIONAL_KEY = "OPENAI_API_KEY"
+DEFAULT_HOST = "api.openai.com"
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
 def check_model(phase: ProviderPhase) -> None:
-    """An openai phase names its model (here or in ``defaults``): there is no default model."""
+    """An openai phase names its model (here or in ``defaults``): there is no default model. Its key goes
+    where its ``base_url`` points: another variable than OPENAI_API_KEY sent to another host is a warning."""
     if "model" not in phase.fields:
         phase.out.error(
             phase.node, f"openai phase '{phase.key}' needs a 'model' (the name the server knows the model by)"
+        )
+    key_env, base_url = phase.settings.get("api_key_env"), phase.settings.get("base_url")
+    if not isinstance(key_env, str) or key_env.lower() == "none" or key_env == CONVENTIONAL_KEY:
+        return
+    host = (urlsplit(base_url).hostname or "") if isinstance(base_url, str) else ""
+    if host and host != DEFAULT_HOST and host not in LOOPBACK_HOSTS and not host.startswith("127."):
+        phase.out.warning(
+            phase.fields.get("api_key_env", phase.node),
+            f"phase '{phase.key}' sends the value of {key_env} as a Bearer token to {host} (api_key_env with "
+            f"base_url): make sure {key_env} holds that server's own key, not another service's credential",
         )
 
 
@@ -131,5 +147,6 @@ OPENAI = ProviderDescriptor(
     ),
     validate_phase=check_model,
     error_codes=CODES,
-    capabilities=Capabilities(),  # the model gets fixed tools (openai_tools): no tool lists, sandbox or MCP yet
+    # the model gets fixed tools (openai_tools): no tool lists or MCP yet; its shell runs in Alphred's sandbox
+    capabilities=Capabilities(sandbox=True),
 )

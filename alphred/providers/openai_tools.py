@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import os
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,8 @@ OUTPUT_CAP = 30_000
 DEFAULT_SHELL_TIMEOUT = 120.0
 MAX_SHELL_TIMEOUT = 3600.0
 READ_LINES = 2000
+READ_BYTES = 1 << 20  # at most this much of a file is read for one read_file (or edited by edit_file) call
+_CHUNK = 1 << 16
 LIST_ENTRIES = 2000
 KILL_WAIT_SECONDS = 5.0
 TOOL_NAMES = ("shell", "read_file", "write_file", "edit_file", "list_files", "finish")
@@ -110,12 +111,20 @@ def tool_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:
 
 
 class Toolbox:
-    """Carries out tool calls in one worktree; ``shell_env`` is the environment of shell commands."""
+    """Carries out tool calls in one worktree; ``shell_env`` is the environment of shell commands, ``confine``
+    wraps their argv into the phase's sandbox (``sandbox:``, SPEC §14)."""
 
-    def __init__(self, root: Path, decisions: Sequence[str], shell_env: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        decisions: Sequence[str],
+        shell_env: Mapping[str, str],
+        confine: Callable[[Sequence[str]], list[str]] | None = None,
+    ) -> None:
         self.root = root.resolve()
         self.decisions = tuple(decisions)
         self.shell_env = dict(shell_env)
+        self.confine = confine
 
     async def call(self, call: ToolCall) -> ToolOutcome:
         """Run one call; every failure is a ToolOutcome with ``is_error`` (never an exception)."""
@@ -163,18 +172,26 @@ class Toolbox:
         return target
 
     def read_file(self, args: dict[str, Any]) -> ToolOutcome:
-        """``read_file {path, offset?, limit?}``: numbered lines of a text file."""
+        """``read_file {path, offset?, limit?}``: numbered lines of a text file.
+
+        Bounded (SPEC §14): the file is streamed in chunks up to line ``offset``, at most READ_BYTES are
+        taken from there (a longer line is cut), and nothing after what is shown is read.
+        """
         path = self.resolve(args.get("path"))
         offset, limit = _int(args, "offset", 1, 1), _int(args, "limit", READ_LINES, 1)
         if not path.is_file():
             raise ToolError(f"'{args['path']}' is not a file")
-        with path.open(encoding="utf-8", errors="replace", newline=None) as handle:  # streamed: bounded memory
-            lines = iter(handle)
-            skipped = sum(1 for _ in itertools.islice(lines, offset - 1))
-            chosen = [line.rstrip("\n") for line in itertools.islice(lines, limit)]
-            more = sum(1 for _ in lines)
+        with path.open("rb") as handle:
+            skipped, chosen, rest, cut_line = _read_lines(handle, offset, limit)
         body = "\n".join(f"{number:6}\t{line}" for number, line in enumerate(chosen, start=offset))
-        note = f"\n[{more} more line(s): read on with offset {offset + len(chosen)}]" if more > 0 else ""
+        following = offset + len(chosen)
+        note = ""
+        if cut_line:
+            note = f"\n[line {following - 1} is longer than {READ_BYTES} bytes: cut here; read it with shell]"
+        elif rest is None:
+            note = f"\n[more lines follow: read on with offset {following}]"
+        elif rest > 0:
+            note = f"\n[{rest} more line(s): read on with offset {following}]"
         return ToolOutcome(cut(body) + note if body else f"[no lines from line {offset}; the file has {skipped}]")
 
     def write_file(self, args: dict[str, Any]) -> ToolOutcome:
@@ -191,6 +208,8 @@ class Toolbox:
         path, old, new = self.resolve(args.get("path")), _text(args, "old"), _text(args, "new", empty=True)
         if not path.is_file():
             raise ToolError(f"'{args['path']}' is not a file")
+        if path.stat().st_size > READ_BYTES:
+            raise ToolError(f"'{args['path']}' is over {READ_BYTES} bytes: edit it with shell (sed) instead")
         text = path.read_text(encoding="utf-8")
         found = text.count(old)
         if found != 1:
@@ -231,11 +250,10 @@ class Toolbox:
 
     async def shell(self, command: str, timeout: float) -> ToolOutcome:
         """``shell {command, timeout_s?}``: ``bash -c`` in its own process group; killed on timeout/cancel."""
+        argv = ["bash", "-c", command]
         spawn = asyncio.ensure_future(
             asyncio.create_subprocess_exec(
-                "bash",
-                "-c",
-                command,
+                *(self.confine(argv) if self.confine is not None else argv),
                 cwd=str(self.root),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
@@ -309,6 +327,38 @@ class HeadTail:
         head = self.head.decode("utf-8", errors="replace")[: self.half]
         tail = self.tail.decode("utf-8", errors="replace")[-self.half :]
         return f"{head}\n[... output cut: more than {self.dropped} bytes left out ...]\n{tail}"
+
+
+def _read_lines(handle: Any, offset: int, limit: int) -> tuple[int, list[str], int | None, bool]:
+    """Lines ``offset``.. of a binary file: (lines skipped, up to ``limit`` lines decoded, how many lines
+    follow them (None: more than READ_BYTES hold, not counted), whether the last line shown was cut).
+
+    Memory and reading are bounded: lines before ``offset`` are counted a chunk at a time, and at most
+    READ_BYTES are read from there on.
+    """
+    skipped = 0
+    buffer = b""
+    while skipped < offset - 1:  # skip whole lines, a chunk at a time
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            return skipped + (1 if buffer else 0), [], 0, False
+        buffer += chunk
+        while skipped < offset - 1:
+            newline = buffer.find(b"\n")
+            if newline == -1:
+                buffer = b""  # the rest of a long line: not kept
+                break
+            buffer, skipped = buffer[newline + 1 :], skipped + 1
+    data = buffer + handle.read(max(READ_BYTES - len(buffer), 0) + 1)
+    beyond = len(data) > READ_BYTES  # the file goes on past what may be read
+    data = data[:READ_BYTES]
+    lines = data.split(b"\n")
+    if data.endswith(b"\n") or not data:
+        lines.pop()
+    chosen = [line.rstrip(b"\r").decode("utf-8", errors="replace") for line in lines[:limit]]
+    cut_line = beyond and len(lines) <= limit and not data.endswith(b"\n")
+    rest = None if beyond else len(lines) - len(chosen)
+    return skipped, chosen, rest, cut_line
 
 
 def cut(text: str, cap: int = OUTPUT_CAP) -> str:

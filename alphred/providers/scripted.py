@@ -17,7 +17,7 @@ import yaml
 
 from alphred.errors import InternalProviderError, InvalidRequestError
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
-from alphred.providers.descriptor import ProviderDescriptor
+from alphred.providers.descriptor import Capabilities, ProviderDescriptor
 from alphred.workflow import fields as f
 from alphred.workflow.provider_keys import KeyValue, PhaseKey, ProviderPhase
 from alphred.workflow.yaml_source import did_you_mean, known_keys
@@ -45,6 +45,7 @@ class ScriptedProvider:
     """Execution number ``attempt`` takes ``script[min(attempt, len(script)) - 1]``; the last entry repeats."""
 
     name = "scripted"
+    spawns = False  # it starts no process: the end of its attempts needs no search for leftovers
 
     def check(self) -> Readiness:
         """Always ready: no binary, no network, no credentials."""
@@ -163,4 +164,5 @@ SCRIPTED = ProviderDescriptor(
     phase_keys=(PhaseKey("script", {"type": "array", "minItems": 1, "items": ENTRY_SCHEMA}, read_script),),
     validate_phase=check_decisions,
     error_codes=(SCRIPTED_FAIL,),
+    capabilities=Capabilities(sandbox=True),  # it starts no process and writes inside the worktree only
 )

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.errors import GitError, ProviderError
-from alphred.git.command import git_environment
+from alphred.git.command import GitDirs, git_environment
 from alphred.providers.base import EventType, ProviderEvent
 from alphred.redact import Redactor
 from alphred.runtime.command_phase import run_command, template_command
@@ -104,12 +104,14 @@ class CheckRun:
     """What the checks of one attempt need."""
 
     worktree: Path
+    git: GitDirs  # the worktree's recorded git directory (Alphred's git never reads its ``.git`` file)
     start_sha: str
     values: Mapping[str, Any]  # the template context of the phase (for ``run`` commands)
     report: Any  # the attempt's structured report (a dict) or its text
     environ: Mapping[str, str]
     redactor: Redactor
     emit: Callable[[ProviderEvent], None]  # into the attempt's event stream
+    confine: Callable[[Sequence[str]], list[str]] | None = None  # the phase's sandbox (``runtime/sandbox.py``)
 
 
 async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
@@ -129,7 +131,7 @@ async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
         elif check.kind is CheckKind.REPORT:
             outcome = _report_check(check, run.report)
         else:
-            outcome = _paths_check(check, await changed_paths(run.worktree, run.start_sha))
+            outcome = _paths_check(check, await changed_paths(run.git, run.start_sha))
             if check.kind is CheckKind.UNCHANGED:
                 protected.extend(p for p in outcome.paths if p not in protected)
         outcome = CheckOutcome(
@@ -140,9 +142,9 @@ async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
         metadata = {"tool": "check", "check": {k: v for k, v in outcome.stored().items() if k != "output"}}
         run.emit(ProviderEvent(EventType.TOOL_RESULT, outcome.output, metadata=metadata))
     if not result.passed:
-        await rewind_head(run.worktree, run.start_sha)
+        await rewind_head(run.git, run.start_sha)
     if protected:
-        await restore_paths(run.worktree, run.start_sha, protected)
+        await restore_paths(run.git, run.start_sha, protected)
         result.restored = protected
     return result
 
@@ -153,7 +155,8 @@ async def _run_command(check: Check, script: str, environ: Mapping[str, str], ru
     size = 0
     exit_code: int | None = None
     try:
-        async for event in run_command(script, run.worktree, timeout=check.timeout, environ=environ):
+        commands = run_command(script, run.worktree, timeout=check.timeout, environ=environ, confine=run.confine)
+        async for event in commands:
             if event.type is EventType.TOOL_RESULT:
                 tail.append(event.content + "\n")
                 size += len(event.content) + 1
@@ -205,11 +208,11 @@ def _tail(text: str) -> str:
 # -- git, off the event loop ---------------------------------------------------------------------------
 
 
-async def _git(worktree: Path, *args: str) -> bytes:
-    """``git ARGS`` in ``worktree`` as an asyncio subprocess; GitError with git's words on failure."""
+async def _git(dirs: GitDirs, *args: str) -> bytes:
+    """``git ARGS`` in the worktree of ``dirs`` as an asyncio subprocess; GitError with git's words on failure."""
     process = await asyncio.create_subprocess_exec(
-        "git", "--literal-pathspecs", *args,
-        cwd=str(worktree), env=git_environment(), stdin=asyncio.subprocess.DEVNULL,
+        "git", *dirs.options(), "--literal-pathspecs", *args,
+        cwd=str(dirs.work_tree), env=git_environment(), stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, err = await process.communicate()
@@ -223,14 +226,14 @@ def _split(out: bytes) -> list[str]:
     return [item.decode("utf-8", "surrogateescape") for item in out.split(b"\0") if item]
 
 
-async def changed_paths(worktree: Path, start_sha: str) -> list[str]:
+async def changed_paths(worktree: GitDirs, start_sha: str) -> list[str]:
     """Paths that differ between the worktree and ``start_sha`` (untracked ones included), sorted."""
     tracked = await _git(worktree, "diff", "--name-only", "--no-renames", "-z", start_sha, "--")
     untracked = await _git(worktree, "ls-files", "--others", "--exclude-standard", "-z")
     return sorted(set(_split(tracked)) | set(_split(untracked)))
 
 
-async def rewind_head(worktree: Path, start_sha: str) -> None:
+async def rewind_head(worktree: GitDirs, start_sha: str) -> None:
     """Move the branch back to ``start_sha`` when the failed attempt committed on its own (``reset --soft``).
 
     Nothing is lost: what those commits changed stays in the worktree (staged) for the retry, which starts
@@ -240,15 +243,15 @@ async def rewind_head(worktree: Path, start_sha: str) -> None:
     if head == start_sha:
         return
     ancestor = await asyncio.create_subprocess_exec(
-        "git", "merge-base", "--is-ancestor", start_sha, head,
-        cwd=str(worktree), env=git_environment(), stdin=asyncio.subprocess.DEVNULL,
+        "git", *worktree.options(), "merge-base", "--is-ancestor", start_sha, head,
+        cwd=str(worktree.work_tree), env=git_environment(), stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
     )  # fmt: skip
     if await ancestor.wait() == 0:
         await _git(worktree, "reset", "-q", "--soft", start_sha)
 
 
-async def restore_paths(worktree: Path, start_sha: str, paths: Sequence[str]) -> None:
+async def restore_paths(worktree: GitDirs, start_sha: str, paths: Sequence[str]) -> None:
     """Put ``paths`` back as they were in ``start_sha`` (worktree and index); delete those it did not have."""
     known = set(_split(await _git(worktree, "ls-tree", "-r", "-z", "--name-only", start_sha, "--", *paths)))
     known |= set(_split(await _git(worktree, "ls-files", "-z", "--", *paths)))  # staged by the attempt
@@ -257,7 +260,7 @@ async def restore_paths(worktree: Path, start_sha: str, paths: Sequence[str]) ->
         await _git(worktree, "restore", f"--source={start_sha}", "--staged", "--worktree", "--", *back)
     added = [p for p in paths if p not in known]
     if added:
-        await asyncio.to_thread(_remove, worktree, added)
+        await asyncio.to_thread(_remove, Path(str(worktree.work_tree)), added)
 
 
 def _remove(worktree: Path, paths: Sequence[str]) -> None:

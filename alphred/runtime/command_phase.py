@@ -8,7 +8,7 @@ import contextlib
 import os
 import re
 import signal
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ REPORT_TAIL_CHARS = 8000
 KILL_GRACE_SECONDS = 2.0
 MAX_LINE_CHARS = 16_000  # a longer output line is cut with a marker (the rest is counted, not kept)
 READ_CHUNK_BYTES = 65_536
+QUEUED_LINES = 256  # output lines read ahead of the events taken (at most ~4 MB with MAX_LINE_CHARS lines)
 DRAIN_SECONDS = 2.0  # after the shell exits, how long output already written may still be read
 POLL_SECONDS = (0.01, 0.25)  # first and longest interval between looks at whether the shell has exited
 # Alphred's own list, plus the variables that only matter to a command started from inside a git hook
@@ -93,6 +94,7 @@ async def run_command(
     timeout: float | None = None,
     environ: Mapping[str, str] | None = None,
     display: str | None = None,
+    confine: Callable[[Sequence[str]], list[str]] | None = None,
 ) -> AsyncIterator[ProviderEvent]:
     """Run ``command`` with the shell in its own process group; yield its output, then a ``result``.
 
@@ -103,11 +105,13 @@ async def run_command(
     output's tail as the report. A timeout kills the whole process group and raises
     CommandTimeoutError (kind ``timeout``); so does closing the iterator early. ``display`` is the command as shown
     in the events (the template with its values, quoted), when it differs from the script that runs.
+    ``confine`` wraps ``sh -c SCRIPT`` to run it in the phase's sandbox (``runtime/sandbox.py``).
     """
     metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
     yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
-    process = await asyncio.create_subprocess_shell(
-        command,
+    argv = ["/bin/sh", "-c", command]
+    process = await asyncio.create_subprocess_exec(
+        *(confine(argv) if confine is not None else argv),
         cwd=str(cwd),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -116,7 +120,9 @@ async def run_command(
         env=command_environment(os.environ if environ is None else environ),
     )
     groups.register(process.pid)
-    queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
+    # Bounded: when the events are not taken as fast as the command writes (the database is slower), the
+    # readers wait, the pipes fill and the command blocks on its writes — memory stays flat (back-pressure).
+    queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=QUEUED_LINES)
     readers = [
         asyncio.create_task(_pump(process.stdout, "stdout", queue)),
         asyncio.create_task(_pump(process.stderr, "stderr", queue)),
@@ -179,6 +185,7 @@ async def _pump(stream: asyncio.StreamReader | None, name: str, queue: asyncio.Q
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pending = ""  # the start of a line whose newline has not arrived yet
     cut = 0  # characters dropped from the current over-long line
+    cancelled = False
     try:
         while stream is not None:
             chunk = await stream.read(READ_CHUNK_BYTES)
@@ -205,8 +212,12 @@ async def _pump(stream: asyncio.StreamReader | None, name: str, queue: asyncio.Q
             await queue.put((name, pending + "\n"))
         if cut:
             await queue.put((name, _cut_marker(cut)))
+    except asyncio.CancelledError:
+        cancelled = True  # nobody reads the queue any more: no end mark (it could wait for room forever)
+        raise
     finally:
-        await queue.put(None)
+        if not cancelled:
+            await queue.put(None)
 
 
 def _cut_marker(count: int) -> str:

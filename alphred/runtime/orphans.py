@@ -19,11 +19,13 @@ from alphred.store import SqlRunStore
 from alphred.store.owners import process_start_time
 
 MARKER = "ALPHRED_LEASE_OWNER"
+PR_SET_CHILD_SUBREAPER = 36
 
 
-def marked_processes(owner: str) -> list[int]:
-    """Pids on this host whose environment carries ``ALPHRED_LEASE_OWNER=owner`` (never this process)."""
-    wanted = f"{MARKER}={owner}".encode()
+def marked_processes(owner: str, marker: str = MARKER) -> list[int]:
+    """Pids on this host whose environment carries ``MARKER=owner`` (never this process); ``marker`` names
+    another variable (``ALPHRED_ATTEMPT``: the processes of one attempt)."""
+    wanted = f"{marker}={owner}".encode()
     found = []
     me = os.getpid()
     for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
@@ -58,6 +60,66 @@ def kill_leftovers(store: SqlRunStore, run_id: int, dead_owner: str | None) -> i
                 hit += 1
         _wait_gone(dead_owner)
     return hit
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux ``PR_SET_CHILD_SUBREAPER``): a process a phase started that
+    loses its parent (a daemon, a ``setsid`` child whose shell exited) becomes this process's child instead of
+    init's, so it stays under Alphred until the phase's end kills it. False where it cannot be done."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def kill_attempt_processes(marker: str) -> int:
+    """SIGKILL every process on this host whose environment says it belongs to the attempt ``marker``
+    (``ALPHRED_ATTEMPT``), ``setsid`` ones included, and reap those adopted by this process; return how many.
+
+    Called when an attempt ends or is cancelled: no process it started outlives it.
+    """
+    from alphred.runtime.environment import ATTEMPT_MARKER
+
+    hit = 0
+    for _ in range(3):  # a process may fork while the first ones die: look again until none is left
+        found = marked_processes(marker, ATTEMPT_MARKER)
+        alive = [pid for pid in found if not _zombie(pid)]
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        hit += len(alive)
+        _reap(found)
+        if not alive:
+            break
+    return hit
+
+
+def _reap(pids: list[int]) -> None:
+    """Wait for the killed processes that are this process's children (adopted orphans: no one else waits)."""
+    me = os.getpid()
+    for pid in pids:
+        if _parent(pid) != me:
+            continue
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if done:
+                break
+            time.sleep(0.002)
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return int(stat[stat.rfind(")") + 2 :].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _wait_gone(owner: str, seconds: float = 5.0) -> None:

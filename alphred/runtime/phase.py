@@ -16,7 +16,15 @@ from alphred.engine import (
     build_context,
     template_context,
 )
-from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, InvalidRequestError, ProviderError
+from alphred.errors import (
+    IDLE_TIMEOUT,
+    TIMEOUT,
+    AlphredError,
+    InvalidRequestError,
+    ProviderError,
+    WorktreeTamperedError,
+)
+from alphred.git.tamper import WorktreeSeal
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
@@ -24,9 +32,11 @@ from alphred.runtime.attempt_context import AttemptStats, PhaseContext
 from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
+from alphred.runtime.environment import ATTEMPT_MARKER
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
-from alphred.runtime.sink import FLUSH_EVERY_SECONDS, EventSink
+from alphred.runtime.room import AttemptRoom
+from alphred.runtime.sink import FLUSH_EVERY_EVENTS, FLUSH_EVERY_SECONDS, EventSink
 from alphred.store import StoreTransaction
 from alphred.workflow import Phase, PhaseType
 
@@ -58,14 +68,15 @@ async def run_attempt(
     commits the merge instead of a phase commit.
     """
 
-    def prepare() -> tuple[int, int, str, dict[str, UpstreamReport]]:
+    def prepare() -> tuple[int, int, str, dict[str, UpstreamReport], WorktreeSeal]:
         with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
             node_id = tx.node_id(ctx.run_id, phase.key)  # known to the store once read: a phase's id never changes
             first = tx.next_event_sequence(node_id, attempt)
             reports = _upstream_reports(ctx, phase, tx) if phase.type is PhaseType.AGENT else {}
-        return node_id, first, ctx.worktrees.head_sha(ctx.worktree), reports
+        seal = ctx.worktrees.seal(ctx.worktree)  # what the attempt must leave as it is in git (SPEC §14)
+        return node_id, first, ctx.worktrees.head_sha(ctx.worktree), reports, seal
 
-    node_id, first, start_sha, reports = await asyncio.to_thread(prepare)  # blocking work off the event loop
+    node_id, first, start_sha, reports, seal = await asyncio.to_thread(prepare)  # blocking work off the loop
 
     def forward(sequence: int, event: ProviderEvent) -> None:
         if ctx.on_event is not None:
@@ -74,14 +85,19 @@ async def run_attempt(
     stats.details["start_sha"] = start_sha
     sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
+    room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
     flusher = asyncio.create_task(_flush_periodically(sink))
     try:
-        events = _events_for(ctx, state, phase, attempt, notes, reports)
+        await room.open()
+        events = _events_for(ctx, state, phase, attempt, notes, reports, room)
         failure = await _consume(events, phase, sink, outcome)
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
-        return await _end(ctx, state, phase, attempt, visit, stats, sink, outcome, failure, resolving)
+        await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
+        end = (attempt, visit)
+        return await _end(ctx, state, phase, end, stats, sink, outcome, failure, resolving, seal, room)
     finally:
         flusher.cancel()
+        await asyncio.shield(room.close())
         if sink.pending:  # the attempt raised or was cancelled before ``_ended`` wrote its last events
             await asyncio.shield(asyncio.to_thread(sink.flush))
 
@@ -90,25 +106,33 @@ async def _end(
     ctx: PhaseContext,
     state: RunState,
     phase: Phase,
-    attempt: int,
-    visit: int,
+    numbers: tuple[int, int],
     stats: AttemptStats,
     sink: EventSink,
     outcome: _Outcome,
     failure: ProviderError | None,
     resolving: tuple[str, ...] | None,
+    seal: WorktreeSeal,
+    room: AttemptRoom,
 ) -> PhaseCompleted | PhaseFailed:
-    """Turn the attempt's result into its outcome: its checks, then (in one worker thread) ``_ended``."""
+    """Turn the attempt's result into its outcome: its checks, then (in one worker thread) ``_ended``.
+
+    Git is checked for tampering (``seal``) before the checks run git and again before the commit (a ``run``
+    check runs code the agent may have written).
+    """
+    attempt, visit = numbers
     stats.events = sink.count
     stats.tokens = outcome.counter.total
     stats.cost_usd = outcome.counter.cost_usd
+    if failure is None and phase.checks and bool(await asyncio.to_thread(seal.broken)):
+        failure = WorktreeTamperedError("the attempt tampered with git")  # ``_ended`` says what and restores it
     if failure is not None:
         stats.message = ctx.redactor.redact(failure.message)
         stats.details["error"] = {"kind": failure.kind, "code": failure.code, "retry_after": failure.retry_after}
         failed = PhaseFailed(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
-        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed)
+        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt))
     assert outcome.result is not None
     verdict = read_result(ctx, phase, outcome.result)
     if verdict.exit_code is not None:
@@ -117,12 +141,12 @@ async def _end(
         stats.details["dry_run"] = True
     checked = None
     if verdict.problem is None and phase.checks:
-        checked = await _check(ctx, state, phase, verdict, stats, sink)
+        checked = await _check(ctx, state, phase, verdict, stats, sink, room)
 
     def complete() -> PhaseCompleted | PhaseFailed:
         return complete_attempt(ctx, phase, attempt, visit, verdict, stats, checked, resolving)
 
-    return await asyncio.to_thread(_ended, ctx, sink, stats, complete)
+    return await asyncio.to_thread(_ended, ctx, sink, stats, complete, seal, (phase.key, attempt))
 
 
 def _ended(
@@ -130,15 +154,43 @@ def _ended(
     sink: EventSink,
     stats: AttemptStats,
     complete: Callable[[], PhaseCompleted | PhaseFailed],
+    seal: WorktreeSeal,
+    key: tuple[str, int],
 ) -> PhaseCompleted | PhaseFailed:
     """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
-    transaction, then ``complete`` (the report, the commit)."""
+    transaction, then ``complete`` (the report, the commit) — unless it tampered with git: then what it
+    changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed)."""
     stats.pause_requested = sink.flush_with(lambda tx: tx.run_requests(ctx.run_id)[0])
+    broken = seal.broken()
+    if broken:
+        return _tampered(ctx, stats, seal, broken, key)
     return complete()
 
 
+def _tampered(
+    ctx: PhaseContext, stats: AttemptStats, seal: WorktreeSeal, broken: list[str], key: tuple[str, int]
+) -> PhaseFailed:
+    """Restore what the attempt changed in git and report the attempt failed (not retried)."""
+    left = seal.restore()
+    ctx.worktrees.forget(ctx.worktree)  # what was remembered of its index and files no longer holds
+    phase, attempt = key
+    message = "the attempt tampered with git: it changed " + ", ".join(broken) + " (restored"
+    message += f"; could not restore {', '.join(left)})" if left else ")"
+    stats.message = message
+    stats.details["error"] = {"kind": WorktreeTamperedError.kind, "code": WorktreeTamperedError.code}
+    stats.details["tampered"] = broken
+    error = WorktreeTamperedError(message)
+    return PhaseFailed(phase, attempt, error.kind, error.retryable, error.code, stats.tokens, stats.cost_usd)
+
+
 async def _check(
-    ctx: PhaseContext, state: RunState, phase: Phase, verdict: Verdict, stats: AttemptStats, sink: EventSink
+    ctx: PhaseContext,
+    state: RunState,
+    phase: Phase,
+    verdict: Verdict,
+    stats: AttemptStats,
+    sink: EventSink,
+    room: AttemptRoom,
 ) -> ChecksResult | None:
     """Run the phase's checks (SPEC §9) into the attempt's event stream; None when they are skipped.
 
@@ -172,12 +224,14 @@ async def _check(
 
     run = CheckRun(
         worktree=ctx.worktree,
+        git=ctx.worktrees.dirs(ctx.worktree),
         start_sha=str(stats.details["start_sha"]),
         values=template_context(state, ctx.workflow, phase.key),
         report=verdict.report,
-        environ=ctx.environ,
+        environ=room.environ,
         redactor=ctx.redactor,
         emit=emit,
+        confine=room.confine,
     )
     flusher = asyncio.create_task(_flush_when_woken(sink, wake))
     try:
@@ -212,6 +266,7 @@ def _events_for(
     attempt: int,
     notes: tuple[str, ...],
     reports: dict[str, UpstreamReport],
+    room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
@@ -219,9 +274,9 @@ def _events_for(
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
             return dry_run_command(shown, ctx.worktree)
+        environ = {**room.environ, **variables}
         return checked_stream(
-            "command",
-            run_command(command, ctx.worktree, timeout=None, environ={**ctx.environ, **variables}, display=shown),
+            "command", run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
         )
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
@@ -240,7 +295,10 @@ def _events_for(
         decisions=phase.decisions,
         settings=phase.options,
         cancel=ctx.cancel,
-        environment={MARKER: ctx.environ[MARKER]} if MARKER in ctx.environ else {},
+        environment={key: room.environ[key] for key in (MARKER, ATTEMPT_MARKER) if key in room.environ},
+        base_environment=room.environ,
+        sandbox=phase.sandbox,
+        confine=room.confine,
     )
     return provider.run(prompt, options)
 
@@ -277,6 +335,8 @@ async def _consume(
             moved = loop.time()
             async for event in iterator:
                 sink.add(event)
+                if sink.backlog >= FLUSH_EVERY_EVENTS:  # back-pressure: the stream waits for the database
+                    await asyncio.to_thread(sink.flush)
                 if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
                     outcome.counter.feed(event.metadata)
                 if event.type is EventType.RESULT:

@@ -56,9 +56,10 @@ from alphred.runtime.branches import BranchScheduler
 from alphred.runtime.cleanup import remove_worktree
 from alphred.runtime.crash import crash_point
 from alphred.runtime.delivery import PullRequestText, deliver_step
+from alphred.runtime.environment import hide_secrets_from_proc
 from alphred.runtime.observer import QuietObserver, RunObserver
 from alphred.runtime.options import RunOptions, backoff_seconds
-from alphred.runtime.orphans import MARKER
+from alphred.runtime.orphans import MARKER, become_subreaper
 from alphred.runtime.persist import Persister, Write
 from alphred.runtime.phase import run_attempt
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, Supervisor
@@ -95,12 +96,14 @@ class Runner:
         self.observer = observer or QuietObserver()
         self.pull_request_text = pull_request_text
         environ = {**options.environ, MARKER: str(owner)}  # every process the run starts carries its owner
+        become_subreaper()  # orphans of a phase's processes stay this process's children (SPEC §14)
+        hide_secrets_from_proc()  # an agent's command cannot read the run's keys from /proc/<ppid>/environ
         self.ctx = PhaseContext(
             store=store,
             run_id=run_id,
             workflow=workflow,
             worktree=worktree,
-            worktrees=GitWorktrees(location),
+            worktrees=GitWorktrees(location, hooks=workflow.git_hooks),
             registry=registry,
             redactor=Redactor(environ),
             environ=environ,

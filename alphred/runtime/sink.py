@@ -72,6 +72,12 @@ class EventSink:
         self.count += 1
 
     @property
+    def backlog(self) -> int:
+        """How many events are buffered, not written yet (the attempt waits for a flush past FLUSH_EVERY_EVENTS)."""
+        with self._lock:
+            return len(self._pending)
+
+    @property
     def pending(self) -> bool:
         """Whether an event is buffered and not written yet."""
         with self._lock:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from alphred.engine import INTERRUPTED, Event, NodeStatus, PhaseInterrupted, RunState, RunStatus
 from alphred.engine.fan_out import is_resolving
+from alphred.errors import GitError
 from alphred.git import GitWorktrees, RepoLocation, phase_commit_message
 from alphred.git.merges import LaneGit, merge_message
 from alphred.git.repair import clear_stale_locks, head_made_by, last_recorded, save_and_reset
@@ -40,6 +41,7 @@ def settle(
     redactor: Redactor,
 ) -> list[Event]:
     """Make the run safe to continue; return the events that settle its interrupted attempts (if any)."""
+    restore_git(GitWorktrees(location), worktree, record.branch)
     clear_stale_locks(location, worktree, record.branch)
     kill_leftovers(store, record.id, dead_owner)
     recorded = record.head_sha or record.base_sha
@@ -64,6 +66,22 @@ def settle(
     elif state.status is RunStatus.RUNNING and state.merge is not None and worktree.is_dir():
         settled.half_merge(worktree)
     return events
+
+
+def restore_git(worktrees: GitWorktrees, worktree: Path, branch: str | None) -> list[str]:
+    """Put back a ``.git`` file (and a ``HEAD`` naming another branch than ``branch``) that a dead attempt
+    rewrote (SPEC §14); return what was found changed. Alphred's own git never followed it anyway."""
+    if not worktree.is_dir():
+        return []
+    try:
+        seal = worktrees.seal(worktree, branch)
+    except GitError:
+        return []  # not a registered worktree: made again by the caller
+    broken = seal.broken()
+    if broken:
+        seal.restore()
+        worktrees.forget(worktree)
+    return broken
 
 
 class _Settle:
@@ -91,21 +109,28 @@ class _Settle:
         failed = state.status is RunStatus.FAILED  # a retry: branches stopped when another failed start clean
         for lane in state.lanes:
             path = self.git.lane_path(run_id, lane.head, branch_visit(state, lane.head))
+            restore_git(self.worktrees, path, None)
             clear_stale_locks(self.location, path, self.git.lane_ref(run_id, branch, lane.head))
             if state.status is RunStatus.RUNNING and lane.current is not None:
                 key, attempt = lane.current, state.phase(lane.current).attempt
                 data = self.outcome(key, attempt)
                 if data is not None:
-                    start = last_recorded(path, run_id, base, skip=(key, attempt)) if path.is_dir() else base
+                    start = (
+                        last_recorded(self.worktrees, path, run_id, base, skip=(key, attempt))
+                        if path.is_dir()
+                        else base
+                    )
                     self.finish_commit(path, state, key, attempt, data, start, in_branch=True)
                     completed.append(outcome_event(key, attempt, data))
                     continue
-                self.save(key, attempt, path, last_recorded(path, run_id, base) if path.is_dir() else base)
+                self.save(
+                    key, attempt, path, last_recorded(self.worktrees, path, run_id, base) if path.is_dir() else base
+                )
                 interrupted.append(PhaseInterrupted(key, attempt))
             elif (paused or failed) and lane.queued is not None and not lane.arrived and path.is_dir():
                 queued = state.phase(lane.queued)
                 if paused or queued.status is NodeStatus.PENDING:  # a failed phase keeps what it left
-                    self.save(lane.queued, queued.attempt, path, last_recorded(path, run_id, base))
+                    self.save(lane.queued, queued.attempt, path, last_recorded(self.worktrees, path, run_id, base))
         return interrupted + completed
 
     def finish_commit(
@@ -124,7 +149,7 @@ class _Settle:
             return
         visit = int(str(data.get("visit") or 1))
         message = phase_commit_message(state.workflow.key, phase, visit, run_id=self.record.id, attempt=attempt)
-        recognised = head_made_by(worktree, self.record.id, phase, attempt)
+        recognised = head_made_by(self.worktrees, worktree, self.record.id, phase, attempt)
         commit = self.worktrees.commit_phase(worktree, message, since=since)
         if commit is None:
             return
@@ -147,7 +172,7 @@ class _Settle:
         """Keep what an interrupted attempt left as its ``interrupted_diff``; reset its worktree to ``recorded``."""
         if recorded is None or not worktree.is_dir() or attempt < 1:
             return
-        left = save_and_reset(worktree, recorded)
+        left = save_and_reset(self.worktrees, worktree, recorded)
         if left is not None:
             text, files = self.redactor.redact(left.diff), {"files": left.files}
             self.store.add_artifact(self.record.id, phase, attempt, INTERRUPTED_DIFF, text=text, data=files)
@@ -164,4 +189,4 @@ class _Settle:
         """A kill inside ``git merge`` before it recorded the merge: drop what it half wrote (the merge is
         asked again). A merge left in progress with its conflicts is kept: asked again, it reports them."""
         if not self.git.merging(worktree):
-            save_and_reset(worktree, self.worktrees.head_sha(worktree))
+            save_and_reset(self.worktrees, worktree, self.worktrees.head_sha(worktree))

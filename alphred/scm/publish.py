@@ -9,6 +9,7 @@ from pathlib import Path
 
 from alphred.errors import DeliveryError, ScmNotReadyError
 from alphred.git.command import run_git
+from alphred.git.location import repository_dirs
 from alphred.scm.preflight import choose_provider, pull_request_host
 from alphred.scm.push import push_branch
 from alphred.scm.remote import remote_url, tool_environment
@@ -85,14 +86,18 @@ def _provider(request: DeliveryRequest) -> tuple[str, str]:
 def _check_commits(request: DeliveryRequest) -> None:
     """Fail early, before pushing, when the branch is missing or has nothing on top of the base."""
     env = tool_environment(request.env)
+    dirs = repository_dirs(request.repo_root)
     head = f"refs/heads/{request.branch}"
-    if run_git(("rev-parse", "--verify", "--quiet", head), request.repo_root, env, check=False).returncode != 0:
+    if (
+        run_git(("rev-parse", "--verify", "--quiet", head), request.repo_root, env, check=False, dirs=dirs).returncode
+        != 0
+    ):
         raise DeliveryError("push", f"the branch {request.branch} does not exist", branch=request.branch)
     for base in (f"refs/remotes/{request.remote}/{request.base}", f"refs/heads/{request.base}"):
-        probe = run_git(("rev-parse", "--verify", "--quiet", base), request.repo_root, env, check=False)
+        probe = run_git(("rev-parse", "--verify", "--quiet", base), request.repo_root, env, check=False, dirs=dirs)
         if probe.returncode != 0:
             continue
-        counted = run_git(("rev-list", "--count", f"{base}..{head}"), request.repo_root, env, check=False)
+        counted = run_git(("rev-list", "--count", f"{base}..{head}"), request.repo_root, env, check=False, dirs=dirs)
         if counted.returncode == 0 and counted.stdout.strip() == b"0":
             raise DeliveryError(
                 "no_commits",

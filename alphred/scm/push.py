@@ -12,6 +12,7 @@ from pathlib import Path
 
 from alphred.errors import DeliveryError
 from alphred.git.command import run_git
+from alphred.git.location import repository_dirs
 from alphred.scm.remote import remote_url, tool_environment
 
 _REJECTED = ("[rejected]", "[remote rejected]", "non-fast-forward", "fetch first", "stale info")
@@ -44,7 +45,13 @@ def push_branch(repo_root: Path, remote: str, branch: str, env: Mapping[str, str
             remote=remote,
         )
     refspec = f"refs/heads/{branch}:refs/heads/{branch}"
-    result = run_git(("push", "--porcelain", remote, refspec), repo_root, tool_environment(env), check=False)
+    result = run_git(
+        ("push", "--porcelain", remote, refspec),
+        repo_root,
+        tool_environment(env),
+        check=False,
+        dirs=repository_dirs(repo_root),
+    )
     if result.returncode == 0:
         return
     words = _output(result.stdout, result.stderr)

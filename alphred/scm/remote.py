@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from alphred.git.command import REPOSITORY_VARIABLES, run_git
+from alphred.git.location import repository_dirs
 
 GITHUB = "github"
 AZURE = "azure"
@@ -47,7 +48,13 @@ def remote_url(repo_root: Path, remote: str, env: Mapping[str, str]) -> str | No
     """The URL of ``remote`` in the repository at ``repo_root``; None when there is no such remote."""
     if not remote or remote.startswith("-"):
         return None
-    result = run_git(("remote", "get-url", remote), repo_root, tool_environment(env), check=False)
+    result = run_git(
+        ("remote", "get-url", remote),
+        repo_root,
+        tool_environment(env),
+        check=False,
+        dirs=repository_dirs(repo_root),
+    )
     if result.returncode != 0:
         return None
     return result.stdout.decode("utf-8", "replace").strip() or None

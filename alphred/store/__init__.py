@@ -3,7 +3,8 @@
 The store's public face is three modules; everything else in ``alphred/store/`` is its inside:
 
 - ``alphred.store`` (this package): ``SqlRunStore`` and ``StoreTransaction`` (every query is a method of
-  the transaction; the store repeats them as one-transaction shortcuts), ``open_engine``/``migrate``,
+  the transaction; the store repeats them as one-transaction shortcuts), ``open_reader`` (the read
+  commands' store: ``sqlite3`` on a SQLite file, without SQLAlchemy), ``open_engine``/``migrate``,
   the URL helpers ``check_database_url``/``display_url``/``absolute_database_url``, and re-exports of
   the two modules below.
 - ``alphred.store.records``: the frozen records the store hands out (``RunRecord``, ``RunSnapshot``,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from alphred.store.connect import absolute_database_url, check_database_url, display_url
     from alphred.store.migrations import migrate
     from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction, open_engine
+    from alphred.store.sqlite_reader import open_reader
 
 _LAZY = {
     "SqlRunStore": "alphred.store.sql_store",
@@ -64,6 +66,7 @@ _LAZY = {
     "absolute_database_url": "alphred.store.connect",
     "check_database_url": "alphred.store.connect",
     "display_url": "alphred.store.connect",
+    "open_reader": "alphred.store.sqlite_reader",
 }
 
 __all__ = [
@@ -101,6 +104,7 @@ __all__ = [
     "display_url",
     "migrate",
     "open_engine",
+    "open_reader",
 ]
 
 

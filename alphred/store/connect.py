@@ -16,16 +16,15 @@ from sqlalchemy import Engine, event
 from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError
 
-from alphred.errors import DatabaseCorruptError, DatabaseLockedError, DatabaseUrlError, StoreError
+from alphred.errors import DatabaseUrlError
 from alphred.settings import seconds_setting
+from alphred.store.db_errors import translate_error
 
 BUSY_TIMEOUT_ENV = "ALPHRED_DB_BUSY_TIMEOUT"
 DEFAULT_BUSY_TIMEOUT = 10.0
 READ_ONLY = "alphred_read_only"
 """Execution option: begin a deferred (read) transaction instead of ``BEGIN IMMEDIATE`` on SQLite."""
 
-_LOCKED = ("database is locked", "database table is locked")
-_CORRUPT = ("file is not a database", "database disk image is malformed", "malformed database schema")
 _PASSWORD = re.compile(r"(//[^/:@]*:)[^/@]*@")
 URL_USAGE = "use sqlite:///PATH or postgresql://USER@HOST/DB"
 
@@ -92,7 +91,11 @@ def check_database_url(value: str | None) -> str | None:
         if driver not in ("", "pysqlite"):
             raise DatabaseUrlError(shown, f"driver '{driver}' is not supported (use sqlite:///PATH)")
         database = url.database or ""
-        if database and database != ":memory:" and not database.startswith("file:"):
+        if database in ("", ":memory:") or "mode=memory" in database or url.query.get("mode") == "memory":
+            raise DatabaseUrlError(
+                shown, "an in-memory database keeps nothing once the command ends: use sqlite:///PATH (a file)"
+            )
+        if not database.startswith("file:"):
             path = Path(database)
             if path.exists() and not path.is_file():
                 raise DatabaseUrlError(shown, f"{database} is not a regular file")
@@ -110,18 +113,3 @@ def install_error_translation(engine: Engine, busy_timeout: float) -> None:
         if context.is_pre_ping:  # the pool recovers from a dead pooled connection by itself
             return
         translate_error(context.original_exception, shown, busy_timeout, connecting=context.connection is None)
-
-
-def translate_error(error: BaseException | None, url: str, busy_timeout: float, *, connecting: bool = False) -> None:
-    """Raise the Alphred error for a locked, corrupt or unreachable database; return for anything else."""
-    if error is None:
-        return
-    text = str(error)
-    lowered = text.lower()
-    if any(marker in lowered for marker in _LOCKED):
-        raise DatabaseLockedError(url, busy_timeout) from error
-    if any(marker in lowered for marker in _CORRUPT):
-        raise DatabaseCorruptError(url, text) from error
-    if connecting or "unable to open database file" in lowered:
-        detail = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-        raise StoreError(f"cannot open database {url}: {detail}") from error

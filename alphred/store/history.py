@@ -5,13 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
 
+from alphred.store.assembly import routes_by_attempt, step_record
 from alphred.store.columns import utcnow
-from alphred.store.enums import StepOutcome
 from alphred.store.event_rows import insert_events
 from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
 from alphred.store.rows import RowReader
@@ -260,27 +259,8 @@ class HistoryOps(RunOps):
         rows = [row._mapping for row in self._conn.execute(query)]
         paged = start > 0 or limit is not None
         attempts = {(m["run_node_id"], m["attempt"]) for m in rows} if paged else None
-        routes: dict[tuple[int, int], RoutingRecord] = {}
-        for route in self._routes_of(run_id, attempts):
-            key = (route.run_node_id, route.attempt)
-            earlier = routes.get(key)
-            fan_out = earlier is not None and route.priority is not None and earlier.priority == route.priority
-            if fan_out and earlier is not None and route.target not in earlier.target.split(","):
-                route = replace(route, target=f"{earlier.target},{route.target}")  # a fan-out's branches
-            routes[key] = route  # else the latest one per attempt wins
-        steps = []
-        for m in rows:
-            found = routes.get((m["run_node_id"], m["attempt"]))
-            steps.append(
-                StepRecord(
-                    phase=m["node_key"], attempt=m["attempt"], outcome=StepOutcome(m["outcome"]),
-                    decision=found.decision if found else None, next=found.target if found else None,
-                    reason=m["reason"], error_code=m["error_code"], duration_ms=m["duration_ms"],
-                    tokens=m["tokens"], cost_usd=m["cost_usd"], event_count=m["event_count"],
-                    created_at=m["created_at"], checks=_checks(m["details"]),
-                )
-            )  # fmt: skip
-        return steps
+        routes = routes_by_attempt(self._routes_of(run_id, attempts))
+        return [step_record(m, routes) for m in rows]
 
     def _routes_of(self, run_id: int, attempts: set[tuple[int, int]] | None) -> list[RoutingRecord]:
         """The run's routing decisions, or only those of ``attempts`` (run node id, attempt)."""
@@ -299,9 +279,3 @@ class HistoryOps(RunOps):
             .order_by(ROUTING.c.id)
         )
         return [_ROUTING(row) for row in self._conn.execute(query)]
-
-
-def _checks(details: Any) -> tuple[Mapping[str, Any], ...]:
-    """The checks kept in a diagnostics row's details (SPEC §9), or none."""
-    checks = details.get("checks") if isinstance(details, dict) else None
-    return tuple(c for c in checks if isinstance(c, dict)) if isinstance(checks, list) else ()

@@ -9,6 +9,7 @@ waits on its own ``LISTEN`` connection (``notifications``), outside the engine's
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,9 +19,22 @@ from sqlalchemy import Select, text
 from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction
 
 CHANNEL = "alphred_runs"
-"""The ``NOTIFY`` channel a submit (or a detached request) signals idle workers on."""
+"""The ``NOTIFY`` channel a submit (or a detached request) signals idle workers on, in the ``public`` schema;
+a store in another schema (``search_path``) has its own (``channel_for``): notifications are database-wide,
+and two stores in one database must not wake each other's workers."""
 
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+_SCHEMA = text("SELECT current_schema()")
+
+
+def channel_for(schema: str | None) -> str:
+    """The ``NOTIFY`` channel of the store in ``schema`` (at most 63 bytes, PostgreSQL's limit)."""
+    if not schema or schema == "public":
+        return CHANNEL
+    name = f"{CHANNEL}:{schema}"
+    if len(name.encode()) <= 63:
+        return name
+    return f"{CHANNEL}:{hashlib.sha256(schema.encode()).hexdigest()[:40]}"
 
 
 class PostgresTransaction(StoreTransaction):
@@ -32,7 +46,8 @@ class PostgresTransaction(StoreTransaction):
 
     def notify_workers(self, payload: str = "") -> None:
         """Wake the idle workers (``NOTIFY``, delivered when this transaction commits)."""
-        self._conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+        schema = self._conn.execute(_SCHEMA).scalar()
+        self._conn.execute(_NOTIFY, {"channel": channel_for(schema), "payload": payload})
 
 
 class PostgresNotifications(Notifications):
@@ -62,5 +77,7 @@ class PostgresRunStore(SqlRunStore):
 
         url = self._engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute(f"LISTEN {CHANNEL}")
+            row = connection.execute("SELECT current_schema()").fetchone()
+            channel = channel_for(row[0] if row else None).replace('"', '""')
+            connection.execute(f'LISTEN "{channel}"')
             yield PostgresNotifications(connection)

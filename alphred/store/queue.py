@@ -18,6 +18,7 @@ from sqlalchemy import Select, and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from alphred.store import schema
+from alphred.store.assembly import worker_object
 from alphred.store.columns import utcnow
 from alphred.store.enums import RunStatus
 from alphred.store.records import Candidate
@@ -50,7 +51,8 @@ def _claimable(now: datetime, host: str) -> Any:
     return waiting, free
 
 
-_COLUMNS = tuple(RUNS.c[name] for name in column_fields(Candidate))
+TREES = schema.WORKFLOW_TREES
+_COLUMNS = (*(RUNS.c[name] for name in column_fields(Candidate, without=("tree_key",))), TREES.c.tree_key)
 _CANDIDATE = RowReader(Candidate, convert={"requires": lambda value: tuple(value or ()), "queued": bool})
 
 
@@ -62,7 +64,13 @@ class QueueOps:
     def claimable_runs(self, host: str, *, limit: int = 50) -> list[Candidate]:
         """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest."""
         waiting, free = _claimable(utcnow(), host)
-        query = select(*_COLUMNS).where(waiting, free).order_by(RUNS.c.priority.desc(), RUNS.c.id).limit(limit)
+        query = (
+            select(*_COLUMNS)
+            .join(TREES, TREES.c.id == RUNS.c.tree_id)
+            .where(waiting, free)
+            .order_by(RUNS.c.priority.desc(), RUNS.c.id)
+            .limit(limit)
+        )
         return [_CANDIDATE(r) for r in self._conn.execute(query)]
 
     def claim_run(
@@ -141,19 +149,7 @@ class QueueOps:
             query = select(RUNS.c.id, RUNS.c.lease_owner).where(RUNS.c.lease_owner.in_(owners)).order_by(RUNS.c.id)
             for run_id, owner in self._conn.execute(query):
                 held.setdefault(owner, []).append(run_id)
-        return [
-            {
-                "id": r.id,
-                "host": r.host,
-                "pid": r.pid,
-                "started_at": r.started_at.isoformat(),
-                "heartbeat_at": r.heartbeat_at.isoformat(),
-                "capabilities": list(r.capabilities or []),
-                "runs": held.get(r.id, []),
-                "state": "live" if (now - r.heartbeat_at).total_seconds() <= lost_after else "lost",
-            }
-            for r in rows
-        ]
+        return [worker_object(r._mapping, held.get(r.id, []), now, lost_after) for r in rows]
 
     def live_capabilities(self, lost_after: float) -> list[set[str]]:
         """What each live worker offers."""

@@ -239,6 +239,7 @@ class Candidate:
     repo_url: str | None
     repo_root: str | None
     priority: int
+    tree_key: str | None = None  # its workflow's key (``alphred worker --allow-workflows``)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import BindParameter, Integer, Row, Table, Text, bindparam, insert, select, update
@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection, CursorResult
 
 from alphred.errors import StoreError, UnknownRunError
 from alphred.store import schema
+from alphred.store.assembly import RUN_CONVERT
 from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.moves import check_node_transition, check_run_transition
@@ -77,15 +78,7 @@ def inserted_id(result: CursorResult[Any]) -> int:
 
 
 _NODE_RECORD = RowReader(NodeRecord, convert={"status": NodeStatus})
-_RUN_CONVERT: dict[str, Callable[[Any], Any]] = {
-    "status": RunStatus,
-    "inputs": lambda value: dict(value or {}),
-    "pause_requested": bool,
-    "cancel_requested": bool,
-    "requires": lambda value: tuple(value or ()),
-    "queued": bool,
-}
-_RUN_RECORD = RowReader(RunRecord, convert=_RUN_CONVERT, given=("nodes",))  # its engine state: ``run_snapshot``
+_RUN_RECORD = RowReader(RunRecord, convert=RUN_CONVERT, given=("nodes",))  # its engine state: ``run_snapshot``
 
 
 def node_record(row: Row[Any]) -> NodeRecord:

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from alphred.errors import UnknownRunError
 from alphred.store import schema
+from alphred.store.assembly import run_snapshot
 from alphred.store.records import RunSnapshot, WorktreeRecord
 
 RUNS = schema.WORKFLOW_RUNS
@@ -33,16 +34,7 @@ class SnapshotOps:
         row = self._conn.execute(_SNAPSHOT, {"_run_id": run_id}).first()
         if row is None:
             raise UnknownRunError(run_id)
-        state = row.engine_state or {}
-        source = (row.definition or {}).get("source") or {}
-        return RunSnapshot(
-            run_id=run_id,
-            engine=state.get("engine"),
-            runtime=dict(state.get("runtime") or {}),
-            source_path=row.source_path,
-            source_text=source.get("text"),
-            source_files=dict(source.get("files") or {}),
-        )
+        return run_snapshot(run_id, row.engine_state, row.source_path, row.definition)
 
     def run_requests(self, run_id: int) -> tuple[bool, bool]:
         """The run's ``(pause_requested, cancel_requested)`` flags, in one small read (False, False: no run)."""

@@ -257,6 +257,7 @@ class SqlRunStore:
     edge_ids = _reading(StoreTransaction.edge_ids)
     tree_topology = _reading(StoreTransaction.tree_topology)
     workflow_sources = _reading(StoreTransaction.workflow_sources)
+    trees_with_fan_outs = _reading(StoreTransaction.trees_with_fan_outs)
     # runs
     create_run = _writing(StoreTransaction.create_run)
     find_run = _reading(StoreTransaction.find_run)

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from alphred.store import schema
+from alphred.store.assembly import workflow_source
 from alphred.store.records import TopologyEdge, TopologyRecord, WorkflowSource
 
 if TYPE_CHECKING:
@@ -92,6 +93,14 @@ class TopologyOps:
         )
         return TopologyRecord(start=start, phases=tuple((row.node_key, row.node_type) for row in nodes), edges=edges)
 
+    def trees_with_fan_outs(self, tree_ids: Iterable[int]) -> set[int]:
+        """The trees of ``tree_ids`` with a fan-out (a phase whose stored config has ``fan_out``)."""
+        wanted = sorted(set(tree_ids))
+        if not wanted:
+            return set()
+        query = select(TREE_NODES.c.tree_id, TREE_NODES.c.config).where(TREE_NODES.c.tree_id.in_(wanted))
+        return {row.tree_id for row in self._conn.execute(query) if (row.config or {}).get("fan_out")}
+
     def workflow_sources(self, tree_ids: Iterable[int]) -> dict[int, WorkflowSource]:
         """The stored workflow file of each tree in ``tree_ids`` (trees that do not exist are absent)."""
         wanted = sorted(set(tree_ids))
@@ -100,11 +109,5 @@ class TopologyOps:
         query = select(TREES.c.id, TREES.c.source_path, TREES.c.definition).where(TREES.c.id.in_(wanted))
         found = {}
         for row in self._conn.execute(query):
-            source = (row.definition or {}).get("source") or {}
-            found[row.id] = WorkflowSource(
-                tree_id=row.id,
-                source_path=row.source_path,
-                text=source.get("text"),
-                files=dict(source.get("files") or {}),
-            )
+            found[row.id] = workflow_source(row.id, row.source_path, row.definition)
         return found

@@ -10,13 +10,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from alphred.engine import Action, allowed_actions, can_retry, state_from_json
+from alphred.engine.actions import stored_can_retry
 from alphred.store.owners import lease_free
 from alphred.views.style import Painter, format_seconds, shown_path
+from alphred.views.suggestions import Place, failed_step, next_commands
 
 if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore, StepRecord
-    from alphred.workflow import Workflow
 
 TAIL_LINES = 15
 REASON_WORDS = {
@@ -70,66 +70,21 @@ def dry_run_scope(store: SqlRunStore, run_id: int) -> str | None:
     return str(runtime.get("dry_run_scope") or "all")
 
 
-def failed_step(steps: list[StepRecord]) -> StepRecord | None:
-    """The step that made the run fail: the last failed attempt, else the last one routed to ``$fail``."""
-    for step in reversed(steps):
-        if step.outcome.value == "failed" or step.next == "$fail":
-            return step
-    return None
-
-
 def holder_alive(record: RunRecord) -> bool:
     """True when a live process holds the run's lease (it is running the run now)."""
     return not lease_free(record.lease_owner, record.lease_expires_at)
 
 
-def retryable(store: SqlRunStore, record: RunRecord, workflow: Workflow | None = None) -> bool:
+def retryable(store: SqlRunStore, record: RunRecord) -> bool:
     """Whether ``alphred retry`` has something to run again for this failed run, from its stored engine state
     (True when that state cannot be read: the retry itself says so)."""
     if record.status.value != "failed":
         return False
-    from alphred.providers import default_registry
-    from alphred.workflow import load_workflow
-
     try:
-        snapshot = store.run_snapshot(record.id)
-        if snapshot.engine is None:
-            return True
-        if workflow is None:
-            if snapshot.source_text is None:
-                return True
-            source = snapshot.source_path or "workflow.yaml"
-            workflow = load_workflow(source, snapshot.source_text, snapshot.source_files, providers=default_registry())
-        return can_retry(state_from_json(workflow, snapshot.engine))
+        engine = store.run_snapshot(record.id).engine
     except Exception:  # an unreadable snapshot only loses the precision of the hint
         return True
-
-
-def next_commands(
-    record: RunRecord, steps: list[StepRecord], *, holder_alive: bool, retryable: bool = True
-) -> list[str]:
-    """The commands that make sense next for a run in this state (``engine.allowed_actions`` decides which
-    actions; ``holder_alive``: a live process holds its lease; ``retryable``: a retry has work to do)."""
-    n = record.id
-    if record.status.value == "completed":
-        hints = [f"alphred status {n}"]
-        if record.branch and record.base_sha:
-            hints.append(f"git log --oneline {record.base_sha[:12]}..{record.branch}")
-        return hints
-    allowed = allowed_actions(record.status, record.reason, holder_alive=holder_alive, retryable=retryable)
-    if Action.APPROVE in allowed:
-        return [f"alphred approve {n}", f'alphred reject {n} --comment "why"']
-    if Action.RESUME in allowed:
-        return [f"alphred resume {n}"]
-    if Action.PAUSE in allowed:
-        return [f"alphred logs {n} --follow", f"alphred pause {n}", f"alphred cancel {n}"]
-    if record.status.value == "failed":
-        if record.reason == "delivery_failed" and Action.RETRY in allowed:
-            return [f"alphred retry {n}   # push and open the pull request again, once the cause is fixed"]
-        step = failed_step(steps)
-        hints = [f"alphred logs {n} --phase {step.phase}"] if step else [f"alphred logs {n}"]
-        return [*hints, f"alphred retry {n}"] if Action.RETRY in allowed else hints
-    return [f"alphred logs {n}"]
+    return True if engine is None else stored_can_retry(engine)
 
 
 def _failure_lines(
@@ -193,8 +148,9 @@ def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run
     return said
 
 
-def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list[str]:
-    """The lines printed on stderr when ``run``, ``resume``, ``retry``, ``approve`` or ``reject`` ends."""
+def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: Place | None = None) -> list[str]:
+    """The lines printed on stderr when ``run``, ``resume``, ``retry``, ``approve`` or ``reject`` ends; the
+    ``next:`` commands work where the person is (``place``)."""
     steps = store.list_steps(record.id)
     status = record.status.value
     reason = f" ({record.reason})" if record.reason and record.reason != status else ""
@@ -218,12 +174,15 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter) -> list
         lines.append(
             f"  dry run: agent phases were stubbed, {what}; nothing was pushed and no pull request was opened."
         )
-    lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
+    if status == "failed":  # a run that completed after a failed attempt shows none of its output
+        lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
     if status == "paused" and record.reason == "awaiting_approval":
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:
             lines.append(f"  phase {waiting} waits for a person's approval.")
-    commands = next_commands(record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record))
+    commands = next_commands(
+        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
+    )
     lines.append("  next: " + " · ".join(paint(c, "cyan") for c in commands))
     return lines
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from alphred.engine import RecordStep, RunState
 from alphred.store import RunRecord, StepRecord
 
 if TYPE_CHECKING:
+    from alphred.engine import RecordStep, RunState
     from alphred.store import SqlRunStore
 
 
@@ -71,9 +71,12 @@ def status_object(
 
 def branches_by_run(store: SqlRunStore, records: list[RunRecord]) -> dict[int, dict[str, str]]:
     """For each run of ``records``: its phases inside branches of a fan-out and their git branches."""
+    parallel = store.trees_with_fan_outs(r.tree_id for r in records)  # only these need their workflow loaded
+    if not parallel:
+        return {r.id: {} for r in records}
     from alphred.views.branch_status import phase_branches, run_workflows
 
-    workflows = run_workflows(store, records)
+    workflows = run_workflows(store, [r for r in records if r.tree_id in parallel])
     return {r.id: phase_branches(workflows[r.tree_id], r.branch) if r.tree_id in workflows else {} for r in records}
 
 

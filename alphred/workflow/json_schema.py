@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from alphred.workflow.containment import ENV_SCHEMA, GIT_SCHEMA, SANDBOX_SCHEMA
 from alphred.workflow.keys import (
     AGENT_KEYS,
     APPROVAL_KEYS,
@@ -67,6 +68,9 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "run": STRING,
     "allow_failure": {"type": "boolean"},
     "message": STRING,
+    "sandbox": SANDBOX_SCHEMA,
+    "env": ENV_SCHEMA,
+    "git": GIT_SCHEMA,
 }
 SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
     "inputs": {

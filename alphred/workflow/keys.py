@@ -16,6 +16,7 @@ TOP_KEYS = (
     "limits",
     "start",
     "pull_request",
+    "git",
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
@@ -37,8 +38,8 @@ COMMON_PHASE_KEYS = (
     "join",
     "on_conflict",
 )
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks")
-COMMAND_KEYS = ("run", "allow_failure", "checks")
+AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env")
+COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env")
 APPROVAL_KEYS = ("message",)
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares
@@ -51,6 +52,8 @@ COMMON_DEFAULTABLE_KEYS = (
     "timeout",
     "idle_timeout",
     "allow_failure",
+    "sandbox",
+    "env",
 )
 
 

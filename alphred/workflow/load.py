@@ -16,6 +16,7 @@ import yaml
 from alphred.errors import Diagnostic, WorkflowInvalidError
 from alphred.guards.templates import Template
 from alphred.workflow import fields as f
+from alphred.workflow.containment import read_git
 from alphred.workflow.files import MAX_WORKFLOW_BYTES, FileRefusedError, read_regular_text
 from alphred.workflow.keys import COMMON_DEFAULTABLE_KEYS, INPUT_KEYS, LIMIT_KEYS, PULL_REQUEST_KEYS, TOP_KEYS
 from alphred.workflow.model import (
@@ -76,7 +77,7 @@ def check_workflow(
         try:
             text = read_regular_text(Path(path), MAX_WORKFLOW_BYTES)
         except FileNotFoundError:
-            out.error(SourcePos(1, 1), "file not found")
+            out.error(SourcePos(1, 1), f"file not found (looked at {Path(path).absolute()})")
             return None, out.sorted()
         except FileRefusedError as exc:
             out.error(SourcePos(1, 1), f"cannot read file: it {exc}")
@@ -132,6 +133,7 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
     elif phases:
         start = phases[0].key
     pull_request, title = _pull_request(reading, top["pull_request"]) if "pull_request" in top else (None, None)
+    hooks = read_git(top["git"], out) if "git" in top else False
     if key is None or start is None or not phases:
         if "phases" in top and not phases and not out.has_errors:
             out.error(top["phases"], "a workflow needs at least one phase")
@@ -150,6 +152,7 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
         content_hash=reading.hash.hexdigest(),
         source_text=reading.text,
         source_files=dict(reading.files),
+        git_hooks=hooks,
     )
 
 

@@ -126,6 +126,13 @@ class Check:
 
 
 @dataclass(frozen=True)
+class SandboxPolicy:
+    """A phase's ``sandbox:`` (SPEC §14): its processes run confined; ``network`` lets them reach the network."""
+
+    network: bool = False
+
+
+@dataclass(frozen=True)
 class Phase:
     """One node of the workflow graph, with every default already applied."""
 
@@ -152,6 +159,8 @@ class Phase:
     pos: SourcePos = SourcePos(0, 0)
     join: str | None = None  # "all" | "any": the fan-in of a fan-out (SPEC §8)
     on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
+    sandbox: SandboxPolicy | None = None  # SPEC §14: its processes run sandboxed (None: not)
+    env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
 
     @property
     def needs_decision(self) -> bool:
@@ -180,6 +189,7 @@ class Workflow:
     content_hash: str = ""  # sha256 of the canonical content (file text plus prompt files)
     source_text: str = field(default="", repr=False)  # the YAML text, stored with the tree for resume
     source_files: Mapping[str, str] = field(default_factory=dict, repr=False)  # prompt_file path -> text
+    git_hooks: bool = False  # ``git: {hooks: true}``: Alphred's commits run the repository's hooks
 
     def phase(self, key: str) -> Phase:
         """Return the phase called ``key`` (KeyError when there is none)."""

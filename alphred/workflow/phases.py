@@ -14,6 +14,7 @@ import yaml
 from alphred.guards.templates import Template
 from alphred.workflow import fields as f
 from alphred.workflow.check_block import read_checks
+from alphred.workflow.containment import enforces, is_mode_string, read_env, read_sandbox, switched_off
 from alphred.workflow.keys import allowed_phase_keys
 from alphred.workflow.model import (
     APPROVAL_DECISIONS,
@@ -24,7 +25,7 @@ from alphred.workflow.model import (
     Phase,
     PhaseType,
 )
-from alphred.workflow.provider_keys import FREE_FORM, keys_of, read_settings
+from alphred.workflow.provider_keys import FREE_FORM, keys_of, names, read_settings
 from alphred.workflow.reading import Reading
 from alphred.workflow.transitions import read_transitions
 from alphred.workflow.yaml_source import did_you_mean, is_null, mapping_items, pos, scalar_value
@@ -127,6 +128,9 @@ def _phase_fields(
     if join is not None and join not in JOIN_MODES:
         out.error(fields["join"], f"join must be 'all' or 'any', not '{join}'{did_you_mean(join, JOIN_MODES)}")
     on_conflict = f.read_str(fields["on_conflict"], "on_conflict", out) if "on_conflict" in fields else None
+    sandbox = fields.get("sandbox")
+    policy = read_sandbox(sandbox, out) if sandbox is not None and not is_mode_string(sandbox) else None
+    env = read_env(fields["env"], out) if "env" in fields else ()
     if on_conflict is not None:
         reading.nodes.templates[("$on_conflict", key)] = fields["on_conflict"]
     return Phase(
@@ -153,6 +157,8 @@ def _phase_fields(
         pos=pos(key_node),
         join=join if join in JOIN_MODES else None,
         on_conflict=on_conflict,
+        sandbox=policy,
+        env=env,
     )
 
 
@@ -191,11 +197,24 @@ def _agent(
             work.templates["prompt"] = reading.template(fields["prompt_file"], work.prompt, (key, "prompt"))
     work.decisions = _decisions(reading, fields["decisions"]) if "decisions" in fields else DEFAULT_DECISIONS
     keys = keys_of(reading.providers, provider)
+    sandbox = fields.get("sandbox")
+    if sandbox is not None and not is_mode_string(sandbox):  # ours (SPEC §14), not the provider's own mode
+        fields = {name: node for name, node in fields.items() if name != "sandbox"}
+        if not switched_off(sandbox) and not enforces(keys, "sandbox"):
+            out.error(
+                sandbox,
+                f"provider '{provider}' of phase '{key}' cannot enforce 'sandbox' (its capabilities say so): "
+                "use a provider that can, or set 'sandbox: false' on the phase",
+            )
+    elif sandbox is not None and "sandbox" not in names(keys):
+        out.error(sandbox, "'sandbox' must be a mapping ({network: false}), true or false")
     work.options = read_settings(keys, key, key_node, fields, work.decisions, out)
 
 
 def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, yaml.Node], work: _Work) -> None:
     out = reading.out
+    if "sandbox" in fields and is_mode_string(fields["sandbox"]):
+        out.error(fields["sandbox"], "'sandbox' must be a mapping ({network: false}), true or false")
     if "run" not in fields:
         out.error(key_node, f"command phase '{key}' needs 'run'")
     else:

@@ -13,6 +13,7 @@ from alphred.errors import GuardSyntaxError, TemplateError
 from alphred.guards import Expr, parse_guard
 from alphred.guards.shell import shell_problems
 from alphred.guards.templates import Template, parse_template
+from alphred.workflow.containment import refused_prompt_file
 from alphred.workflow.files import MAX_PROMPT_BYTES, FileRefusedError, allowed_roots, inside, read_regular_text
 from alphred.workflow.model import SourcePos
 from alphred.workflow.provider_keys import ProviderCatalogue
@@ -65,6 +66,16 @@ class Reading:
 
     def prompt_file(self, node: yaml.Node, rel: str) -> str | None:
         """The text of prompt file ``rel`` (added to the content hash), or None after reporting why not."""
+        problem = path_problem(rel)
+        if problem is not None:
+            self.out.error(node, f"prompt_file {rel!r} is not a usable path: it {problem}")
+            return None
+        refused = refused_prompt_file(rel) or refused_prompt_file(str(self.base_dir / rel))
+        if refused is None and (self.base_dir / rel).exists():
+            refused = refused_prompt_file(str((self.base_dir / rel).resolve()))
+        if refused is not None:
+            self.out.error(node, f"prompt_file '{rel}' {refused}")
+            return None
         path = (self.base_dir / rel).resolve()
         if self.stored_files is not None:
             if rel not in self.stored_files:
@@ -90,3 +101,14 @@ class Reading:
         self.files[rel] = text
         self.hash.update(b"\0prompt_file\0" + rel.encode() + b"\0" + text.encode("utf-8"))
         return text
+
+
+def path_problem(rel: str) -> str | None:
+    """Why ``rel`` cannot name a file (a NUL byte, an unpaired surrogate), or None."""
+    if "\x00" in rel:
+        return "contains a NUL byte"
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return "contains an unpaired surrogate (not valid UTF-8)"
+    return None

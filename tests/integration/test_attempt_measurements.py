@@ -90,9 +90,10 @@ def test_a_run_routed_to_fail_is_not_offered_a_retry(repo: Path) -> None:
     done = alphred(repo, "run", str(wf))
     assert done.returncode == 1, done.stderr
     assert "routed the run to $fail" in done.stderr
-    assert "next: alphred logs 1 --phase check\n" in done.stderr  # no `alphred retry 1`: it would refuse
+    # no `alphred retry 1`: it would refuse; --repo: the test's directory is not the run's repository
+    assert f"next: alphred logs 1 --phase check --repo {repo}\n" in done.stderr
     shown = alphred(repo, "status", "1")
-    assert shown.stdout.rstrip().endswith("next: alphred logs 1 --phase check")
+    assert shown.stdout.rstrip().endswith(f"next: alphred logs 1 --phase check --repo {repo}")
     retried = alphred(repo, "retry", "1")
     assert retried.returncode == 2
     assert "cannot retry run 1: it is failed (fail_target); it has no failed phase to retry" in retried.stderr

@@ -107,6 +107,8 @@ def test_graph_of_an_invalid_workflow_is_exit_2_with_located_errors(repo: Path) 
         ("sqlite:////dev/null", "/dev/null is not a regular file"),
         ("sqlite:////tmp/a%00b.db", "contains a NUL byte"),
         ("postgresql+asyncpg://u:pw@h/d", "driver 'asyncpg' is not supported"),
+        ("sqlite://", "an in-memory database keeps nothing"),
+        ("sqlite:///:memory:", "an in-memory database keeps nothing"),
     ],
 )
 @pytest.mark.parametrize("command", [("runs",), ("validate", DEMO), ("status", "1"), ("cancel", "1")])
@@ -114,6 +116,30 @@ def test_bad_database_urls_are_refused_up_front(repo: Path, url: str, words: str
     result = cli(*command, "--db", url)
     assert_clear(result, 2, f"Error [BAD_DATABASE_URL]: --db {url.replace(':pw@', ':***@')}: {words}")
     assert "pw@" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ['"a\\0b.md"', '"a\\udc80b.md"'])  # YAML escapes: a NUL, a lone surrogate
+def test_a_prompt_file_path_that_names_no_file_is_a_clear_error(repo: Path, name: str) -> None:
+    path = agent_workflow(repo, name)
+    result = cli("validate", str(path))
+    assert_clear(result, 2, "is not a usable path")
+
+
+def test_a_garbled_database_is_a_clear_error_for_the_read_commands(repo: Path) -> None:
+    assert cli("run", DEMO).exit_code == 0
+    db = repo / ".alphred" / "alphred.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with open(db, "r+b") as raw:
+        raw.seek(0)
+        raw.write(bytes(range(256)) * 4)
+    for command in (("runs",), ("status", "1"), ("logs", "1"), ("workers",)):
+        assert_clear(cli(*command), 1, "Error [DATABASE_CORRUPT]")  # as for run (below)
+
+
+def test_status_and_logs_with_no_runs_say_so(repo: Path) -> None:
+    for command in (("status",), ("logs",)):
+        assert_clear(cli(*command), 2, "Error [UNKNOWN_RUN]: no runs yet (start one with `alphred run FILE`)")
 
 
 def test_database_url_from_the_environment_is_checked_too(repo: Path) -> None:

@@ -295,3 +295,30 @@ def test_notify_wakes_an_idle_worker_long_before_its_poll(world: dict[str, Any],
     idle.send_signal(signal.SIGTERM)
     idle.communicate(timeout=60)
     assert idle.returncode == 0
+
+
+@pytest.mark.slow
+def test_allow_workflows_limits_what_a_worker_takes_and_status_says_why(
+    world: dict[str, Any], reaper: list[Any]
+) -> None:
+    other = submit(world, wf(world, LEDGER_WF, name="other"), "-i", "tag=other")
+    mine = submit(world, wf(world, LEDGER_WF, name="fix-docs"), "-i", "tag=mine")
+    idle = spawn(world, "worker", "--poll", "0.2", "--allow-workflows", "fix-*")
+    reaper.append(idle)
+    wait_for(lambda: row(world, mine).status == "completed")
+    assert "waiting: no live worker takes workflow other" in cli(world, "status", str(other)).stdout
+    assert status(world, other)["status"] == "pending"
+    assert "workflow:fix-*" in workers(world)[0]["capabilities"]
+    shown = cli(world, "workers").stdout.splitlines()  # a table with a header and human times
+    assert shown[0].split() == ["WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS"]
+    assert " ago " in shown[1] and " live " in shown[1]
+    idle.send_signal(signal.SIGTERM)
+    idle.communicate(timeout=60)
+    assert ledger(world) == ["mine"]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
+def test_poll_must_be_a_finite_positive_number(world: dict[str, Any], value: str) -> None:
+    result = cli(world, "worker", "--once", "--poll", value)
+    assert result.returncode == 2
+    assert result.stderr.startswith("Error [USAGE]") and "Traceback" not in result.stderr

@@ -263,7 +263,9 @@ def test_ui_without_its_packages_says_how_to_install_them(monkeypatch: pytest.Mo
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     result = CliRunner().invoke(cli_app, ["ui", "--repo", str(runs.repo)])
     assert result.exit_code == 2
-    assert "Error [UI_NOT_INSTALLED]" in result.stderr and "pip install 'alphred[ui]'" in result.stderr
+    assert (
+        "Error [UI_NOT_INSTALLED]" in result.stderr and "[ui]'" in result.stderr and "pip install -e '" in result.stderr
+    )  # from the checkout: not on an index
 
 
 def test_help_and_other_commands_do_not_load_the_web_stack() -> None:

@@ -22,6 +22,7 @@ from alphred.errors import (
     RateLimitError,
     TransportError,
     UnsafeCommandError,
+    WorktreeTamperedError,
 )
 
 # The rule as SPEC §4 and docs/providers.md state it, and as the stored ``kind`` strings spell it.
@@ -33,6 +34,7 @@ RETRIED = {
     "transport": True,
     "invalid_request": False,
     "internal": True,
+    "worktree_tampered": False,  # found by the runtime after an attempt (SPEC §14), never by a provider
 }
 
 
@@ -47,6 +49,7 @@ def test_the_kinds_and_their_strings_did_not_change() -> None:
         TransportError,
         InvalidRequestError,
         InternalProviderError,
+        WorktreeTamperedError,
     ]
 
 

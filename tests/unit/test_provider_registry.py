@@ -50,9 +50,10 @@ def test_alphreds_providers_are_entry_points_and_describe_themselves() -> None:
         "openai": ["base_url", "api", "api_key_env", "max_turns", "system_prompt", "price_per_mtok"],
         "scripted": ["script"],
     }
-    assert registry["claude"].capabilities == Capabilities(allowed_tools=True, disallowed_tools=True)
+    assert registry["claude"].capabilities == Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True)
     assert registry["codex"].capabilities == Capabilities(sandbox=True)
-    assert registry["openai"].capabilities == registry["scripted"].capabilities == Capabilities()
+    # SPEC §14: openai's shell runs in Alphred's sandbox; scripted starts no process
+    assert registry["openai"].capabilities == registry["scripted"].capabilities == Capabilities(sandbox=True)
 
 
 def test_describing_loads_no_adapter() -> None:

@@ -71,8 +71,9 @@ def test_bad_values_are_located() -> None:
 
 def test_price_needs_input_and_output_and_keys_of_other_providers_are_refused() -> None:
     assert errors("model: m\nprice_per_mtok: {input: 1}\n") == ["wf.yaml:7:21: error: 'price_per_mtok' needs output"]
+    # ``sandbox`` is every phase's key now (SPEC §14); its string form is codex's own mode only
     assert errors("model: m\nsandbox: read-only\n")[0].startswith(
-        "wf.yaml:7:5: error: unknown key 'sandbox' in agent phase (openai)"
+        "wf.yaml:7:14: error: 'sandbox' must be a mapping ({network: false}), true or false"
     )
     assert errors("model: m\napi: chta\n") == [
         "wf.yaml:7:10: error: unknown api 'chta' (one of: responses, chat) (did you mean 'chat'?)"

@@ -1,0 +1,67 @@
+"""Where one attempt's processes live (SPEC §14): their environment, their sandbox, and their end.
+
+``AttemptRoom`` is built when an attempt starts: ``environ`` is the environment of every process it starts
+(``environment.phase_environment``: secrets dropped but the phase's ``env:``, the attempt's marker
+``ALPHRED_ATTEMPT`` added), ``confine`` wraps a command into the phase's sandbox (``sandbox.Sandbox``) when
+the phase has ``sandbox:``. ``clear`` kills every process that carries the attempt's marker (``setsid``
+ones too, adopted by this process as a child subreaper); ``close`` does it again and removes the sandbox's
+private ``/tmp``. Both run off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Sequence
+
+from alphred.runtime.attempt_context import PhaseContext
+from alphred.runtime.environment import ATTEMPT_MARKER, attempt_marker, phase_environment
+from alphred.runtime.orphans import MARKER, kill_attempt_processes
+from alphred.runtime.sandbox import Sandbox, close_sandbox, open_sandbox
+from alphred.workflow import Phase
+
+
+class AttemptRoom:
+    """One attempt's environment, sandbox and process clean-up (see the module docstring)."""
+
+    def __init__(self, ctx: PhaseContext, phase: Phase, attempt: int) -> None:
+        self.ctx = ctx
+        self.phase = phase
+        owner = ctx.environ.get(MARKER) or f"pid{os.getpid()}"
+        self.marker = attempt_marker(owner, ctx.run_id, phase.key, attempt)
+        self.environ = phase_environment(ctx.environ, phase.env, {ATTEMPT_MARKER: self.marker})
+        self.sandbox: Sandbox | None = None
+        self.spawns = _spawns(ctx, phase)
+
+    @property
+    def confine(self) -> Callable[[Sequence[str]], list[str]] | None:
+        """Wraps an argv into the attempt's sandbox; None without ``sandbox:``."""
+        return self.sandbox.confine if self.sandbox is not None else None
+
+    async def open(self) -> None:
+        """Make the sandbox (its private ``/tmp``) when the phase asks for one."""
+        policy = self.phase.sandbox
+        if policy is None or self.ctx.dry_run_commands:  # --dry-run: no command runs, agents are stand-ins
+            return
+        ctx = self.ctx
+        git_dirs = [ctx.worktrees.dirs(ctx.worktree).git_dir, ctx.worktrees.location.git_common_dir]
+        self.sandbox = await asyncio.to_thread(open_sandbox, policy, ctx.worktree, git_dirs)
+
+    async def clear(self) -> None:
+        """Kill what the attempt started that is still running (never this process's own helpers)."""
+        if self.spawns:
+            await asyncio.to_thread(kill_attempt_processes, self.marker)
+
+    async def close(self) -> None:
+        """``clear``, then remove the sandbox's private ``/tmp``."""
+        await self.clear()
+        if self.sandbox is not None:
+            sandbox, self.sandbox = self.sandbox, None
+            await asyncio.to_thread(close_sandbox, sandbox)
+
+
+def _spawns(ctx: PhaseContext, phase: Phase) -> bool:
+    """Whether the attempt may start processes (a provider that starts none says ``spawns = False``)."""
+    if any(check.run for check in phase.checks) or phase.provider is None:
+        return True
+    return bool(getattr(ctx.registry.resolve(phase.provider), "spawns", True))

@@ -1,0 +1,117 @@
+"""``alphred status`` as text: the run, its phases, its branches, its steps and what to do next.
+
+Light by design (``status`` answers at once): the workflow is loaded again only for a run whose tree has a
+fan-out (its branches need it), the retry hint reads the stored engine state as JSON, and the store may be
+the light SQLite reader (``alphred.store.open_reader``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from alphred.views.closing import holder_alive, local_time, retryable, status_summary
+from alphred.views.status import shown_phase_status, status_object
+from alphred.views.style import Painter, table
+from alphred.views.suggestions import Place, next_commands
+
+if TYPE_CHECKING:
+    from alphred.store import RunRecord, SqlRunStore
+    from alphred.workflow import Workflow
+
+
+def parallel_workflow(store: SqlRunStore, record: RunRecord) -> Workflow | None:
+    """The run's workflow when its tree has a fan-out (its branches need it), else None without loading it."""
+    if record.tree_id not in store.trees_with_fan_outs([record.tree_id]):
+        return None
+    from alphred.views.branch_status import run_workflows
+
+    return run_workflows(store, [record]).get(record.tree_id)
+
+
+def status_json(store: SqlRunStore, record: RunRecord) -> dict[str, Any]:
+    """The status object ``status --json`` prints (with the ``branch`` of every phase and step)."""
+    workflow = parallel_workflow(store, record)
+    branches: dict[str, str] = {}
+    if workflow is not None:
+        from alphred.views.branch_status import phase_branches
+
+        branches = phase_branches(workflow, record.branch)
+    return status_object(record, store.list_steps(record.id), branches)
+
+
+def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Place, waiting: str | None) -> list[str]:
+    facts = status_summary(record)
+    reason = f" ({obj['reason']})" if obj["reason"] and obj["reason"] != obj["status"] else ""
+    state = paint.status(obj["status"], obj["status"])
+    lines = [f"run {record.id}: {state}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}"]
+    if facts["owner_gone"]:
+        resume = place.alphred(f"resume {record.id}")
+        lines.append(paint(f"  the process running it is gone — run `{resume}` to continue it", "yellow"))
+    if record.started_at is None:  # never started: no branch, no duration yet
+        lines.append(f"created {local_time(record.created_at)} · not started yet")
+        if waiting:  # a submitted run: why it waits
+            lines.append(paint(waiting, "yellow"))
+        if obj["base"]:
+            lines.append(f"base {str(obj['base'])[:12]}")
+        return lines
+    ended = f" · ended {facts['completed']}" if facts["completed"] else ""
+    lines.append(f"started {facts['started']}{ended} · took {facts['took']}")
+    lines.append(f"branch {obj['branch'] or '-'} · base {str(obj['base'])[:12]} · head {str(obj['head'] or '-')[:12]}")
+    if obj["worktree"]:
+        lines.append(f"worktree {obj['worktree']}")
+    lines.append(f"pull request {obj['pr_url'] or '-'}")
+    lines.append(f"tokens {obj['tokens']:,} · cost ${obj['cost_usd']:.4f}")
+    return lines
+
+
+def _phase_lines(obj: dict[str, Any]) -> list[str]:
+    rows: list[tuple[str, ...]] = [("PHASE", "STATUS", "ATTEMPT", "VISITS", "DECISION", "EXIT", "TOKENS")]
+    for p in obj["phases"]:
+        shown = shown_phase_status(obj["status"], obj["reason"], p["status"])  # the web view says the same
+        exit_code = "-" if p["exit_code"] is None else str(p["exit_code"])
+        rows.append(
+            (p["key"], shown, str(p["attempt"]), str(p["visits"]), p["decision"] or "-", exit_code, f"{p['tokens']:,}")
+        )
+    return ["phases:", *(f"  {line}" for line in table(rows, right={2, 3, 5, 6}))]
+
+
+def _step_lines(obj: dict[str, Any], heads: dict[str, str]) -> list[str]:
+    lines = ["steps:"]
+    for number, s in enumerate(obj["steps"], start=1):
+        decision = f" [{s['decision']}]" if s["decision"] else ""
+        tag = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
+        lines.append(f"  {number:>3}. {tag}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        for c in s.get("checks") or ():
+            if not c["passed"]:
+                code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
+                lines.append(f"       check {c['name']} failed{code}")
+    if not obj["steps"]:
+        lines.append("  (none yet)")
+    return lines
+
+
+def status_lines(
+    store: SqlRunStore, record: RunRecord, paint: Painter, place: Place, waiting: str | None = None
+) -> list[str]:
+    """The text of ``alphred status RUN`` (``waiting``: why a submitted run waits, from ``waiting_reason``)."""
+    workflow = parallel_workflow(store, record)
+    steps = store.list_steps(record.id)
+    branches: dict[str, str] = {}
+    heads: dict[str, str] = {}
+    if workflow is not None:
+        from alphred.views.branch_status import phase_branches, phase_heads
+
+        branches, heads = phase_branches(workflow, record.branch), phase_heads(workflow)
+    obj = status_object(record, steps, branches)
+    lines = _run_lines(record, obj, paint, place, waiting)
+    lines += _phase_lines(obj)
+    if workflow is not None:
+        from alphred.views.branch_lines import branch_lines
+
+        lines += branch_lines(store, record, workflow, steps, paint)
+    lines += _step_lines(obj, heads)
+    hints = next_commands(
+        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
+    )
+    lines.append("next: " + " · ".join(hints))
+    return lines
