@@ -85,6 +85,7 @@ def test_events_are_gap_free_per_attempt_and_secrets_redacted(repo: Path, monkey
         phases:
           shout:
             type: command
+            env: [MY_SERVICE_TOKEN]  # a secret reaches a command only when its phase lists it (SPEC §14)
             run: 'for i in 1 2 3; do echo line $i; done; echo "$MY_SERVICE_TOKEN" sk-abcdefghijklmnopqrstuvwxyz012345 >&2'
         """,
     )
