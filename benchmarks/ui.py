@@ -24,20 +24,36 @@ GOAL_MS = 200.0
 BIG_RUN_EVENTS = 100_000
 
 
-def fill(url: str, runs: int, events: int) -> tuple[int, int]:
-    """Create ``runs`` runs and ``events`` events; return (a typical run id, the run with the most events)."""
-    from sqlalchemy import insert, select
+def demo_tree(store: Any) -> tuple[int, list[Any]]:
+    """The demo workflow compiled into ``store``: its tree id and its phases' rows (id, node_key, sequence)."""
+    from sqlalchemy import select
 
     from alphred.providers import default_registry
-    from alphred.store import SqlRunStore
-    from alphred.store.history import ARTIFACTS, DIAGNOSTICS, ROUTING
-    from alphred.store.runs import NODES, RUNS, TREE_NODES
+    from alphred.store.runs import TREE_NODES
     from alphred.workflow import load_workflow
 
     demo = ROOT / "workflows" / "demo.yaml"
     workflow = load_workflow(str(demo), demo.read_text(), providers=default_registry())
-    store = SqlRunStore(url)
     tree_id, _ = store.compile(workflow)
+    with store.reading() as tx:
+        found = tx.connection.execute(
+            select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.sequence_index).where(
+                TREE_NODES.c.tree_id == tree_id
+            )
+        ).all()
+    return tree_id, list(found)
+
+
+def fill(url: str, runs: int, events: int) -> tuple[int, int]:
+    """Create ``runs`` runs and ``events`` events; return (a typical run id, the run with the most events)."""
+    from sqlalchemy import insert, select
+
+    from alphred.store import SqlRunStore
+    from alphred.store.history import ARTIFACTS, DIAGNOSTICS, ROUTING
+    from alphred.store.runs import NODES, RUNS
+
+    store = SqlRunStore(url)
+    tree_id, tree_nodes = demo_tree(store)
     started = datetime(2026, 1, 1, tzinfo=UTC)
     statuses = ["completed"] * 6 + ["failed", "cancelled", "paused", "running"]
     diff = (
@@ -45,11 +61,6 @@ def fill(url: str, runs: int, events: int) -> tuple[int, int]:
     )
     with store.transaction() as tx:
         conn = tx.connection
-        tree_nodes = conn.execute(
-            select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.sequence_index).where(
-                TREE_NODES.c.tree_id == tree_id
-            )
-        ).all()
         run_rows = []
         for i in range(runs):
             at = started + timedelta(minutes=i)
@@ -176,7 +187,7 @@ def main() -> None:
         }
         rows = []
         try:
-            with httpx.Client(base_url=base, timeout=60) as client:
+            with httpx.Client(base_url=base, timeout=60, headers={"Authorization": "Bearer bench"}) as client:
                 for name, path in pages.items():
                     assert client.get(path).status_code == 200, path  # warm
                     samples = []

@@ -5,7 +5,8 @@ The store's public face is three modules; everything else in ``alphred/store/`` 
 - ``alphred.store`` (this package): ``SqlRunStore`` and ``StoreTransaction`` (every query is a method of
   the transaction; the store repeats them as one-transaction shortcuts), ``open_reader`` (the read
   commands' store: ``sqlite3`` on a SQLite file, without SQLAlchemy), ``open_engine``/``migrate``,
-  the URL helpers ``check_database_url``/``display_url``, and re-exports of the two modules below.
+  the URL helpers ``check_database_url``/``display_url``/``absolute_database_url``, and re-exports of
+  the two modules below.
 - ``alphred.store.records``: the frozen records the store hands out (``RunRecord``, ``RunSnapshot``,
   ``RepositoryRecord``, ``Candidate``, ...) and takes in (``EventRow``).
 - ``alphred.store.enums``: the stored statuses and kinds (shared with the engine).
@@ -51,7 +52,7 @@ from alphred.store.records import (
 )
 
 if TYPE_CHECKING:
-    from alphred.store.connect import check_database_url, display_url
+    from alphred.store.connect import absolute_database_url, check_database_url, display_url
     from alphred.store.migrations import migrate
     from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction, open_engine
     from alphred.store.sqlite_reader import open_reader
@@ -62,6 +63,7 @@ _LAZY = {
     "Notifications": "alphred.store.sql_store",
     "open_engine": "alphred.store.sql_store",
     "migrate": "alphred.store.migrations",
+    "absolute_database_url": "alphred.store.connect",
     "check_database_url": "alphred.store.connect",
     "display_url": "alphred.store.connect",
     "open_reader": "alphred.store.sqlite_reader",
@@ -94,6 +96,7 @@ __all__ = [
     "TopologyRecord",
     "WorkflowSource",
     "WorktreeRecord",
+    "absolute_database_url",
     "check_database_url",
     "check_node_transition",
     "check_repository_name",

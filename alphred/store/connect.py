@@ -60,6 +60,16 @@ def sqlite_file(url: str | URL) -> Path | None:
     return Path(database)
 
 
+def absolute_database_url(url: str) -> str:
+    """``url`` with a relative SQLite path made absolute (against the current directory), so that a process
+    started elsewhere opens the same file; other URLs unchanged."""
+    parsed = make_url(url)
+    path = sqlite_file(parsed)
+    if path is None or path.is_absolute():
+        return url
+    return parsed.set(database=str(path.resolve())).render_as_string(hide_password=False)
+
+
 def check_database_url(value: str | None) -> str | None:
     """``value`` unchanged when it is a SQLite or PostgreSQL URL Alphred can use; DatabaseUrlError otherwise."""
     if value is None or not value.strip():

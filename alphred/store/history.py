@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, insert, select
+from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
 
 from alphred.store.assembly import routes_by_attempt, step_record
 from alphred.store.columns import utcnow
@@ -156,6 +156,28 @@ class HistoryOps(RunOps):
             query = query.where(ARTIFACTS.c.kind == kind)
         return [_artifact(row) for row in self._conn.execute(query)]
 
+    def count_artifacts(self, run_id: int, *, kind: str | None = None, exclude: Iterable[str] = ()) -> int:
+        """How many artifacts the run has (of ``kind``, or of any kind but ``exclude``)."""
+        query = select(func.count()).select_from(ARTIFACTS).where(ARTIFACTS.c.run_id == run_id)
+        if kind is not None:
+            query = query.where(ARTIFACTS.c.kind == kind)
+        left_out = list(exclude)
+        if left_out:
+            query = query.where(ARTIFACTS.c.kind.not_in(left_out))
+        return int(self._conn.execute(query).scalar_one())
+
+    def recent_artifacts(
+        self, run_id: int, limit: int, *, kind: str | None = None, exclude: Iterable[str] = ()
+    ) -> list[ArtifactRecord]:
+        """The run's newest ``limit`` artifacts (of ``kind``, or of any kind but ``exclude``), oldest first."""
+        query = self._artifact_query(run_id).order_by(ARTIFACTS.c.id.desc()).limit(limit)
+        if kind is not None:
+            query = query.where(ARTIFACTS.c.kind == kind)
+        left_out = list(exclude)
+        if left_out:
+            query = query.where(ARTIFACTS.c.kind.not_in(left_out))
+        return [_artifact(row) for row in reversed(self._conn.execute(query).all())]
+
     # --- routing and diagnostics ----------------------------------------------------------------------------
 
     def add_routing_decision(
@@ -216,13 +238,44 @@ class HistoryOps(RunOps):
         }  # fmt: skip
         return inserted_id(self._conn.execute(_INSERT_DIAGNOSTIC, values))
 
-    def list_steps(self, run_id: int) -> list[StepRecord]:
-        """The run's finished attempts in execution order, each with its routing decision (if any)."""
-        routes = routes_by_attempt(self.routing_decisions(run_id))
+    def count_steps(self, run_id: int) -> int:
+        """How many finished attempts the run has (the length of ``list_steps``)."""
+        query = select(func.count()).select_from(DIAGNOSTICS).where(DIAGNOSTICS.c.run_id == run_id)
+        return int(self._conn.execute(query).scalar_one())
+
+    def list_steps(self, run_id: int, start: int = 0, limit: int | None = None) -> list[StepRecord]:
+        """The run's finished attempts in execution order, each with its routing decision (if any); with
+        ``start``/``limit``, only steps ``start`` to ``start + limit - 1`` (0-based) are read."""
         query = (
             select(DIAGNOSTICS, NODES.c.node_key)
             .join(NODES, NODES.c.id == DIAGNOSTICS.c.run_node_id)
             .where(DIAGNOSTICS.c.run_id == run_id)
             .order_by(DIAGNOSTICS.c.id)
         )
-        return [step_record(row._mapping, routes) for row in self._conn.execute(query)]
+        if start > 0:
+            query = query.offset(start)
+        if limit is not None:
+            query = query.limit(max(limit, 0))
+        rows = [row._mapping for row in self._conn.execute(query)]
+        paged = start > 0 or limit is not None
+        attempts = {(m["run_node_id"], m["attempt"]) for m in rows} if paged else None
+        routes = routes_by_attempt(self._routes_of(run_id, attempts))
+        return [step_record(m, routes) for m in rows]
+
+    def _routes_of(self, run_id: int, attempts: set[tuple[int, int]] | None) -> list[RoutingRecord]:
+        """The run's routing decisions, or only those of ``attempts`` (run node id, attempt)."""
+        if attempts is None:
+            return self.routing_decisions(run_id)
+        if not attempts:
+            return []
+        by_node: dict[int, set[int]] = {}
+        for node_id, attempt in attempts:
+            by_node.setdefault(node_id, set()).add(attempt)
+        which = or_(*(and_(ROUTING.c.run_node_id == n, ROUTING.c.attempt.in_(sorted(a))) for n, a in by_node.items()))
+        query = (
+            select(ROUTING, NODES.c.node_key)
+            .join(NODES, NODES.c.id == ROUTING.c.run_node_id)
+            .where(ROUTING.c.run_id == run_id, which)
+            .order_by(ROUTING.c.id)
+        )
+        return [_ROUTING(row) for row in self._conn.execute(query)]

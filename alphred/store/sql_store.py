@@ -291,10 +291,13 @@ class SqlRunStore:
     add_artifact = _writing(StoreTransaction.add_artifact)
     latest_artifact = _reading(StoreTransaction.latest_artifact)
     artifacts = _reading(StoreTransaction.artifacts)
+    recent_artifacts = _reading(StoreTransaction.recent_artifacts)
+    count_artifacts = _reading(StoreTransaction.count_artifacts)
     add_routing_decision = _writing(StoreTransaction.add_routing_decision)
     routing_decisions = _reading(StoreTransaction.routing_decisions)
     add_diagnostic = _writing(StoreTransaction.add_diagnostic)
     list_steps = _reading(StoreTransaction.list_steps)
+    count_steps = _reading(StoreTransaction.count_steps)
     # the queue and the worker registry
     claimable_runs = _reading(StoreTransaction.claimable_runs)
     claim_run = _writing(StoreTransaction.claim_run)

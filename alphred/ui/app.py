@@ -2,34 +2,46 @@
 
 Endpoints that read the database are sync functions (Starlette runs them in its thread pool); the live
 streams are async and do every read through ``run_in_threadpool``: no blocking SQL on the event loop.
+Every bad id, cursor or body is a 4xx answer (JSON under ``/api/`` and for the streams, a page
+elsewhere); a database that cannot be read a 503 with what went wrong; see ``_status_of``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
 
-from alphred.errors import AlphredError, RunBusyError, RunStateError, UnknownRunError
+from alphred.errors import (
+    AlphredError,
+    InvalidTransitionError,
+    LeaseLostError,
+    RunBusyError,
+    RunStateError,
+    StoreError,
+    UnknownRunError,
+)
 from alphred.ui import controls
 from alphred.ui.data import RUN_STATUSES, UiData
-from alphred.ui.html import CSP, h, page
-from alphred.ui.run_page import render_run
+from alphred.ui.middleware import SecurityMiddleware, error_response
+from alphred.ui.run_page import render_live, render_run
 from alphred.ui.runs_page import render_runs
 from alphred.ui.security import Guard
-from alphred.ui.sse import SseSettings, run_stream, runs_stream
+from alphred.ui.sse import MAX_STREAMS, SseSettings, run_stream, runs_stream
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 100_000  # bytes of an action's JSON body (a comment is at most 20,000 characters)
+MAX_ID = 2**63 - 1  # the largest id (and cursor) a database column holds
+_WHOLE = re.compile(r"[0-9]{1,19}")
 
 
 @dataclass(frozen=True)
@@ -42,76 +54,56 @@ class UiSettings:
     read_only: bool = False
     no_exec: bool = False
     loopback_only: bool = True
+    public_read: bool = False
     poll_seconds: float = 0.5
     runs_poll_seconds: float = 1.0
-
-
-class SecurityMiddleware:
-    """Host check on every request; token, Origin and read-only checks on every state-changing one."""
-
-    def __init__(self, app: ASGIApp, guard: Guard) -> None:
-        self.app = app
-        self.guard = guard
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        problem = self.guard.check_host(headers)
-        if problem is None and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
-            problem = self.guard.check_change(headers, scope.get("scheme", "http"))
-        if problem is not None:
-            await _error(403, "FORBIDDEN", problem)(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                extra = [
-                    (b"content-security-policy", CSP.encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"x-frame-options", b"DENY"),
-                ]
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+    max_streams: int = MAX_STREAMS
 
 
 class BadRequest(Exception):
-    """A malformed query parameter or request body: answered 400 with its message."""
+    """A malformed id, query parameter or request body: answered 400 with its message."""
 
 
-def _error(status: int, code: str, message: str) -> Response:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def _error_for(exc: AlphredError) -> Response:
-    if isinstance(exc, UnknownRunError):
-        return _error(404, exc.code, str(exc))
-    if isinstance(exc, RunStateError | RunBusyError):
-        return _error(409, exc.code, str(exc))
-    return _error(400 if exc.exit_code == 2 else 500, exc.code, str(exc))
-
-
-def _int(value: str | None, name: str) -> int | None:
+def whole(value: str | None, name: str) -> int | None:
+    """``value`` as a whole number from 0 to 2^63-1 (None when absent or empty); BadRequest otherwise."""
     if value is None or value == "":
         return None
-    try:
-        number = int(value)
-    except ValueError:
-        raise BadRequest(f"{name} must be a whole number, not {value[:40]!r}") from None
-    if number < 0:
-        raise BadRequest(f"{name} must not be negative")
-    return number
+    text = value.strip()
+    if not _WHOLE.fullmatch(text) or int(text) > MAX_ID:
+        shown = value[:40].encode("utf-8", "backslashreplace").decode()
+        raise BadRequest(f"{name} must be a whole number from 0 to {MAX_ID}, not {shown!r}")
+    return int(text)
+
+
+def _run_id(request: Request) -> int:
+    found = whole(request.path_params["run_id"], "run id")
+    if found is None:
+        raise BadRequest("run id missing")
+    return found
+
+
+def _status_of(exc: AlphredError) -> int:
+    """The HTTP status of an error: 404 unknown run, 409 a state that does not allow it, 503 a database
+    that cannot be read, 400 bad input, else 500."""
+    if isinstance(exc, UnknownRunError):
+        return 404
+    if isinstance(exc, RunStateError | RunBusyError | InvalidTransitionError | LeaseLostError):
+        return 409
+    if isinstance(exc, StoreError):
+        return 503
+    return 400 if exc.exit_code == 2 else 500
 
 
 def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]] | None = None) -> Starlette:
     """The web application over ``settings.db_url`` (``sleep`` replaces the streams' pause, for tests)."""
     data = UiData(settings.db_url)
-    guard = Guard(settings.token, read_only=settings.read_only, loopback_only=settings.loopback_only)
-    streams = SseSettings(settings.poll_seconds, settings.runs_poll_seconds, sleep)
+    guard = Guard(
+        settings.token,
+        read_only=settings.read_only,
+        loopback_only=settings.loopback_only,
+        public_read=settings.public_read,
+    )
+    streams = SseSettings(settings.poll_seconds, settings.runs_poll_seconds, sleep, max_streams=settings.max_streams)
 
     def runs_html(request: Request) -> Response:
         status, before = _runs_params(request)
@@ -120,66 +112,75 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
         return HTMLResponse(html)
 
     def run_html(request: Request) -> Response:
-        run_id = int(request.path_params["run_id"])
-        try:
-            view = data.view(run_id)
-        except UnknownRunError as exc:
-            return HTMLResponse(page("not found", f'<p class="empty">{h(exc)}</p>', kind="missing"), 404)
+        run_id = _run_id(request)
+        view = data.view(run_id, before=whole(request.query_params.get("steps_before"), "steps_before"))
         allowed = controls.allowed_actions(view.record)
         return HTMLResponse(render_run(view, actions=allowed, read_only=settings.read_only))
 
+    def run_live_parts(request: Request) -> Response:
+        run_id = _run_id(request)
+        after = whole(request.query_params.get("steps"), "steps") or 0
+        flags = request.query_params.get("columns") or ""
+        if flags and not re.fullmatch(r"[01]{2}", flags):
+            raise BadRequest(f"columns must be two flags such as 10, not {flags[:10]!r}")
+        columns = (flags[0] == "1", flags[1] == "1") if flags else None
+        have = whole(request.query_params.get("artifact"), "artifact") or 0
+        changed = data.newest_artifact(run_id) != have
+        view = data.view(run_id, events=False, artifacts=changed)
+        allowed = controls.allowed_actions(view.record)
+        parts = render_live(view, actions=allowed, read_only=settings.read_only, after=after, columns=columns)
+        return JSONResponse(parts)
+
     def api_runs(request: Request) -> Response:
         status, before = _runs_params(request)
-        limit = _int(request.query_params.get("limit"), "limit") or 50
+        limit = whole(request.query_params.get("limit"), "limit") or 50
         runs, _next = data.runs(status, before, min(limit, 500))
         return JSONResponse(runs)
 
     def api_run(request: Request) -> Response:
-        try:
-            return JSONResponse(data.run(int(request.path_params["run_id"])))
-        except AlphredError as exc:
-            return _error_for(exc)
+        return JSONResponse(data.run(_run_id(request)))
 
     def api_events(request: Request) -> Response:
-        run_id = int(request.path_params["run_id"])
-        after = _int(request.query_params.get("after"), "after") or 0
-        limit = _int(request.query_params.get("limit"), "limit") or 1000
+        run_id = _run_id(request)
+        after = whole(request.query_params.get("after"), "after") or 0
+        limit = whole(request.query_params.get("limit"), "limit") or 1000
         if not data.exists(run_id):
-            return _error_for(UnknownRunError(run_id))
+            raise UnknownRunError(run_id)
         return JSONResponse(data.events(run_id, after, min(limit, 10_000)))
 
-    def api_action(request: Request) -> Response:
-        run_id = int(request.path_params["run_id"])
+    def api_action(request: Request, run_id: int, comment: str | None) -> Response:
         action = request.path_params["action"]
-        comment = _comment(request)
         store = data.store()
-        try:
-            if store is None:
-                raise UnknownRunError(run_id)
-            outcome = controls.perform(
-                store, run_id, action, comment, db_url=settings.db_url, repo=settings.repo, no_exec=settings.no_exec
-            )
-            body = data.run(run_id)
-        except AlphredError as exc:
-            return _error_for(exc)
+        if store is None:
+            raise UnknownRunError(run_id)
+        outcome = controls.perform(
+            store, run_id, action, comment, db_url=settings.db_url, repo=settings.repo, no_exec=settings.no_exec
+        )
+        body = data.run(run_id)
         return JSONResponse(body, headers={"X-Alphred-Message": _header_text(outcome.message)})
 
     async def api_action_async(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
 
+        run_id = _run_id(request)
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY:
-                return _error(413, "USAGE", f"request body over {MAX_BODY} bytes")
-        request.state.body = bytes(body)
-        return await run_in_threadpool(api_action, request)
+                return error_response(request.url.path, 413, "USAGE", f"request body over {MAX_BODY} bytes")
+        return await run_in_threadpool(api_action, request, run_id, _comment(bytes(body)))
 
     async def runs_live(request: Request) -> Response:
         return await runs_stream(request, data, streams)
 
     async def run_live(request: Request) -> Response:
-        return await run_stream(request, data, streams)
+        run_id = _run_id(request)
+        after = whole(request.query_params.get("after"), "after") or 0
+        last = (request.headers.get("last-event-id") or "").strip()
+        if _WHOLE.fullmatch(last) and int(last) <= MAX_ID:
+            after = int(last)  # a reconnecting browser resumes after the last event it got
+        steps = whole(request.query_params.get("steps"), "steps")
+        return await run_stream(request, data, streams, run_id, after, steps)
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -189,25 +190,41 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
 
     routes = [
         Route("/", runs_html),
-        Route("/runs/{run_id:int}", run_html),
         Route("/runs/stream", runs_live),
-        Route("/runs/{run_id:int}/stream", run_live),
+        Route("/runs/{run_id}", run_html),
+        Route("/runs/{run_id}/stream", run_live),
+        Route("/runs/{run_id}/live", run_live_parts),
         Route("/api/runs", api_runs),
-        Route("/api/runs/{run_id:int}", api_run),
-        Route("/api/runs/{run_id:int}/events", api_events),
-        Route("/api/runs/{run_id:int}/{action}", api_action_async, methods=["POST"]),
+        Route("/api/runs/{run_id}", api_run),
+        Route("/api/runs/{run_id}/events", api_events),
+        Route("/api/runs/{run_id}/{action}", api_action_async, methods=["POST"]),
         Route("/healthz", healthz),
         Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
-    async def bad_value(request: Request, exc: Exception) -> Response:
-        return _error(400, "USAGE", str(exc))
+    async def bad_request(request: Request, exc: Exception) -> Response:
+        return error_response(request.url.path, 400, "USAGE", str(exc))
+
+    async def alphred_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, AlphredError)
+        status = _status_of(exc)
+        message = f"the run database cannot be read: {exc}" if status == 503 else str(exc)
+        headers = {"Retry-After": "5"} if status == 503 else None
+        return error_response(request.url.path, status, exc.code, message, headers)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        path = request.url.path
+        if exc.status_code == 404:
+            return error_response(path, 404, "NOT_FOUND", f"nothing here: {path[:200]}")
+        code = "METHOD_NOT_ALLOWED" if exc.status_code == 405 else "HTTP_ERROR"
+        return error_response(path, exc.status_code, code, str(exc.detail), dict(exc.headers or {}))
 
     app = Starlette(
         routes=routes,
         middleware=[Middleware(SecurityMiddleware, guard=guard)],
-        exception_handlers={BadRequest: bad_value},
+        exception_handlers={BadRequest: bad_request, AlphredError: alphred_error, HTTPException: http_error},
     )
     app.state.data = data
     app.state.streams = streams  # ``streams.stopping = True`` ends every open stream (server shutdown)
@@ -217,25 +234,29 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
 def _runs_params(request: Request) -> tuple[str | None, int | None]:
     status = request.query_params.get("status") or None
     if status is not None and status not in RUN_STATUSES:
-        raise BadRequest(f"unknown status {status!r} (one of {', '.join(RUN_STATUSES)})")
-    return status, _int(request.query_params.get("before"), "before")
+        raise BadRequest(f"unknown status {status[:40]!r} (one of {', '.join(RUN_STATUSES)})")
+    return status, whole(request.query_params.get("before"), "before")
 
 
-def _comment(request: Request) -> str | None:
+def _comment(raw: bytes) -> str | None:
+    """The ``comment`` of an action's JSON body; BadRequest for anything but an object with text."""
     import json
 
-    raw: bytes = getattr(request.state, "body", b"") or b""
     if not raw.strip():
         return None
     try:
         body = json.loads(raw)
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise BadRequest('the request body is not valid JSON; send e.g. {"comment": "..."}') from None
     if not isinstance(body, dict):
         raise BadRequest('the request body must be a JSON object, e.g. {"comment": "..."}')
     comment = body.get("comment")
     if comment is not None and not isinstance(comment, str):
         raise BadRequest("comment must be a string")
+    if comment and any("\ud800" <= c <= "\udfff" for c in comment):
+        raise BadRequest("comment is not valid text: it holds a lone surrogate (\\ud800-\\udfff)")
+    if comment and "\x00" in comment:
+        raise BadRequest("comment must not contain a NUL character")
     return comment or None
 
 

@@ -2,9 +2,10 @@
 
 Pause and cancel record their request exactly as ``alphred pause``/``cancel`` do. Approve, reject and
 resume are checked against the run's state here, then continue the run the way the CLI commands do, in a
-detached ``python -m alphred ACTION RUN`` process (its own session, output to a log file under
-``.alphred/ui-logs/``); with ``--no-exec`` they only record the request for the workers (a ``request``
-artifact on the phase the run stands at) and start nothing.
+detached ``python -I -m alphred ACTION RUN --repo REPO`` process started in ``/`` (its own session; its
+progress and closing block go to a log file under ``.alphred/ui-logs/``); with ``--no-exec`` they only
+record the request for the workers (a ``request`` artifact on the phase the run stands at) and start
+nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from alphred.store.owners import lease_free
 ACTIONS = ("approve", "reject", "pause", "cancel", "resume")  # the web view does not retry
 MAX_COMMENT = 20_000
 SETTLE_SECONDS = 15.0
+NEUTRAL_DIRECTORY = os.path.abspath(os.sep)  # where a started process runs: no repository, nothing to import
 
 
 @dataclass(frozen=True)
@@ -150,22 +152,27 @@ def log_directory(record: RunRecord, repo: str | None) -> Path:
 def _spawn(
     record: RunRecord, action: str, comment: str | None, db_url: str, repo: str | None
 ) -> tuple[Path, subprocess.Popen[bytes]]:
-    """Start ``python -m alphred ACTION RUN`` detached (new session); its output goes to a log file."""
+    """Start ``python -I -m alphred ACTION RUN`` detached (new session, in ``/``); its output goes to a log file."""
     directory = log_directory(record, repo)
     directory.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     log = directory / f"run-{record.id}-{action}-{stamp}.log"
-    argv = [sys.executable, "-m", "alphred", action, str(record.id), "--quiet"]
+    # -I (isolated): neither the working directory nor PYTHON* variables reach sys.path, and the process
+    # starts in a neutral directory: a repository's own `alphred/` package can never stand in for Alphred
+    argv = [sys.executable, "-I", "-m", "alphred", action, str(record.id)]
     where = record.repo_path or repo
     if where:
         argv.append(f"--repo={where}")
     if comment is not None and action in ("approve", "reject"):
         argv.append(f"--comment={comment}")  # one argv item: never parsed by a shell, never taken for an option
-    environ = dict(os.environ, ALPHRED_DATABASE_URL=db_url)  # not on the command line: `ps` would show a password
+    from alphred.store import absolute_database_url
+
+    # not on the command line (`ps` would show a password); absolute, as the process starts in another directory
+    environ = dict(os.environ, ALPHRED_DATABASE_URL=absolute_database_url(db_url))
     with open(log, "ab") as out:
         process = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=environ,
-            cwd=where if where and Path(where).is_dir() else None, start_new_session=True, close_fds=True,
+            cwd=NEUTRAL_DIRECTORY, start_new_session=True, close_fds=True,
         )  # fmt: skip
     threading.Thread(target=process.wait, name=f"alphred-ui-reap-{process.pid}", daemon=True).start()
     return log, process

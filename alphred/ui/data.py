@@ -2,22 +2,31 @@
 
 Everything here is blocking SQL: call it from a sync Starlette endpoint or ``run_in_threadpool``, never
 on the event loop. The store is opened on first use (``alphred ui`` may start before the first run).
+A run page reads a window of its steps (the newest ``STEPS_PAGE``, or the page before a step number), the
+newest ``MAX_ARTIFACTS`` reports and diffs and the newest ``EVENT_TAIL`` events: its cost does not grow
+with the run.
 """
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from alphred.errors import UnknownRunError
-from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore
-from alphred.ui.graph_svg import END, FAIL, Edge, Topology
-from alphred.views.status import branches_by_run, iso_utc, run_status, status_object
+from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore, StepRecord
+from alphred.views.status import iso_utc, run_status, status_object, step_entry
+from alphred.workflow.layout import Graph, GraphEdge, GraphNode, arrange, workflow_graph
+
+if TYPE_CHECKING:
+    from alphred.workflow import Workflow
 
 PAGE_SIZE = 50
 EVENTS_PAGE = 1000
 EVENT_TAIL = 300
+STEPS_PAGE = 200
+MAX_ARTIFACTS = 100  # reports and diffs shown per kind, the newest kept
+NOT_REPORTS = ("diff", "context_manifest", "outcome")  # a commit's intent (``outcome``) repeats its report
 RUN_STATUSES = ("pending", "running", "paused", "completed", "failed", "cancelled")
 
 
@@ -36,17 +45,44 @@ def event_object(event: EventRecord) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class StepRow:
+    """One step of the run: its number (1 = the run's first), its status-object entry and its record."""
+
+    number: int
+    entry: dict[str, Any]
+    record: StepRecord
+
+
 @dataclass
 class RunView:
-    """Everything the run page shows."""
+    """What the run page (or one live update of it) shows.
+
+    ``status`` is the status object without ``steps``; ``steps`` the window of steps read (``step_total``
+    in all); ``reports`` and ``diffs`` are None when not read (a live update whose client has them).
+    """
 
     record: RunRecord
     status: dict[str, Any]
-    topology: Topology
-    artifacts: list[ArtifactRecord]
-    events: list[dict[str, Any]]
-    earlier_events: bool
-    steps_detail: list[dict[str, Any]] = field(default_factory=list)
+    graph: Graph
+    step_total: int
+    steps: list[StepRow]
+    reports: list[ArtifactRecord] | None = None
+    diffs: list[ArtifactRecord] | None = None
+    older_reports: int = 0  # how many reports (and diffs) are older than those read
+    older_diffs: int = 0
+    events: list[dict[str, Any]] | None = None
+    earlier_events: bool = False
+
+    @property
+    def newest_steps(self) -> bool:
+        """True when the window ends at the run's latest step (the page follows new ones)."""
+        return not self.steps or self.steps[-1].number >= self.step_total
+
+    @property
+    def newest_artifact(self) -> int:
+        """The id of the newest report or diff read (0 when none)."""
+        return max((a.id for a in (self.reports or []) + (self.diffs or [])), default=0)
 
 
 class UiData:
@@ -56,7 +92,8 @@ class UiData:
         self.url = url
         self._store: SqlRunStore | None = None
         self._lock = threading.Lock()
-        self._topologies: dict[int, Topology] = {}
+        self._workflows: dict[int, Workflow | None] = {}
+        self._graphs: dict[int, Graph] = {}
         self.polls = 0  # how many times the live streams asked the database (tests read it)
 
     def store(self) -> SqlRunStore | None:
@@ -73,6 +110,13 @@ class UiData:
             self._store.close()
             self._store = None
 
+    def _record(self, run_id: int) -> tuple[SqlRunStore, RunRecord]:
+        store = self.store()
+        record = None if store is None else store.find_run(run_id)
+        if store is None or record is None:
+            raise UnknownRunError(run_id)
+        return store, record
+
     # -- runs -------------------------------------------------------------------------------------------
 
     def runs(
@@ -86,8 +130,9 @@ class UiData:
         records = store.list_runs(limit + 1, statuses=statuses, before=before)
         more = len(records) > limit
         records = records[:limit]
-        branches = branches_by_run(store, records)
-        return [status_object(r, None, branches[r.id]) for r in records], (records[-1].id if more and records else None)
+        return [status_object(r, None, self.branches(store, r)) for r in records], (
+            records[-1].id if more and records else None
+        )
 
     def exists(self, run_id: int) -> bool:
         """Whether the run exists (one small read)."""
@@ -96,34 +141,60 @@ class UiData:
 
     def run(self, run_id: int) -> dict[str, Any]:
         """The run's status object (with ``steps``); UnknownRunError when there is none."""
-        store = self.store()
-        record = None if store is None else store.find_run(run_id)
-        if store is None or record is None:
-            raise UnknownRunError(run_id)
+        store, record = self._record(run_id)
         return run_status(store, record)
 
-    def view(self, run_id: int) -> RunView:
-        """The run page's data: status, graph topology, artifacts and the newest events."""
-        store = self.store()
-        record = None if store is None else store.find_run(run_id)
-        if store is None or record is None:
-            raise UnknownRunError(run_id)
-        steps = store.list_steps(run_id)
-        status = status_object(record, steps, branches_by_run(store, [record])[record.id])
-        tail = self.event_tail(run_id, EVENT_TAIL + 1)
-        detail = [
-            {"reason": s.reason, "error_code": s.error_code, "duration_ms": s.duration_ms, "tokens": s.tokens}
-            for s in steps
+    def status(self, run_id: int) -> dict[str, Any]:
+        """The run's status object without ``steps`` (what the live stream sends on a change)."""
+        store, record = self._record(run_id)
+        return status_object(record, None, self.branches(store, record))
+
+    def step_count(self, run_id: int) -> int:
+        """How many steps the run has."""
+        store, _record = self._record(run_id)
+        return store.count_steps(run_id)
+
+    def view(self, run_id: int, *, before: int | None = None, events: bool = True, artifacts: bool = True) -> RunView:
+        """The run page's data: the newest ``STEPS_PAGE`` steps, or those before step number ``before``; the
+        events and artifacts when asked for."""
+        store, record = self._record(run_id)
+        total = store.count_steps(run_id)
+        end = total if before is None else min(max(before - 1, 0), total)
+        start = max(end - STEPS_PAGE, 0)
+        branches = self.branches(store, record)
+        records = store.list_steps(run_id, start, end - start) if end > start else []
+        rows = [
+            StepRow(start + i + 1, step_entry(step, branches.get(step.phase)), step) for i, step in enumerate(records)
         ]
-        return RunView(
-            record=record,
-            status=status,
-            topology=self.topology(record.tree_id),
-            artifacts=[a for a in store.artifacts(run_id) if a.kind != "context_manifest"],
-            events=tail[-EVENT_TAIL:],
-            earlier_events=len(tail) > EVENT_TAIL,
-            steps_detail=detail,
-        )
+        view = RunView(record, status_object(record, None, branches), self.graph(record), total, rows)
+        if artifacts:
+            view.reports = store.recent_artifacts(run_id, MAX_ARTIFACTS, exclude=NOT_REPORTS)
+            view.diffs = store.recent_artifacts(run_id, MAX_ARTIFACTS, kind="diff")
+            if len(view.reports) == MAX_ARTIFACTS:
+                view.older_reports = store.count_artifacts(run_id, exclude=NOT_REPORTS) - MAX_ARTIFACTS
+            if len(view.diffs) == MAX_ARTIFACTS:
+                view.older_diffs = store.count_artifacts(run_id, kind="diff") - MAX_ARTIFACTS
+        if events:
+            tail = self.event_tail(run_id, EVENT_TAIL + 1)
+            view.events, view.earlier_events = tail[-EVENT_TAIL:], len(tail) > EVENT_TAIL
+        return view
+
+    def newest_artifact(self, run_id: int) -> int:
+        """The id of the run's newest report or diff (0 when none): tells a live page whether to re-read them."""
+        store = self.store()
+        if store is None:
+            return 0
+        found = store.recent_artifacts(run_id, 1, exclude=("context_manifest", "outcome"))
+        return found[-1].id if found else 0
+
+    def steps_since(self, run_id: int, known: int, limit: int = EVENTS_PAGE) -> tuple[int, list[dict[str, Any]]]:
+        """The run's step count and the status-object entries of steps ``known + 1`` on (at most ``limit``)."""
+        store, record = self._record(run_id)
+        total = store.count_steps(run_id)
+        if total <= known:
+            return total, []
+        branches = self.branches(store, record)
+        return total, [step_entry(s, branches.get(s.phase)) for s in store.list_steps(run_id, known, limit)]
 
     # -- events -----------------------------------------------------------------------------------------
 
@@ -163,24 +234,47 @@ class UiData:
             return ()
         return tuple((r.id, r.status.value, r.tokens, r.steps) for r in store.list_runs(PAGE_SIZE))
 
-    # -- workflow topology ------------------------------------------------------------------------------
+    # -- workflows and their graphs -------------------------------------------------------------------
 
-    def topology(self, tree_id: int) -> Topology:
-        """The compiled workflow's phases and transitions (cached: a tree version never changes)."""
-        found = self._topologies.get(tree_id)
+    def workflow(self, store: SqlRunStore, record: RunRecord) -> Workflow | None:
+        """The run's workflow, loaded from the source stored with its tree (cached: a tree never changes)."""
+        if record.tree_id not in self._workflows:
+            from alphred.views.branch_status import run_workflows
+
+            self._workflows[record.tree_id] = run_workflows(store, [record]).get(record.tree_id)
+        return self._workflows[record.tree_id]
+
+    def branches(self, store: SqlRunStore, record: RunRecord) -> dict[str, str]:
+        """The git branch of each phase inside a branch of a fan-out (the status object's ``branch``)."""
+        workflow = self.workflow(store, record)
+        if workflow is None or not workflow.parallel:
+            return {}
+        from alphred.views.branch_status import phase_branches
+
+        return phase_branches(workflow, record.branch)
+
+    def graph(self, record: RunRecord) -> Graph:
+        """The run's workflow graph, placed (cached per tree); from the stored transitions when the
+        workflow's source no longer loads."""
+        found = self._graphs.get(record.tree_id)
         if found is None:
-            found = self._topologies[tree_id] = self._read_topology(tree_id)
+            store = self.store()
+            assert store is not None
+            workflow = self.workflow(store, record)
+            found = workflow_graph(workflow) if workflow is not None else self._stored_graph(store, record.tree_id)
+            self._graphs[record.tree_id] = found
         return found
 
-    def _read_topology(self, tree_id: int) -> Topology:
-        store = self.store()
-        assert store is not None
+    @staticmethod
+    def _stored_graph(store: SqlRunStore, tree_id: int) -> Graph:
         tree = store.tree_topology(tree_id)
-        edges = []
+        nodes = [GraphNode(key, kind, detail="" if kind == "agent" else kind) for key, kind in tree.phases]
+        edges: list[GraphEdge] = []
         for edge in tree.edges:
             label = edge.guard or ""
             if edge.max_traversals is not None:
                 label = f"{label}, max {edge.max_traversals}" if label else f"max {edge.max_traversals}"
-            edges.append(Edge(edge.source, edge.target or (END if edge.target_kind == "end" else FAIL), label))
-        phases = tree.phases
-        return Topology(phases=phases, start=tree.start or (phases[0][0] if phases else ""), edges=tuple(edges))
+            target = edge.target or ("$end" if edge.target_kind == "end" else "$fail")
+            edges.append(GraphEdge(edge.source, target, label))
+        start = tree.start or (tree.phases[0][0] if tree.phases else "")
+        return arrange(start, nodes, edges)

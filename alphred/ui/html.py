@@ -93,3 +93,13 @@ def page(title: str, body: str, *, kind: str, attrs: str = "", read_only: bool =
         f'<span class="title">{h(title)}</span>{mode}<span id="live" class="live" hidden>live</span></header>'
         f'<main>{body}</main><div id="toast" class="toast" role="status" hidden></div></body></html>'
     )
+
+
+def error_page(status: int, title: str, message: str, *, hint: str = "") -> str:
+    """A page for an error (404, 403, 400, 503, ...): what happened, and where to go."""
+    more = f'<p class="dim">{hint}</p>' if hint else ""
+    body = (
+        f'<section class="error-page"><h1>{status} · {h(title)}</h1><p>{h(message)}</p>{more}'
+        '<p><a href="/">all runs</a></p></section>'
+    )
+    return page(title, body, kind="error")

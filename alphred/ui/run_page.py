@@ -1,4 +1,9 @@
-"""The run page: summary, actions, workflow graph, steps, events, reports, requests and each commit's diff."""
+"""The run page: summary, actions, workflow graph, timeline, steps, events, reports, requests and diffs.
+
+``render_run`` builds the whole page; ``render_live`` the parts a live update replaces (the summary,
+actions, graph and timeline, the rows of new steps, and the reports and diffs only when they changed), so
+that a change of a 20,000-step run sends a few kilobytes, not the page.
+"""
 
 from __future__ import annotations
 
@@ -6,46 +11,102 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from alphred.store import ArtifactRecord
-from alphred.ui.data import RunView
+from alphred.ui.data import RunView, StepRow
 from alphred.ui.graph_svg import render_svg
-from alphred.ui.html import badge, duration, h, link, money, page, when
-
-MAX_ARTIFACTS = 100  # reports and diffs shown per kind, newest first kept
-MAX_TEXT = 200_000  # characters of one report or diff shown
+from alphred.ui.html import badge, duration, h, link, money, page, query, when
+from alphred.ui.reports_html import diffs, reports
+from alphred.ui.timeline_svg import bars, lane_name, render_timeline
 
 
 def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datetime | None = None) -> str:
     """The whole run page."""
     now = now or datetime.now(UTC)
-    status = view.status
-    run_id = int(status["run_id"])
-    current = [p["key"] for p in status["phases"] if p["status"] == "running"]
-    states = {p["key"]: p for p in status["phases"]}
+    parts = live_sections(view, actions=actions, read_only=read_only, now=now)
+    run_id = view.record.id
     after = view.events[-1]["id"] if view.events else 0
     body = (
-        f'<section id="summary" data-live>{_summary(status, now)}</section>'
-        f'<section id="actions" data-live>{_actions(run_id, actions, read_only)}</section>'
-        f'<section id="graph" data-live><h2>Workflow</h2><div class="graph-box">'
-        f"{render_svg(view.topology, states, current=current)}</div></section>"
-        f'<section id="steps" data-live><h2>Steps</h2>{_steps(status, view.steps_detail)}</section>'
+        f'<section id="summary" data-live>{parts["summary"]}</section>'
+        f'<section id="actions" data-live>{parts["actions"]}</section>'
+        f'<section id="graph" data-live>{parts["graph"]}</section>'
+        f'<section id="timeline" data-live>{parts["timeline"]}</section>'
+        f'<section id="steps"><h2>Steps</h2>{_steps(view)}</section>'
         f'<section id="events-box"><h2>Events</h2>{_events(run_id, view)}</section>'
-        f'<section id="reports" data-live><h2>Reports</h2>{_reports(view.artifacts)}</section>'
-        f'<section id="diffs" data-live><h2>Changes</h2>{_diffs(view.artifacts)}</section>'
+        f'<section id="reports" data-live>{parts["reports"]}</section>'
+        f'<section id="diffs" data-live>{parts["diffs"]}</section>'
     )
-    attrs = f' data-run-id="{run_id}" data-after="{after}" data-state="{h(state_key(status))}"'
+    attrs = (
+        f' data-run-id="{run_id}" data-after="{after}" data-steps="{view.step_total}"'
+        f' data-artifact="{view.newest_artifact}" data-state="{h(state_key(view.status, view.step_total))}"'
+    )
     return page(f"run {run_id}", body, kind="run", attrs=attrs, read_only=read_only)
 
 
-def state_key(status: dict[str, Any]) -> str:
-    """What the page shows of the run's state, as one string (ui.js computes the same from a status object)."""
+def render_live(
+    view: RunView,
+    *,
+    actions: list[str],
+    read_only: bool,
+    after: int,
+    columns: tuple[bool, bool] | None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """A live update of a run page that shows steps up to number ``after`` in a table with ``columns``
+    (None: no table yet); ``view`` holds the newest steps. JSON-ready: the HTML of the sections to replace,
+    the rows of the newer steps (or the whole steps section when the page has no table, other columns, or
+    would miss steps), the step count, the state key and the newest artifact id."""
+    sections = live_sections(view, actions=actions, read_only=read_only, now=now or datetime.now(UTC))
+    rows = ""
+    gap = bool(view.steps) and view.steps[0].number > after + 1  # more new steps than the window holds
+    if columns is None or columns != _columns(view) or gap:
+        sections["steps"] = f"<h2>Steps</h2>{_steps(view)}"
+    else:
+        rows = "".join(_step_row(row, columns, view.record.branch) for row in view.steps if row.number > after)
+    return {
+        "sections": sections,
+        "steps": rows,
+        "step_total": view.step_total,
+        "artifact": view.newest_artifact if view.reports is not None else None,
+        "state": state_key(view.status, view.step_total),
+    }
+
+
+def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: datetime) -> dict[str, str]:
+    """The inner HTML of every section a live update replaces (reports and diffs only when read)."""
+    status = view.status
+    current = [p["key"] for p in status["phases"] if p["status"] == "running"]
+    states = {p["key"]: p for p in status["phases"]}
+    sections = {
+        "summary": _summary(status, view.step_total, now),
+        "actions": _actions(view.record.id, actions, read_only),
+        "graph": '<h2>Workflow</h2><div class="graph-box">'
+        f"{render_svg(view.graph, states, current=current, run=status, counts=_counts(view))}</div>",
+        "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
+    }
+    if view.reports is not None:
+        sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, view.older_reports, status['phases'])}"
+    if view.diffs is not None:
+        sections["diffs"] = f"<h2>Changes</h2>{diffs(view.diffs, view.older_diffs)}"
+    return sections
+
+
+def state_key(status: dict[str, Any], steps: int) -> str:
+    """What the page shows of the run's state, as one string (ui.js computes the same from the stream)."""
     phases = ",".join(f"{p['key']}:{p['status']}:{p['attempt']}" for p in status.get("phases") or [])
-    steps = len(status.get("steps") or [])
     parts = [status.get("status"), status.get("reason"), steps, status.get("tokens"), status.get("pr_url"), phases]
     return "|".join(str(part) for part in parts)
 
 
-def _summary(status: dict[str, Any], now: datetime) -> str:
+def _counts(view: RunView) -> dict[str, int]:
+    """How many branches each ``for_each`` phase ran (distinct branches among its steps shown)."""
+    each = {n.key for n in view.graph.nodes if n.each is not None}
+    seen: dict[str, set[str]] = {}
+    for row in view.steps:
+        if row.record.phase in each and row.entry.get("branch"):
+            seen.setdefault(row.record.phase, set()).add(str(row.entry["branch"]))
+    return {key: len(found) for key, found in seen.items()}
+
+
+def _summary(status: dict[str, Any], steps: int, now: datetime) -> str:
     workflow = status.get("workflow") or {}
     fields = [
         ("workflow", f"{h(workflow.get('key'))} <span class=dim>v{h(workflow.get('version'))}</span>"),
@@ -55,6 +116,7 @@ def _summary(status: dict[str, Any], now: datetime) -> str:
         ("pull request", link(status["pr_url"]) if status.get("pr_url") else "–"),
         ("tokens", h(status.get("tokens"))),
         ("cost", money(status.get("cost_usd"))),
+        ("steps", h(steps)),
         ("started", when(status.get("started_at"))),
         ("duration", duration(status.get("started_at"), status.get("completed_at"), now)),
     ]
@@ -64,10 +126,10 @@ def _summary(status: dict[str, Any], now: datetime) -> str:
         shown = ", ".join(f"{h(k)}={h(_short(v, 80))}" for k, v in status["inputs"].items())
         fields.append(("inputs", f"<span class=mono>{shown}</span>"))
     items = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in fields)
-    return (
-        f"<h1>Run #{h(status['run_id'])} {badge(status.get('status'), status.get('reason'))}</h1>"
-        f'<dl class="facts">{items}</dl>'
-    )
+    reason = status.get("reason")
+    if status.get("status") == "paused" and reason == "awaiting_approval":
+        reason = "waiting for approval"
+    return f'<h1>Run #{h(status["run_id"])} {badge(status.get("status"), reason)}</h1><dl class="facts">{items}</dl>'
 
 
 def _actions(run_id: int, actions: list[str], read_only: bool) -> str:
@@ -95,36 +157,80 @@ def _actions(run_id: int, actions: list[str], read_only: bool) -> str:
     return f'<div class="actions">{"".join(parts)}</div>'
 
 
-def _steps(status: dict[str, Any], detail: list[dict[str, Any]]) -> str:
-    steps = status.get("steps") or []
-    if not steps:
-        return '<p class="empty">No finished attempt yet.</p>'
-    rows = []
-    for i, step in enumerate(steps):
-        more = detail[i] if i < len(detail) else {}
-        checks = step.get("checks")
-        shown = (
-            " ".join(
-                f'<span class="check {"pass" if c.get("passed") else "fail"}">{h(c.get("name"))}'
-                f"{'' if c.get('exit_code') is None else ' (' + h(c.get('exit_code')) + ')'}</span>"
-                for c in checks
-            )
-            if checks
-            else "–"
-        )
-        seconds = more.get("duration_ms")
-        rows.append(
-            f'<tr class="outcome-{h(step.get("outcome"))}"><td>{i + 1}</td><td>{h(step.get("phase"))}</td>'
-            f"<td>#{h(step.get('attempt'))}</td><td>{badge(step.get('outcome'))}</td>"
-            f"<td>{h(step.get('decision') or '–')}</td><td>{h(step.get('next') or '–')}</td>"
-            f"<td>{h(more.get('reason') or '–')}</td>"
-            f"<td>{'–' if seconds is None else f'{seconds / 1000:.1f}s'}</td>"
-            f"<td class=num>{h(more.get('tokens', 0))}</td><td>{shown}</td></tr>"
-        )
+def _columns(view: RunView) -> tuple[bool, bool]:
+    """Whether the steps table has a branch column (a parallel run) and a provider column."""
+    parallel = any(n.lane for n in view.graph.nodes)
+    return parallel, any(row.entry.get("provider") for row in view.steps)
+
+
+def _steps(view: RunView) -> str:
+    return steps_table(view.steps, view.step_total, columns=_columns(view), run_branch=view.record.branch)
+
+
+def steps_table(
+    rows: list[StepRow], total: int, *, columns: tuple[bool, bool] = (False, False), run_branch: str | None = None
+) -> str:
+    """The steps table of ``rows`` (a window of the run's ``total`` steps) with its pager; ``columns`` says
+    whether it has a branch and a provider column."""
+    if not rows:
+        return '<p class="empty">No finished attempt yet.</p>' if total == 0 else _pager(rows, total)
+    branch, provider = columns
+    head = "<th>#</th><th>phase</th>" + ("<th>branch</th>" if branch else "") + "<th>attempt</th><th>outcome</th>"
+    head += "<th>decision</th><th>next</th><th>reason</th><th>time</th><th class=num>tokens</th>"
+    head += ("<th>provider</th>" if provider else "") + "<th>checks</th>"
+    body = "".join(_step_row(row, columns, run_branch) for row in rows)
+    first, last = rows[0].number, rows[-1].number
+    follow = "1" if last >= total else "0"
     return (
-        '<table class="steps"><thead><tr><th>#</th><th>phase</th><th>attempt</th><th>outcome</th>'
-        "<th>decision</th><th>next</th><th>reason</th><th>time</th><th class=num>tokens</th><th>checks</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f'{_pager(rows, total)}<table class="steps"><thead><tr>{head}</tr></thead>'
+        f'<tbody id="step-rows" data-first="{first}" data-last="{last}" data-follow="{follow}" '
+        f'data-columns="{int(branch)}{int(provider)}">{body}</tbody></table>'
+    )
+
+
+def _pager(rows: list[StepRow], total: int) -> str:
+    """Which steps the table shows, and links to older ones and back to the newest."""
+    if not rows:
+        return f'<p class="dim">No step before this one (the run has {total}). <a href="?">newest steps</a></p>'
+    first, last = rows[0].number, rows[-1].number
+    newest = last >= total
+    links = []
+    if first > 1:
+        links.append(f'<a class="older" href="{h(query(steps_before=first))}">older steps →</a>')
+    if not newest:
+        links.append('<a class="newest" href="?">newest steps</a>')
+    shown = f"steps {first}–{last} of {total}" if first > 1 or not newest else ""
+    if not links and not shown:
+        return ""
+    return f'<p class="pager dim" id="steps-pager">{shown} {" ".join(links)}</p>'
+
+
+def _step_row(row: StepRow, columns: tuple[bool, bool], run_branch: str | None) -> str:
+    step, record = row.entry, row.record
+    checks = step.get("checks")
+    shown = (
+        " ".join(
+            f'<span class="check {"pass" if c.get("passed") else "fail"}">{h(c.get("name"))}'
+            f"{'' if c.get('exit_code') is None else ' (' + h(c.get('exit_code')) + ')'}</span>"
+            for c in checks
+        )
+        if checks
+        else "–"
+    )
+    seconds = record.duration_ms
+    branch = ""
+    if columns[0]:
+        lane = lane_name(step.get("branch"), run_branch) if step.get("branch") else "–"
+        branch = f'<td class=mono title="{h(step.get("branch") or "")}">{h(lane)}</td>'
+    provider = f"<td>{h(step.get('provider') or '–')}</td>" if columns[1] else ""
+    return (
+        f'<tr class="outcome-{h(step.get("outcome"))}" data-step="{row.number}"><td>{row.number}</td>'
+        f"<td>{h(step.get('phase'))}</td>{branch}"
+        f"<td>#{h(step.get('attempt'))}</td><td>{badge(step.get('outcome'))}</td>"
+        f"<td>{h(step.get('decision') or '–')}</td><td>{h(step.get('next') or '–')}</td>"
+        f"<td>{h(record.reason or '–')}</td>"
+        f"<td>{'–' if seconds is None else f'{seconds / 1000:.1f}s'}</td>"
+        f"<td class=num>{h(record.tokens)}</td>{provider}<td>{shown}</td></tr>"
     )
 
 
@@ -144,74 +250,10 @@ def _events(run_id: int, view: RunView) -> str:
         if view.earlier_events
         else ""
     )
-    items = "".join(event_line(e) for e in view.events)
-    empty = "" if view.events else '<p class="empty" id="no-events">No events yet.</p>'
+    events = view.events or []
+    items = "".join(event_line(e) for e in events)
+    empty = "" if events else '<p class="empty" id="no-events">No events yet.</p>'
     return f'{earlier}{empty}<ol id="events" class="events">{items}</ol>'
-
-
-def _artifact_text(artifact: ArtifactRecord) -> str:
-    if artifact.content_text is not None and artifact.content_text != "":
-        return artifact.content_text
-    if artifact.content_json is not None:
-        return json.dumps(artifact.content_json, indent=2, ensure_ascii=False, sort_keys=True)
-    return ""
-
-
-def _newest(items: list[ArtifactRecord], what: str) -> tuple[list[ArtifactRecord], str]:
-    """The newest ``MAX_ARTIFACTS`` of ``items`` and a note on those left out."""
-    if len(items) <= MAX_ARTIFACTS:
-        return items, ""
-    left = len(items) - MAX_ARTIFACTS
-    return items[-MAX_ARTIFACTS:], f'<p class="dim">{left} older {what} not shown.</p>'
-
-
-def _cut(text: str) -> str:
-    if len(text) <= MAX_TEXT:
-        return text
-    return text[:MAX_TEXT] + f"\n[... {len(text) - MAX_TEXT} more characters not shown]"
-
-
-def _reports(artifacts: list[ArtifactRecord]) -> str:
-    shown, note = _newest([a for a in artifacts if a.kind not in ("diff",)], "reports")
-    if not shown:
-        return '<p class="empty">No report yet.</p>'
-    items = [note]
-    for a in shown:
-        label = "" if a.kind == "report" else f' <span class="kind">{h(a.kind)}</span>'
-        items.append(
-            f'<article class="report kind-{h(a.kind)}"><h3>{h(a.node_key)} #{h(a.attempt)}{label}</h3>'
-            f'<pre class="text">{h(_cut(_artifact_text(a)))}</pre></article>'
-        )
-    return "".join(items)
-
-
-def _diffs(artifacts: list[ArtifactRecord]) -> str:
-    diffs, note = _newest([a for a in artifacts if a.kind == "diff"], "diffs")
-    if not diffs:
-        return '<p class="empty">No commit yet.</p>'
-    return note + "".join(
-        f'<details class="diff" open><summary>{h(a.node_key)} #{h(a.attempt)}</summary>'
-        f"{render_diff(_cut(a.content_text or ''))}</details>"
-        for a in diffs
-    )
-
-
-def render_diff(text: str) -> str:
-    """A unified diff with added, removed, hunk and file lines marked for colour."""
-    lines = []
-    for line in text.splitlines():
-        if line.startswith(("+++", "---", "diff ", "index ", "new file", "deleted file")):
-            cls = "file"
-        elif line.startswith("@@"):
-            cls = "hunk"
-        elif line.startswith("+"):
-            cls = "add"
-        elif line.startswith("-"):
-            cls = "del"
-        else:
-            cls = "ctx"
-        lines.append(f'<span class="{cls}">{h(line)}</span>')
-    return f'<pre class="diff-text">{"".join(lines)}</pre>'
 
 
 def _short(value: Any, limit: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +39,28 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def reachable_host(host: str) -> tuple[str, str | None]:
+    """The host to print in the URL for a server bound to ``host``, and a note when it is not that host.
+
+    A specific address is printed as given. ``0.0.0.0`` or ``::`` (every address) is not an address a
+    browser can open: the machine's name is printed when it resolves to an address other machines can
+    reach, else the loopback address, with a note saying to use this machine's address from elsewhere.
+    """
+    bare = host.strip("[]")
+    if bare not in ("0.0.0.0", "::", ""):
+        return host, None
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    name = socket.gethostname()
+    try:
+        found = {info[4][0] for info in socket.getaddrinfo(name, None, family, socket.SOCK_STREAM)}
+    except (OSError, UnicodeError):
+        found = set()
+    if name and any(not ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in found):
+        return name, None
+    loopback = "::1" if family == socket.AF_INET6 else "127.0.0.1"
+    return loopback, f"listening on every address ({host}): from another machine, use its address instead of {loopback}"
+
+
 def url_for(host: str, port: int, token: str) -> str:
     """``http://HOST:PORT/?token=TOKEN`` (IPv6 hosts in brackets)."""
     shown = f"[{host.strip('[]')}]" if ":" in host else host
@@ -65,6 +88,7 @@ def serve(
     read_only: bool,
     no_exec: bool,
     open_browser: bool,
+    public_read: bool = False,
     say: Callable[[str], None],
     warn: Callable[[str], None],
 ) -> int:
@@ -80,19 +104,30 @@ def serve(
     token = new_token()
     loopback = is_loopback(host)
     settings = UiSettings(
-        db_url=url, token=token, repo=root, read_only=read_only, no_exec=no_exec, loopback_only=loopback
+        db_url=url,
+        token=token,
+        repo=root,
+        read_only=read_only,
+        no_exec=no_exec,
+        loopback_only=loopback,
+        public_read=public_read,
     )
     app = create_app(settings)
     sock = bind(host, port)
     actual = sock.getsockname()[1]
     if not loopback:
+        who = "can read every run" if public_read else "and has the token can read every run"
         warn(
             f"warning: serving on {host}, which is not a loopback address: anyone who can reach this machine "
-            "can read every run (actions still need the token)"
+            f"{who} (actions always need the token)"
         )
-    address = url_for(host, actual, token)
+    shown, note = reachable_host(host)
+    address = url_for(shown, actual, token)
     say(address)
+    if note:
+        warn(f"alphred ui: {note}")
     mode = " (read-only)" if read_only else " (actions only recorded: --no-exec)" if no_exec else ""
+    mode += " (reads need no token: --public-read)" if public_read else ""
     warn(f"alphred ui: serving {_shown(url)}{mode}; press Ctrl+C to stop")
     if open_browser:
         import webbrowser

@@ -121,6 +121,17 @@ def with_state(status: dict[str, Any], state: RunState) -> dict[str, Any]:
     return status
 
 
+WAITING_FOR_APPROVAL = "waiting for approval"
+
+
+def shown_phase_status(run_status: str | None, run_reason: str | None, phase_status: str) -> str:
+    """A phase's status as people read it: the running phase of a run paused for approval is
+    ``waiting for approval`` (its stored status stays ``running``)."""
+    if run_status == "paused" and run_reason == "awaiting_approval" and phase_status == "running":
+        return WAITING_FOR_APPROVAL
+    return phase_status
+
+
 EXIT_CODES = {"completed": 0, "failed": 1, "cancelled": 3, "paused": 4, "pending": 4, "running": 1}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
-from alphred.views.status import status_object
+from alphred.views.status import shown_phase_status, status_object
 from alphred.views.style import Painter, table
 from alphred.views.suggestions import Place, next_commands
 
@@ -65,10 +65,9 @@ def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Pl
 
 
 def _phase_lines(obj: dict[str, Any]) -> list[str]:
-    waiting = obj["status"] == "paused" and obj["reason"] == "awaiting_approval"
     rows: list[tuple[str, ...]] = [("PHASE", "STATUS", "ATTEMPT", "VISITS", "DECISION", "EXIT", "TOKENS")]
     for p in obj["phases"]:
-        shown = "waiting for approval" if waiting and p["status"] == "running" else p["status"]
+        shown = shown_phase_status(obj["status"], obj["reason"], p["status"])  # the web view says the same
         exit_code = "-" if p["exit_code"] is None else str(p["exit_code"])
         rows.append(
             (p["key"], shown, str(p["attempt"]), str(p["visits"]), p["decision"] or "-", exit_code, f"{p['tokens']:,}")

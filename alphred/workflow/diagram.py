@@ -1,21 +1,26 @@
-"""Render a workflow's phases and transitions as Mermaid or Graphviz DOT text."""
+"""Render a workflow's phases and transitions as Mermaid or Graphviz DOT text.
+
+Phases are listed row by row as ``workflow/layout.py`` places them (the web view's rule): DOT keeps each
+row on one rank (``rank=same``), so the branches of a fan-out stand side by side above their join.
+"""
 
 from __future__ import annotations
 
 import json
 
+from alphred.workflow.layout import edge_label, workflow_graph
 from alphred.workflow.model import END, FAIL, Phase, Transition, Workflow
 
 _SHAPES = {"agent": ("[", "]"), "command": ("[/", "/]"), "approval": ("{", "}")}
 
 
 def _edge_label(t: Transition) -> str:
-    parts = ["fan-out"] if t.fan_out else []
-    if t.when:
-        parts.append(t.when)
-    if t.max is not None:
-        parts.append(f"max {t.max}")
-    return ", ".join(parts)
+    return ", ".join(part for part in ("fan-out" if t.fan_out else "", edge_label(t)) if part)
+
+
+def _placed(workflow: Workflow) -> list[Phase]:
+    """The phases row by row, left to right (the layout's order)."""
+    return [workflow.phase(n.key) for row in workflow_graph(workflow).rows() for n in row if n.kind != "terminal"]
 
 
 def _phase_label(phase: Phase) -> str:
@@ -30,7 +35,7 @@ def render_mermaid(workflow: Workflow) -> str:
     lines = ["flowchart TD"]
     ids = {p.key: f"p_{p.key}" for p in workflow.phases}
     ids[END], ids[FAIL] = "end_", "fail_"
-    for phase in workflow.phases:
+    for phase in _placed(workflow):
         left, right = _SHAPES[phase.type.value]
         lines.append(f'    {ids[phase.key]}{left}"{_mermaid_text(_phase_label(phase))}"{right}')
     targets = {target for p in workflow.phases for t in p.transitions for target in t.targets}
@@ -59,10 +64,13 @@ def render_dot(workflow: Workflow) -> str:
     """Graphviz DOT text with guards shown on the edges."""
     shapes = {"agent": "box", "command": "parallelogram", "approval": "diamond"}
     lines = [f"digraph {json.dumps(workflow.key)} {{", "    rankdir=TB;"]
-    for phase in workflow.phases:
+    for phase in _placed(workflow):
         lines.append(
             f"    {json.dumps(phase.key)} [shape={shapes[phase.type.value]}, label={json.dumps(_phase_label(phase))}];"
         )
+    for row in workflow_graph(workflow).rows():
+        if len(row) > 1:
+            lines.append(f"    {{rank=same; {' '.join(json.dumps(n.key) + ';' for n in row)}}}")
     targets = {target for p in workflow.phases for t in p.transitions for target in t.targets}
     for reserved in (END, FAIL):
         if reserved in targets:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from uihelpers import BASE, TOKEN, Runs, Server, wait_until
+from uihelpers import BASE, TOKEN, Runs, Server, auth, wait_until
 
 
 @pytest.fixture
@@ -20,16 +20,17 @@ def runs(repo: Path) -> Runs:
 
 @pytest.fixture
 def make_client(runs: Runs) -> Iterator[Callable[..., Any]]:
-    """``make_client(read_only=..., no_exec=...)``: a Starlette TestClient on the app over ``runs``' database."""
+    """``make_client(read_only=..., no_exec=..., token=True)``: a Starlette TestClient on the app over ``runs``'
+    database, sending the token with every request unless ``token=False``."""
     from starlette.testclient import TestClient
 
     from alphred.ui.app import UiSettings, create_app
 
     clients: list[Any] = []
 
-    def make(**overrides: Any) -> Any:
-        settings = UiSettings(db_url=runs.db_url, token=TOKEN, repo=str(runs.repo), **overrides)
-        client = TestClient(create_app(settings), base_url=BASE)
+    def make(token: bool = True, **overrides: Any) -> Any:
+        settings = UiSettings(**{"db_url": runs.db_url, "token": TOKEN, "repo": str(runs.repo), **overrides})
+        client = TestClient(create_app(settings), base_url=BASE, headers=auth() if token else None)
         clients.append(client)
         return client
 

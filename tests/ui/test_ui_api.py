@@ -72,7 +72,7 @@ def test_no_database_yet_is_an_empty_list(tmp_path: Any) -> None:
     from alphred.ui.app import UiSettings, create_app
 
     url = f"sqlite:///{tmp_path / 'none' / 'alphred.db'}"
-    with TestClient(create_app(UiSettings(db_url=url, token=TOKEN)), base_url=BASE) as client:
+    with TestClient(create_app(UiSettings(db_url=url, token=TOKEN)), base_url=BASE, headers=auth()) as client:
         assert client.get("/api/runs").json() == []
         assert "No runs yet" in client.get("/").text
         assert client.get("/api/runs/1").status_code == 404
@@ -126,7 +126,8 @@ def test_run_page_shows_graph_steps_events_reports_and_diff(runs: Runs, make_cli
     page = make_client().get("/runs/1").text
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="graph"' in page
     assert 'data-phase="write" data-status="completed"' in page
-    assert 'class="node st-running current" data-phase="ask"' in page
+    assert 'class="node st-waiting current" data-phase="ask" data-status="running"' in page
+    assert ">waiting for approval</text>" in page  # the approval phase, as the CLI says it
     assert 'data-to="$end"' in page and 'data-to="$fail"' in page
     assert '<span class="add">+hello' in page
     assert 'data-action="approve"' in page and "Reject" in page and 'data-action="cancel"' in page
@@ -137,7 +138,7 @@ def test_run_page_shows_graph_steps_events_reports_and_diff(runs: Runs, make_cli
 
 def test_state_changing_requests_need_the_token(runs: Runs, make_client: Any) -> None:
     runs.gate()
-    client = make_client(no_exec=True)
+    client = make_client(no_exec=True, token=False)
     for headers in ({}, auth("wrong"), {"Authorization": f"Basic {TOKEN}"}, {"Authorization": "Bearer "}):
         response = client.post("/api/runs/1/approve", headers=headers, json={"comment": "x"})
         assert response.status_code == 403, headers
@@ -146,7 +147,7 @@ def test_state_changing_requests_need_the_token(runs: Runs, make_client: Any) ->
     assert cross.status_code == 403 and "cross-origin" in cross.json()["error"]["message"]
     other_port = client.post("/api/runs/1/pause", headers={**auth(), "Origin": "http://127.0.0.1:9999"})
     assert other_port.status_code == 403
-    assert client.get("/api/runs/1").json()["status"] == "paused"  # nothing happened
+    assert client.get("/api/runs/1", headers=auth()).json()["status"] == "paused"  # nothing happened
     assert "request" not in _artifact_kinds(runs)  # no request recorded (issue 17 adds an "outcome" intent)
     own = client.post("/api/runs/1/approve", headers={**auth(), "Origin": BASE}, json={"comment": "fine"})
     assert own.status_code == 200
@@ -306,7 +307,8 @@ def test_the_web_view_reads_postgresql_too(runs: Runs, postgres_url: str) -> Non
     from alphred.ui.app import UiSettings, create_app
 
     runs.gate("--db", postgres_url)
-    with TestClient(create_app(UiSettings(db_url=postgres_url, token=TOKEN)), base_url=BASE) as client:
+    app = create_app(UiSettings(db_url=postgres_url, token=TOKEN))
+    with TestClient(app, base_url=BASE, headers=auth()) as client:
         (listed,) = client.get("/api/runs").json()
         assert (listed["status"], listed["reason"]) == ("paused", "awaiting_approval")
         assert 'data-phase="ask"' in client.get(f"/runs/{listed['run_id']}").text

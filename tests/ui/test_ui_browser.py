@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from uihelpers import GATE, QUICK, Runs, Server, held
+from uihelpers import GATE, PARALLEL_GATE, QUICK, Runs, Server, held
 
 CHROMIUM = os.environ.get("ALPHRED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
@@ -117,11 +117,13 @@ def test_run_page_graph_and_approve_click_completes_the_run(runs: Runs, start_se
     page.click('a[href="/runs/1"]')
     graph = page.locator("svg.graph")
     assert graph.locator('g.node[data-phase="write"]').get_attribute("data-status") == "completed"
-    assert graph.locator('g.node[data-phase="ask"]').get_attribute("class") == "node st-running current"
+    assert graph.locator('g.node[data-phase="ask"]').get_attribute("class") == "node st-waiting current"
+    assert graph.locator('g.node[data-phase="ask"] text.detail').text_content() == "waiting for approval"
     assert graph.locator("g.node.terminal").count() == 2
     box = graph.bounding_box()
     assert box is not None and box["width"] > 100 and box["height"] > 100
-    assert page.locator("#reports pre").first.inner_text().count("<script>") == 1  # shown as text
+    assert page.locator("#reports article.report").first.inner_text().count("<script>") == 1  # shown as text
+    assert page.locator("#reports dl.report-object dt").first.inner_text() == "summary"  # an object, not JSON
     page.evaluate("window.__notReloaded = true")
     page.fill("form.approval textarea", "ship it <b>now</b>")
     page.click("button.approve")
@@ -132,15 +134,36 @@ def test_run_page_graph_and_approve_click_completes_the_run(runs: Runs, start_se
     assert "ship it <b>now</b>" in page.locator("#reports").inner_text()
 
 
-def test_actions_without_the_token_are_refused_in_the_page(runs: Runs, start_server: Any, page: Any) -> None:
+def test_without_the_token_pages_and_actions_are_refused(runs: Runs, start_server: Any, page: Any) -> None:
     runs.gate()
     server: Server = start_server()
-    page.goto(f"{server.base}/runs/1")  # no ?token= in the URL, none stored in this browser context
+    refused = page.goto(f"{server.base}/runs/1")  # no ?token= in the URL, no cookie in this browser context
+    assert refused is not None and refused.status == 403
+    assert "token" in page.locator("main").inner_text() and page.locator("#summary").count() == 0
+    stale = page.goto(f"{server.base}/runs/1?token=an-earlier-start")
+    assert stale is not None and stale.status == 403 and "wrong token" in page.locator("main").inner_text()
+    public: Server = start_server("--public-read")
+    page.goto(f"{public.base}/runs/1")  # readable without the token; its actions still need it
     page.click("button.cancel")
     toast = page.locator("#toast.bad")
     toast.wait_for()
     assert "refused" in toast.inner_text() and "token" in toast.inner_text()
     assert page.locator('#summary .badge[data-status="paused"]').count() == 1
+
+
+def test_the_printed_url_keeps_the_token_in_an_http_only_cookie(runs: Runs, start_server: Any, page: Any) -> None:
+    runs.gate()
+    server: Server = start_server()
+    page.goto(server.url)
+    assert "token=" not in page.url  # the token left the address bar
+    port = server.base.rsplit(":", 1)[1]
+    (cookie,) = [c for c in page.context.cookies() if c["name"] == f"alphred_token_{port}"]
+    assert (cookie["value"], cookie["httpOnly"], cookie["sameSite"]) == (server.token, True, "Strict")
+    assert server.token not in page.evaluate("document.cookie")  # no script can read it
+    page.goto(f"{server.base}/runs/1")  # later pages: the cookie is the token
+    assert page.locator('#summary .badge[data-status="paused"]').count() == 1
+    listed = page.evaluate("fetch('/api/runs').then(r => r.json())")
+    assert [r["run_id"] for r in listed] == [1]
 
 
 def test_running_phase_events_appear_live(runs: Runs, start_server: Any, page: Any) -> None:
@@ -215,3 +238,51 @@ def test_screenshot_of_the_run_page_is_not_blank(runs: Runs, start_server: Any, 
     assert stats["busy"] >= 0.08, stats
     empty = colour_stats(page, page.context.new_page().screenshot())
     assert empty["colours"] < 64 or empty["busy"] < 0.08  # the check does tell a blank page
+
+
+def test_a_parallel_run_draws_its_branches_side_by_side(
+    runs: Runs, start_server: Any, page: Any, tmp_path: Path
+) -> None:
+    status = runs.run(PARALLEL_GATE, name="parallel.yaml")
+    assert (status["status"], status["reason"]) == ("paused", "awaiting_approval")
+    server: Server = start_server()
+    page.goto(server.url.replace("/?token=", "/runs/1?token="))
+    graph = page.locator("svg.graph")
+
+    def box(phase: str) -> dict[str, float]:
+        found = graph.locator(f'g.node[data-phase="{phase}"] > rect').last.bounding_box()
+        assert found is not None, phase
+        return dict(found)
+
+    plan, backend, frontend = box("plan"), box("backend"), box("frontend")
+    tests, integrate, ship = box("frontend_tests"), box("integrate"), box("ship")
+    assert abs(backend["y"] - frontend["y"]) < 1  # the two branches on one row ...
+    assert backend["x"] + backend["width"] < frontend["x"]  # ... side by side, not overlapping
+    assert backend["y"] > plan["y"] + plan["height"]  # below the fan-out
+    assert backend["x"] < plan["x"] + plan["width"] / 2 < frontend["x"] + frontend["width"]  # around it
+    assert abs(tests["x"] - frontend["x"]) < 1 and tests["y"] > frontend["y"] + frontend["height"]  # its lane
+    assert integrate["y"] > tests["y"] + tests["height"]  # the join below the longest branch
+    assert ship["y"] > integrate["y"] + integrate["height"]
+    label = graph.locator('g.edge-label[data-from="frontend_tests"][data-to="integrate"] text')
+    assert label.text_content() == "exit_code == 0" and label.bounding_box() is not None  # visible on the edge
+    assert graph.locator('g.node[data-phase="ship"] text.detail').text_content() == "waiting for approval"
+    lanes = page.locator("svg.timeline g.lane")
+    assert lanes.count() == 3
+    for lane in ("backend", "frontend"):
+        row = page.locator(f'svg.timeline g.lane[data-lane="{lane}"] rect').bounding_box()
+        bar = page.locator(f'svg.timeline g.bar[data-phase="{lane}"] rect').bounding_box()
+        assert row is not None and bar is not None
+        assert row["y"] <= bar["y"] and bar["y"] + bar["height"] <= row["y"] + row["height"]  # in its own lane
+    target = Path(os.environ.get("ALPHRED_UI_SCREENSHOT_PARALLEL") or tmp_path / "parallel.png")
+    png = page.screenshot(path=str(target), full_page=True)
+    blank = page.context.new_page()
+    stats = colour_stats(blank, png)
+    blank.close()
+    assert stats["colours"] >= 64 and stats["busy"] >= 0.08, stats
+    page.evaluate("window.__notReloaded = true")
+    page.click("button.approve")  # the live update redraws the graph and the timeline, no reload
+    page.locator('#summary .badge[data-status="completed"]').wait_for()
+    assert page.evaluate("window.__notReloaded") is True
+    assert graph.locator('g.node[data-phase="ship"]').get_attribute("data-status") == "completed"
+    assert page.locator('svg.timeline g.bar.out-completed[data-phase="ship"]').count() == 1
+    assert page.locator("#step-rows tr").count() == 6  # the approval's step row appended

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from uihelpers import QUICK, TOKEN, Runs, Server, free_port, held, wait_until
+from uihelpers import QUICK, TOKEN, Runs, Server, auth, free_port, held, wait_until
 
 
 def sse_messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
@@ -36,10 +36,11 @@ def test_start_prints_a_tokened_url_and_serves(runs: Runs, start_server: Any) ->
     runs.gate()
     server: Server = start_server()
     assert server.url.startswith("http://127.0.0.1:") and len(server.token) >= 24
-    assert httpx.get(f"{server.base}/").status_code == 200
-    assert "Run #1" in httpx.get(f"{server.base}/runs/1").text
-    assert httpx.get(f"{server.base}/static/ui.js").status_code == 200
-    assert httpx.get(f"{server.base}/api/runs/1").json()["reason"] == "awaiting_approval"
+    mine = auth(server.token)
+    assert httpx.get(f"{server.base}/", headers=mine).status_code == 200
+    assert "Run #1" in httpx.get(f"{server.base}/runs/1", headers=mine).text
+    assert httpx.get(f"{server.base}/static/ui.js").status_code == 200  # the assets need no token
+    assert httpx.get(f"{server.base}/api/runs/1", headers=mine).json()["reason"] == "awaiting_approval"
     refused = httpx.post(f"{server.base}/api/runs/1/cancel")
     assert refused.status_code == 403
     assert (
@@ -51,10 +52,12 @@ def test_start_prints_a_tokened_url_and_serves(runs: Runs, start_server: Any) ->
     assert other.token != server.token  # a fresh token each start
 
 
-def test_non_loopback_bind_warns(runs: Runs, start_server: Any) -> None:
+def test_non_loopback_bind_warns_and_prints_a_reachable_url(runs: Runs, start_server: Any) -> None:
     server: Server = start_server("--host", "0.0.0.0")
-    assert server.url.startswith("http://0.0.0.0:")
+    assert "0.0.0.0" not in server.url  # an address a browser can open: this machine's name, or 127.0.0.1
     wait_until(lambda: any("not a loopback address" in line for line in server.stderr_lines), what="the warning")
+    opened = httpx.get(server.url, timeout=30)  # the printed URL, as pasted into a browser
+    assert opened.status_code == 200 and "alphred" in opened.text
 
 
 def test_busy_port_is_a_clear_error(runs: Runs) -> None:
@@ -76,7 +79,8 @@ def test_event_stream_resumes_after_the_last_event_id(runs: Runs, start_server: 
     runs.gate()
     server: Server = start_server()
     url = f"{server.base}/runs/1/stream"
-    with httpx.stream("GET", url, timeout=30) as response:
+    mine = auth(server.token)
+    with httpx.stream("GET", url, headers=mine, timeout=30) as response:
         assert response.headers["content-type"].startswith("text/event-stream")
         got: list[dict[str, Any]] = []
         for message in sse_messages(response):
@@ -86,10 +90,11 @@ def test_event_stream_resumes_after_the_last_event_id(runs: Runs, start_server: 
     events = [m for m in got if m["event"] == "event"]
     assert len(events) >= 4 and got[-1]["data"]["reason"] == "awaiting_approval"
     assert [m["id"] for m in events] == [m["data"]["id"] for m in events]
-    with httpx.stream("GET", url, headers={"Last-Event-ID": str(events[1]["id"])}, timeout=30) as response:
+    resume = {**mine, "Last-Event-ID": str(events[1]["id"])}
+    with httpx.stream("GET", url, headers=resume, timeout=30) as response:
         again = next(m for m in sse_messages(response) if m["event"] == "event")
     assert again["id"] == events[2]["id"]
-    with httpx.stream("GET", f"{url}?after={events[-1]['id']}", timeout=30) as response:
+    with httpx.stream("GET", f"{url}?after={events[-1]['id']}", headers=mine, timeout=30) as response:
         first = next(sse_messages(response))
     assert first["event"] == "status"  # nothing older is sent again
 
@@ -107,14 +112,15 @@ def test_a_running_phase_streams_its_events_live(runs: Runs, start_server: Any) 
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        wait_until(lambda: len(httpx.get(f"{server.base}/api/runs").json()) == 2, what="the run to start")
+        mine = auth(server.token)
+        wait_until(lambda: len(httpx.get(f"{server.base}/api/runs", headers=mine).json()) == 2, what="the run to start")
         seen: list[str] = []
-        with httpx.stream("GET", f"{server.base}/runs/2/stream", timeout=120) as response:
+        with httpx.stream("GET", f"{server.base}/runs/2/stream", headers=mine, timeout=120) as response:
             for message in sse_messages(response):
                 if message["event"] == "event" and re.fullmatch(r"line-\d", str(message["data"]["content"])):
                     seen.append(message["data"]["content"])
                     if len(seen) == 4:  # the phase now waits for the marker: it is still running
-                        assert httpx.get(f"{server.base}/api/runs/2").json()["status"] == "running"
+                        assert httpx.get(f"{server.base}/api/runs/2", headers=mine).json()["status"] == "running"
                         marker.touch()
                 if message["event"] == "status" and message["data"]["status"] == "completed":
                     break
@@ -165,7 +171,7 @@ def test_a_stream_reads_the_database_at_most_once_per_interval(runs: Runs, in_pr
     runs.gate()
     base, app, sleeps = in_process_server
     data = app.state.data
-    with httpx.stream("GET", f"{base}/runs/1/stream", timeout=30) as response:
+    with httpx.stream("GET", f"{base}/runs/1/stream", headers=auth(), timeout=30) as response:
         messages = sse_messages(response)  # kept: dropping the iterator closes the connection
         next(m for m in messages if m["event"] == "status")
         wait_until(lambda: data.polls >= 6, what="six polls")
@@ -179,12 +185,29 @@ def test_ctrl_c_with_open_streams_exits_cleanly(runs: Runs, start_server: Any) -
 
     runs.gate()
     server: Server = start_server()
-    with httpx.stream("GET", f"{server.base}/runs/1/stream", timeout=30) as response:
+    mine = auth(server.token)
+    with httpx.stream("GET", f"{server.base}/runs/1/stream", headers=mine, timeout=30) as response:
         messages = sse_messages(response)
         next(m for m in messages if m["event"] == "status")
-        with httpx.stream("GET", f"{server.base}/runs/stream", timeout=30) as listing:
+        with httpx.stream("GET", f"{server.base}/runs/stream", headers=mine, timeout=30) as listing:
             assert listing.status_code == 200
             server.process.send_signal(signal.SIGINT)
             assert server.process.wait(timeout=30) == 0
     server.reader.join(timeout=10)
     assert not any("Traceback" in line or "ERROR" in line for line in server.stderr_lines), server.stderr_lines
+
+
+def test_a_stream_says_once_when_the_database_cannot_be_read(runs: Runs, in_process_server: Any) -> None:
+    runs.gate()
+    base, app, _sleeps = in_process_server
+    database = runs.repo / ".alphred" / "alphred.db"
+    with httpx.stream("GET", f"{base}/runs/1/stream", headers=auth(), timeout=30) as response:
+        messages = sse_messages(response)
+        next(m for m in messages if m["event"] == "status")
+        app.state.data.close()  # the server's connections go; the file goes bad under it
+        for name in ("alphred.db-wal", "alphred.db-shm"):
+            (database.parent / name).unlink(missing_ok=True)
+        database.write_bytes(b"no longer a database " * 400)
+        failure = next(m for m in messages if m["event"] != "event")
+    assert failure["event"] == "unavailable" and failure["data"]["code"] == "DATABASE_CORRUPT"
+    assert "unreadable" in failure["data"]["message"]

@@ -20,7 +20,20 @@ from helpers.processes import wait_until
 
 from alphred.cli import app as cli_app
 
-__all__ = ["BASE", "GATE", "QUICK", "TOKEN", "Runs", "Server", "auth", "free_port", "held", "wait_until"]
+__all__ = [
+    "BASE",
+    "GATE",
+    "PARALLEL",
+    "PARALLEL_GATE",
+    "QUICK",
+    "TOKEN",
+    "Runs",
+    "Server",
+    "auth",
+    "free_port",
+    "held",
+    "wait_until",
+]
 
 GATE = """\
 alphred: 1
@@ -43,6 +56,46 @@ phases:
       - {to: $end, when: decision == "approved"}
       - {to: $fail}
 """
+
+PARALLEL = """\
+alphred: 1
+key: parallel-ui
+defaults: {provider: scripted}
+limits: {max_parallel: 3}
+phases:
+  plan:
+    script: [{report: {tasks: ["api", "ui"], risk: "<b>low</b>"}}]
+    transitions: [{to: [backend, frontend]}]
+  backend:
+    script: [{report: "api done", files: {api.txt: "api\\n"}}]
+    transitions: [{to: integrate}]
+  frontend:
+    script: [{report: "ui done", files: {ui.txt: "ui\\n"}}]
+    transitions: [{to: frontend_tests}]
+  frontend_tests:
+    type: command
+    run: "true"
+    transitions:
+      - {to: integrate, when: exit_code == 0}
+      - {to: $fail}
+  integrate:
+    join: all
+    type: command
+    run: "true"
+"""
+
+PARALLEL_GATE = (
+    PARALLEL
+    + """\
+    transitions: [{to: ship}]
+  ship:
+    type: approval
+    message: "Ship both parts?"
+    transitions:
+      - {to: $end, when: decision == "approved"}
+      - {to: $fail}
+"""
+)
 
 QUICK = """\
 alphred: 1

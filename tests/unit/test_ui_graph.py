@@ -1,33 +1,52 @@
-"""The web view's graph layout: ranks by distance from the start, lanes side by side, escaped SVG."""
+"""The web view's graph: rows by the longest distance from the start, lanes side by side, escaped SVG."""
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 
-from alphred.ui.graph_svg import END, FAIL, Edge, Topology, layout, ranks, render_svg
+from alphred.ui.graph_svg import layout, render_svg
+from alphred.workflow.layout import Graph, GraphEdge, GraphNode, arrange
 
-FAN = Topology(
+END, FAIL = "$end", "$fail"
+
+
+def placed(phases: Sequence[tuple[str, str]], start: str, edges: Sequence[GraphEdge] = ()) -> Graph:
+    """A placed graph from phases (key, type), a start phase and edges, as the stored topology gives them."""
+    return arrange(start, [GraphNode(key, kind) for key, kind in phases], list(edges))
+
+
+def edge(source: str, target: str, label: str = "") -> GraphEdge:
+    return GraphEdge(source, target, label)
+
+
+def ranks(graph: Graph) -> dict[str, int]:
+    return {n.key: n.rank for n in graph.nodes if n.kind != "terminal"}
+
+
+FAN = placed(
     phases=(("plan", "agent"), ("backend", "agent"), ("frontend", "agent"), ("tests", "command"), ("join", "command")),
     start="plan",
     edges=(
-        Edge("plan", "backend"),
-        Edge("plan", "frontend"),
-        Edge("backend", "join"),
-        Edge("frontend", "tests"),
-        Edge("tests", "join"),
-        Edge("join", END),
-        Edge("tests", "frontend", 'decision == "again"'),
+        edge("plan", "backend"),
+        edge("plan", "frontend"),
+        edge("backend", "join"),
+        edge("frontend", "tests"),
+        edge("tests", "join"),
+        edge("join", END),
+        edge("tests", "frontend", 'decision == "again"'),
     ),
 )
 
 
-def test_phases_rank_by_distance_from_the_start() -> None:
-    assert ranks(FAN) == {"plan": 0, "backend": 1, "frontend": 1, "tests": 2, "join": 2}
+def test_phases_rank_by_their_longest_distance_from_the_start() -> None:
+    # the join sits below the longest branch (ranked by the shortest distance it stood beside ``tests``)
+    assert ranks(FAN) == {"plan": 0, "backend": 1, "frontend": 1, "tests": 2, "join": 3}
 
 
 def test_unreachable_phases_go_below_the_deepest() -> None:
-    topology = Topology((("a", "agent"), ("b", "agent"), ("orphan", "agent")), "a", (Edge("a", "b"),))
+    topology = placed((("a", "agent"), ("b", "agent"), ("orphan", "agent")), "a", (edge("a", "b"),))
     assert ranks(topology) == {"a": 0, "b": 1, "orphan": 2}
 
 
@@ -42,7 +61,7 @@ def test_parallel_lanes_are_side_by_side_and_terminals_last() -> None:
 
 
 def test_svg_marks_states_and_escapes_names() -> None:
-    topology = Topology((("a", "agent"), ("b", "approval")), "a", (Edge("a", "b", "x < 1 & y"), Edge("b", FAIL)))
+    topology = placed((("a", "agent"), ("b", "approval")), "a", (edge("a", "b", "x < 1 & y"), edge("b", FAIL)))
     svg = render_svg(topology, {"a": {"status": "completed", "attempt": 2}, "b": {"status": "running"}}, current=["b"])
     root = ET.fromstring(svg)  # well-formed XML
     ns = "{http://www.w3.org/2000/svg}"
@@ -62,8 +81,8 @@ def test_loops_and_rank_skipping_edges_bend_instead_of_crossing() -> None:
     }
     assert " C" in paths[("tests", "frontend")]  # a loop back up
     assert " L" in paths[("plan", "backend")]  # one rank down: straight
-    chain = Topology(
-        (("a", "agent"), ("b", "agent"), ("c", "agent")), "a", (Edge("a", "b"), Edge("b", "c"), Edge("a", FAIL))
+    chain = placed(
+        (("a", "agent"), ("b", "agent"), ("c", "agent")), "a", (edge("a", "b"), edge("b", "c"), edge("a", FAIL))
     )
     root = ET.fromstring(render_svg(chain, {}))
     paths = {

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from alphred.ui.html import badge, h, link, query
-from alphred.ui.run_page import render_diff, state_key
+from alphred.ui.reports_html import render_diff
+from alphred.ui.run_page import state_key
 from alphred.ui.security import Guard, is_loopback
 
 
@@ -36,8 +37,9 @@ def test_diff_lines_are_classified_and_escaped() -> None:
 def test_state_key_changes_with_what_the_page_shows() -> None:
     status = {"status": "running", "reason": None, "tokens": 5, "pr_url": None, "steps": [{}],
               "phases": [{"key": "a", "status": "running", "attempt": 1}]}  # fmt: skip
-    assert state_key(status) == "running|None|1|5|None|a:running:1"
-    assert state_key({**status, "tokens": 6}) != state_key(status)
+    assert state_key(status, 1) == "running|None|1|5|None|a:running:1"
+    assert state_key({**status, "tokens": 6}, 1) != state_key(status, 1)
+    assert state_key(status, 2) != state_key(status, 1)  # a new step (the count comes apart from the object)
 
 
 @pytest.mark.parametrize(
@@ -52,24 +54,38 @@ def test_loopback_hosts(host: str, loopback: bool) -> None:
 def test_guard_rules() -> None:
     guard = Guard("s3cret")
     good = {"host": "127.0.0.1:8765", "authorization": "Bearer s3cret"}
-    assert guard.check_change(good, "http") is None
-    assert guard.check_change({**good, "origin": "http://127.0.0.1:8765"}, "http") is None
-    assert guard.check_change({**good, "origin": "null"}, "http") is not None
-    assert guard.check_change({**good, "origin": "https://127.0.0.1:8765"}, "http") is not None
-    assert guard.check_change({**good, "authorization": "bearer s3cret"}, "http") is None  # scheme is case-free
-    assert guard.check_change({**good, "authorization": "Bearer s3cre"}, "http") is not None
+    assert guard.check_change(good, "http", 8765) is None
+    assert guard.check_change({**good, "origin": "http://127.0.0.1:8765"}, "http", 8765) is None
+    assert guard.check_change({**good, "origin": "null"}, "http", 8765) is not None
+    assert guard.check_change({**good, "origin": "https://127.0.0.1:8765"}, "http", 8765) is not None
+    assert guard.check_change({**good, "authorization": "bearer s3cret"}, "http", 8765) is None  # scheme case-free
+    assert guard.check_change({**good, "authorization": "Bearer s3cre"}, "http", 8765) is not None
     assert guard.check_host({"host": "[::1]:8765"}) is None and guard.check_host({"host": "localhost"}) is None
     assert guard.check_host({"host": "evil.example:8765"}) is not None
-    assert Guard("s3cret", read_only=True).check_change(good, "http") is not None
+    assert Guard("s3cret", read_only=True).check_change(good, "http", 8765) is not None
     assert Guard("s3cret", loopback_only=False).check_host({"host": "box.lan:8765"}) is None
+    cookie = {"host": "127.0.0.1:8765", "cookie": "other=1; alphred_token_8765=s3cret"}
+    assert guard.check_read(cookie, None, 8765) is None and guard.check_read(cookie, None, 8766) is not None
+    assert guard.check_read({"host": "127.0.0.1:8765"}, "s3cret", 8765) is None  # the printed URL
+    assert guard.check_read({"host": "127.0.0.1:8765"}, None, 8765) is not None
+    assert Guard("s3cret", public_read=True).check_read({"host": "127.0.0.1:8765"}, None, 8765) is None
+    assert guard.check_change(cookie, "http", 8765) is not None  # a cookie alone (a form elsewhere could send it)
+    assert guard.check_change({**cookie, "x-alphred-request": "1"}, "http", 8765) is None  # the page's own script
 
 
 def test_steps_show_checks_when_steps_carry_them() -> None:
-    from alphred.ui.run_page import _steps
+    from datetime import UTC, datetime
 
-    status = {"steps": [{"phase": "impl", "attempt": 1, "outcome": "failed", "decision": None, "next": "impl",
-              "checks": [{"name": "tests", "passed": False, "exit_code": 1}, {"name": "<scope>", "passed": True, "exit_code": None}]}]}  # fmt: skip
-    html = _steps(status, [{"reason": "checks_failed", "duration_ms": 1500, "tokens": 3}])
+    from alphred.store import StepOutcome, StepRecord
+    from alphred.ui.data import StepRow
+    from alphred.ui.run_page import steps_table
+
+    entry = {"phase": "impl", "attempt": 1, "outcome": "failed", "decision": None, "next": "impl",
+             "checks": [{"name": "tests", "passed": False, "exit_code": 1}, {"name": "<scope>", "passed": True, "exit_code": None}]}  # fmt: skip
+    record = StepRecord(
+        "impl", 1, StepOutcome.FAILED, None, "impl", "checks_failed", None, 1500, 3, 0.0, 0, datetime.now(UTC)
+    )
+    html = steps_table([StepRow(1, entry, record)], 1)
     assert (
         '<span class="check fail">tests (1)</span>' in html and '<span class="check pass">&lt;scope&gt;</span>' in html
     )
@@ -80,17 +96,15 @@ def test_huge_reports_and_many_artifacts_are_cut() -> None:
     from datetime import UTC, datetime
 
     from alphred.store import ArtifactRecord
-    from alphred.ui import run_page
+    from alphred.ui import reports_html
+    from alphred.ui.data import MAX_ARTIFACTS
 
     def artifact(i: int, kind: str, text: str) -> ArtifactRecord:
         return ArtifactRecord(i, 1, 1, "p", i, kind, text, None, "0", datetime.now(UTC))
 
-    many = [artifact(i, "report", f"report {i}") for i in range(run_page.MAX_ARTIFACTS + 5)]
-    html = run_page._reports(many)
-    assert (
-        "5 older reports not shown" in html
-        and "report 4<" not in html
-        and f"report {run_page.MAX_ARTIFACTS + 4}" in html
-    )
-    big = run_page._diffs([artifact(1, "diff", "+x\n" * run_page.MAX_TEXT)])
-    assert "more characters not shown" in big and len(big) < run_page.MAX_TEXT * 12
+    many = [artifact(i, "report", f"report {i}") for i in range(MAX_ARTIFACTS + 5)]
+    newest = many[-MAX_ARTIFACTS:]  # what the store reads (``recent_artifacts``): the newest, oldest first
+    html = reports_html.reports(newest, len(many) - len(newest))
+    assert "5 older reports not shown" in html and "report 4<" not in html and f"report {MAX_ARTIFACTS + 4}" in html
+    big = reports_html.diffs([artifact(1, "diff", "+x\n" * reports_html.MAX_TEXT)])
+    assert "more characters not shown" in big and len(big) < reports_html.MAX_TEXT * 12

@@ -1,23 +1,20 @@
 /* alphred ui: live updates for server-rendered pages. Hand-written, no dependencies, no build step.
-   The token comes from the URL printed by `alphred ui` (?token=...), is kept in localStorage, removed
-   from the address bar, and sent as "Authorization: Bearer" with every action. Everything received is
+   The token comes from the URL printed by `alphred ui` (?token=...): the server answers that URL with an
+   HttpOnly cookie, and this script only removes the token from the address bar. Actions send the cookie
+   with an "X-Alphred-Request" header (which a page elsewhere cannot add). A run page follows its stream:
+   new events are appended, and a change of state fetches only what changed (/runs/ID/live: the summary,
+   graph, timeline, new step rows, and reports or diffs when there are new ones). Everything received is
    inserted as text (textContent) or as HTML the server rendered and escaped. */
 (function () {
   "use strict";
-  var KEY = "alphred-ui-token";
   var body = document.body;
 
-  function takeToken() {
+  function dropToken() {
     var params = new URLSearchParams(location.search);
     if (!params.has("token")) return;
-    try { localStorage.setItem(KEY, params.get("token")); } catch (e) { window.__alphredToken = params.get("token"); }
     params.delete("token");
     var rest = params.toString();
     history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
-  }
-
-  function token() {
-    try { return localStorage.getItem(KEY) || window.__alphredToken || ""; } catch (e) { return window.__alphredToken || ""; }
   }
 
   function toast(text, bad) {
@@ -37,33 +34,70 @@
     });
   }
 
-  var refreshing = null, again = false;
-  function refresh() {
-    if (refreshing) { again = true; return refreshing; }
-    refreshing = fetch(location.pathname + location.search, { headers: { Accept: "text/html" }, cache: "no-store" })
+  // One refresh at a time; a change during one asks for another when it ends.
+  function serial(work) {
+    var running = null, again = false;
+    return function run() {
+      if (running) { again = true; return running; }
+      running = work()
+        .catch(function () { /* the stream reconnects; the next change refreshes again */ })
+        .then(function () {
+          running = null;
+          if (again) { again = false; run(); }
+        });
+      return running;
+    };
+  }
+
+  function getJson(url) {
+    return fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(new Error("HTTP " + r.status)); });
+  }
+
+  function replaceInner(id, html) {
+    var old = document.getElementById(id);
+    if (!old) return;
+    var keep = old.querySelector("textarea");
+    var typed = keep ? keep.value : null;
+    old.innerHTML = html;
+    var area = old.querySelector("textarea");
+    if (area && typed) area.value = typed;
+    localTimes(old);
+  }
+
+  // The runs list: the whole (small) page again, its live parts swapped in.
+  var refreshList = serial(function () {
+    return fetch(location.pathname + location.search, { headers: { Accept: "text/html" }, cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(new Error("HTTP " + r.status)); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        doc.querySelectorAll("[data-live][id]").forEach(function (fresh) {
-          var old = document.getElementById(fresh.id);
-          if (!old) return;
-          var keep = old.querySelector("textarea");
-          var typed = keep ? keep.value : null;
-          var imported = document.importNode(fresh, true);
-          old.replaceWith(imported);
-          var area = imported.querySelector("textarea");
-          if (area && typed) area.value = typed;
-          localTimes(imported);
-        });
-        bindForms();
-      })
-      .catch(function () { /* the stream reconnects; the next change refreshes again */ })
-      .then(function () {
-        refreshing = null;
-        if (again) { again = false; refresh(); }
+        doc.querySelectorAll("[data-live][id]").forEach(function (fresh) { replaceInner(fresh.id, fresh.innerHTML); });
       });
-    return refreshing;
-  }
+  });
+
+  // A run page: only what changed since what it shows.
+  var refreshRun = serial(function () {
+    var rows = document.getElementById("step-rows");
+    var shown = rows ? Number(rows.dataset.last || 0) : 0;
+    var params = new URLSearchParams({ steps: String(shown), artifact: body.dataset.artifact || "0" });
+    if (rows) params.set("columns", rows.dataset.columns || "00");
+    return getJson("/runs/" + body.dataset.runId + "/live?" + params.toString()).then(function (live) {
+      Object.keys(live.sections).forEach(function (id) { replaceInner(id, live.sections[id]); });
+      var table = document.getElementById("step-rows");
+      if (live.steps && table && table.dataset.follow === "1") {
+        table.insertAdjacentHTML("beforeend", live.steps);
+        while (table.children.length > 1000) table.removeChild(table.firstChild);
+        var last = table.lastElementChild;
+        if (last) table.dataset.last = last.dataset.step;
+      }
+      if (live.artifact !== null && live.artifact !== undefined) body.dataset.artifact = String(live.artifact);
+      body.dataset.steps = String(live.step_total);
+      body.dataset.state = live.state;
+      bindForms();
+    });
+  });
+
+  function refresh() { return body.dataset.page === "run" ? refreshRun() : refreshList(); }
 
   function bindForms() {
     document.querySelectorAll("form.action").forEach(function (form) {
@@ -86,7 +120,8 @@
     form.classList.add("busy");
     fetch("/api/runs/" + body.dataset.runId + "/" + encodeURIComponent(action), {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: "Bearer " + token() },
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Alphred-Request": "1" },
       body: JSON.stringify(payload),
     })
       .then(function (r) {
@@ -96,7 +131,7 @@
             if (area) area.value = "";
           } else {
             var msg = (json.error && json.error.message) || "HTTP " + r.status;
-            if (r.status === 403 && !token()) msg += " (open the URL alphred ui printed, with its ?token=)";
+            if (r.status === 403) msg += " (open the URL alphred ui printed, with its ?token=)";
             toast(action + " refused: " + msg, true);
           }
         });
@@ -136,27 +171,33 @@
     if (nearBottom) list.scrollTop = list.scrollHeight;
   }
 
-  function live(url, handlers) {
+  // An EventSource reconnects by itself after a dropped connection, but not after an error answer (a 503
+  // when the server has no stream to spare): then try again later, with a fresh URL.
+  function live(makeUrl, handlers) {
     if (!window.EventSource) return;
     var badge = document.getElementById("live");
-    var source = new EventSource(url);
+    var source = new EventSource(makeUrl());
     source.onopen = function () { if (badge) badge.hidden = false; };
-    source.onerror = function () { if (badge) badge.hidden = true; };
+    source.onerror = function () {
+      if (badge) badge.hidden = true;
+      if (source.readyState === EventSource.CLOSED) setTimeout(function () { live(makeUrl, handlers); }, 15000);
+    };
     Object.keys(handlers).forEach(function (name) { source.addEventListener(name, handlers[name]); });
   }
 
   // The same string as run_page.state_key on the server.
-  function stateKey(s) {
+  function stateKey(s, steps) {
     var phases = (s.phases || []).map(function (p) { return p.key + ":" + p.status + ":" + p.attempt; }).join(",");
     var text = function (v) { return v === null || v === undefined ? "None" : String(v); };
-    return [text(s.status), text(s.reason), (s.steps || []).length, text(s.tokens), text(s.pr_url), phases].join("|");
+    return [text(s.status), text(s.reason), steps, text(s.tokens), text(s.pr_url), phases].join("|");
   }
 
   function runPage() {
     var last = Number(body.dataset.after || 0);
+    var steps = Number(body.dataset.steps || 0);
     var list = document.getElementById("events");
     list.scrollTop = list.scrollHeight;  // newest events in view; new ones keep it there
-    live("/runs/" + body.dataset.runId + "/stream?after=" + last, {
+    live(function () { return "/runs/" + body.dataset.runId + "/stream?after=" + last + "&steps=" + steps; }, {
       event: function (m) {
         var e = JSON.parse(m.data);
         if (e.id <= last) return;
@@ -166,20 +207,21 @@
         if (empty) empty.remove();
         follow(list, function () { list.appendChild(eventItem(e)); });
       },
+      steps: function (m) { steps = Math.max(steps, JSON.parse(m.data).total); },
       status: function (m) {
-        var key = stateKey(JSON.parse(m.data));
+        var key = stateKey(JSON.parse(m.data), steps);
         if (key === body.dataset.state) return;  // the page shows this state already
-        body.dataset.state = key;
         refresh();
       },
+      unavailable: function (m) { toast(JSON.parse(m.data).message, true); },
     });
   }
 
   function runsPage() {
-    live("/runs/stream", { runs: function () { refresh(); } });
+    live(function () { return "/runs/stream"; }, { runs: function () { refresh(); } });
   }
 
-  takeToken();
+  dropToken();
   localTimes(document);
   bindForms();
   if (body.dataset.page === "run") runPage();

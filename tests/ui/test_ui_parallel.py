@@ -1,0 +1,208 @@
+"""The run page of parallel and long runs: the graph's branches side by side, guard labels, the timeline,
+steps paged, live updates as deltas, and reports as definition lists."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from uihelpers import PARALLEL, Runs, Server, auth
+
+LOOP = """\
+alphred: 1
+key: loop
+phases:
+  work:
+    type: command
+    run: "echo round"
+    transitions:
+      - {to: work, max: 6}
+      - {to: $end}
+"""
+
+
+def boxes(page: str) -> dict[str, tuple[float, float]]:
+    """The (x, y) of each phase's box in the page's graph."""
+    found = re.findall(
+        r'<g class="node[^"]*" data-phase="([^"]+)"[^>]*>(?:<title>[^<]*</title>)?<rect x="([\d.]+)" y="([\d.]+)"', page
+    )
+    return {key: (float(x), float(y)) for key, x, y in found}
+
+
+def test_parallel_branches_stand_side_by_side_above_their_join(runs: Runs, make_client: Any) -> None:
+    status = runs.run(PARALLEL, name="parallel.yaml")
+    assert status["status"] == "completed"
+    page = make_client().get("/runs/1").text
+    at = boxes(page)
+    assert set(at) >= {"plan", "backend", "frontend", "frontend_tests", "integrate"}
+    assert at["backend"][1] == at["frontend"][1] > at["plan"][1]  # one row, below the fan-out
+    assert at["backend"][0] < at["plan"][0] < at["frontend"][0]  # side by side, around it
+    assert at["frontend_tests"][0] == at["frontend"][0] and at["frontend_tests"][1] > at["frontend"][1]
+    assert at["integrate"][1] > at["frontend_tests"][1]  # the join below its longest branch
+    for branch in ("backend", "frontend"):
+        assert f'data-from="plan" data-to="{branch}"' in page  # every branch edge is drawn
+    assert 'data-lane="frontend"' in page and 'data-phase="frontend_tests" data-status="completed" data-lane' in page
+
+
+def test_guards_are_written_on_their_edges(runs: Runs, make_client: Any) -> None:
+    runs.run(PARALLEL, name="parallel.yaml")
+    runs.gate()
+    parallel, gate = make_client().get("/runs/1").text, make_client().get("/runs/2").text
+    label = re.search(
+        r'<g class="edge-label" data-from="frontend_tests" data-to="integrate"><title>[^<]*</title><text [^>]*>(.*?)</text>',
+        parallel,
+    )
+    assert label is not None and label.group(1) == "exit_code == 0"
+    assert 'data-from="ask" data-to="$end"><title>decision == &quot;approved&quot;</title>' in gate
+    assert '<g class="edge-label" data-from="plan"' not in parallel  # a fan-out has no guard
+
+
+def test_the_timeline_has_a_lane_per_branch_and_a_bar_per_attempt(runs: Runs, make_client: Any) -> None:
+    runs.run(PARALLEL, name="parallel.yaml")
+    page = make_client().get("/runs/1").text
+    timeline = page[page.index('<section id="timeline"') : page.index('<section id="steps"')]
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="timeline"' in timeline
+    lanes = re.findall(r'<g class="lane" data-lane="([^"]+)"', timeline)
+    assert lanes[0] == "run branch" and sorted(lanes[1:]) == ["backend", "frontend"]
+    bars = set(
+        re.findall(r'<g class="bar out-(\w+)" data-phase="(\w+)" data-attempt="1" data-lane="([^"]+)"', timeline)
+    )
+    assert bars == {
+        ("completed", "plan", "run branch"),
+        ("completed", "backend", "backend"),
+        ("completed", "frontend", "frontend"),
+        ("completed", "frontend_tests", "frontend"),
+        ("completed", "integrate", "run branch"),
+    }
+    steps = page[page.index('<section id="steps"') :]
+    assert "<th>branch</th>" in steps and '<td class=mono title="alphred/parallel-ui/1.frontend">frontend</td>' in steps
+
+
+def test_an_approval_waits_on_the_timeline_too(runs: Runs, make_client: Any) -> None:
+    runs.gate()
+    page = make_client().get("/runs/1").text
+    assert re.search(r'<g class="bar out-waiting" data-phase="ask" data-attempt="1" data-lane="run branch">', page)
+    assert "ask #1: waiting for approval" in page
+
+
+def test_steps_are_paged_newest_first(runs: Runs, make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from alphred.ui import data
+
+    runs.run(LOOP, name="loop.yaml")  # seven steps
+    monkeypatch.setattr(data, "STEPS_PAGE", 3)
+    client = make_client()
+    newest = client.get("/runs/1").text
+    assert re.findall(r'data-step="(\d+)"', newest) == ["5", "6", "7"]
+    assert 'data-first="5" data-last="7" data-follow="1"' in newest and "steps 5–7 of 7" in newest
+    assert 'href="?steps_before=5"' in newest and 'class="newest"' not in newest
+    older = client.get("/runs/1?steps_before=5").text
+    assert re.findall(r'data-step="(\d+)"', older) == ["2", "3", "4"] and 'data-follow="0"' in older
+    assert 'href="?steps_before=2"' in older and 'class="newest" href="?"' in older
+    first = client.get("/runs/1?steps_before=2").text
+    assert re.findall(r'data-step="(\d+)"', first) == ["1"] and "steps_before=" not in first.split("Events")[0]
+    assert "No step before this one" in client.get("/runs/1?steps_before=1").text
+
+
+def test_a_live_update_sends_only_what_changed(runs: Runs, make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from alphred.ui import data
+
+    runs.run(LOOP, name="loop.yaml")
+    monkeypatch.setattr(data, "STEPS_PAGE", 3)
+    client = make_client()
+    newest = int(re.search(r'data-artifact="(\d+)"', client.get("/runs/1").text).group(1))  # type: ignore[union-attr]
+    live = client.get(f"/runs/1/live?steps=5&columns=00&artifact={newest}").json()
+    assert re.findall(r'data-step="(\d+)"', live["steps"]) == ["6", "7"]  # the rows the page lacks, no more
+    assert set(live["sections"]) == {"summary", "actions", "graph", "timeline"}  # no report or diff changed
+    assert live["step_total"] == 7 and live["state"].startswith("completed|None|7|")
+    again = client.get("/runs/1/live?steps=5&columns=00&artifact=0").json()
+    assert {"reports", "diffs"} <= set(again["sections"]) and again["artifact"] == newest
+    for behind in ("steps=1&columns=00", "steps=5&columns=11", "steps=0"):  # too far behind, other table, none
+        whole = client.get(f"/runs/1/live?{behind}&artifact={newest}").json()
+        assert whole["steps"] == "" and re.findall(r'data-step="(\d+)"', whole["sections"]["steps"]) == ["5", "6", "7"]
+
+
+@pytest.mark.parametrize("database", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def test_the_store_reads_a_window_of_steps(database: str, runs: Runs, request: pytest.FixtureRequest) -> None:
+    from alphred.store import SqlRunStore
+
+    url = request.getfixturevalue("postgres_url") if database == "postgresql" else runs.db_url
+    run_id = runs.run(PARALLEL, "--db", url, name="parallel.yaml")["run_id"]
+    store = SqlRunStore(url)
+    try:
+        every = store.list_steps(run_id)
+        assert store.count_steps(run_id) == len(every) == 5
+        assert every[0].next == "backend,frontend"  # a fan-out's routing decisions, joined
+        for start, limit in ((0, 2), (1, 3), (3, 10), (5, 1)):
+            assert store.list_steps(run_id, start, limit) == every[start : start + limit]
+        assert store.list_steps(run_id, 2) == every[2:]
+        artifacts = store.artifacts(run_id)
+        reports = [a for a in artifacts if a.kind == "report"]
+        assert store.recent_artifacts(run_id, 2, kind="report") == reports[-2:]  # the newest, oldest first
+        assert store.count_artifacts(run_id, kind="report") == len(reports)
+        others = [a for a in artifacts if a.kind not in ("report", "diff")]
+        assert store.recent_artifacts(run_id, 100, exclude=("report", "diff")) == others
+        assert store.count_artifacts(run_id, exclude=("report", "diff")) == len(others) > 0
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_the_stream_sends_steps_as_deltas_and_the_status_without_them(runs: Runs, start_server: Any) -> None:
+    from test_ui_server import sse_messages
+
+    runs.gate()
+    server: Server = start_server()
+    mine = auth(server.token)
+    with httpx.stream("GET", f"{server.base}/runs/1/stream", headers=mine, timeout=30) as response:
+        first = next(m for m in sse_messages(response) if m["event"] in ("steps", "status"))
+    assert first["event"] == "status" and "steps" not in first["data"]  # by default only steps from now on
+    seen: list[dict[str, Any]] = []
+    with httpx.stream("GET", f"{server.base}/runs/1/stream?steps=0", headers=mine, timeout=60) as response:
+        for message in sse_messages(response):
+            if message["event"] not in ("steps", "status"):
+                continue
+            seen.append(message)
+            if message["event"] == "status" and message["data"]["reason"] == "awaiting_approval":
+                assert runs.cli("approve", "1").exit_code == 0
+            if message["event"] == "status" and message["data"]["status"] == "completed":
+                break
+    steps = [m["data"] for m in seen if m["event"] == "steps"]
+    assert [(s["first"], s["total"], [x["phase"] for x in s["steps"]]) for s in steps] == [
+        (1, 1, ["write"]),
+        (2, 2, ["ask"]),
+    ]
+    assert all("steps" not in m["data"] for m in seen if m["event"] == "status")
+
+
+def test_reports_are_definition_lists(runs: Runs, make_client: Any) -> None:
+    runs.run(PARALLEL, name="parallel.yaml")
+    page = make_client().get("/runs/1").text
+    reports = page[page.index('<section id="reports"') : page.index('<section id="diffs"')]
+    assert '<dl class="report-object"><dt>tasks</dt><dd><ol class="report-list"><li>' in reports
+    assert '<dt>risk</dt><dd><span class="text">&lt;b&gt;low&lt;/b&gt;</span></dd>' in reports  # escaped
+    assert '"tasks"' not in reports  # not raw JSON
+    assert 'kind">outcome' not in reports  # a commit's intent repeats the report: not shown
+
+
+def test_a_phase_report_and_a_provider_are_shown_when_the_status_carries_them(runs: Runs) -> None:
+    from alphred.ui.data import UiData
+    from alphred.ui.run_page import render_run
+
+    runs.run(PARALLEL, name="parallel.yaml")
+    data = UiData(runs.db_url)
+    try:
+        view = data.view(1)
+    finally:
+        data.close()
+    plain = render_run(view, actions=[], read_only=False)
+    assert "<th>provider</th>" not in plain and 'class="latest-reports"' not in plain
+    view.status["phases"][0]["report"] = {"severity": "high", "tasks": [{"title": "a <b>"}]}
+    view.steps[0].entry["provider"] = "claude"
+    page = render_run(view, actions=[], read_only=False)
+    latest = page[page.index('class="latest-reports"') :]
+    assert latest.startswith('class="latest-reports"><article class="report latest" data-phase="plan">')
+    assert '<dt>severity</dt><dd><span class="text">high</span></dd>' in latest
+    assert '<dt>title</dt><dd><span class="text">a &lt;b&gt;</span></dd>' in latest
+    assert "<th>provider</th>" in page and "<td>claude</td>" in page
