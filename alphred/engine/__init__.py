@@ -80,6 +80,8 @@ if TYPE_CHECKING:
         MISSING_DECISION,
         PAUSED,
         RETRIES_EXHAUSTED,
+        STALLED,
+        USAGE_LIMIT,
     )
     from alphred.engine.routing import (
         NO_ROUTE,
@@ -166,6 +168,8 @@ _LAZY = {
     "MISSING_DECISION": "alphred.engine.reasons",
     "PAUSED": "alphred.engine.reasons",
     "RETRIES_EXHAUSTED": "alphred.engine.reasons",
+    "STALLED": "alphred.engine.reasons",
+    "USAGE_LIMIT": "alphred.engine.reasons",
     "NO_ROUTE": "alphred.engine.routing",
     "guard_context": "alphred.engine.routing",
     "select_transition": "alphred.engine.routing",
@@ -210,7 +214,9 @@ __all__ = [
     "PAUSED",
     "RETRIES_EXHAUSTED",
     "RUN_MOVES",
+    "STALLED",
     "TERMINAL_RUN_STATUSES",
+    "USAGE_LIMIT",
     "Action",
     "ApprovalGiven",
     "ApprovalRequested",

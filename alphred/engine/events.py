@@ -42,6 +42,8 @@ class PhaseFailed:
     error_code: str | None = None
     tokens: int = 0
     cost_usd: float = 0.0
+    wake_at: float | None = None  # a usage limit (SPEC §15): when it resets, in seconds since the epoch
+    wait_seconds: float = 0.0  # how long the run would wait for it (``wake_at`` minus the time it was seen)
 
 
 @dataclass(frozen=True)

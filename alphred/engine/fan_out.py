@@ -21,7 +21,15 @@ from dataclasses import replace
 
 from alphred.engine.events import MergeBranch, MergeConflicted, MergeDone, RecordRouting, StartPhase, StopPhase
 from alphred.engine.fold import Fold, Result, cap_reason, claim_attempt, enter, skip_unchosen
-from alphred.engine.reasons import CANCELLED, FAIL_TARGET, INTERRUPTED, MERGE_CONFLICT, PAUSED, RETRIES_EXHAUSTED
+from alphred.engine.reasons import (
+    CANCELLED,
+    FAIL_TARGET,
+    INTERRUPTED,
+    MERGE_CONFLICT,
+    PAUSED,
+    RETRIES_EXHAUSTED,
+    USAGE_LIMIT,
+)
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
 from alphred.engine.state import Lane, MergeState, RunState, Step, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
@@ -78,7 +86,9 @@ def schedule(fold: Fold) -> None:
         return
     if fold.state.pause_requested or fold.state.interrupting:
         if running_count(fold.state) == 0:
-            reason = INTERRUPTED if fold.state.interrupting else PAUSED
+            reason = PAUSED
+            if fold.state.interrupting:  # a usage limit in a lane: the run waits for it (SPEC §15)
+                reason = USAGE_LIMIT if fold.state.wake_at is not None else INTERRUPTED
             fold.update(pause_requested=False, interrupting=False)
             fold.run_status(_R.PAUSED, reason)
         return
@@ -187,10 +197,13 @@ def fail_in_lane(
         schedule(fold)
 
 
-def interrupt_in_lane(fold: Fold, head: str, key: str, attempt: int) -> None:
-    """An attempt in lane ``head`` was interrupted: nothing new starts; the run pauses once no lane runs."""
+def interrupt_in_lane(
+    fold: Fold, head: str, key: str, attempt: int, reason: str = INTERRUPTED, error_code: str | None = None
+) -> None:
+    """An attempt in lane ``head`` was interrupted (or hit a usage limit, ``reason``): nothing new starts; the
+    run pauses once no lane runs."""
     fold.phase_status(key, _N.PENDING)
-    fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=INTERRUPTED, branch=head))
+    fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=reason, error_code=error_code, branch=head))
     _set_lane(fold, replace(_lane(fold, head), current=None, queued=key, queued_new_visit=False))
     fold.update(interrupting=True)
     schedule(fold)

@@ -55,6 +55,7 @@ from alphred.engine.reasons import (
     INVALID_DECISION,
     MISSING_DECISION,
     RETRIES_EXHAUSTED,
+    USAGE_LIMIT,
 )
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
 from alphred.engine.state import Report, RunState, Step, StepOutcome
@@ -150,12 +151,41 @@ def _on_failed(state: RunState, event: PhaseFailed) -> Result:
         return state, ()
     fold = Fold(state)
     fold.add_usage(event.phase, event.tokens, event.cost_usd)
+    if event.wake_at is not None:
+        _usage_limited(fold, event, event.wake_at)
+        return fold.result()
     head = _lane_head(state, event.phase)
     if head is not None:
         fail_in_lane(fold, head, event.phase, event.attempt, event.reason, event.retryable, event.error_code)
         return fold.result()
     _fail_attempt(fold, event.phase, event.attempt, event.reason, event.retryable, event.error_code, None)
     return fold.result()
+
+
+def _usage_limited(fold: Fold, event: PhaseFailed, wake_at: float) -> None:
+    """A usage limit (SPEC §15): the attempt ends ``interrupted`` and the run waits until ``wake_at``; past
+    ``limits.max_wait`` of waiting in all, the run fails ``usage_limit``."""
+    state = fold.state
+    key, attempt, code = event.phase, event.attempt, event.error_code
+    head = _lane_head(state, key)
+    if state.waited + event.wait_seconds > state.workflow.limits.max_wait:
+        if head is not None:
+            fail_in_lane(fold, head, key, attempt, USAGE_LIMIT, False, code)
+        else:
+            _fail_attempt(fold, key, attempt, USAGE_LIMIT, False, code, None)
+        return
+    if state.wake_at is None:
+        fold.update(wake_at=wake_at, waited=state.waited + event.wait_seconds)
+    else:  # another branch's limit while the run stops its branches: it waits for the later reset
+        later = max(wake_at, state.wake_at)
+        fold.update(wake_at=later, waited=state.waited + later - state.wake_at)
+    if head is not None:
+        interrupt_in_lane(fold, head, key, attempt, USAGE_LIMIT, code)
+        return
+    fold.phase_status(key, _N.PENDING)
+    fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=USAGE_LIMIT, error_code=code))
+    fold.update(current=None, queued=key, queued_new_visit=False, pause_requested=False)
+    fold.run_status(_R.PAUSED, USAGE_LIMIT)
 
 
 def _on_interrupted(state: RunState, event: PhaseInterrupted) -> Result:
@@ -204,6 +234,7 @@ def _on_resume(state: RunState) -> Result:
     if not can_resume(state):
         return state, ()
     fold = Fold(state)
+    fold.update(wake_at=None)  # a usage limit waited out: the operations layer resumes at wake_at (SPEC §15)
     if state.lanes:
         resume_lanes(fold)
         return fold.result()

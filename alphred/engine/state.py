@@ -128,6 +128,8 @@ class RunState:
     lanes: tuple[Lane, ...] = ()
     merge: MergeState | None = None
     interrupting: bool = False
+    wake_at: float | None = None  # paused by a usage limit: when it resets (seconds since the epoch, SPEC §15)
+    waited: float = 0.0  # seconds of usage-limit waits so far (bounded by limits.max_wait)
 
     def phase(self, key: str) -> PhaseState:
         """Return the state of phase ``key`` (KeyError when the workflow has no such phase)."""
@@ -180,6 +182,8 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "lanes": [_lane_to_json(lane) for lane in state.lanes],
         "merge": None if state.merge is None else _merge_to_json(state.merge),
         "interrupting": state.interrupting,
+        "wake_at": state.wake_at,
+        "waited": state.waited,
     }
 
 
@@ -262,6 +266,8 @@ def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
         lanes=tuple(_lane_from_json(lane, known) for lane in data.get("lanes", ())),
         merge=_merge_from_json(data.get("merge"), known),
         interrupting=bool(data.get("interrupting", False)),
+        wake_at=None if data.get("wake_at") is None else _number(data["wake_at"]),
+        waited=_number(data.get("waited", 0.0)),
     )
 
 

@@ -210,6 +210,7 @@ class Worker:
         action, comment = chosen
         location = self.chooser.location_for(record.repo_url, record.repo_root, record.repo_path, record.base_sha)
         workspace = self.make_workspace(location)
+        workspace.waits = False  # a usage limit: the run goes back to the queue until its wake_at (SPEC §15)
         workspace.on_runner = lambda runner: self._track(run_id, runner)
         note = comment if action in ("approve", "reject") else None
         final = continue_run(

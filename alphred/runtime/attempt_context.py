@@ -14,6 +14,7 @@ from alphred.engine import Event
 from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
+from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
@@ -71,3 +72,4 @@ class PhaseContext:
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
+    clock: Clock = SYSTEM_CLOCK  # what a usage limit's wake_at is reckoned from (SPEC §15)

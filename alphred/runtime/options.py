@@ -10,7 +10,7 @@ from typing import Any
 
 from alphred.errors import SettingError
 from alphred.runtime.delivery import PullRequestPlan
-from alphred.settings import seconds_setting
+from alphred.settings import SYSTEM_CLOCK, Clock, seconds_setting
 
 
 @dataclass
@@ -27,6 +27,7 @@ class RunOptions:
     dry_run_scope: str = "all"  # "all": agents stubbed, commands said not run; "agents": commands still run
     pull_request: PullRequestPlan | None = None
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))  # of the processes it starts
+    clock: Clock = SYSTEM_CLOCK  # when a usage limit resets, and waiting for it (SPEC §15)
 
     def stored(self) -> dict[str, Any]:
         """The part that a later ``resume`` must honour."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from alphred.engine import (
@@ -64,6 +65,7 @@ class Persister:
                 "tokens": state.tokens,
                 "cost_usd": state.cost_usd,
                 "steps": state.steps,
+                "wake_at": None if state.wake_at is None else datetime.fromtimestamp(state.wake_at, UTC),
             }
             if clear_pause:
                 fields["pause_requested"] = False

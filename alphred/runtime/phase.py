@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import shlex
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 
 from alphred.engine import (
     PhaseCompleted,
@@ -22,6 +23,7 @@ from alphred.errors import (
     AlphredError,
     InvalidRequestError,
     ProviderError,
+    UsageLimitError,
     WorktreeTamperedError,
 )
 from alphred.git.tamper import WorktreeSeal
@@ -132,6 +134,11 @@ async def _end(
         failed = PhaseFailed(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
+        if isinstance(failure, UsageLimitError):  # the run waits for the reset (SPEC §15): not a retry
+            now = ctx.clock.now()
+            wake_at = failure.wake_at(now)
+            stats.details["error"]["wake_at"] = wake_at
+            failed = replace(failed, wake_at=wake_at, wait_seconds=wake_at - now)
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt))
     assert outcome.result is not None
     verdict = read_result(ctx, phase, outcome.result)

@@ -109,6 +109,7 @@ class Runner:
             environ=environ,
             on_event=self.observer.provider_event,
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
+            clock=options.clock,
         )
         ttl = lease_ttl()
         self.persister = Persister(store, run_id, str(owner), ttl, {**(runtime or {}), **options.stored()})

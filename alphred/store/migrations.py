@@ -102,10 +102,21 @@ def _create_v3(conn: Connection) -> None:
     schema.WORKERS.create(conn, checkfirst=True)
 
 
+def _create_v4(conn: Connection) -> None:
+    """Usage limits (SPEC §15): a waiting run's ``wake_at`` and its index; the providers a worker paused."""
+    for table, name in ((schema.WORKFLOW_RUNS, "wake_at"), (schema.WORKERS, "paused")):
+        present = {column["name"] for column in inspect(conn).get_columns(table.name)}
+        if name not in present:
+            kind = table.c[name].type.compile(dialect=conn.dialect)
+            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {name} {kind}")
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_workflow_runs_wake ON workflow_runs (status, wake_at)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
     Migration(3, "run queue and workers", _create_v3),
+    Migration(4, "usage-limit waits", _create_v4),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -28,20 +28,28 @@ RUNS = schema.WORKFLOW_RUNS
 WORKERS = schema.WORKERS
 
 _INTERRUPTED = "interrupted"
+_USAGE_LIMIT = "usage_limit"
 
 
-def _claimable(now: datetime, host: str) -> Any:
-    """Rows a worker on ``host`` may look at: waiting work whose lease is free or held on this host."""
+def _claimable(now: datetime, host: str, woken_by: datetime | None = None) -> Any:
+    """Rows a worker on ``host`` may look at: waiting work whose lease is free or held on this host.
+
+    A run paused by a usage limit is claimable once its ``wake_at`` has passed, found through
+    ``ix_workflow_runs_wake`` (status, wake_at); before it, not even a detached ``resume`` takes it.
+    """
+    paused = RunStatus.PAUSED.value
     waiting = or_(
         RUNS.c.status.in_([RunStatus.PENDING.value, RunStatus.RUNNING.value]),
         and_(
             RUNS.c.queued.is_(True),
-            RUNS.c.status.in_([RunStatus.PAUSED.value, RunStatus.FAILED.value]),
+            RUNS.c.status.in_([paused, RunStatus.FAILED.value]),
+            or_(RUNS.c.wake_at.is_(None), RUNS.c.status != paused),
             or_(
                 RUNS.c.request.is_not(None),
-                and_(RUNS.c.status == RunStatus.PAUSED.value, RUNS.c.reason == _INTERRUPTED),
+                and_(RUNS.c.status == paused, RUNS.c.reason == _INTERRUPTED),
             ),
         ),
+        and_(RUNS.c.status == paused, RUNS.c.wake_at <= (woken_by or now), RUNS.c.queued.is_(True)),
     )
     free = or_(
         RUNS.c.lease_owner.is_(None),
@@ -61,9 +69,10 @@ class QueueOps:
 
     _conn: Connection
 
-    def claimable_runs(self, host: str, *, limit: int = 50) -> list[Candidate]:
-        """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest."""
-        waiting, free = _claimable(utcnow(), host)
+    def claimable_runs(self, host: str, *, limit: int = 50, now: datetime | None = None) -> list[Candidate]:
+        """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest
+        (``now``: the moment a usage limit's ``wake_at`` is compared with)."""
+        waiting, free = _claimable(utcnow(), host, now)
         query = (
             select(*_COLUMNS)
             .join(TREES, TREES.c.id == RUNS.c.tree_id)
@@ -81,6 +90,7 @@ class QueueOps:
         accept: Callable[[Candidate], bool],
         *,
         limit: int = 50,
+        now: datetime | None = None,
     ) -> Candidate | None:
         """Lease the first claimable run ``accept`` takes to ``owner``, in this transaction; None if none.
 
@@ -88,11 +98,11 @@ class QueueOps:
         first acceptable one still claimable is locked (``_lock_claim``) and leased by a compare-and-set
         UPDATE: of two workers that both pick a run, only one wins it.
         """
-        wanted = {c.id: c for c in self.claimable_runs(host, limit=limit) if accept(c)}
+        wanted = {c.id: c for c in self.claimable_runs(host, limit=limit, now=now) if accept(c)}
         if not wanted:
             return None
-        now = utcnow()
-        waiting, free = _claimable(now, host)
+        moment = utcnow()
+        waiting, free = _claimable(moment, host, now)
         pick = (
             select(RUNS.c.id, RUNS.c.status, RUNS.c.lease_owner)
             .where(RUNS.c.id.in_(list(wanted)), waiting, free)
@@ -106,7 +116,7 @@ class QueueOps:
             taken = self._conn.execute(
                 update(RUNS)
                 .where(RUNS.c.id == run_id, RUNS.c.status == status, same)
-                .values(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl_seconds), queued=True)
+                .values(lease_owner=owner, lease_expires_at=moment + timedelta(seconds=ttl_seconds), queued=True)
             )  # a run a worker took is the workers' from now on: interrupted, another worker goes on with it
             if taken.rowcount == 1:
                 return wanted[run_id]

@@ -77,6 +77,7 @@ class RunRecord:
     repo_name: str | None = None
     repo_url: str | None = None
     repo_root: str | None = None
+    wake_at: datetime | None = None  # paused by a usage limit: when it resets (SPEC §15)
 
     def node(self, key: str) -> NodeRecord:
         """The phase called ``key`` (KeyError when the run has none)."""
@@ -240,6 +241,7 @@ class Candidate:
     repo_root: str | None
     priority: int
     tree_key: str | None = None  # its workflow's key (``alphred worker --allow-workflows``)
+    wake_at: datetime | None = None  # a usage limit's reset: no claim before it (SPEC §15)
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,7 @@ class WorkflowRun(SQLModel, table=True):
         Index("ix_workflow_runs_status", "status"),
         Index("ix_workflow_runs_created_at", "created_at"),
         Index("ix_workflow_runs_queue", "status", "priority", "id"),  # the workers' claimable-runs query
+        Index("ix_workflow_runs_wake", "status", "wake_at"),  # runs waiting out a usage limit (SPEC §15)
         {"sqlite_autoincrement": True},  # run ids are never reused, even after a delete
     )
 
@@ -226,6 +227,8 @@ class WorkflowRun(SQLModel, table=True):
     repo_name: str | None = text_field()  # repository identity: registered name, origin URL, root commit
     repo_url: str | None = text_field()
     repo_root: str | None = Field(default=None, sa_column=Column(String(64)))
+    # SPEC §15 (migration 4): a run paused by a usage limit waits until then; workers claim it after
+    wake_at: datetime | None = ts_field()
 
 
 QUEUE_COLUMNS = ("priority", "requires", "queued", "request", "repo_name", "repo_url", "repo_root")
@@ -243,6 +246,8 @@ class Worker(SQLModel, table=True):
     capabilities: list[str] | None = json_field()
     started_at: datetime = ts_field(default_now=True)
     heartbeat_at: datetime = ts_field(default_now=True)
+    # SPEC §15 (migration 4): providers this worker claims no run for until their usage limit resets
+    paused: dict[str, Any] | None = json_field()  # provider -> wake_at (ISO 8601, UTC)
 
 
 class RunNode(SQLModel, table=True):

@@ -44,6 +44,8 @@ def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Pl
     reason = f" ({obj['reason']})" if obj["reason"] and obj["reason"] != obj["status"] else ""
     state = paint.status(obj["status"], obj["status"])
     lines = [f"run {record.id}: {state}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}"]
+    if record.wake_at is not None and obj["reason"] == "usage_limit":
+        lines.append(paint(f"  waits out a usage limit until {local_time(record.wake_at)}", "yellow"))
     if facts["owner_gone"]:
         resume = place.alphred(f"resume {record.id}")
         lines.append(paint(f"  the process running it is gone — run `{resume}` to continue it", "yellow"))

@@ -87,6 +87,15 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "minimum": 1,
             "description": "Phases executing at the same moment (default 4)",
         },
+        "max_wait": {
+            **DURATION,
+            "description": "Total time a run may wait out provider usage limits before it fails (default 6h)",
+        },
+        "max_stalls": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Consecutive stalled visits of a phase before the run fails 'stalled' (default 3)",
+        },
     },
     "pull_request": {
         "title": STRING,

@@ -21,7 +21,9 @@ from alphred.workflow.files import MAX_WORKFLOW_BYTES, FileRefusedError, read_re
 from alphred.workflow.keys import COMMON_DEFAULTABLE_KEYS, INPUT_KEYS, LIMIT_KEYS, PULL_REQUEST_KEYS, TOP_KEYS
 from alphred.workflow.model import (
     DEFAULT_MAX_PARALLEL,
+    DEFAULT_MAX_STALLS,
     DEFAULT_MAX_STEPS,
+    DEFAULT_MAX_WAIT,
     InputSpec,
     Limits,
     PullRequestSpec,
@@ -208,7 +210,16 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     tokens = f.read_int(fields["max_tokens"], "max_tokens", out, 1) if "max_tokens" in fields else None
     cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", out) if "max_cost_usd" in fields else None
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
-    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL)
+    wait = f.read_duration(fields["max_wait"], "max_wait", out) if "max_wait" in fields else None
+    stalls = f.read_int(fields["max_stalls"], "max_stalls", out, 1) if "max_stalls" in fields else None
+    return Limits(
+        steps or DEFAULT_MAX_STEPS,
+        tokens,
+        cost,
+        par or DEFAULT_MAX_PARALLEL,
+        DEFAULT_MAX_WAIT if wait is None else wait,
+        stalls or DEFAULT_MAX_STALLS,
+    )
 
 
 def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None]:

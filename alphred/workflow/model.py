@@ -21,6 +21,8 @@ DEFAULT_MAX_STEPS = 100
 DEFAULT_IDLE_TIMEOUT = 600.0
 DEFAULT_CHECK_TIMEOUT = 600.0
 DEFAULT_MAX_PARALLEL = 4
+DEFAULT_MAX_WAIT = 6 * 3600.0  # seconds a run may wait out usage limits in all (SPEC §15)
+DEFAULT_MAX_STALLS = 3  # consecutive stalled visits of a phase before the run fails ``stalled`` (SPEC §15)
 JOIN_MODES = ("all", "any")
 
 
@@ -81,6 +83,8 @@ class Limits:
     max_tokens: int | None = None
     max_cost_usd: float | None = None
     max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
+    max_wait: float = DEFAULT_MAX_WAIT  # seconds of waiting out usage limits, in all (SPEC §15)
+    max_stalls: int = DEFAULT_MAX_STALLS  # consecutive stalled visits of one phase (SPEC §15)
 
 
 @dataclass(frozen=True)
