@@ -88,8 +88,8 @@ def wait_for_wake(workspace: Workspace, record: RunRecord) -> bool:
         return True
     clock = workspace.clock
     progress = workspace.progress(record.id)
-    progress.note(waiting_note(wake_at, clock.now()), "yellow")
     try:
+        progress.note(waiting_note(wake_at, clock.now()), "yellow")
         while (left := wake_at - clock.now()) > 0:
             progress.countdown(f"⏸ usage limit · continues at {clock_time(wake_at)} · in {countdown(left)}")
             clock.sleep(min(1.0, left))
@@ -104,7 +104,11 @@ def wait_for_wake(workspace: Workspace, record: RunRecord) -> bool:
 def go_on_after_waits(workspace: Workspace, final: RunRecord) -> RunRecord:
     """After a drive: while the run waits out a usage limit, wait for it and resume (``workspace.waits``)."""
     while workspace.waits and usage_wait(final) is not None:
-        if not wait_for_wake(workspace, final):
+        try:
+            woke = wait_for_wake(workspace, final)
+        except KeyboardInterrupt:  # Ctrl+C as the drive ended, before the countdown began: the same answer
+            woke = False
+        if not woke:
             return workspace.store.get_run(final.id)
         final = _continue_once(workspace, final.id, "resume", None, None, None, None)
     return final
