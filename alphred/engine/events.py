@@ -29,6 +29,7 @@ class PhaseCompleted:
     tokens: int = 0
     cost_usd: float = 0.0
     checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # name -> {passed, exit_code}
+    tree: str | None = None  # the git tree the attempt left (stall detection, SPEC §15); None: unknown
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ from alphred.engine.reasons import (
     INVALID_DECISION,
     MISSING_DECISION,
     RETRIES_EXHAUSTED,
+    STALLED,
     USAGE_LIMIT,
 )
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
@@ -142,7 +143,7 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
     else:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
         fold.state = fold.state.with_phase(event.phase, checks=dict(event.checks))
-        _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code)
+        _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code, event.tree)
     return fold.result()
 
 
@@ -334,8 +335,17 @@ def _fail_attempt(
         start(fold, key, new_visit=False)
 
 
-def _complete(fold: Fold, key: str, attempt: int, decision: str | None, report: Report, exit_code: int | None) -> None:
+def _complete(
+    fold: Fold,
+    key: str,
+    attempt: int,
+    decision: str | None,
+    report: Report,
+    exit_code: int | None,
+    tree: str | None = None,
+) -> None:
     ps = fold.state.phase(key)
+    stalled = tree is not None and ps.visits > 0 and tree == ps.tree and report == ps.report
     fold.phase_status(
         key,
         _N.COMPLETED,
@@ -344,8 +354,15 @@ def _complete(fold: Fold, key: str, attempt: int, decision: str | None, report: 
         decision=decision,
         report=report,
         exit_code=exit_code,
+        tree=tree,
+        stalls=ps.stalls + 1 if stalled else 0,
     )
     head = _lane_head(fold.state, key)
+    if head is None and fold.state.phase(key).stalls >= fold.state.workflow.limits.max_stalls:
+        fold.update(current=None)  # the loop changes nothing: stop before it spends the budget (SPEC §15)
+        fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, None, STALLED))
+        fold.finish(_R.FAILED, STALLED)
+        return
     if head is not None:
         complete_in_lane(fold, head, key, attempt, decision)
         return

@@ -47,6 +47,8 @@ class PhaseState:
     cost_usd: float = 0.0
     entered_from: str | None = None
     checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # last completion's checks (§9)
+    tree: str | None = None  # the git tree the last completed visit left (SPEC §15)
+    stalls: int = 0  # consecutive completed visits whose tree and report equal the visit before (SPEC §15)
 
 
 @dataclass(frozen=True)
@@ -292,6 +294,8 @@ def _phase_to_json(ps: PhaseState) -> dict[str, Any]:
         "cost_usd": ps.cost_usd,
         "entered_from": ps.entered_from,
         "checks": {name: dict(outcome) for name, outcome in ps.checks.items()},
+        "tree": ps.tree,
+        "stalls": ps.stalls,
     }
 
 
@@ -312,6 +316,8 @@ def _phase_from_json(data: Mapping[str, Any]) -> PhaseState:
         cost_usd=_number(data["cost_usd"]),
         entered_from=data["entered_from"],
         checks=_checks_from_json(data.get("checks") or {}),
+        tree=None if data.get("tree") is None else str(data["tree"]),
+        stalls=int(data.get("stalls", 0)),
     )
 
 

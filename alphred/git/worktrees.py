@@ -101,6 +101,7 @@ class GitWorktrees:
         self._clean: dict[Path, WorktreeSnapshot] = {}
         self._excludes_file: Path | None = None  # ``core.excludesFile``, read with the identity
         self._gitdirs: dict[Path, Path] = {}  # worktree -> its registered git directory
+        self._trees: dict[str, str] = {}  # commit -> its tree (stall detection reads one per completed visit)
 
     def worktree_path(self, run_id: int) -> Path:
         """Where the worktree of run ``run_id`` lives."""
@@ -216,6 +217,16 @@ class GitWorktrees:
             if sha is not None:
                 return sha
         return self._git("rev-parse", "--verify", "HEAD", cwd=worktree).stdout.decode().strip()
+
+    def tree_sha(self, worktree: Path, commit: str) -> str:
+        """The tree of ``commit`` (remembered: a visit that changed nothing spawns no git process for it)."""
+        tree = self._trees.get(commit)
+        if tree is None:
+            tree = self._git("rev-parse", "--verify", f"{commit}^{{tree}}", cwd=worktree).stdout.decode().strip()
+            if len(self._trees) > 256:
+                self._trees.clear()
+            self._trees[commit] = tree
+        return tree
 
     def remove(self, worktree: Path) -> None:
         """Delete a run's worktree and its registration; its branch (and commits) stay."""

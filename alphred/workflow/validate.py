@@ -14,7 +14,10 @@ from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")
 MERGE_FIELDS = ("branch", "conflicts", "status")
-ROOTS = ("decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge")
+ROOTS = (
+    "decision", "report", "exit_code", "attempt", "visits", "stalled_visits", "inputs", "phases", "run", "checks",
+    "merge",
+)  # fmt: skip
 CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
 
@@ -58,7 +61,7 @@ def path_problem(workflow: Workflow, path: tuple[str, ...], guarded: Phase | Non
         return None
     if root == "checks":
         return _checks_path_problem(path, guarded)
-    if root in ("decision", "exit_code", "attempt", "visits"):
+    if root in ("decision", "exit_code", "attempt", "visits", "stalled_visits"):
         return None if len(path) == 1 else f"unknown path '{dotted}' ('{root}' has no fields)"
     if root == "inputs":
         names = [i.name for i in workflow.inputs]
