@@ -43,7 +43,7 @@ from alphred.engine.fan_out import (
     resolved,
     resume_lanes,
 )
-from alphred.engine.fold import Fold, Result, enter, skip_unchosen, start
+from alphred.engine.fold import Fold, Result, enter, fail_over, skip_unchosen, start
 from alphred.engine.reasons import (
     AWAITING_APPROVAL,
     CANCELLED,
@@ -169,6 +169,11 @@ def _usage_limited(fold: Fold, event: PhaseFailed, wake_at: float) -> None:
     state = fold.state
     key, attempt, code = event.phase, event.attempt, event.error_code
     head = _lane_head(state, key)
+    if head is None and state.phase(key).provider < len(state.workflow.phase(key).fallback):
+        fold.phase_status(key, _N.PENDING)  # a fallback takes over at once: nothing to wait for
+        fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=USAGE_LIMIT, error_code=code))
+        fail_over(fold, key, USAGE_LIMIT, False)
+        return
     if state.waited + event.wait_seconds > state.workflow.limits.max_wait:
         if head is not None:
             fail_in_lane(fold, head, key, attempt, USAGE_LIMIT, False, code)
@@ -327,6 +332,9 @@ def _fail_attempt(
     fold.phase_status(key, _N.FAILED, consecutive_failures=failures)
     fold.record_step(Step(key, attempt, StepOutcome.FAILED, decision, None, reason, error_code))
     fold.update(current=None, queued=key, queued_new_visit=False)
+    exhausted = retryable and failures > fold.state.workflow.phase(key).max_retries
+    if fail_over(fold, key, reason, exhausted):
+        return
     if not retryable:
         fold.finish(_R.FAILED, reason)
     elif failures > fold.state.workflow.phase(key).max_retries:

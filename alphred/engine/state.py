@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -49,6 +49,7 @@ class PhaseState:
     checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # last completion's checks (§9)
     tree: str | None = None  # the git tree the last completed visit left (SPEC §15)
     stalls: int = 0  # consecutive completed visits whose tree and report equal the visit before (SPEC §15)
+    provider: int = 0  # which provider runs the next attempt: 0 its own, n its n-th fallback (SPEC §15)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Step:
     reason: str | None = None
     error_code: str | None = None
     branch: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
+    provider: str | None = None  # the provider that ran it (an agent phase; SPEC §15)
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,15 @@ class RunState:
         phases = dict(self.phases)
         phases[key] = replace(phases[key], **changes)
         return replace(self, phases=phases)
+
+
+def failed_over(steps: Iterable[Mapping[str, Any]]) -> bool:
+    """True when some phase's steps ran on more than one provider (a ``fallback`` took over, SPEC §15)."""
+    seen: dict[Any, Any] = {}
+    for s in steps:
+        if s.get("provider") is not None and seen.setdefault(s.get("phase"), s["provider"]) != s["provider"]:
+            return True
+    return False
 
 
 def initial_state(workflow: Workflow, inputs: Mapping[str, str], *, deliver: bool = False) -> RunState:
@@ -296,6 +307,7 @@ def _phase_to_json(ps: PhaseState) -> dict[str, Any]:
         "checks": {name: dict(outcome) for name, outcome in ps.checks.items()},
         "tree": ps.tree,
         "stalls": ps.stalls,
+        "provider": ps.provider,
     }
 
 
@@ -318,6 +330,7 @@ def _phase_from_json(data: Mapping[str, Any]) -> PhaseState:
         checks=_checks_from_json(data.get("checks") or {}),
         tree=None if data.get("tree") is None else str(data["tree"]),
         stalls=int(data.get("stalls", 0)),
+        provider=int(data.get("provider", 0)),
     )
 
 
@@ -339,6 +352,7 @@ def _step_to_json(step: Step) -> dict[str, Any]:
         "reason": step.reason,
         "error_code": step.error_code,
         "lane": step.branch,  # the stored key keeps the engine's older word
+        "provider": step.provider,
     }
 
 
@@ -352,4 +366,5 @@ def _step_from_json(data: Mapping[str, Any]) -> Step:
         reason=data["reason"],
         error_code=data.get("error_code"),
         branch=data.get("lane"),
+        provider=data.get("provider"),
     )

@@ -93,7 +93,7 @@ class Diagnostic:
     file: str
     line: int
     column: int
-    severity: str  # "error" | "warning"
+    severity: str  # "error" | "warning" | "info"
     message: str
 
     def format(self) -> str:

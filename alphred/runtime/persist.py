@@ -92,6 +92,8 @@ class Persister:
             details = dict(stats.details) if stats else {}
             if stats and stats.message:
                 details["message"] = stats.message
+            if effect.provider is not None:
+                details["provider"] = effect.provider  # which provider ran it (SPEC §15)
             tx.add_diagnostic(
                 self.run_id,
                 effect.phase,

@@ -70,6 +70,8 @@ async def run_attempt(
     commits the merge instead of a phase commit.
     """
 
+    phase = phase.with_provider(state.phase(phase.key).provider)  # a fallback took over (SPEC §15)
+
     def prepare() -> tuple[int, int, str, dict[str, UpstreamReport], WorktreeSeal]:
         with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
             node_id = tx.node_id(ctx.run_id, phase.key)  # known to the store once read: a phase's id never changes

@@ -44,8 +44,14 @@ def step_record(m: Any, routes: Mapping[tuple[int, int], RoutingRecord]) -> Step
         decision=found.decision if found else None, next=found.target if found else None,
         reason=m["reason"], error_code=m["error_code"], duration_ms=m["duration_ms"],
         tokens=m["tokens"], cost_usd=m["cost_usd"], event_count=m["event_count"],
-        created_at=m["created_at"], checks=_checks(m["details"]),
+        created_at=m["created_at"], checks=_checks(m["details"]), provider=_provider(m["details"]),
     )  # fmt: skip
+
+
+def _provider(details: Any) -> str | None:
+    """The provider a diagnostics row's details name (SPEC §15), or None."""
+    found = details.get("provider") if isinstance(details, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def _checks(details: Any) -> tuple[Mapping[str, Any], ...]:

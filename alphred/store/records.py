@@ -153,6 +153,7 @@ class StepRecord:
     event_count: int
     created_at: datetime
     checks: tuple[Mapping[str, Any], ...] = ()  # the attempt's checks (SPEC §9), from its diagnostics details
+    provider: str | None = None  # the provider that ran it (SPEC §15), from its diagnostics details
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,7 @@ def step_entry(step: StepRecord | RecordStep, branch: str | None = None) -> dict
             for c in getattr(step, "checks", ())
         ],
         "branch": branch,
+        "provider": getattr(step, "provider", None),  # the provider that ran it (SPEC §15); null: no agent
     }
 
 

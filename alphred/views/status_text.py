@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from alphred.engine.state import failed_over
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
 from alphred.views.status import shown_phase_status, status_object
 from alphred.views.style import Painter, table
@@ -79,10 +80,14 @@ def _phase_lines(obj: dict[str, Any]) -> list[str]:
 
 def _step_lines(obj: dict[str, Any], heads: dict[str, str]) -> list[str]:
     lines = ["steps:"]
+    providers = failed_over(obj["steps"])  # a fallback took over: say which provider did each step (SPEC §15)
     for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
         tag = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
-        lines.append(f"  {number:>3}. {tag}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        by = f" ({s['provider']})" if providers and s.get("provider") else ""
+        lines.append(
+            f"  {number:>3}. {tag}{s['phase']}{by} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}"
+        )
         for c in s.get("checks") or ():
             if not c["passed"]:
                 code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""

@@ -71,6 +71,17 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,
     "git": GIT_SCHEMA,
+    "fallback": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+            "oneOf": [
+                STRING,
+                {"type": "object", "required": ["provider"], "properties": {"provider": STRING, "model": STRING}},
+            ]
+        },
+        "description": "Providers the next attempt moves to after a usage limit, an auth failure or an outage",
+    },
 }
 SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
     "inputs": {

@@ -38,7 +38,7 @@ COMMON_PHASE_KEYS = (
     "join",
     "on_conflict",
 )
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env")
+AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "fallback")
 COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env")
 APPROVAL_KEYS = ("message",)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -137,6 +137,16 @@ class SandboxPolicy:
 
 
 @dataclass(frozen=True)
+class Fallback:
+    """One provider of an agent phase's ``fallback:`` list (SPEC §15): its model and its own provider keys,
+    with the phase's keys that this provider knows (the others are dropped for it)."""
+
+    provider: str
+    model: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Phase:
     """One node of the workflow graph, with every default already applied."""
 
@@ -165,6 +175,20 @@ class Phase:
     on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
     sandbox: SandboxPolicy | None = None  # SPEC §14: its processes run sandboxed (None: not)
     env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
+    fallback: tuple[Fallback, ...] = ()  # SPEC §15: providers the next attempt moves to, in order
+
+    def providers(self) -> tuple[str, ...]:
+        """The phase's provider, then its fallbacks' (empty for a command or approval phase)."""
+        if self.provider is None:
+            return ()
+        return (self.provider, *(f.provider for f in self.fallback))
+
+    def with_provider(self, index: int) -> Phase:
+        """The phase as its ``index``-th provider runs it (0: its own; 1: its first fallback...)."""
+        if index <= 0 or not self.fallback:
+            return self
+        chosen = self.fallback[min(index, len(self.fallback)) - 1]
+        return replace(self, provider=chosen.provider, model=chosen.model, options=chosen.options, fallback=())
 
     @property
     def needs_decision(self) -> bool:
