@@ -94,4 +94,18 @@ def worker_object(row: Any, runs: list[int], now: datetime, lost_after: float) -
         "capabilities": list(row["capabilities"] or []),
         "runs": runs,
         "state": "live" if (now - heartbeat).total_seconds() <= lost_after else "lost",
+        "paused": dict(_json(row, "paused") or {}),  # provider -> wake_at: its usage limit (SPEC §15)
     }
+
+
+def _json(row: Any, name: str) -> Any:
+    """A JSON column of ``row`` (read as text by ``sqlite3``, as a value by SQLAlchemy); None when absent."""
+    try:
+        value = row[name]
+    except (KeyError, IndexError):
+        return None
+    if isinstance(value, str):
+        import json
+
+        return json.loads(value)
+    return value

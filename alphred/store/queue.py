@@ -145,6 +145,12 @@ class QueueOps:
         """The worker is alive now."""
         self._conn.execute(update(WORKERS).where(WORKERS.c.id == worker_id).values(heartbeat_at=utcnow()))
 
+    def set_worker_paused(self, worker_id: str, paused: dict[str, str]) -> None:
+        """The providers this worker claims no run for until their usage limit resets (SPEC §15):
+        provider -> wake_at (ISO 8601, UTC); empty when none is paused."""
+        values = {"paused": dict(paused) or None}
+        self._conn.execute(update(WORKERS).where(WORKERS.c.id == worker_id).values(**values))
+
     def unregister_worker(self, worker_id: str) -> None:
         """A worker that stopped cleanly leaves the registry."""
         self._conn.execute(delete(WORKERS).where(WORKERS.c.id == worker_id))

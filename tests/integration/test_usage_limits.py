@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from helpers.cli import cli
 from helpers.clock import install_clock
-from helpers.processes import kill_group, spawn_alphred
+from helpers.processes import kill_group, run_alphred, spawn_alphred
 from helpers.providers import FakeClaude, FakeCodex, collect, fixture_module, wrapper
 from helpers.repos import make_repo, process_env
 from helpers.runs import wait_for
@@ -280,3 +280,57 @@ def test_workers_claim_a_waiting_run_only_after_wake_at(
     worker = cli("worker", "--once", "--repo", str(repo))
     assert worker.exit_code == 0, worker.stderr
     assert _status(repo)["status"] == "paused"  # the worker did not take it before wake_at
+
+
+CODEX_WORKFLOW = """\
+alphred: 1
+key: reviewing
+phases:
+  review:
+    provider: codex
+    prompt: Review.
+    decisions: [done]
+    transitions:
+      - to: $end
+"""
+
+
+@pytest.mark.slow
+def test_a_worker_pauses_only_the_limited_provider_and_workers_shows_it(
+    project: tuple[Path, Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, path, env = project
+    env = {
+        **env,
+        "FAKE_CLAUDE_SCENARIO": "usage_limit",
+        "ALPHRED_CODEX_BIN": str(wrapper(tmp_path / "bin", "codex", FIXTURES / "fake_codex.py")),
+        "OPENAI_API_KEY": "fake-openai-key",
+        "CODEX_HOME": str(tmp_path / "home" / ".codex"),
+        "FAKE_CODEX_LOG": str(tmp_path / "codex.log"),
+        "FAKE_CODEX_DECISION": "done",
+    }
+    codex = tmp_path / "reviewing.yaml"
+    codex.write_text(CODEX_WORKFLOW)
+
+    def submit(workflow: Path) -> int:
+        done = run_alphred("submit", str(workflow), "--repo", str(repo), env=env)
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout)
+
+    limited = submit(path)
+    worker = spawn_alphred("worker", "--repo", str(repo), "--poll", "0.2", env=env)
+    try:
+        wait_for(lambda: _row(repo, f"select reason from workflow_runs where id = {limited}")[0] == "usage_limit")
+        reviewed, later = submit(codex), submit(path)  # other providers go on; claude waits on this worker
+        wait_for(lambda: _row(repo, f"select status from workflow_runs where id = {reviewed}")[0] == "completed")
+        shown = run_alphred("workers", "--json", "--repo", str(repo), env=env)
+        paused = json.loads(shown.stdout)[0]["paused"]
+        assert list(paused) == ["claude"]
+        assert datetime.fromisoformat(paused["claude"]) > datetime.now(UTC) + timedelta(minutes=59)
+        table = run_alphred("workers", "--repo", str(repo), env=env).stdout
+        assert "claude until" in table
+        assert _row(repo, f"select status from workflow_runs where id = {later}")[0] == "pending"
+        assert _row(repo, f"select status from workflow_runs where id = {limited}")[0] == "paused"
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.communicate(timeout=60)
