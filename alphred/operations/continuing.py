@@ -91,7 +91,7 @@ def wait_for_wake(workspace: Workspace, record: RunRecord) -> bool:
     try:
         progress.note(waiting_note(wake_at, clock.now()), "yellow")
         while (left := wake_at - clock.now()) > 0:
-            progress.countdown(f"⏸ usage limit · continues at {clock_time(wake_at)} · in {countdown(left)}")
+            progress.countdown(f"⏸ usage limit · goes on in {countdown(left)} · at {clock_time(wake_at)}")
             clock.sleep(min(1.0, left))
     except KeyboardInterrupt:
         progress.clear()

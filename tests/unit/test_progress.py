@@ -117,3 +117,19 @@ def test_an_allowed_failure_shows_its_exit_code() -> None:
 def test_fit_counts_wide_characters() -> None:
     assert fit("abc", 3) == "abc" and fit("abcd", 3) == "ab…"
     assert display_width(fit("界" * 10, 7)) <= 7
+
+
+def test_a_usage_limit_countdown_is_drawn_on_the_live_line_only() -> None:
+    from alphred.views.waits import countdown, waiting_note
+
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=1, environ={"NO_COLOR": "1", "COLUMNS": "60"})
+    progress.countdown(f"⏸ usage limit · goes on in {countdown(3725.2)} · at 2026-11-26 17:10:00 UTC and more words")
+    text = stream.getvalue()
+    assert text.startswith(CLEAR_LINE) and "in 1h02m06s" in text and "\n" not in text
+    assert display_width(text[len(CLEAR_LINE) :]) <= 59  # cut to the terminal's width
+    plain = io.StringIO()
+    Progress(stream=plain, run_id=1).countdown("⏸ usage limit")
+    assert plain.getvalue() == ""  # off a terminal: no countdown, only the note that says when
+    assert countdown(0.2) == "1s" and countdown(61) == "1m01s" and countdown(0) == "0s"
+    assert "(in 1h00m00s)" in waiting_note(7200.0, 3600.0) and "Ctrl+C leaves the run waiting" in waiting_note(1, 0)
