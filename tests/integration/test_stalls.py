@@ -100,3 +100,17 @@ def test_validate_knows_stalled_visits_and_the_limits(repo: Path) -> None:
     )
     done = cli("validate", str(bad))
     assert done.exit_code != 0 and "max_wait" in done.output + done.stderr and "max_stalls" in done.output + done.stderr
+
+
+def test_the_tree_of_a_commit_is_read_without_git_when_loose_and_with_git_when_packed(repo: Path) -> None:
+    from helpers.repos import git
+
+    from alphred.git import GitWorktrees, locate_repository
+
+    head, tree = git(repo, "rev-parse", "HEAD").strip(), git(repo, "rev-parse", "HEAD^{tree}").strip()
+    worktrees = GitWorktrees(locate_repository(repo))
+    assert worktrees._loose_tree(head) == tree  # a commit git just wrote: its loose object, no process
+    git(repo, "gc", "-q")
+    assert worktrees._loose_tree(head) is None  # packed now
+    assert GitWorktrees(locate_repository(repo)).tree_sha(repo, head) == tree  # git answers
+    assert worktrees._loose_tree("not-a-sha") is None
