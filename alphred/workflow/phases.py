@@ -17,7 +17,6 @@ from alphred.workflow import fields as f
 from alphred.workflow.check_block import read_checks
 from alphred.workflow.containment import enforces, is_mode_string, read_env, read_sandbox, switched_off
 from alphred.workflow.keys import allowed_phase_keys
-from alphred.workflow.output import read_output, with_decision
 from alphred.workflow.model import (
     APPROVAL_DECISIONS,
     DEFAULT_DECISIONS,
@@ -27,6 +26,7 @@ from alphred.workflow.model import (
     Phase,
     PhaseType,
 )
+from alphred.workflow.output import read_output, with_decision
 from alphred.workflow.provider_keys import FREE_FORM, keys_of, names, read_settings
 from alphred.workflow.reading import Reading
 from alphred.workflow.transitions import read_transitions

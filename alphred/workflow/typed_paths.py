@@ -53,7 +53,7 @@ def typed_problem(workflow: Workflow, path: tuple[str, ...], reader: Phase | Non
 
 def untyped_owner(workflow: Workflow, path: tuple[str, ...], reader: Phase | None, guard: bool) -> Phase | None:
     """The phase without ``output:`` whose report ``path`` reads a field of (for ``validate --strict``)."""
-    prefix, parts = _split(path) if path[0] in ("report", "phases") else ("", ())
+    parts = _split(path)[1] if path[0] in ("report", "phases") else ()
     if not parts:
         return None
     return next((o for o in report_owners(workflow, path, reader, guard) if o.output is None), None)
@@ -102,9 +102,7 @@ def _compare_problem(dotted: str, declared: PathType, op: str, other: Any, on_le
     if op in (">", "<", ">=", "<=") and isinstance(other, Literal) and other.value is not None:
         kind = literal_type(other.value)
         if kind in ("number", "string") and not accepts(declared, kind):
-            return (
-                f"'{dotted}' is {declared.shown}: ordering it against {TYPE_NAMES[kind]} is always false"
-            )
+            return f"'{dotted}' is {declared.shown}: ordering it against {TYPE_NAMES[kind]} is always false"
     return None
 
 
