@@ -94,7 +94,10 @@ def test_a_violating_answer_fails_output_invalid_and_the_retry_carries_each_viol
     )
     assert [json.loads(m)["context_items"] for (m,) in system] == [0, 1]  # the retry got the violations
     stored = diagnostics_of(repo, "triage")[0][4]
-    assert stored["violations"] == ["/files/0: 1 is not of type 'string'", "/severity: 'urgent' is not one of ['low', 'high']"]
+    assert stored["violations"] == [
+        "/files/0: 1 is not of type 'string'",
+        "/severity: 'urgent' is not one of ['low', 'high']",
+    ]
     report = query(
         repo,
         "select a.content_json from phase_artifacts a join run_nodes n on n.id = a.run_node_id "

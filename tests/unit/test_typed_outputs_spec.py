@@ -69,9 +69,7 @@ def test_without_declared_decisions_or_routing_on_one_the_decision_is_optional()
 
 
 def test_command_phases_take_output_without_a_decision() -> None:
-    wf = load(
-        HEAD + "phases:\n  a:\n    type: command\n    run: 'true'\n    output: {type: object}\n"
-    )
+    wf = load(HEAD + "phases:\n  a:\n    type: command\n    run: 'true'\n    output: {type: object}\n")
     assert wf.phase("a").output == {"type": "object"}
 
 
@@ -100,7 +98,7 @@ def test_bad_schemas_are_located_errors(output: str, expected: str) -> None:
 def test_a_valid_workflow_has_no_diagnostics() -> None:
     assert triage('report.needs_design and report.severity == "high" and decision == "approved"') == []
     assert triage('report.severity in ["low", "high"] or report.count >= 3 or "x" in report.tasks') == []
-    assert triage("report.owner.name == \"ann\" or report.severity == null") == []
+    assert triage('report.owner.name == "ann" or report.severity == null') == []
 
 
 @pytest.mark.parametrize(
@@ -130,7 +128,9 @@ def test_typed_guard_paths_are_checked(when: str, message: str) -> None:
 
 def test_typed_template_paths_are_checked_through_phases_and_the_routing_phase() -> None:
     found = triage("report.needs_design", "{{ phases.triage.report.sevrity }} {{ report.tsks }} {{ report.tasks }}")
-    assert any("unknown path 'phases.triage.report.sevrity'" in line and "in prompt of 'design'" in line for line in found)
+    assert any(
+        "unknown path 'phases.triage.report.sevrity'" in line and "in prompt of 'design'" in line for line in found
+    )
     assert any("unknown path 'report.tsks'" in line and "(did you mean 'tasks'?)" in line for line in found)
     assert not any("report.tasks " in line for line in found)
 
@@ -151,8 +151,8 @@ def test_untyped_reports_keep_null_when_missing_and_strict_warns() -> None:
     assert diagnostics(text) == []
     warned = diagnostics(text, strict=True)
     assert any(
-        line.startswith("wf.yaml:8:") and "warning: 'report.anything' in guard of 'a' reads the report of 'a', "
-        "which has no 'output:'" in line
+        line.startswith("wf.yaml:8:")
+        and "warning: 'report.anything' in guard of 'a' reads the report of 'a', which has no 'output:'" in line
         for line in warned
     ), warned
     assert any("'phases.a.report.whatever' in prompt of 'b'" in line for line in warned), warned
