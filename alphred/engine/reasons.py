@@ -17,6 +17,7 @@ DELIVERY_FAILED = "delivery_failed"
 CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also the run's reason once retries are out
 USAGE_LIMIT = "usage_limit"  # the run waits out a provider's usage limit; or failed: it outlasted limits.max_wait
 STALLED = "stalled"  # a loop's visits changed nothing limits.max_stalls times in a row (SPEC §15)
+OUTPUT_INVALID = "output_invalid"  # a typed report is missing or does not match its ``output:`` (SPEC §12)
 MERGE_CONFLICT = "merge_conflict"  # a join's merge conflicted and the join has no ``on_conflict`` phase
 
 DELIVERY_STEPS = ("push", "open")
