@@ -8,6 +8,7 @@ error, the openai server's 429 with ``retry-after``. Waits of an hour pass at on
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import threading
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 from helpers.cli import cli
 from helpers.clock import install_clock
-from helpers.processes import kill_group, run_alphred, spawn_alphred
+from helpers.processes import run_alphred, spawn_alphred
 from helpers.providers import FakeClaude, FakeCodex, collect, fixture_module, wrapper
 from helpers.repos import make_repo, process_env
 from helpers.runs import wait_for
@@ -210,7 +211,8 @@ def test_ctrl_c_leaves_the_run_waiting_then_kill_9_keeps_wake_at_and_resume_wait
     again = spawn_alphred("resume", "1", "--repo", str(repo), env=env)  # waits for the reset: kill it meanwhile
     heard = _stderr_lines(again)
     wait_for(lambda: any("usage limit: waiting until" in line for line in heard))  # resume before wake_at waits
-    kill_group(again)
+    os.killpg(again.pid, signal.SIGKILL)  # kill -9 during the wait
+    again.wait(timeout=60)
     after = _status(repo)
     assert (after["status"], after["reason"], after["wake_at"]) == ("paused", "usage_limit", obj["wake_at"])
 
@@ -221,8 +223,23 @@ def test_ctrl_c_leaves_the_run_waiting_then_kill_9_keeps_wake_at_and_resume_wait
     assert 3500 <= sum(clock.slept) <= 3610
 
 
+_CHILDREN: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def _reap() -> Any:
+    """Every child a test started is killed when it ends, whatever happened (a run waits for an hour)."""
+    yield
+    while _CHILDREN:
+        child = _CHILDREN.pop()
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait(timeout=60)
+
+
 def _stderr_lines(child: Any) -> list[str]:
-    """The lines ``child`` writes on stderr, gathered by a thread as they come."""
+    """The lines ``child`` writes on stderr, gathered by a thread as they come (it is reaped by ``_reap``)."""
+    _CHILDREN.append(child)
     lines: list[str] = []
 
     def read() -> None:
