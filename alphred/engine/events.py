@@ -183,7 +183,7 @@ class RecordStep:
     reason: str | None = None
     error_code: str | None = None
     branch: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
-    provider: str | None = None  # the provider that ran the attempt (SPEC §15: a fallback's name)
+    provider: str | None = field(default=None, compare=False)  # the provider that ran it (SPEC §15)
 
 
 @dataclass(frozen=True)

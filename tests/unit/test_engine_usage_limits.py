@@ -65,3 +65,35 @@ def test_a_state_saved_before_usage_limits_reads_with_no_wait() -> None:
     del saved["wake_at"], saved["waited"]
     assert state_from_json(d.state.workflow, saved).wake_at is None
     assert Limits().max_wait == 6 * 3600.0 and Limits().max_stalls == 3
+
+
+def test_a_usage_limit_an_auth_failure_or_spent_retries_move_to_the_next_fallback() -> None:
+    from alphred.workflow.model import Fallback
+
+    fallbacks = (Fallback("codex"), Fallback("openai", "m"))
+    d = Driver(build_workflow({"a": {"to": ["$end"], "fallback": fallbacks, "max_retries": 1}}))
+    d.send(RunStarted())
+    assert StartPhase("a", 2, 1) in d.send(_limited(1, 5000.0, 3600.0))  # no wait: the fallback runs at once
+    assert d.state.status is RunStatus.RUNNING and d.state.wake_at is None and d.state.phase("a").provider == 1
+    d.send(PhaseFailed("a", 2, "transport", True, "CODEX_TRANSPORT"))  # a retry on codex first
+    assert d.state.phase("a").provider == 1
+    d.send(PhaseFailed("a", 3, "transport", True, "CODEX_TRANSPORT"))  # retries spent: the next provider
+    assert d.state.phase("a").provider == 2 and d.state.phase("a").consecutive_failures == 0
+    d.send(PhaseFailed("a", 4, "auth", False, "OPENAI_AUTH"))  # nothing left: the run fails as before
+    assert (d.state.status, d.state.reason) == (RunStatus.FAILED, "auth")
+    assert [(s.attempt, s.outcome.value, s.provider) for s in d.state.history] == [
+        (1, "interrupted", "scripted"),
+        (2, "failed", "codex"),
+        (3, "failed", "codex"),
+        (4, "failed", "openai"),
+    ]
+    assert state_from_json(d.state.workflow, state_to_json(d.state)).phase("a").provider == 2
+
+
+def test_checks_failed_or_invalid_output_never_move_to_a_fallback() -> None:
+    from alphred.workflow.model import Fallback
+
+    d = Driver(build_workflow({"a": {"to": ["$end"], "fallback": (Fallback("codex"),)}}))
+    d.send(RunStarted())
+    d.send(PhaseFailed("a", 1, "checks_failed", True, "CHECKS_FAILED"))
+    assert (d.state.status, d.state.reason, d.state.phase("a").provider) == (RunStatus.FAILED, "checks_failed", 0)
