@@ -115,14 +115,17 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
         run_id = store.create_run(tree_id, repo_path="/somewhere")
         with store.engine.begin() as conn:  # back to schema 2: what migration 3 adds is gone
             conn.execute(text("DROP INDEX ix_workflow_runs_queue"))
+            conn.execute(text("DROP INDEX ix_workflow_runs_wake"))  # and what migration 4 adds (SPEC §15)
             conn.execute(text("DROP TABLE workers"))
-            for name in QUEUE_COLUMNS:
+            for name in (*QUEUE_COLUMNS, "wake_at"):
                 conn.execute(text(f"ALTER TABLE workflow_runs DROP COLUMN {name}"))
-            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version == 3))
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 3))
         engine = store.engine
         assert schema_version(engine) == 2
         assert migrate(engine) == LATEST_VERSION
         columns = {c["name"] for c in inspect(engine).get_columns("workflow_runs")}
         assert set(QUEUE_COLUMNS) <= columns and inspect(engine).has_table("workers")
+        assert "wake_at" in columns and "paused" in {c["name"] for c in inspect(engine).get_columns("workers")}
+        assert "ix_workflow_runs_wake" in {i["name"] for i in inspect(engine).get_indexes("workflow_runs")}
         record = store.get_run(run_id)
         assert (record.repo_path, record.priority, record.queued, record.requires) == ("/somewhere", 0, False, ())
