@@ -85,7 +85,8 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @repo_option
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
-def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
+@click.option("--explain", is_flag=True, help="Under every step, each guard routing tried and the values it read.")
+def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool, explain: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
     from alphred.views.status_text import status_json, status_lines
     from alphred.views.style import Painter, wants_colour
@@ -93,7 +94,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     store = open_read_store(repo, db)
     record = _record(store, run_id)
     if as_json:
-        sys.stdout.write(json.dumps(status_json(store, record)) + "\n")
+        sys.stdout.write(json.dumps(status_json(store, record, explain)) + "\n")
         return 0
     waiting = None
     if record.queued and record.status.value == "pending":  # a submitted run: why does it wait?
@@ -101,7 +102,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
 
         waiting = waiting_reason(store, record)
     paint = Painter(wants_colour(sys.stdout))
-    for line in status_lines(store, record, paint, suggestion_place(record.repo_path), waiting):
+    for line in status_lines(store, record, paint, suggestion_place(record.repo_path), waiting, explain):
         click.echo(line)
     return 0
 

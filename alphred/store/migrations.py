@@ -102,10 +102,20 @@ def _create_v3(conn: Connection) -> None:
     schema.WORKERS.create(conn, checkfirst=True)
 
 
+def _create_v4(conn: Connection) -> None:
+    """How each routing chose: the transitions it looked at and what their guards read (status --explain)."""
+    table = schema.ROUTING_DECISIONS
+    present = {column["name"] for column in inspect(conn).get_columns(table.name)}
+    if "explanation" not in present:
+        kind = table.c.explanation.type.compile(dialect=conn.dialect)
+        conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN explanation {kind}")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
     Migration(3, "run queue and workers", _create_v3),
+    Migration(4, "routing explanations", _create_v4),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
