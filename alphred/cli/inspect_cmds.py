@@ -122,29 +122,25 @@ def logs(run_id: int | None, phase: str | None, follow: bool, repo: str | None, 
         from alphred.errors import UsageError
 
         raise UsageError(f"run {run_id} has no phase '{phase}'")
-    after = _print_events(store, run_id, phase, 0)
+    from alphred.views.log_lines import phase_width
+
+    width = phase_width(n.node_key for n in record.nodes)
+    after = _print_events(store, run_id, phase, 0, width)
     while follow and store.get_run(run_id).status.value in ("pending", "running"):
         time.sleep(0.5)
-        after = _print_events(store, run_id, phase, after)
+        after = _print_events(store, run_id, phase, after, width)
     if follow:
-        _print_events(store, run_id, phase, after)  # what arrived while the run ended
+        _print_events(store, run_id, phase, after, width)  # what arrived while the run ended
     return 0
 
 
-def _print_events(store: Any, run_id: int, phase: str | None, after: int) -> int:
+def _print_events(store: Any, run_id: int, phase: str | None, after: int, width: int) -> int:
     """Print the run's events newer than ``after``; return the id of the last one printed."""
+    from alphred.views.log_lines import event_lines
+
+    terminal = sys.stdout.isatty()
     for event in store.events(run_id, phase, after):
         after = event.id
-        stamp = _clock(event.timestamp)
-        head = f"{stamp} {event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11}"
-        click.echo(f"{head} {event.content or ''}")
+        for line in event_lines(event, width, terminal):
+            click.echo(line)
     return after
-
-
-def _clock(value: Any) -> str:
-    """``19:50:23 UTC``: an event's time in the local zone, with the zone's name."""
-    from datetime import UTC
-
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return str(value.astimezone().strftime("%H:%M:%S %Z"))

@@ -20,7 +20,6 @@ branches never interleave.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import threading
 import time
@@ -29,7 +28,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from alphred.redact import process_redactor
-from alphred.views.style import Painter, display_width, fit, is_terminal, terminal_width, wants_colour
+from alphred.views.style import (
+    Painter,
+    display_width,
+    fit,
+    is_terminal,
+    printable,
+    terminal_width,
+    wants_colour,
+)
 
 if TYPE_CHECKING:
     from alphred.engine import RecordStep, RunFinished, RunState, StartPhase
@@ -39,8 +46,7 @@ CLEAR_LINE = "\r\x1b[K"
 TAIL_LINES_IN_PROGRESS = 3
 CONTINUATION = "    "  # the indent of a progress line's continuation on a terminal
 SEPARATOR = " · "
-_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|.)?")
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
 MARKS = {
     "completed": ("✓", "green"),
     "failed": ("✗", "red"),
@@ -80,11 +86,6 @@ def elapsed_text(seconds: float) -> str:
     if seconds < 3600:
         return f"+{int(seconds // 60)}m{int(seconds % 60):02d}s"
     return f"+{int(seconds // 3600)}h{int(seconds % 3600 // 60):02d}m"
-
-
-def printable(text: str) -> str:
-    """``text`` without terminal escapes and control characters (each becomes a space), trimmed."""
-    return _CONTROLS.sub(" ", _ESCAPES.sub("", text)).strip()
 
 
 def wrap_parts(text: str, first: int, rest: int) -> list[str]:
