@@ -36,6 +36,7 @@ phases:
 """
 
 
+@pytest.mark.quick
 def test_logs_columns_line_up_and_multi_line_content_is_indented(repo: Path) -> None:
     assert cli("run", str(write_workflow(repo, OUTPUT)), "--repo", str(repo), "-q").exit_code == 0
     lines = cli("logs", "--repo", str(repo)).stdout.splitlines()
@@ -52,6 +53,7 @@ def test_logs_columns_line_up_and_multi_line_content_is_indented(repo: Path) -> 
     assert b_line.index("b#1") == lines[result].index("a_long_phase_name#1")
 
 
+@pytest.mark.quick
 def test_run_names_every_provider_that_is_not_ready(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ALPHRED_CODEX_BIN", "/nonexistent/codex")
     monkeypatch.setenv("ALPHRED_CLAUDE_CLI", "/nonexistent/claude")

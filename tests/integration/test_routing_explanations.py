@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers.cli import cli, write_workflow
 
 TYPO = """\
@@ -66,6 +67,7 @@ TYPO_LINES = [
 ]
 
 
+@pytest.mark.quick
 def test_a_run_that_matched_no_transition_says_what_each_guard_read(repo: Path) -> None:
     workflow = write_workflow(repo, TYPO)
     result = cli("run", str(workflow), "--repo", str(repo))
