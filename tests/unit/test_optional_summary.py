@@ -37,3 +37,22 @@ def test_the_summary_counts_what_ran_and_why_the_rest_was_skipped() -> None:
         "actionlint  none selected",
         "gpu         1 ran",
     ]
+
+
+def test_hypothesis_budgets_are_examples_never_time() -> None:
+    """A loaded machine makes examples slower, not wrong: no per-example deadline anywhere in the suite
+    (the profile loaded by conftest.py, and no test asking for one), so no property test fails under load."""
+    import re
+    from pathlib import Path
+
+    from hypothesis import HealthCheck, settings
+
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
+    tests = Path(__file__).resolve().parents[1]
+    asked = {
+        f"{path.relative_to(tests)}: {match.group(0)}"
+        for path in tests.rglob("*.py")
+        for match in re.finditer("dead" + r"line=(?!None\b|DEADLINE\b)[^,)\n]+", path.read_text())
+    }
+    assert not asked  # DEADLINE is test_fuzz_validate's, None unless ALPHRED_FUZZ_DEADLINE_SECONDS is set
