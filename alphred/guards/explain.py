@@ -16,6 +16,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from alphred.guards.ast import Expr
 from alphred.guards.evaluate import guard_paths
@@ -34,7 +35,7 @@ class PathReading:
 
 def read_paths(expr: Expr, context: Mapping[str, object]) -> tuple[PathReading, ...]:
     """The value each path of ``expr`` reads in ``context``, with a note where it reads null by absence."""
-    return tuple(_read(parts, context) for parts in guard_paths(expr))
+    return tuple(_read(parts, context) for parts in _paths(expr))
 
 
 def show_reading(reading: PathReading) -> str:
@@ -45,6 +46,11 @@ def show_reading(reading: PathReading) -> str:
 
 def shown_value(value: object) -> str:
     """``value`` as compact JSON text of at most ``SHOWN_CHARS`` characters (cut with ``…``)."""
+    if value is None or isinstance(value, bool):
+        return _SCALARS[value]
+    if type(value) is int:
+        text = str(value)
+        return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr, allow_nan=True)
     except (ValueError, RecursionError):  # a circular or over-deep value: its type is enough
@@ -52,6 +58,15 @@ def shown_value(value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         text = repr(value)
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+
+
+_SCALARS = {None: "null", True: "true", False: "false"}
+
+
+@lru_cache(maxsize=4096)
+def _paths(expr: Expr) -> tuple[tuple[str, ...], ...]:
+    """``guard_paths`` once per guard (ASTs are frozen and hashable; a workflow has few guards)."""
+    return guard_paths(expr)
 
 
 def _read(parts: tuple[str, ...], context: Mapping[str, object]) -> PathReading:
