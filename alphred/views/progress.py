@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Mapping
@@ -90,7 +91,7 @@ def elapsed_text(seconds: float) -> str:
 
 def wrap_parts(text: str, first: int, rest: int) -> list[str]:
     """``text`` broken between its `` · `` parts into lines of at most ``first`` columns (the first line)
-    and ``rest`` (the others); a part too long for a line of its own is cut."""
+    and ``rest`` (the others); a part too long for a line of its own is broken between its words."""
     lines: list[str] = []
     current = ""
     for part in text.split(SEPARATOR):
@@ -102,9 +103,16 @@ def wrap_parts(text: str, first: int, rest: int) -> list[str]:
         if current:
             lines.append(current)
             room = rest
-        current = part if display_width(part) <= room else fit(part, room)
+        if display_width(part) <= room:
+            current = part
+            continue
+        words = textwrap.wrap(part, room, break_long_words=True, break_on_hyphens=False) or [""]
+        lines.append(fit(words[0], room))
+        words = textwrap.wrap(" ".join(words[1:]), rest, break_long_words=True, break_on_hyphens=False) or [""]
+        lines += [fit(word, rest) for word in words[:-1]]
+        current = fit(words[-1], rest)
     lines.append(current)
-    return lines
+    return [line for line in lines if line] or [""]
 
 
 def branch_tag(branch: str | None) -> str:

@@ -176,3 +176,14 @@ def test_a_command_output_line_reaches_the_live_line_through_the_observer() -> N
     observers.provider_event("build", 1, 2, ProviderEvent(EventType.TOOL_RESULT, "compiling foo.c"))
     progress.tick()
     assert visible_lines(stream.getvalue())[-1].endswith(" · │ compiling foo.c")
+
+
+def test_a_long_sentence_goes_on_below_between_its_words() -> None:
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=3, environ={"COLUMNS": "60", "NO_COLOR": "1"})
+    text = "run 3 of longish_workflow_name on branch alphred/longish_workflow_name/3 in .alphred/worktrees/3"
+    progress.note(text)
+    shown = [line for line in visible_lines(stream.getvalue()) if line]
+    assert all(display_width(line) <= 59 for line in shown), shown
+    assert shown[0] == "[run 3 +0.0s] run 3 of longish_workflow_name on branch"
+    assert " ".join(line.strip() for line in shown).endswith(text)  # every word is there, in order
