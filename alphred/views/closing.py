@@ -112,10 +112,13 @@ def _failure_lines(
         if not failed_checks and artifact is not None and artifact.attempt == step.attempt:
             lines += _tail_lines(artifact.content_text or "", paint)
     else:
-        lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
         route = _route_of(store, record, step.phase, step.attempt)
-        if route is not None and route.explanation:
+        if route is not None and route.explanation:  # what routing stored: no need to load the workflow
+            said = _explained_guard_text(route.explanation, dry_run)
+            lines.append(f"  phase {step.phase} routed the run to $fail{said}.")
             lines += explanation_lines(route, "    ")
+        else:
+            lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
     return lines
 
 
@@ -140,6 +143,18 @@ def _tail_lines(text: str, paint: Painter) -> list[str]:
     if not tail:
         return []
     return [f"  the last {len(tail)} line(s) of its output:", *(paint(f"    │ {line}", "dim") for line in tail)]
+
+
+def _explained_guard_text(explanation: list[Any], dry_run: bool) -> str:
+    """``_guard_text`` from a stored explanation (its last entry is the transition taken)."""
+    entries = [entry for entry in explanation if isinstance(entry, dict)]
+    taken = entries[-1].get("when") if entries else None
+    said = f" (its transition `when: {taken}` matched)" if taken else ""
+    if not taken:
+        said = " (none of its guards before the final `to: $fail` matched)"
+    if dry_run and any("report." in str(entry.get("when") or "") for entry in entries):
+        said += "; a dry run's stub reports meet guards on `report.x` only where one field decides them"
+    return said
 
 
 def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:
