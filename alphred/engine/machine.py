@@ -7,6 +7,7 @@ cancelled run, and every event but ``RetryRun`` on a failed one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from alphred.engine.actions import can_resume, can_retry
@@ -142,6 +143,9 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
         fold.state = fold.state.with_phase(event.phase, checks=dict(event.checks))
         _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code)
+        url = event.report.get("url") if isinstance(event.report, Mapping) else None
+        if phase.type is PhaseType.PULL_REQUEST and isinstance(url, str) and url:
+            fold.effects.append(RecordPullRequest(url))  # the run's pull request, shown like a delivered one
     return fold.result()
 
 

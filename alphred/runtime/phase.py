@@ -35,6 +35,7 @@ from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
 from alphred.runtime.environment import ATTEMPT_MARKER
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
+from alphred.runtime.pr_phase import pull_request_events
 from alphred.runtime.room import AttemptRoom
 from alphred.runtime.sink import FLUSH_EVERY_EVENTS, FLUSH_EVERY_SECONDS, EventSink
 from alphred.store import StoreTransaction
@@ -268,6 +269,8 @@ def _events_for(
     reports: dict[str, UpstreamReport],
     room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
+    if phase.type is PhaseType.PULL_REQUEST:
+        return checked_stream("pull_request", pull_request_events(ctx, state, phase))
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)

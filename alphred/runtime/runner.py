@@ -109,6 +109,8 @@ class Runner:
             environ=environ,
             on_event=self.observer.provider_event,
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
+            pull_request=options.pull_request,
+            describe=pull_request_text,
         )
         ttl = lease_ttl()
         self.persister = Persister(store, run_id, str(owner), ttl, {**(runtime or {}), **options.stored()})
