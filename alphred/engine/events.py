@@ -95,6 +95,7 @@ class DeliveryDone:
 
     step: str
     url: str | None = None
+    nothing: bool = False  # ``push`` found no commit to deliver: the run completes without a pull request
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ from alphred.engine.reasons import (
     INTERRUPTED,
     INVALID_DECISION,
     MISSING_DECISION,
+    NOTHING_TO_DELIVER,
     RETRIES_EXHAUSTED,
 )
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
@@ -239,6 +240,10 @@ def _on_delivery_done(state: RunState, event: DeliveryDone) -> Result:
     if state.status is not _R.RUNNING or state.delivery != event.step:
         return state, ()
     fold = Fold(state)
+    if event.nothing:  # SPEC §16: nothing to deliver completes the run (unless ``pull_request.required``)
+        fold.update(delivery=None, delivery_note=NOTHING_TO_DELIVER)
+        fold.finish(_R.COMPLETED, state.finish_reason)
+        return fold.result()
     index = DELIVERY_STEPS.index(event.step)
     if index + 1 < len(DELIVERY_STEPS):
         fold.update(delivery=DELIVERY_STEPS[index + 1])

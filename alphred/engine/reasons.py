@@ -18,4 +18,8 @@ CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also t
 MERGE_CONFLICT = "merge_conflict"  # a join's merge conflicted and the join has no ``on_conflict`` phase
 
 DELIVERY_STEPS = ("push", "open")
+NOTHING_TO_DELIVER = "nothing_to_deliver"
+"""Delivery note: the run branch has no commit on top of the base, so no pull request was opened."""
+NOT_WANTED = "pull_request_when_false"
+"""Delivery note: ``pull_request.when`` did not hold in the final state, so no pull request was opened."""
 """Delivery of a run with a pull request, in order: push the branch, then open (or find) its pull request."""

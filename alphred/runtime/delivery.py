@@ -98,12 +98,14 @@ def deliver_step(
     Each step is safe to repeat: a push of the same commits changes nothing, and ``open`` reports the
     branch's open pull request before it would create one.
     """
-    from alphred.scm import open_for, push_for
+    from alphred.scm import has_commits, open_for, push_for
 
     try:
         request = delivery_request(store, workflow, run_id, plan, state, redactor, environ, describe)
         crash_point(f"deliver_{step}")
         if step == "push":
+            if not plan.required and not has_commits(request):  # SPEC §16: completes without a pull request
+                return DeliveryDone(step, nothing=True), f"nothing to deliver: {request.branch} has no new commit"
             push_for(request)
             return DeliveryDone(step), ""
         url = open_for(request).url

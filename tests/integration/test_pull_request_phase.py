@@ -89,3 +89,84 @@ def test_a_kill_after_the_pull_request_opened_leaves_one_pull_request(tmp_path: 
     assert [argv[2] for argv in pr_calls(world, "edit")] == ["https://github.com/acme/widgets/pull/42"] * 2
     (last,) = reports(world, 1, "pr")[-1:]
     assert last == {"url": "https://github.com/acme/widgets/pull/42", "number": 42, "head": "alphred/midpr/1"}
+
+
+CONDITIONAL = """\
+alphred: 1
+key: maybe
+inputs:
+  ship: {default: "no"}
+pull_request:
+  title: Maybe
+  when: 'inputs.ship == "yes" and phases.write.status == "completed"'
+phases:
+  write:
+    provider: scripted
+    script: [{report: done, files: {b.txt: "b\\n"}}]
+"""
+
+
+def test_pull_request_when_decides_whether_the_completed_run_opens_it(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    wf = write(world, CONDITIONAL)
+    skipped = alphred(world, "run", str(wf), "--json")
+    assert skipped.returncode == 0, skipped.stderr
+    status = json.loads(skipped.stdout)
+    assert status["status"] == "completed" and status["pr_url"] is None
+    assert "pull request: none, not wanted (the workflow's pull_request.when did not hold)" in skipped.stderr
+    assert pr_calls(world, "create") == [] and world.remote_sha(status["branch"]) is None  # nothing pushed
+    shipped = alphred(world, "run", str(wf), "-i", "ship=yes", "--json")
+    assert shipped.returncode == 0, shipped.stderr
+    assert json.loads(shipped.stdout)["pr_url"] == "https://github.com/acme/widgets/pull/42"
+    assert len(pr_calls(world, "create")) == 1
+
+
+EMPTY = """\
+alphred: 1
+key: empty
+pull_request: {title: Nothing{required}}
+phases:
+  look:
+    provider: scripted
+    script: [{report: "Looked; nothing to change."}]
+"""
+
+
+def test_a_run_with_nothing_to_deliver_completes_unless_the_pull_request_is_required(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    result = alphred(world, "run", str(write(world, EMPTY.replace("{required}", ""))), "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert status["status"] == "completed" and status["pr_url"] is None
+    assert "pull request: none, nothing to deliver (the branch has no commit on top of its base)" in result.stderr
+    assert pr_calls(world, "create") == [] and world.remote_sha(status["branch"]) is None
+    required = alphred(world, "run", str(write(world, EMPTY.replace("{required}", ", required: true"))), "--json")
+    assert required.returncode == 1, required.stderr
+    failed = json.loads(required.stdout)
+    assert (failed["status"], failed["reason"]) == ("failed", "delivery_failed")
+    assert "no commits on top of main" in required.stderr
+
+
+MID_RUN_EMPTY = """\
+alphred: 1
+key: midempty
+phases:
+  look:
+    provider: scripted
+    script: [{report: "Nothing to change."}]
+    transitions: [{to: pr}]
+  pr:
+    type: pull_request
+    transitions:
+      - {to: $end, when: "report.url == null"}
+      - {to: $fail}
+"""
+
+
+def test_a_pull_request_phase_with_nothing_to_deliver_reports_no_url(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    result = alphred(world, "run", str(write(world, MID_RUN_EMPTY)), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["status"] == "completed"
+    assert pr_calls(world, "create") == [] and pr_calls(world, "list") == []
+    assert reports(world, 1, "pr") == [{"url": None, "number": None, "head": "alphred/midempty/1"}]
