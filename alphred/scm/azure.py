@@ -93,12 +93,12 @@ class AzurePullRequests:
             raise DeliveryError("pull_request", f"cannot read the pull request id of {url}", branch=branch)
         args = ["az", "repos", "pr", "update", "--id", str(number), f"--title={title}"]
         args += [f"--description={cut_text(body, AZURE_BODY_LIMIT)}", "--output", "json"]
-        result = self._run_org(args)
+        result = self.run_by_id(args)
         if not result.ok:
             raise self._failure(branch, "update the pull request", result)
         if extra.reviewers:
             args = ["az", "repos", "pr", "reviewer", "add", "--id", str(number), "--reviewers", *extra.reviewers]
-            added = self._run_org([*args, "--output", "none"])
+            added = self.run_by_id([*args, "--output", "none"])
             if not added.ok:
                 raise self._failure(branch, "add reviewers", added)
 
@@ -140,7 +140,13 @@ class AzurePullRequests:
             args += ["--repository", t.repository, "--detect", "false"]
         return run_tool(args, self.repo_root, self.env)
 
-    def _run_org(self, args: list[str]) -> ToolResult:
+    def build_url(self, build_id: int) -> str:
+        """The web page of an Azure Pipelines build of this repository's project ('' when unknown)."""
+        if self.target is None:
+            return ""
+        return f"{self.target.organization_url}/{quote(self.target.project)}/_build/results?buildId={build_id}"
+
+    def run_by_id(self, args: list[str]) -> ToolResult:
         """``az repos pr`` commands addressed by id take the organization only (no project or repository)."""
         if self.target is not None:
             args = [*args, "--organization", self.target.organization_url, "--detect", "false"]

@@ -106,13 +106,18 @@ _OLD_NODE_TYPES = "node_type IN ('agent', 'command', 'approval')"
 
 
 def _create_v4(conn: Connection) -> None:
-    """Node types ``pull_request`` and ``ci`` (SPEC §16): the CHECK of ``tree_nodes.node_type`` lists them.
+    """Node types ``pull_request`` and ``ci`` (SPEC §16): the CHECK of ``tree_nodes.node_type`` lists them;
+    ``workflow_runs.wake_at``, when a run waiting for CI looks again.
 
     PostgreSQL replaces the constraint. SQLite cannot alter a CHECK; widening the list of allowed values
     changes no stored row, so the table's recorded DDL is rewritten in place (SQLite's documented procedure
     for constraint changes that leave the file format alone), with the schema cookie bumped so that every
     connection reloads it.
     """
+    runs = schema.WORKFLOW_RUNS
+    if "wake_at" not in {column["name"] for column in inspect(conn).get_columns(runs.name)}:
+        kind = runs.c.wake_at.type.compile(dialect=conn.dialect)
+        conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN wake_at {kind}")
     wanted = schema.TREE_NODES.name
     check = next(c for c in schema.TREE_NODES.constraints if c.name == "ck_tree_nodes_node_type")
     new = str(getattr(check, "sqltext", ""))
@@ -142,7 +147,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
     Migration(3, "run queue and workers", _create_v3),
-    Migration(4, "pull_request and ci phases", _create_v4),
+    Migration(4, "pull_request and ci phases, wake_at", _create_v4),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -174,6 +174,7 @@ WORKFLOW_RUNS = Table(
     Column("repo_name", Text),
     Column("repo_url", Text),
     Column("repo_root", String(64)),
+    Column("wake_at", UtcDateTime()),
     CheckConstraint(
         "status IN ('pending', 'running', 'paused', 'completed', 'failed', 'cancelled')", name="ck_workflow_runs_status"
     ),

@@ -195,6 +195,13 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: 
         )
     if status == "failed":  # a run that completed after a failed attempt shows none of its output
         lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
+    if status == "paused" and record.reason == "waiting_for_ci":
+        waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
+        due = f" at {record.wake_at:%H:%M:%S} UTC" if record.wake_at is not None else ""
+        lines.append(
+            f"  phase {waiting} waits for the pull request's checks, holding nothing; its next look{due}"
+            " comes with `alphred resume` or any worker."
+        )
     if status == "paused" and record.reason == "awaiting_approval":
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:
