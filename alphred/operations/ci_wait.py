@@ -13,6 +13,7 @@ from alphred.engine import WAITING_FOR_CI
 from alphred.errors import RunBusyError
 from alphred.operations.continuing import continue_run
 from alphred.operations.workspace import Workspace
+from alphred.runtime.crash import crash_point
 from alphred.store import RunRecord, RunStatus
 
 
@@ -34,10 +35,14 @@ def follow_ci(
         due = record.wake_at
         if due is not None and due.tzinfo is None:
             due = due.replace(tzinfo=UTC)
+        crash_point("waiting_for_ci")  # the run is stored waiting and holds nothing: a kill here loses nothing
         try:
             if due is not None:
                 pause = (due - now()).total_seconds()
                 if pause > 0:
+                    say = f"run {record.id} waits for CI, holding nothing; next look in {pause:.0f}s"
+                    say += " (Ctrl+C leaves it waiting)"
+                    workspace.progress(record.id).note(say)
                     sleep(pause)
             record = continue_run(workspace, record.id, "resume")
         except KeyboardInterrupt:

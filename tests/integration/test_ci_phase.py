@@ -5,8 +5,10 @@ wait until green, offline, against a stateful fake ``gh``."""
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +99,75 @@ def test_a_wait_past_the_timeout_reports_timeout(tmp_path: Path) -> None:
     status = json.loads(result.stdout)
     assert (status["status"], status["reason"]) == ("failed", "fail_target")
     assert reports(world, 1, "ci")[-1] == {"state": "timeout", "failed": []}
+
+
+def test_the_wait_survives_kill_9_and_a_worker_takes_it_up(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    env = with_checks(world, [[check("test", "pending")], [check("test", "pass")]])
+    path = offline_template(world)
+    killed = alphred(world, "run", str(path), "-i", "task=Add x", env={**env, "ALPHRED_CRASH_AT": "waiting_for_ci"})
+    assert killed.returncode in (-9, 137), killed.stderr
+    shown = alphred(world, "status", "1", "--json", env=env)
+    waiting = json.loads(shown.stdout)
+    assert (waiting["status"], waiting["reason"]) == ("paused", "waiting_for_ci")
+    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as db:
+        (owner,) = db.execute("SELECT lease_owner FROM workflow_runs WHERE id = 1").fetchone()
+    assert owner is None  # waiting holds no lease: nothing to take over from a dead process
+    worker = alphred(world, "worker", "--once", "--poll", "0.05", env=env)
+    assert worker.returncode == 0, worker.stderr
+    done = json.loads(alphred(world, "status", "1", "--json", env=env).stdout)
+    assert (done["status"], done["pr_url"]) == ("completed", "https://github.com/acme/widgets/pull/42")
+    assert [s["phase"] for s in done["steps"]] == ["implement", "open_pr", "ci"]
+    assert reports(world, 1, "ci") == [{"state": "passed", "failed": []}]
+    assert len(gh_calls(world, "pr", "checks")) == 2 and len(gh_calls(world, "pr", "create")) == 1
+
+
+def test_resume_looks_again_and_the_closing_block_says_the_run_waits(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    rounds = [
+        [check("test", "pending")],
+        [check("test", "pending")],
+        [check("lint", "fail", "")],
+        [check("lint", "pass")],
+    ]
+    env = with_checks(world, rounds)
+    path = offline_template(world)
+    killed = alphred(world, "run", str(path), "-i", "task=Add x", env={**env, "ALPHRED_CRASH_AT": "waiting_for_ci"})
+    assert killed.returncode in (-9, 137)
+    shown = alphred(world, "status", "1", env=env)
+    assert "waiting_for_ci" in shown.stdout and "next: alphred resume 1" in shown.stdout
+    again = alphred(world, "resume", "1", "--json", env={**env, "ALPHRED_CRASH_AT": "waiting_for_ci"})
+    assert again.returncode in (-9, 137), again.stderr  # the resume looked (still pending) and followed the wait again
+    assert "ci: waiting for CI on alphred/fix-until-green/1: 1 pending; next look in 0.05s" in again.stderr
+    last = alphred(world, "resume", "1", "--json", env=env)
+    assert last.returncode == 0, last.stderr
+    status = json.loads(last.stdout)
+    assert [s["phase"] for s in status["steps"]] == ["implement", "open_pr", "ci", "fix", "open_pr", "ci"]
+    assert reports(world, 1, "ci")[0] == {
+        "state": "failed",
+        "failed": [{"name": "CI / lint", "url": "", "log_tail": ""}],
+    }
+
+
+def test_ctrl_c_while_waiting_leaves_the_run_waiting(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    env = with_checks(world, [[check("test", "pending")]])
+    path = offline_template(world, poll="10m")
+    command = [sys.executable, "-m", "alphred", "run", str(path), "-i", "task=Add x", "--repo", str(world.repo)]
+    process = subprocess.Popen(
+        command, env={**env, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert process.stderr is not None
+    seen = []
+    for line in process.stderr:  # the foreground run says when it starts sleeping until its next look
+        seen.append(line)
+        if "(Ctrl+C leaves it waiting)" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    _, rest = process.communicate(timeout=120)
+    said = "".join(seen) + rest
+    assert process.returncode == 4, said
+    assert "run 1 keeps waiting for CI: `alphred resume 1` or a worker looks again" in said
+    assert "phase ci waits for the pull request's checks, holding nothing; its next look at " in said
+    status = json.loads(alphred(world, "status", "1", "--json", env=env).stdout)
+    assert (status["status"], status["reason"]) == ("paused", "waiting_for_ci")
