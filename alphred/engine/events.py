@@ -93,11 +93,21 @@ class RetryRun:
 
 
 @dataclass(frozen=True)
+class CiWaiting:
+    """A ``type: ci`` attempt looked at the checks and some are still running: wait (SPEC §16)."""
+
+    phase: str
+    attempt: int
+    summary: str = ""
+
+
+@dataclass(frozen=True)
 class DeliveryDone:
     """A delivery step (``push``, ``open``) succeeded; ``open`` carries the pull request's URL."""
 
     step: str
     url: str | None = None
+    nothing: bool = False  # ``push`` found no commit to deliver: the run completes without a pull request
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,7 @@ Event: TypeAlias = (
     | RetryRun
     | DeliveryDone
     | DeliveryFailed
+    | CiWaiting
     | MergeDone
     | MergeConflicted
 )
@@ -198,6 +209,8 @@ class RecordRouting:
     reason: str | None = None
     branch: str | None = None  # the branch (its head phase) the routing happened in; None: the run branch
     fan_out: tuple[str, ...] = ()  # every branch a fan-out started (``target`` is then the first)
+    # how routing chose (``routing.Explanation``): stored with the decision for ``status --explain``
+    explanation: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -216,6 +229,15 @@ class AwaitApproval:
 
     phase: str
     attempt: int
+
+
+@dataclass(frozen=True)
+class AwaitCi:
+    """The run now waits, paused, for the pull request's checks (``summary``: what the last look found)."""
+
+    phase: str
+    attempt: int
+    summary: str = ""
 
 
 @dataclass(frozen=True)
@@ -271,6 +293,7 @@ Effect: TypeAlias = (
     | RecordRouting
     | StartPhase
     | AwaitApproval
+    | AwaitCi
     | RunFinished
     | Deliver
     | RecordPullRequest

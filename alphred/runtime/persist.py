@@ -20,6 +20,7 @@ from alphred.engine import (
     RecordRouting,
     RecordStep,
     RunState,
+    RunStatus,
     SetPhaseStatus,
     SetRunStatus,
     state_to_json,
@@ -65,8 +66,11 @@ class Persister:
                 "tokens": state.tokens,
                 "cost_usd": state.cost_usd,
                 "steps": state.steps,
-                "wake_at": None if state.wake_at is None else datetime.fromtimestamp(state.wake_at, UTC),
             }
+            if state.wake_at is not None:  # paused by a usage limit (SPEC §15): when it goes on
+                fields["wake_at"] = datetime.fromtimestamp(state.wake_at, UTC)
+            elif any(isinstance(e, SetRunStatus) and e.status is RunStatus.RUNNING for e in effects):
+                fields["wake_at"] = None  # going on: no wait is pending (a CI wait sets its own, SPEC §16)
             if clear_pause:
                 fields["pause_requested"] = False
             tx.update_run(self.run_id, **fields)
@@ -121,6 +125,7 @@ class Persister:
                     priority=effect.priority,
                     edge_id=edge,
                     reason=effect.reason,
+                    explanation=effect.explanation,
                 )
         elif isinstance(effect, RecordPullRequest):
             tx.update_run(self.run_id, pr_url=effect.url)

@@ -29,6 +29,7 @@ WORKERS = schema.WORKERS
 
 _INTERRUPTED = "interrupted"
 _USAGE_LIMIT = "usage_limit"
+_WAITING_FOR_CI = "waiting_for_ci"  # SPEC §16: any worker looks at the checks again once ``wake_at`` has come
 
 
 def _claimable(now: datetime, host: str, woken_by: datetime | None = None) -> Any:
@@ -40,16 +41,22 @@ def _claimable(now: datetime, host: str, woken_by: datetime | None = None) -> An
     paused = RunStatus.PAUSED.value
     waiting = or_(
         RUNS.c.status.in_([RunStatus.PENDING.value, RunStatus.RUNNING.value]),
+        and_(RUNS.c.status == RunStatus.PAUSED.value, RUNS.c.reason == _WAITING_FOR_CI, RUNS.c.wake_at <= now),
         and_(
             RUNS.c.queued.is_(True),
             RUNS.c.status.in_([paused, RunStatus.FAILED.value]),
-            or_(RUNS.c.wake_at.is_(None), RUNS.c.status != paused),
+            or_(RUNS.c.reason.is_(None), RUNS.c.reason != _USAGE_LIMIT),  # those: the branch below
             or_(
                 RUNS.c.request.is_not(None),
                 and_(RUNS.c.status == paused, RUNS.c.reason == _INTERRUPTED),
             ),
         ),
-        and_(RUNS.c.status == paused, RUNS.c.wake_at <= (woken_by or now), RUNS.c.queued.is_(True)),
+        and_(
+            RUNS.c.status == paused,
+            RUNS.c.wake_at <= (woken_by or now),
+            RUNS.c.reason == _USAGE_LIMIT,
+            RUNS.c.queued.is_(True),
+        ),
     )
     free = or_(
         RUNS.c.lease_owner.is_(None),

@@ -77,7 +77,7 @@ class RunRecord:
     repo_name: str | None = None
     repo_url: str | None = None
     repo_root: str | None = None
-    wake_at: datetime | None = None  # paused by a usage limit: when it resets (SPEC §15)
+    wake_at: datetime | None = None  # when a paused run goes on: a usage limit's reset (§15), CI's next look (§16)
 
     def node(self, key: str) -> NodeRecord:
         """The phase called ``key`` (KeyError when the run has none)."""
@@ -134,6 +134,7 @@ class RoutingRecord:
     edge_id: int | None
     reason: str | None
     created_at: datetime
+    explanation: list[Any] | None  # ``engine.routing.Explanation``; None when routing left nothing to explain
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,9 @@ TREE_NODES = Table(
     Column("created_at", UtcDateTime(), nullable=False, default=utcnow),
     UniqueConstraint("tree_id", "node_key", name="uq_tree_nodes_tree_key"),
     UniqueConstraint("tree_id", "sequence_index", name="uq_tree_nodes_tree_sequence"),
-    CheckConstraint("node_type IN ('agent', 'command', 'approval')", name="ck_tree_nodes_node_type"),
+    CheckConstraint(
+        "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')", name="ck_tree_nodes_node_type"
+    ),
     CheckConstraint("node_type <> 'agent' OR provider IS NOT NULL", name="ck_tree_nodes_agent_provider"),
     CheckConstraint("sequence_index >= 0", name="ck_tree_nodes_sequence_index"),
     CheckConstraint("max_retries >= 0", name="ck_tree_nodes_max_retries"),
@@ -237,6 +239,7 @@ ROUTING_DECISIONS = Table(
     Column("edge_id", Integer, ForeignKey("tree_edges.id", ondelete="SET NULL")),
     Column("reason", Text),
     Column("created_at", UtcDateTime(), nullable=False, default=utcnow),
+    Column("explanation", JSON(none_as_null=True)),
     ForeignKeyConstraint(["run_id", "run_node_id"], ["run_nodes.run_id", "run_nodes.id"], ondelete="CASCADE"),
     CheckConstraint("attempt >= 0", name="ck_routing_decisions_attempt"),
     Index("ix_routing_decisions_run", "run_id", "id"),

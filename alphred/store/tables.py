@@ -227,7 +227,8 @@ class WorkflowRun(SQLModel, table=True):
     repo_name: str | None = text_field()  # repository identity: registered name, origin URL, root commit
     repo_url: str | None = text_field()
     repo_root: str | None = Field(default=None, sa_column=Column(String(64)))
-    # SPEC §15 (migration 4): a run paused by a usage limit waits until then; workers claim it after
+    # SPEC §16 (migration 4): when a run waiting for CI looks at the checks again; SPEC §15: when a run
+    # paused by a usage limit goes on (workers claim it only after then)
     wake_at: datetime | None = ts_field()
 
 
@@ -246,7 +247,7 @@ class Worker(SQLModel, table=True):
     capabilities: list[str] | None = json_field()
     started_at: datetime = ts_field(default_now=True)
     heartbeat_at: datetime = ts_field(default_now=True)
-    # SPEC §15 (migration 4): providers this worker claims no run for until their usage limit resets
+    # SPEC §15 (migration 6): providers this worker claims no run for until their usage limit resets
     paused: dict[str, Any] | None = json_field()  # provider -> wake_at (ISO 8601, UTC)
 
 
@@ -300,6 +301,7 @@ class RoutingDecision(SQLModel, table=True):
     edge_id: int | None = fk_field("tree_edges.id", "SET NULL")
     reason: str | None = text_field()
     created_at: datetime = ts_field(default_now=True)
+    explanation: list[Any] | None = json_field()  # each transition routing looked at, with what its guard read
 
 
 class PhaseArtifact(SQLModel, table=True):

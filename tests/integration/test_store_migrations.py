@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers.processes import start_together
 from sqlalchemy import delete, func, insert, inspect, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from alphred.errors import StoreError
@@ -113,12 +114,13 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
     with SqlRunStore(empty_db_url) as store:
         tree_id, _ = store.compile(make_workflow())
         run_id = store.create_run(tree_id, repo_path="/somewhere")
-        with store.engine.begin() as conn:  # back to schema 2: what migration 3 adds is gone
+        with store.engine.begin() as conn:  # back to schema 2: what migrations 3 and 4 add is gone
             conn.execute(text("DROP INDEX ix_workflow_runs_queue"))
             conn.execute(text("DROP INDEX ix_workflow_runs_wake"))  # and what migration 4 adds (SPEC §15)
             conn.execute(text("DROP TABLE workers"))
             for name in (*QUEUE_COLUMNS, "wake_at"):
                 conn.execute(text(f"ALTER TABLE workflow_runs DROP COLUMN {name}"))
+            conn.execute(text("ALTER TABLE routing_decisions DROP COLUMN explanation"))
             conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 3))
         engine = store.engine
         assert schema_version(engine) == 2
@@ -129,3 +131,77 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
         assert "ix_workflow_runs_wake" in {i["name"] for i in inspect(engine).get_indexes("workflow_runs")}
         record = store.get_run(run_id)
         assert (record.repo_path, record.priority, record.queued, record.requires) == ("/somewhere", 0, False, ())
+
+
+OLD_NODE_TYPES = "node_type IN ('agent', 'command', 'approval')"
+
+
+def _back_to_three_node_types(conn: Connection) -> None:
+    """Put the node-type CHECK of schema 3 back, as a database made before SPEC §16 has it."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("ALTER TABLE tree_nodes DROP CONSTRAINT ck_tree_nodes_node_type")
+        conn.exec_driver_sql(f"ALTER TABLE tree_nodes ADD CONSTRAINT ck_tree_nodes_node_type CHECK ({OLD_NODE_TYPES})")
+        return
+    ddl = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'tree_nodes'").scalar_one()
+    new = "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')"
+    assert new in ddl
+    cookie = conn.exec_driver_sql("PRAGMA schema_version").scalar_one()
+    conn.exec_driver_sql("PRAGMA writable_schema = ON")
+    conn.exec_driver_sql(
+        "UPDATE sqlite_master SET sql = ? WHERE name = 'tree_nodes'", (ddl.replace(new, OLD_NODE_TYPES),)
+    )
+    conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
+    conn.exec_driver_sql("PRAGMA writable_schema = OFF")
+
+
+def test_node_type_migration_lets_a_schema_3_database_store_pull_request_and_ci_phases(
+    empty_db_url: str, make_workflow: Callable[..., Workflow]
+) -> None:
+    with SqlRunStore(empty_db_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        with store.engine.begin() as conn:
+            _back_to_three_node_types(conn)
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 4))
+        row = {"tree_id": tree_id, "node_key": "ship", "node_type": "pull_request", "sequence_index": 9}
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.execute(insert(table(TreeNode)).values(**row))  # schema 3 refuses the new type
+        assert schema_version(store.engine) == 3
+        assert migrate(store.engine) == LATEST_VERSION
+        with store.engine.begin() as conn:
+            conn.execute(insert(table(TreeNode)).values(**row))
+            conn.execute(
+                insert(table(TreeNode)).values(**{**row, "node_key": "wait", "node_type": "ci", "sequence_index": 10})
+            )
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.execute(
+                insert(table(TreeNode)).values(
+                    **{**row, "node_key": "odd", "node_type": "oddity", "sequence_index": 11}
+                )
+            )
+        assert migrate(store.engine) == LATEST_VERSION  # again: nothing to do
+
+
+def test_explanation_migration_adds_its_column_to_a_version_4_database_keeping_rows(
+    empty_db_url: str, make_workflow: Callable[..., Workflow]
+) -> None:
+    """A database made before routing explanations (schema 4) gains ``routing_decisions.explanation``; its
+    routing rows stay and read with no explanation."""
+    from sqlalchemy import text
+
+    with SqlRunStore(empty_db_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        run_id = store.create_run(tree_id)
+        with store.transaction() as tx:
+            tx.add_routing_decision(run_id, "implement", 1, "tests", priority=1)
+        with store.engine.begin() as conn:  # back to schema 4
+            conn.execute(text("ALTER TABLE routing_decisions DROP COLUMN explanation"))
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version == 5))
+        assert schema_version(store.engine) == 4
+        assert migrate(store.engine) == LATEST_VERSION
+        assert "explanation" in {c["name"] for c in inspect(store.engine).get_columns("routing_decisions")}
+        (route,) = store.routing_decisions(run_id)
+        assert (route.node_key, route.target, route.explanation) == ("implement", "tests", None)
+        explained = [{"priority": 1, "to": "tests", "when": None, "result": "matched"}]
+        with store.transaction() as tx:
+            tx.add_routing_decision(run_id, "implement", 2, "tests", priority=1, explanation=explained)
+        assert store.routing_decisions(run_id)[-1].explanation == explained

@@ -22,7 +22,15 @@ from helpers.scm import ScmWorld, make_world
 
 pytestmark = pytest.mark.slow  # dozens of alphred processes
 
-TEMPLATES = ["demo", "design-implement-review", "fix-issue", "parallel-review", "ralph-loop", "review-only"]
+TEMPLATES = [
+    "demo",
+    "design-implement-review",
+    "fix-issue",
+    "fix-until-green",
+    "parallel-review",
+    "ralph-loop",
+    "review-only",
+]
 FAILING = """\
 alphred: 1
 key: red
@@ -151,6 +159,7 @@ def test_a_run_waiting_for_approval_suggests_approve_and_reject_both_runnable(wo
     _each_alternative(world, status, world.repo)
 
 
+@pytest.mark.quick
 def test_failed_runs_suggest_only_what_works(world: ScmWorld) -> None:
     (world.root / "red.yaml").write_text(FAILING)
     (world.root / "tofail.yaml").write_text(TO_FAIL)
