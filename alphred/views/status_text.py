@@ -36,7 +36,7 @@ def status_json(store: SqlRunStore, record: RunRecord) -> dict[str, Any]:
         from alphred.views.branch_status import phase_branches
 
         branches = phase_branches(workflow, record.branch)
-    return status_object(record, store.list_steps(record.id), branches)
+    return status_object(record, store.list_steps(record.id), branches, store.latest_reports(record.id))
 
 
 def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Place, waiting: str | None) -> list[str]:

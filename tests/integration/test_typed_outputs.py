@@ -207,3 +207,31 @@ def test_alphred_output_works_inside_the_sandbox(repo: Path, monkeypatch: pytest
     assert result.exit_code == 0, result.stderr
     assert [s[0] for s in steps(status)] == ["measure", "improve"]
     assert (Path(status["worktree"]) / "where.txt").read_text().strip() == "/tmp/alphred-output.json"
+
+
+def test_status_json_carries_each_phase_s_latest_report(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COVERAGE", "42.5")
+    result, _status = run(repo, COMMAND)
+    assert result.exit_code == 0, result.stderr
+    shown = cli("status", "1", "--json", "--repo", str(repo))
+    assert shown.exit_code == 0, shown.stderr
+    reports = {p["key"]: p["report"] for p in json.loads(shown.stdout)["phases"]}
+    assert reports == {"measure": {"coverage": 42.5, "files": ["a.py"]}, "improve": "improving 42.5\n"}
+
+
+def test_the_pull_request_body_shows_a_typed_report_as_a_list(tmp_path: Path) -> None:
+    from helpers.processes import run_alphred
+    from helpers.scm import make_world
+
+    world = make_world(tmp_path)
+    path = world.root / "ship.yaml"
+    path.write_text(
+        "alphred: 1\nkey: ship\npull_request: {body_from: review}\nphases:\n  review:\n    provider: scripted\n"
+        "    output: {type: object, required: [summary, risk], properties: {summary: {type: string}, "
+        "risk: {enum: [low, high]}, files: {type: array, items: {type: string}}}}\n"
+        "    script: [{report: {summary: Looks good., risk: low, files: [a.py, b.py]}, files: {a.py: 'x'}}]\n"
+    )
+    result = run_alphred("run", str(path), "--repo", str(world.repo), "--json", env=world.env)
+    assert result.returncode == 0, result.stderr
+    (create,) = [c for c in world.calls() if c["argv"][:2] == ["pr", "create"]]
+    assert create["body"].startswith("Looks good.\n\n- **files**: \n  - a.py\n  - b.py\n- **risk**: low\n")
