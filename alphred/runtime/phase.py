@@ -90,7 +90,7 @@ async def run_attempt(
     flusher = asyncio.create_task(_flush_periodically(sink))
     try:
         await room.open()
-        events = _events_for(ctx, state, phase, attempt, notes, reports, room)
+        events = _events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
         failure = await _consume(events, phase, sink, outcome)
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
@@ -264,11 +264,12 @@ def _events_for(
     ctx: PhaseContext,
     state: RunState,
     phase: Phase,
-    attempt: int,
+    numbers: tuple[int, int],
     notes: tuple[str, ...],
     reports: dict[str, UpstreamReport],
     room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
+    attempt, visit = numbers
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)
@@ -293,6 +294,7 @@ def _events_for(
         working_directory=ctx.worktree,
         phase=phase.key,
         attempt=attempt,
+        visit=visit,
         system_prompt=phase.options.get("system_prompt"),
         context=bundle.envelopes + notes,
         timeout=phase.timeout,

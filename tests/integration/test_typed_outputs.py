@@ -235,3 +235,41 @@ def test_the_pull_request_body_shows_a_typed_report_as_a_list(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     (create,) = [c for c in world.calls() if c["argv"][:2] == ["pr", "create"]]
     assert create["body"].startswith("Looks good.\n\n- **files**: \n  - a.py\n  - b.py\n- **risk**: low\n")
+
+
+def test_script_by_visit_replays_the_visit_s_entry_on_a_retry_and_entries_delete_files(
+    repo: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "checked-once"
+    body = f"""\
+    phases:
+      a:
+        provider: scripted
+        script_by: visit
+        max_retries: 1
+        script:
+          - {{report: v1, files: {{x.txt: "one"}}}}
+          - {{report: v2, delete: [x.txt]}}
+        checks:
+          - run: test -f {marker} || {{ touch {marker}; exit 1; }}
+        transitions: [{{to: b}}]
+      b:
+        type: command
+        run: test -f x.txt
+        allow_failure: true
+        transitions:
+          - {{to: a, when: exit_code == 0, max: 1}}
+          - to: $end
+    """
+    result, status = run(repo, body)
+    assert result.exit_code == 0, result.stderr
+    assert steps(status) == [
+        ("a", 1, "failed"), ("a", 2, "completed"), ("b", 1, "completed"), ("a", 3, "completed"), ("b", 2, "completed"),
+    ]  # fmt: skip
+    reports = query(
+        repo,
+        "select a.content_text from phase_artifacts a join run_nodes n on n.id = a.run_node_id "
+        "where n.node_key = 'a' and a.kind = 'report' order by a.attempt",
+    )
+    assert [r for (r,) in reports] == ["v1", "v2"]  # attempt 2 replayed the first visit's entry
+    assert not (Path(status["worktree"]) / "x.txt").exists()
