@@ -277,13 +277,14 @@ def _events_for(
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
             return dry_run_command(shown, ctx.worktree)
         environ = {**room.environ, **variables}
-        if phase.output is None:
-            stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
-            return checked_stream("command", stream)
-        seen, path = room.output_file()  # SPEC §12: the command writes its report there
-        environ[OUTPUT_ENV] = seen
-        stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
-        return checked_stream("command", with_output_file(stream, path))
+        path = None
+        if phase.output is not None:
+            seen, path = room.output_file()  # SPEC §12: the command writes its report there
+            environ[OUTPUT_ENV] = seen
+        stream = run_command(
+            command, ctx.worktree, environ=environ, display=shown, confine=room.confine, shell=phase.shell
+        )
+        return checked_stream("command", stream if path is None else with_output_file(stream, path))
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""

@@ -67,6 +67,7 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "checks": {"$ref": "#/$defs/checks"},
     "run": STRING,
     "allow_failure": {"type": "boolean"},
+    "shell": {"enum": ["sh", "bash"], "description": "The shell of a command phase: sh (/bin/sh, the default) or bash"},
     "message": STRING,
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,

@@ -39,7 +39,8 @@ COMMON_PHASE_KEYS = (
     "on_conflict",
 )
 AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output")
-COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output")
+COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output", "shell")
+SHELLS = ("sh", "bash")  # ``shell:`` of a command phase: /bin/sh (the default) or bash
 APPROVAL_KEYS = ("message",)
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares
@@ -52,6 +53,7 @@ COMMON_DEFAULTABLE_KEYS = (
     "timeout",
     "idle_timeout",
     "allow_failure",
+    "shell",
     "sandbox",
     "env",
 )

@@ -163,6 +163,7 @@ class Phase:
     env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
     # SPEC §12: the JSON Schema of its report (``decision`` merged in for an agent phase); None: untyped
     output: Mapping[str, Any] | None = None
+    shell: str = "sh"  # a command phase's shell: "sh" (/bin/sh) or "bash"
 
     @property
     def needs_decision(self) -> bool:

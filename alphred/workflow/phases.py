@@ -16,7 +16,7 @@ from alphred.guards.templates import Template
 from alphred.workflow import fields as f
 from alphred.workflow.check_block import read_checks
 from alphred.workflow.containment import enforces, is_mode_string, read_env, read_sandbox, switched_off
-from alphred.workflow.keys import allowed_phase_keys
+from alphred.workflow.keys import SHELLS, allowed_phase_keys
 from alphred.workflow.model import (
     APPROVAL_DECISIONS,
     DEFAULT_DECISIONS,
@@ -150,6 +150,7 @@ def _phase_fields(
         prompt_file=work.prompt_file,
         run=work.run,
         allow_failure=work.allow_failure,
+        shell=work.shell,
         message=work.message,
         decisions=work.decisions,
         max_retries=max_retries or 0,
@@ -181,6 +182,7 @@ class _Work:
         self.model: str | None = None
         self.decisions: tuple[str, ...] = ()
         self.allow_failure = False
+        self.shell = "sh"
         self.options: dict[str, Any] = {}
 
 
@@ -230,6 +232,12 @@ def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, 
             work.templates["run"] = reading.template(fields["run"], work.run, (key, "run"))
     if "allow_failure" in fields:
         work.allow_failure = bool(f.read_bool(fields["allow_failure"], "allow_failure", out))
+    if "shell" in fields:
+        shell = f.read_str(fields["shell"], "shell", out)
+        if shell is not None and shell not in SHELLS:
+            out.error(fields["shell"], f"'shell' must be sh or bash, not '{shell}'{did_you_mean(shell, SHELLS)}")
+        elif shell is not None:
+            work.shell = shell
 
 
 def _decisions(reading: Reading, node: yaml.Node) -> tuple[str, ...]:

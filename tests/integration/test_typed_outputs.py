@@ -273,3 +273,24 @@ def test_script_by_visit_replays_the_visit_s_entry_on_a_retry_and_entries_delete
     )
     assert [r for (r,) in reports] == ["v1", "v2"]  # attempt 2 replayed the first visit's entry
     assert not (Path(status["worktree"]) / "x.txt").exists()
+
+
+def test_shell_bash_in_defaults_or_on_the_phase_chooses_bash(repo: Path) -> None:
+    body = """\
+    defaults: {shell: bash}
+    phases:
+      a:
+        type: command
+        run: 'echo "a:[${BASH_VERSION:+bash}]"; [[ -n "$BASH_VERSION" ]]'
+        transitions: [{to: b}]
+      b:
+        type: command
+        shell: sh
+        run: 'echo "b:[${BASH_VERSION:+bash}]"'
+    """
+    result, status = run(repo, body)
+    assert result.exit_code == 0, result.stderr
+    lines = [
+        text for (text,) in query(repo, "select content from run_node_stream_events where event_type = 'tool_result'")
+    ]
+    assert "a:[bash]" in lines and "b:[]" in lines

@@ -54,3 +54,21 @@ def test_script_entries_may_delete_files_inside_the_worktree_and_be_chosen_by_vi
     assert diagnostics(text.replace("visit", "vist").replace(", ../out.txt, /etc/passwd", "")) == [
         "wf.yaml:6:16: error: 'script_by' must be attempt or visit (did you mean 'visit'?)"
     ]
+
+
+def test_shell_is_sh_or_bash_on_command_phases_only() -> None:
+    text = """\
+    phases:
+      a:
+        type: command
+        shell: zsh
+        run: "true"
+        transitions: [{to: b}]
+      b:
+        provider: scripted
+        shell: bash
+    """
+    assert diagnostics(text) == [
+        "wf.yaml:6:12: error: 'shell' must be sh or bash, not 'zsh' (did you mean 'sh'?)",
+        "wf.yaml:11:5: error: unknown key 'shell' in agent phase (scripted) 'b'",
+    ]
