@@ -288,7 +288,7 @@ def test_shell_bash_in_defaults_or_on_the_phase_chooses_bash(repo: Path) -> None
         shell: sh
         run: 'echo "b:[${BASH_VERSION:+bash}]"'
     """
-    result, status = run(repo, body)
+    result, _status = run(repo, body)
     assert result.exit_code == 0, result.stderr
     lines = [
         text for (text,) in query(repo, "select content from run_node_stream_events where event_type = 'tool_result'")
