@@ -47,7 +47,21 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "max_visits": {"type": "integer", "minimum": 1},
     "timeout": DURATION,
     "idle_timeout": DURATION,
-    "context": {"oneOf": [{"type": "boolean"}, {"type": "null"}, {"type": "array", "items": STRING}]},
+    "context": {
+        "oneOf": [
+            {"type": "boolean"},
+            {"type": "null"},
+            {"type": "array", "items": STRING},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "from": {"type": "array", "items": STRING},
+                    "max_reports": {"type": "integer", "minimum": 1, "maximum": 32},
+                },
+            },
+        ]
+    },
     "join": {
         "enum": ["all", "any"],
         "description": "Fan-in: run once every branch (all) or the first branch (any) arrived",

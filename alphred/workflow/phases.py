@@ -123,7 +123,7 @@ def _phase_fields(
     )
     timeout = f.read_duration(fields["timeout"], "timeout", out) if "timeout" in fields else None
     idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
-    context = _context(reading, fields["context"]) if "context" in fields else None
+    context, max_reports = _context(reading, fields["context"]) if "context" in fields else (None, None)
     transitions = read_transitions(reading, key, fields["transitions"]) if "transitions" in fields else ()
     checks = read_checks(fields["checks"], key, ptype, out, reading.template) if "checks" in fields else ()
     join = f.read_str(fields["join"], "join", out) if "join" in fields else None
@@ -158,6 +158,7 @@ def _phase_fields(
         timeout=timeout,
         idle_timeout=idle or DEFAULT_IDLE_TIMEOUT,
         context=context,
+        max_reports=max_reports,
         options=work.options,
         templates=work.templates,
         checks=checks,
@@ -259,19 +260,35 @@ def _decisions(reading: Reading, node: yaml.Node) -> tuple[str, ...]:
     return tuple(seen) or DEFAULT_DECISIONS
 
 
-def _context(reading: Reading, node: yaml.Node) -> tuple[str, ...] | None:
+CONTEXT_KEYS = ("from", "max_reports")
+MAX_CONTEXT_REPORTS = 32
+
+
+def _context(reading: Reading, node: yaml.Node) -> tuple[tuple[str, ...] | None, int | None]:
+    """(the phases whose reports it receives: None for its direct predecessors; how many at most: None for
+    the default). ``context`` is false, true, a list of phases, or ``{from: [...], max_reports: N}``."""
     if isinstance(node, yaml.ScalarNode):
         value = scalar_value(node)
         if value is False:
-            return ()
+            return (), None
         if value is True or value is None:
-            return None
+            return None, None
+    if isinstance(node, yaml.MappingNode):
+        fields = reading.known_keys(node, CONTEXT_KEYS, "context")
+        chosen = _context(reading, fields["from"])[0] if "from" in fields else None
+        count = None
+        if "max_reports" in fields:
+            count = f.read_int(fields["max_reports"], "max_reports", reading.out, 1)
+            if count is not None and count > MAX_CONTEXT_REPORTS:
+                reading.out.error(fields["max_reports"], f"'max_reports' must be at most {MAX_CONTEXT_REPORTS}")
+                count = MAX_CONTEXT_REPORTS
+        return chosen, count
     items = f.read_str_list(node, "context", reading.out)
     if items is None:
-        return None
+        return None, None
     for text, item in items:
         reading.nodes.templates[("$context", text)] = item
-    return tuple(text for text, _ in items)
+    return tuple(text for text, _ in items), None
 
 
 def _provider_name(raw: dict[str, tuple[yaml.Node, yaml.Node]], defaults: dict[str, yaml.Node]) -> str | None:

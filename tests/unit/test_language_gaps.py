@@ -72,3 +72,39 @@ def test_shell_is_sh_or_bash_on_command_phases_only() -> None:
         "wf.yaml:6:12: error: 'shell' must be sh or bash, not 'zsh' (did you mean 'sh'?)",
         "wf.yaml:11:5: error: unknown key 'shell' in agent phase (scripted) 'b'",
     ]
+
+
+def test_context_from_and_max_reports_select_more_reports_within_the_same_character_limits() -> None:
+    from test_engine_support import build_workflow
+
+    from alphred.engine import MAX_TOTAL_CHARS, UpstreamReport, build_context
+
+    phases: dict[str, dict[str, object]] = {f"u{i}": {"to": ["sink"]} for i in range(6)}
+    reports = {f"u{i}": UpstreamReport(f"u{i}", 1, str(i) * 9_000) for i in range(6)}
+    phases["sink"] = {}
+    default = build_context(build_workflow(phases), "sink", reports)
+    assert len(default.envelopes) == 4 and default.manifest["limits"]["max_artifacts"] == 4
+    phases["sink"] = {"max_reports": 6, "context": ("u5", "u4", "u3", "u2", "u1", "u0")}
+    more = build_context(build_workflow(phases), "sink", reports)
+    assert [e["phase"] for e in more.manifest["included"]] == ["u5", "u4", "u3", "u2", "u1", "u0"]
+    assert sum(e["included_chars"] for e in more.manifest["included"]) <= MAX_TOTAL_CHARS
+
+
+def test_context_takes_a_mapping_with_from_and_max_reports() -> None:
+    from alphred.workflow import load_workflow
+
+    text = """\
+    phases:
+      a: {provider: scripted, transitions: [{to: b}]}
+      b:
+        provider: scripted
+        context: {from: [a], max_reports: 8}
+      c:
+        provider: scripted
+        context: {form: [a], max_reports: 99}
+    """
+    found = diagnostics(text)
+    assert "wf.yaml:10:15: error: unknown key 'form' in context (did you mean 'from'?)" in found, found
+    assert "wf.yaml:10:39: error: 'max_reports' must be at most 32" in found, found
+    wf = load_workflow("wf.yaml", HEAD + textwrap.dedent(text).split("  c:")[0], providers=PROVIDERS)
+    assert (wf.phase("b").context, wf.phase("b").max_reports) == (("a",), 8)
