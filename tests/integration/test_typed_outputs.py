@@ -294,3 +294,20 @@ def test_shell_bash_in_defaults_or_on_the_phase_chooses_bash(repo: Path) -> None
         text for (text,) in query(repo, "select content from run_node_stream_events where event_type = 'tool_result'")
     ]
     assert "a:[bash]" in lines and "b:[]" in lines
+
+
+def test_a_failed_check_shows_its_command_with_the_values_in_place(repo: Path) -> None:
+    body = """\
+    inputs: {suite: {default: "unit tests"}}
+    phases:
+      a:
+        type: command
+        run: "true"
+        checks:
+          - {name: suite, run: "test {{ inputs.suite }} = nothing"}
+    """
+    result, _status = run(repo, body)
+    assert result.exit_code == 1
+    message = failure(repo, "a")[2]
+    assert "- suite (run: test 'unit tests' = nothing): exit code 1" in message, message
+    assert "ALPHRED_INPUTS" not in message

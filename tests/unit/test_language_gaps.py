@@ -108,3 +108,23 @@ def test_context_takes_a_mapping_with_from_and_max_reports() -> None:
     assert "wf.yaml:10:39: error: 'max_reports' must be at most 32" in found, found
     wf = load_workflow("wf.yaml", HEAD + textwrap.dedent(text).split("  c:")[0], providers=PROVIDERS)
     assert (wf.phase("b").context, wf.phase("b").max_reports) == (("a",), 8)
+
+
+def test_a_placeholder_as_the_command_word_and_an_unquoted_placeholder_say_what_to_write() -> None:
+    text = """\
+    inputs: {cmd: {default: ls}}
+    phases:
+      a:
+        type: command
+        run: {{ inputs.cmd }}
+        transitions: [{to: b}]
+      b:
+        type: command
+        run: X=1 {{ inputs.cmd }} -l && echo {{ inputs.cmd }} && sh -c {{ inputs.cmd }}
+    """
+    assert diagnostics(text) == [
+        "wf.yaml:7:10: error: 'run' starts with '{{' unquoted, which YAML reads as a mapping: quote it "
+        '(run: "sh -c {{ inputs.cmd }}" to run a command held in an input)',
+        "wf.yaml:11:14: warning: '{{ inputs.cmd }}' is the command word: its value runs as one program name, "
+        "arguments and all; to run it as a command line write 'sh -c {{ inputs.cmd }}' in run of 'b'",
+    ]
