@@ -145,7 +145,7 @@ async def _end(
         due = datetime.now(UTC) + timedelta(seconds=float(wait))
         ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, wake_at=due))
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
-    verdict = read_result(ctx, phase, outcome.result)
+    verdict = await asyncio.to_thread(read_result, ctx, phase, outcome.result)  # a typed answer is validated
     if verdict.exit_code is not None:
         stats.details["exit_code"] = verdict.exit_code
     if outcome.result.metadata.get("dry_run"):
