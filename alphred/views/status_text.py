@@ -38,7 +38,7 @@ def status_json(store: SqlRunStore, record: RunRecord, explain: bool = False) ->
         from alphred.views.branch_status import phase_branches
 
         branches = phase_branches(workflow, record.branch)
-    obj = status_object(record, store.list_steps(record.id), branches)
+    obj = status_object(record, store.list_steps(record.id), branches, store.latest_reports(record.id))
     if explain:
         routes = routes_by_step(store.routing_decisions(record.id))
         for step in obj["steps"]:
