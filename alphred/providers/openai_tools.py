@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.providers import groups
+from alphred.workflow.model import ToolPolicy
 
 OUTPUT_CAP = 30_000
 DEFAULT_SHELL_TIMEOUT = 120.0
@@ -57,8 +58,13 @@ class ToolError(Exception):
     """Raised when: a tool call cannot be carried out; its message goes back to the model as the result."""
 
 
-def tool_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:
-    """The six tools as (name, description, JSON-schema parameters) dicts, API-neutral."""
+def tool_specs(decisions: Sequence[str], policy: ToolPolicy | None = None) -> list[dict[str, Any]]:
+    """The tools ``policy`` permits of the six (``finish`` always) as (name, description, JSON-schema
+    parameters) dicts, API-neutral."""
+    return [spec for spec in _all_specs(decisions) if spec["name"] == "finish" or policy is None or policy.permits(spec["name"])]
+
+
+def _all_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:
 
     def obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
         return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
@@ -120,16 +126,24 @@ class Toolbox:
         decisions: Sequence[str],
         shell_env: Mapping[str, str],
         confine: Callable[[Sequence[str]], list[str]] | None = None,
+        policy: ToolPolicy | None = None,
     ) -> None:
         self.root = root.resolve()
         self.decisions = tuple(decisions)
         self.shell_env = dict(shell_env)
         self.confine = confine
+        self.offered = tuple(spec["name"] for spec in tool_specs(decisions, policy))
 
     async def call(self, call: ToolCall) -> ToolOutcome:
         """Run one call; every failure is a ToolOutcome with ``is_error`` (never an exception)."""
         if call.name not in TOOL_NAMES:
-            return ToolOutcome(f"error: unknown tool '{call.name}'; the tools are: {', '.join(TOOL_NAMES)}", True)
+            return ToolOutcome(f"error: unknown tool '{call.name}'; the tools are: {', '.join(self.offered)}", True)
+        if call.name not in self.offered:
+            return ToolOutcome(
+                f"error: tool '{call.name}' is not allowed in this phase (tools:); the tools are: "
+                f"{', '.join(self.offered)}",
+                True,
+            )
         try:
             args = json.loads(call.arguments or "{}")
         except ValueError as exc:

@@ -164,5 +164,6 @@ SCRIPTED = ProviderDescriptor(
     phase_keys=(PhaseKey("script", {"type": "array", "minItems": 1, "items": ENTRY_SCHEMA}, read_script),),
     validate_phase=check_decisions,
     error_codes=(SCRIPTED_FAIL,),
-    capabilities=Capabilities(sandbox=True),  # it starts no process and writes inside the worktree only
+    # it starts no process and writes inside the worktree only; ``tools:`` and ``mcp:`` are recorded on the attempt
+    capabilities=Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True, mcp=True, tool_patterns=True),
 )

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from alphred.workflow.containment import ENV_SCHEMA, GIT_SCHEMA, SANDBOX_SCHEMA
+from alphred.workflow.tooling import MCP_SCHEMA, TOOLS_SCHEMA
 from alphred.workflow.keys import (
     AGENT_KEYS,
     APPROVAL_KEYS,
@@ -70,6 +71,8 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "message": STRING,
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,
+    "tools": TOOLS_SCHEMA,
+    "mcp": MCP_SCHEMA,
     "git": GIT_SCHEMA,
 }
 SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {

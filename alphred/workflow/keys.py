@@ -38,7 +38,7 @@ COMMON_PHASE_KEYS = (
     "join",
     "on_conflict",
 )
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env")
+AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "tools", "mcp")
 COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env")
 APPROVAL_KEYS = ("message",)
 
@@ -54,6 +54,8 @@ COMMON_DEFAULTABLE_KEYS = (
     "allow_failure",
     "sandbox",
     "env",
+    "tools",
+    "mcp",
 )
 
 
