@@ -23,7 +23,9 @@ def provider_readiness() -> list[dict[str, Any]]:
         try:
             readiness = registry.resolve(name).check()
             enforces = enforced(registry.descriptor(name).capabilities)
-            rows.append({"name": name, "ready": bool(readiness.ready), "detail": readiness.detail, "enforces": enforces})
+            rows.append(
+                {"name": name, "ready": bool(readiness.ready), "detail": readiness.detail, "enforces": enforces}
+            )
         except Exception as exc:  # a broken third-party plugin is reported, not a traceback
             rows.append({"name": name, "ready": False, "detail": f"cannot load: {type(exc).__name__}: {exc}"})
     return rows

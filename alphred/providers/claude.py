@@ -41,7 +41,7 @@ from alphred.providers.claude_errors import (
 )
 from alphred.providers.claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
 from alphred.providers.contract import compose_prompt, decision_schema
-from alphred.providers.mcp_client import REFERENCE
+from alphred.providers.mcp_client import expand
 from alphred.workflow.model import MCP_PREFIX, ToolPolicy
 
 ENV_CLI = "ALPHRED_CLAUDE_CLI"
@@ -244,7 +244,7 @@ def mcp_config(options: ProviderOptions, scratch: Path) -> dict[str, Any]:
     for server in options.mcp:
         values = dict(options.mcp_env.get(server.name, {}))
         if server.url is not None:
-            headers = {k: REFERENCE.sub(lambda m: values.get(m.group(1), ""), v) for k, v in server.headers}
+            headers = {k: expand(v, values) for k, v in server.headers}
             servers[server.name] = {"type": "http", "url": server.url, "headers": headers}
             continue
         argv = [server.command or "", *server.args]

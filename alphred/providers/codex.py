@@ -215,13 +215,13 @@ def mcp_arguments(options: ProviderOptions) -> list[str]:
         hidden.extend(server.env)
     denied: dict[str, list[str]] = {}
     for entry in options.tools.deny if options.tools is not None else ():
-        server, _, tool = entry.removeprefix(MCP_PREFIX).partition("__")
+        name, _, tool = entry.removeprefix(MCP_PREFIX).partition("__")
         if entry.startswith(MCP_PREFIX) and not tool:
-            put(server, "enabled", False)
+            put(name, "enabled", False)
         elif entry.startswith(MCP_PREFIX):
-            denied.setdefault(server, []).append(tool)
-    for server, tools in denied.items():
-        put(server, "disabled_tools", tools)
+            denied.setdefault(name, []).append(tool)
+    for name, tools in denied.items():
+        put(name, "disabled_tools", tools)
     if hidden:
         args.extend(["-c", f"shell_environment_policy.exclude={json.dumps(sorted(set(hidden)))}"])
     return args

@@ -58,7 +58,11 @@ class McpTool:
         """The tool as (name, description, parameters), API-neutral like ``openai_tools.tool_specs``."""
         schema = dict(self.schema) if self.schema else {"type": "object", "properties": {}}
         schema.setdefault("type", "object")
-        return {"name": self.name, "description": self.description or f"{self.tool} ({self.server})", "parameters": schema}
+        return {
+            "name": self.name,
+            "description": self.description or f"{self.tool} ({self.server})",
+            "parameters": schema,
+        }
 
 
 @dataclass(frozen=True)
@@ -196,10 +200,13 @@ class McpServers:
         if problem is not None:  # fail now: the transport would retry the connection until START_TIMEOUT
             raise self._failure(server, ConnectionError(problem))
         values = self.server_env.get(server.name, {})
-        headers = {name: REFERENCE.sub(lambda m: values.get(m.group(1), ""), value) for name, value in server.headers}
-        async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0)) as client:
-            async with streamable_http_client(str(server.url), http_client=client) as streams:
-                yield streams[0], streams[1]
+        headers = {name: expand(value, values) for name, value in server.headers}
+        timeout = httpx2.Timeout(30.0, read=300.0)
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=timeout) as client,
+            streamable_http_client(str(server.url), http_client=client) as streams,
+        ):
+            yield streams[0], streams[1]
 
     def _failure(self, server: McpServer, exc: BaseException) -> ProviderError:
         tail = self._tails.get(server.name)
@@ -219,7 +226,9 @@ class McpServers:
         try:
             args = json.loads(arguments or "{}")
         except ValueError as exc:
-            return McpCallOutcome(f"error: the arguments of {name} are not valid JSON ({exc}); send a JSON object", True)
+            return McpCallOutcome(
+                f"error: the arguments of {name} are not valid JSON ({exc}); send a JSON object", True
+            )
         if not isinstance(args, dict):
             return McpCallOutcome(f"error: the arguments of {name} must be a JSON object", True)
         try:
@@ -273,6 +282,11 @@ def _result_text(result: Any) -> str:
     if not parts and structured is not None:
         parts.append(json.dumps(structured, sort_keys=True, default=str))
     return "\n".join(parts) or "(no content)"
+
+
+def expand(value: str, values: Mapping[str, str]) -> str:
+    """A header value with each ``${NAME}`` replaced by the server's variable (empty when unset)."""
+    return REFERENCE.sub(lambda match: values.get(match.group(1), ""), value)
 
 
 def _unreachable(url: str, timeout: float = 5.0) -> str | None:

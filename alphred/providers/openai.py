@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from alphred.errors import AttemptInterruptedError, ProviderError, install_hint
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.contract import cap_text
+from alphred.providers.mcp_client import McpServers
 from alphred.providers.openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
 from alphred.providers.openai_errors import (
     OPENAI_BAD_SETTINGS,
@@ -39,7 +40,6 @@ from alphred.providers.openai_errors import (
     classify_exception,
     failure,
 )
-from alphred.providers.mcp_client import McpServers
 from alphred.providers.openai_tools import TOOL_NAMES, Toolbox, ToolCall, ToolOutcome, cut, tool_specs
 from alphred.workflow.model import MCP_PREFIX
 
@@ -306,7 +306,11 @@ class _Session:
             for name, seconds, count in servers.started:
                 listed = ", ".join(t.name for t in servers.tools if t.server == name) or "none"
                 meta = {"mcp_server": name, "tools": count, "start_seconds": round(seconds, 3)}
-                await emit(ProviderEvent(EventType.SYSTEM, f"MCP server {name}: {count} tool(s) offered ({listed})", metadata=meta))
+                await emit(
+                    ProviderEvent(
+                        EventType.SYSTEM, f"MCP server {name}: {count} tool(s) offered ({listed})", metadata=meta
+                    )
+                )
             yield
 
     async def call_tool(self, call: ToolCall) -> ToolOutcome:

@@ -61,7 +61,11 @@ class ToolError(Exception):
 def tool_specs(decisions: Sequence[str], policy: ToolPolicy | None = None) -> list[dict[str, Any]]:
     """The tools ``policy`` permits of the six (``finish`` always) as (name, description, JSON-schema
     parameters) dicts, API-neutral."""
-    return [spec for spec in _all_specs(decisions) if spec["name"] == "finish" or policy is None or policy.permits(spec["name"])]
+    return [
+        spec
+        for spec in _all_specs(decisions)
+        if spec["name"] == "finish" or policy is None or policy.permits(spec["name"])
+    ]
 
 
 def _all_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:

@@ -7,7 +7,12 @@ from typing import Any
 
 from alphred.workflow import Phase, PhaseType, Workflow
 
-ENFORCED = (("allowed_tools", "tools.allow"), ("disallowed_tools", "tools.deny"), ("mcp", "mcp"), ("sandbox", "sandbox"))
+ENFORCED = (
+    ("allowed_tools", "tools.allow"),
+    ("disallowed_tools", "tools.deny"),
+    ("mcp", "mcp"),
+    ("sandbox", "sandbox"),
+)
 
 
 def enforced(capabilities: Any) -> str:
@@ -29,14 +34,19 @@ def phase_tooling(phase: Phase) -> dict[str, Any]:
         "allow": list(tools.allow) if tools is not None and tools.allow is not None else None,
         "deny": list(tools.deny) if tools is not None else [],
         "mcp": [
-            {"name": s.name, "transport": s.transport, "target": s.url or " ".join([s.command or "", *s.args]), "env": list(s.env)}
+            {
+                "name": s.name,
+                "transport": s.transport,
+                "target": s.url or " ".join([s.command or "", *s.args]),
+                "env": list(s.env),
+            }
             for s in phase.mcp
         ],
     }
 
 
 def tooling_lines(workflow: Workflow) -> list[str]:
-    """One line per agent phase: ``phase implement (claude): tools Read, Edit; deny WebFetch; mcp issues (stdio ...)``."""
+    """One line per agent phase: ``phase implement (claude): tools Read, Edit; deny WebFetch; mcp issues: ...``."""
     lines: list[str] = []
     for phase in workflow.phases:
         if phase.type is not PhaseType.AGENT:

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from alphred.workflow.containment import ENV_SCHEMA, GIT_SCHEMA, SANDBOX_SCHEMA
-from alphred.workflow.tooling import MCP_SCHEMA, TOOLS_SCHEMA
 from alphred.workflow.keys import (
     AGENT_KEYS,
     APPROVAL_KEYS,
@@ -28,6 +27,7 @@ from alphred.workflow.keys import (
     TRANSITION_KEYS,
 )
 from alphred.workflow.provider_keys import OPTIONS_KEY, JsonSchema, ProviderCatalogue, ProviderKeys
+from alphred.workflow.tooling import MCP_SCHEMA, TOOLS_SCHEMA
 
 SCHEMA_ID = "alphred-workflow-1.schema.json"
 PHASE_KEY_PATTERN = "^[a-z_][a-z0-9_]{0,63}$"

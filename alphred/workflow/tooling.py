@@ -197,7 +197,9 @@ def check_tooling(
     note = str(getattr(capabilities, "tools_note", "") or "")
     suffix = f" ({note})" if note else ""
     if mcp is not None and mcp[0] and not enforces(keys, "mcp"):
-        out.error(mcp[1], f"provider '{provider}' of phase '{phase}' cannot connect MCP servers (its capabilities say so)")
+        out.error(
+            mcp[1], f"provider '{provider}' of phase '{phase}' cannot connect MCP servers (its capabilities say so)"
+        )
     if tools is None:
         return
     policy, node = tools
@@ -209,7 +211,9 @@ def check_tooling(
         if (own and not enforces(keys, "disallowed_tools")) or (
             not own and not (enforces(keys, "disallowed_tools") or enforces(keys, "mcp_tool_filters"))
         ):
-            out.error(node, f"provider '{provider}' of phase '{phase}' cannot enforce 'tools.deny' of '{entry}'{suffix}")
+            out.error(
+                node, f"provider '{provider}' of phase '{phase}' cannot enforce 'tools.deny' of '{entry}'{suffix}"
+            )
     known = getattr(capabilities, "tool_names", None)
     patterns = bool(getattr(capabilities, "tool_patterns", False))
     for entry in (*(policy.allow or ()), *policy.deny):
@@ -219,7 +223,11 @@ def check_tooling(
                 out.warning(node, f"tool '{entry}' names MCP server '{server}', which phase '{phase}' does not have")
         elif PATTERN.match(entry):
             if not patterns:
-                out.error(node, f"provider '{provider}' does not check tool patterns such as '{entry}': name whole tools")
+                out.error(
+                    node, f"provider '{provider}' does not check tool patterns such as '{entry}': name whole tools"
+                )
         elif known is not None and entry not in known:
             listed = ", ".join(known)
-            out.error(node, f"provider '{provider}' has no tool '{entry}' (its tools: {listed}){did_you_mean(entry, known)}")
+            out.error(
+                node, f"provider '{provider}' has no tool '{entry}' (its tools: {listed}){did_you_mean(entry, known)}"
+            )

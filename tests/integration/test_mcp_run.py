@@ -53,13 +53,25 @@ def test_an_mcp_tool_call_is_answered_and_its_events_are_stored_redacted(tmp_pat
     env = process_env(home, drop=("FAKE_", "OPENAI_"), CALC_SECRET_VALUE="s3cr3t-calc-value")
     repo = make_repo(tmp_path / "repo", {"README.md": "# project\n"}, env=env)
     workflow = tmp_path / "mcp.yaml"
-    workflow.write_text(WORKFLOW.format(url=server.url, python=json.dumps(sys.executable), server=json.dumps(str(FIXTURES / "mcp_server.py"))))
+    workflow.write_text(
+        WORKFLOW.format(
+            url=server.url, python=json.dumps(sys.executable), server=json.dumps(str(FIXTURES / "mcp_server.py"))
+        )
+    )
     server.script(
         "impl",
         [
-            {"calls": [{"name": "mcp__calc__add", "arguments": {"a": 2, "b": 3}}, {"name": "shell", "arguments": {"command": "true"}}]},
+            {
+                "calls": [
+                    {"name": "mcp__calc__add", "arguments": {"a": 2, "b": 3}},
+                    {"name": "shell", "arguments": {"command": "true"}},
+                ]
+            },
             {"calls": [{"name": "mcp__calc__secret_env", "arguments": {"name": "CALC_SECRET_VALUE"}}]},
-            {"text": "s3cr3t-calc-value", "calls": [{"name": "finish", "arguments": {"decision": "done", "report": "5"}}]},
+            {
+                "text": "s3cr3t-calc-value",
+                "calls": [{"name": "finish", "arguments": {"decision": "done", "report": "5"}}],
+            },
         ],
     )
     checked = run_alphred("validate", str(workflow), env=env)

@@ -21,7 +21,6 @@ from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
 from alphred.providers import EventType, ProviderOptions
 from alphred.providers import claude as claude_module
-from alphred.workflow import McpServer, ToolPolicy
 from alphred.providers.claude import (
     ClaudeProvider,
     credentials_source,
@@ -30,6 +29,7 @@ from alphred.providers.claude import (
     tool_settings,
 )
 from alphred.providers.contract import checked
+from alphred.workflow import McpServer, ToolPolicy
 
 pytest.importorskip("claude_agent_sdk")
 
@@ -426,7 +426,12 @@ def test_the_permission_callback_follows_the_rules() -> None:
 def test_mcp_servers_reach_the_cli_in_a_file_removed_before_the_first_turn(fake: FakeClaude) -> None:
     servers = (
         McpServer(name="issues", command="python", args=("-m", "srv"), env=("GH_TOKEN",), cwd="tools"),
-        McpServer(name="web", url="http://127.0.0.1:9/mcp", env=("W_TOKEN",), headers=(("Authorization", "Bearer ${W_TOKEN}"),)),
+        McpServer(
+            name="web",
+            url="http://127.0.0.1:9/mcp",
+            env=("W_TOKEN",),
+            headers=(("Authorization", "Bearer ${W_TOKEN}"),),
+        ),
     )
     secrets = {"issues": {"GH_TOKEN": "ghs-secret-value"}, "web": {"W_TOKEN": "web-secret-value"}}
     _, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options(mcp=servers, mcp_env=secrets))
@@ -441,4 +446,8 @@ def test_mcp_servers_reach_the_cli_in_a_file_removed_before_the_first_turn(fake:
     issues, web = seen["mcpServers"]["issues"], seen["mcpServers"]["web"]
     assert issues["command"] == "env" and issues["args"][:2] == ["-C", str(fake.worktree / "tools")]
     assert issues["args"][2:] == ["python", "-m", "srv"] and issues["env"] == {"GH_TOKEN": "ghs-secret-value"}
-    assert web == {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer web-secret-value"}}
+    assert web == {
+        "type": "http",
+        "url": "http://127.0.0.1:9/mcp",
+        "headers": {"Authorization": "Bearer web-secret-value"},
+    }

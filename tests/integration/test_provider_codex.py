@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
-from alphred.workflow import McpServer, ToolPolicy
 from alphred.providers.codex import CodexEventMapper, CodexProvider, credentials_source, find_codex
+from alphred.workflow import McpServer, ToolPolicy
 
 
 @pytest.fixture
@@ -378,7 +378,12 @@ def test_real_codex_binary_against_a_local_fake_responses_api(
 def test_mcp_servers_and_mcp_tool_filters_become_config_overrides_without_secrets(fake: FakeCodex) -> None:
     servers = (
         McpServer(name="issues", command="python", args=("-m", "srv"), env=("GH_TOKEN",), cwd="tools"),
-        McpServer(name="web", url="http://127.0.0.1:9/mcp", env=("W_TOKEN",), headers=(("Authorization", "Bearer ${W_TOKEN}"),)),
+        McpServer(
+            name="web",
+            url="http://127.0.0.1:9/mcp",
+            env=("W_TOKEN",),
+            headers=(("Authorization", "Bearer ${W_TOKEN}"),),
+        ),
     )
     options = fake.options(
         mcp=servers,
@@ -396,7 +401,7 @@ def test_mcp_servers_and_mcp_tool_filters_become_config_overrides_without_secret
     assert 'mcp_servers.issues.env_vars=["GH_TOKEN"]' in overrides
     assert 'mcp_servers.web.url="http://127.0.0.1:9/mcp"' in overrides
     assert 'mcp_servers.web.bearer_token_env_var="W_TOKEN"' in overrides
-    assert 'mcp_servers.web.enabled=false' in overrides
+    assert "mcp_servers.web.enabled=false" in overrides
     assert 'mcp_servers.issues.disabled_tools=["delete"]' in overrides
     assert 'shell_environment_policy.exclude=["GH_TOKEN", "W_TOKEN"]' in overrides
 

@@ -48,7 +48,9 @@ def stdio(name: str = "calc", **kw: Any) -> McpServer:
     return McpServer(name=name, command=sys.executable, args=(SERVER,), **kw)
 
 
-def run(model: Any, worktree: Path, *, api: str = "responses", **kw: Any) -> tuple[list[ProviderEvent], ProviderError | None]:
+def run(
+    model: Any, worktree: Path, *, api: str = "responses", **kw: Any
+) -> tuple[list[ProviderEvent], ProviderError | None]:
     options = ProviderOptions(
         working_directory=worktree,
         phase="implement",
@@ -70,7 +72,11 @@ def tool_names(request: dict[str, Any]) -> list[str]:
 def tool_outputs(request: dict[str, Any]) -> list[str]:
     body = request["body"]
     items = body.get("input") or body.get("messages") or []
-    return [str(i.get("output") or i.get("content")) for i in items if i.get("type") == "function_call_output" or i.get("role") == "tool"]
+    return [
+        str(i.get("output") or i.get("content"))
+        for i in items
+        if i.get("type") == "function_call_output" or i.get("role") == "tool"
+    ]
 
 
 @pytest.mark.parametrize("api", ["responses", "chat"])
@@ -115,7 +121,7 @@ def test_a_server_gets_only_its_own_variables_and_runs_in_its_cwd(model: Any, wo
         ],
     )
     server = stdio(env=("CALC_TOKEN",), cwd="sub")
-    events, error = run(model, worktree, mcp=(server,), mcp_env={"calc": {"CALC_TOKEN": "hunter2-secret"}})
+    _events, error = run(model, worktree, mcp=(server,), mcp_env={"calc": {"CALC_TOKEN": "hunter2-secret"}})
     assert error is None, error
     outputs = tool_outputs(model.requests[1])
     assert outputs[0] == "CALC_TOKEN: present, 14 characters"
@@ -128,13 +134,18 @@ def test_tools_allow_offers_only_the_listed_tools_and_refuses_a_call_to_another(
     model.script(
         "m",
         [
-            {"calls": [{"name": "shell", "arguments": {"command": "touch made"}}, {"name": "mcp__calc__where", "arguments": {}}]},
+            {
+                "calls": [
+                    {"name": "shell", "arguments": {"command": "touch made"}},
+                    {"name": "mcp__calc__where", "arguments": {}},
+                ]
+            },
             {"calls": [{"name": "mcp__calc__add", "arguments": {"a": 1, "b": 1}}]},
             {"calls": [{"name": "finish", "arguments": {"decision": "done", "report": "ok"}}]},
         ],
     )
     policy = ToolPolicy(allow=("read_file", "mcp__calc__add"))
-    events, error = run(model, worktree, mcp=(stdio(),), tools=policy)
+    _events, error = run(model, worktree, mcp=(stdio(),), tools=policy)
     assert error is None, error
     assert sorted(tool_names(model.requests[0])) == ["finish", "mcp__calc__add", "read_file"]
     refused = tool_outputs(model.requests[1])

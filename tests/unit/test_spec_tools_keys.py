@@ -89,7 +89,9 @@ def test_what_a_provider_cannot_enforce_is_refused() -> None:
             tools: {allow: [shel, "shell(ls:*)"]}
         """
     )
-    assert any("provider 'codex' of phase 'a' cannot enforce 'tools.allow' (codex cannot switch off" in e for e in errors)
+    assert any(
+        "provider 'codex' of phase 'a' cannot enforce 'tools.allow' (codex cannot switch off" in e for e in errors
+    )
     assert any("cannot enforce 'tools.deny' of 'apply_patch'" in e for e in errors)
     assert not any("mcp__s__ok" in e for e in errors)  # codex filters MCP tools
     assert any("provider 'openai' has no tool 'shel'" in e and "did you mean 'shell'" in e for e in errors)
