@@ -31,10 +31,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from alphred.errors import InternalProviderError, InvalidRequestError, ProviderError, install_hint
+from alphred.providers.openai_errors import MCP_MISSING, MCP_SERVER_FAILED
 from alphred.workflow.model import MCP_PREFIX, McpServer, ToolPolicy
 
-MCP_SERVER_FAILED = "MCP_SERVER_FAILED"
-MCP_MISSING = "MCP_MISSING"
 START_TIMEOUT = 60.0  # seconds for a server to start and answer initialize and tools/list
 STDERR_LINES = 40
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
