@@ -39,7 +39,7 @@ _spec.loader.exec_module(fake_server)
 
 GOAL_SECONDS = 0.300
 PACKAGE_SERVER = ROOT / "tests" / "fixtures" / "mcp_server.py"
-MINIMAL_SERVER = '''\
+MINIMAL_SERVER = """\
 import json, sys
 TOOLS = [{"name": "add", "description": "Add", "inputSchema": {"type": "object", "properties": {}}}]
 for line in sys.stdin:
@@ -55,7 +55,7 @@ for line in sys.stdin:
     else:
         result = {"content": [{"type": "text", "text": "ok"}]}
     print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
-'''
+"""
 
 WORKFLOW = """\
 alphred: 1
@@ -116,7 +116,7 @@ async def _start_stop(server: McpServer, worktree: Path) -> float:
 def in_process(samples: int, servers: dict[str, Path], worktree: Path) -> tuple[float, dict[str, list[float]]]:
     """(seconds of the client's first ``import mcp``, seconds to start each server per sample)."""
     began = time.perf_counter()
-    import mcp  # noqa: F401  (the one-time cost of the client package)
+    import mcp
     import mcp.client.stdio  # noqa: F401
 
     imported = time.perf_counter() - began
@@ -148,7 +148,9 @@ def main() -> None:
                 f"{added * 1000:.0f} ms  [goal <= {GOAL_SECONDS * 1000:.0f} ms: {verdict(added, GOAL_SECONDS)}]"
             )
         imported, started = in_process(samples, servers, scratch)
-        print(f"in-process (McpServers: spawn, initialize, tools/list), after the client's import mcp ({imported:.3f} s, once):")
+        print(
+            f"in-process (McpServers: spawn, initialize, tools/list), after the client's import mcp ({imported:.3f} s, once):"
+        )
         for name, values in started.items():
             print(f"  {name:<23} {median(values) * 1000:.0f} ms  ({spread(values, 3)} s)")
 

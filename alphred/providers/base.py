@@ -66,6 +66,9 @@ class ProviderOptions:
     # ``env`` names (resolved by the runtime from the run's environment; given to that server only)
     mcp: tuple[McpServer, ...] = ()
     mcp_env: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # ``output:`` (SPEC §12): the JSON Schema the answer must match (``decision`` merged in when the phase has
+    # decisions); the provider asks its model for it by its own mechanism. None: the decision schema.
+    output: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from alphred.providers.claude_errors import (
     KIND_CODES,
 )
 from alphred.providers.claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
-from alphred.providers.contract import compose_prompt, decision_schema
+from alphred.providers.contract import answer_schema, compose_prompt
 from alphred.providers.mcp_client import expand
 from alphred.workflow.model import MCP_PREFIX, ToolPolicy
 
@@ -106,7 +106,7 @@ class ClaudeProvider:
         scratch = tempfile.TemporaryDirectory(prefix="alphred-claude-") if options.mcp else None
         mcp = mcp_config(options, Path(scratch.name)) if scratch is not None else {}
         client = sdk.ClaudeSDKClient(self._sdk_options(sdk, options, mode, stderr.append, mcp))
-        mapper = ClaudeEventMapper(sdk, mode, bool(options.decisions))
+        mapper = ClaudeEventMapper(sdk, mode, answer_schema(options) is not None)
         watcher: asyncio.Task[None] | None = None
         responses: AsyncIterator[Any] | None = None
         try:
@@ -118,7 +118,7 @@ class ClaudeProvider:
                     scratch.cleanup()
                 if options.cancel is not None:
                     watcher = asyncio.create_task(_interrupt_when_set(options.cancel, client, mapper))
-                await client.query(compose_prompt(prompt, options.context, options.decisions))
+                await client.query(compose_prompt(prompt, options.context, options.decisions, options.output))
                 responses = client.receive_response()
                 async for message in responses:
                     for event in mapper.events(message):
@@ -162,9 +162,7 @@ class ClaudeProvider:
             **(mcp or {}),
             system_prompt=system_prompt,
             setting_sources=[],
-            output_format={"type": "json_schema", "schema": decision_schema(options.decisions)}
-            if options.decisions
-            else None,
+            output_format=_output_format(options),
             stderr=on_stderr,
             env=self._client_environment(options),
             **_sandbox_settings(options),
@@ -379,3 +377,9 @@ def root_bypass_problem(mode: str, euid: int | None, env: Mapping[str, str]) -> 
 def _euid() -> int | None:
     geteuid = getattr(os, "geteuid", None)
     return int(geteuid()) if geteuid is not None else None
+
+
+def _output_format(options: ProviderOptions) -> dict[str, Any] | None:
+    """The SDK's ``output_format``: the phase's ``output:`` (SPEC §12) or its decision schema, as json_schema."""
+    schema = answer_schema(options)
+    return {"type": "json_schema", "schema": schema} if schema is not None else None

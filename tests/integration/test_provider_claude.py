@@ -451,3 +451,27 @@ def test_mcp_servers_reach_the_cli_in_a_file_removed_before_the_first_turn(fake:
         "url": "http://127.0.0.1:9/mcp",
         "headers": {"Authorization": "Bearer web-secret-value"},
     }
+
+
+TYPED = {
+    "type": "object",
+    "required": ["severity", "decision"],
+    "properties": {
+        "severity": {"enum": ["low", "high"]},
+        "decision": {"type": "string", "enum": ["approved", "changes_requested"]},
+    },
+}
+
+
+def test_a_typed_phase_asks_for_its_output_schema_and_gets_the_object(fake: FakeClaude) -> None:
+    fake.scenario("ok", FAKE_CLAUDE_REPORT='{"severity": "high"}')
+    events, error = collect(ClaudeProvider(str(fake.cli)), "Triage", fake.options(output=TYPED))
+    assert error is None
+    assert json.loads(_flag(fake.invocation()["argv"], "--json-schema")) == TYPED  # SDK output_format
+    result = events[-1]
+    assert result.metadata["report"] == {"severity": "high", "decision": "approved"}
+    assert result.metadata["routingDecision"] == "approved"
+
+
+def _flag(argv: list[str], name: str) -> str:
+    return argv[argv.index(name) + 1]

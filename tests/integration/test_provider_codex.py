@@ -409,3 +409,19 @@ def test_mcp_servers_and_mcp_tool_filters_become_config_overrides_without_secret
 def test_codex_refuses_a_list_of_its_own_tools(fake: FakeCodex) -> None:
     _, error = collect(CodexProvider(str(fake.binary)), "go", fake.options(tools=ToolPolicy(allow=("shell",))))
     assert error is not None and error.code == "CODEX_BAD_SETTINGS" and "cannot enforce" in error.message
+
+
+def test_a_typed_phase_gets_its_output_schema_from_a_file_outside_the_worktree(fake: FakeCodex) -> None:
+    typed = {
+        "type": "object",
+        "required": ["files"],
+        "properties": {"files": {"type": "array"}, "decision": {"type": "string", "enum": ["approved"]}},
+    }
+    fake.scenario("ok", FAKE_CODEX_REPORT='{"files": ["a.py"]}')
+    events, error = collect(CodexProvider(str(fake.binary)), "Review it", fake.options(output=typed))
+    assert error is None
+    logged = next(e for e in fake.entries() if "schema" in e)
+    assert logged["schema"] == typed
+    path = Path(logged["schema_path"])
+    assert not path.is_relative_to(fake.worktree) and not path.exists()  # a scratch file, gone after the attempt
+    assert events[-1].metadata["report"] == {"files": ["a.py"], "decision": "approved"}
