@@ -149,7 +149,7 @@ def main() -> None:
             )
         imported, started = in_process(samples, servers, scratch)
         print(
-            f"in-process (McpServers: spawn, initialize, tools/list), after the client's import mcp ({imported:.3f} s, once):"
+            f"in-process (McpServers: spawn, initialize, tools/list); the client's import mcp: {imported:.3f} s, once"
         )
         for name, values in started.items():
             print(f"  {name:<23} {median(values) * 1000:.0f} ms  ({spread(values, 3)} s)")
