@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import subprocess
@@ -475,3 +476,30 @@ def test_a_typed_phase_asks_for_its_output_schema_and_gets_the_object(fake: Fake
 
 def _flag(argv: list[str], name: str) -> str:
     return argv[argv.index(name) + 1]
+
+
+def test_real_claude_code_cli_refuses_a_tool_its_allow_list_leaves_out(
+    real_claude: tuple[type[_Messages], Path],
+) -> None:
+    handler, worktree = real_claude
+    offered: list[list[str]] = []
+    answer = handler.do_POST
+
+    def record(self: _Messages) -> None:  # the tools the CLI offers the model, then the scripted answer
+        length = int(self.headers.get("Content-Length", 0))
+        raw = self.rfile.read(length)
+        offered.append([tool.get("name") for tool in json.loads(raw).get("tools", [])])
+        self.rfile = io.BytesIO(raw)
+        answer(self)
+
+    handler.do_POST = record  # type: ignore[method-assign]
+    options = ProviderOptions(
+        worktree, "implement", 1, model="claude-fake", decisions=DECISIONS, tools=ToolPolicy(allow=("Read",))
+    )
+    events, error = collect(ClaudeProvider(), "Write hello.txt, then approve.", options)
+    assert error is None, error
+    assert not (worktree / "hello.txt").exists()  # Write is not the agent's: refused, nothing written
+    assert offered and "Write" not in offered[0] and "Read" in offered[0]
+    refused = [e for e in events if e.type is EventType.TOOL_RESULT and e.metadata.get("is_error")]
+    assert refused, [e.content for e in events]
+    assert events[-1].metadata["routingDecision"] == "approved"  # the structured answer still reaches Alphred
