@@ -231,3 +231,25 @@ def test_an_unreachable_http_server_fails_the_attempt(model: Any, worktree: Path
     server = McpServer(name="remote", url=f"http://127.0.0.1:{free_port()}/mcp")
     _, error = run(model, worktree, mcp=(server,))
     assert error is not None and error.code == MCP_SERVER_FAILED and "remote" in error.message
+
+
+def test_a_stdio_server_runs_inside_the_phase_sandbox(model: Any, worktree: Path) -> None:
+    from alphred.runtime.sandbox import close_sandbox, find_bwrap, open_sandbox, sandbox_problem
+    from alphred.workflow import SandboxPolicy
+
+    if find_bwrap() is None or sandbox_problem(find_bwrap()) is not None:
+        pytest.skip("bubblewrap cannot run here")
+    sandbox = open_sandbox(SandboxPolicy(), worktree, [])
+    try:
+        model.script(
+            "m",
+            [
+                {"calls": [{"name": "mcp__calc__where", "arguments": {}}]},
+                {"calls": [{"name": "finish", "arguments": {"decision": "done", "report": "ok"}}]},
+            ],
+        )
+        _events, error = run(model, worktree, mcp=(stdio(cwd="sub"),), sandbox=SandboxPolicy(), confine=sandbox.confine)
+        assert error is None, error
+        assert tool_outputs(model.requests[1]) == [str((worktree / "sub").resolve())]
+    finally:
+        close_sandbox(sandbox)
