@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
@@ -191,12 +191,15 @@ class HistoryOps(RunOps):
         priority: int | None = None,
         edge_id: int | None = None,
         reason: str | None = None,
+        explanation: Sequence[Mapping[str, Any]] | None = None,
     ) -> int:
-        """Record where the run went after a phase attempt (phase key, ``$end``, ``$fail``, ``no_route``)."""
+        """Record where the run went after a phase attempt (phase key, ``$end``, ``$fail``, ``no_route``) and,
+        in ``explanation``, how routing chose (``engine.routing.Explanation``)."""
         values = {
             "run_id": run_id, "run_node_id": self.node_id(run_id, node_key), "attempt": attempt,
             "decision": decision, "target": target, "priority": priority, "edge_id": edge_id,
             "reason": reason, "created_at": utcnow(),
+            "explanation": [dict(entry) for entry in explanation] if explanation else None,
         }  # fmt: skip
         return inserted_id(self._conn.execute(_INSERT_ROUTING, values))
 

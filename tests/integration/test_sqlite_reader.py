@@ -37,6 +37,7 @@ def filled(repo: Path) -> str:
     return url
 
 
+@pytest.mark.quick
 def test_the_reader_returns_what_the_store_returns(filled: str) -> None:
     reader = open_reader(filled)
     assert isinstance(reader, SqliteReader)
