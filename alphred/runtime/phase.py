@@ -35,7 +35,7 @@ from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
 from alphred.runtime.ci_phase import CI_WAIT, ci_events
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
-from alphred.runtime.environment import ATTEMPT_MARKER
+from alphred.runtime.environment import ATTEMPT_MARKER, mcp_environment
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
 from alphred.runtime.pr_phase import pull_request_events
@@ -321,6 +321,9 @@ def _events_for(
         base_environment=room.environ,
         sandbox=phase.sandbox,
         confine=room.confine,
+        tools=phase.tools,
+        mcp=phase.mcp,
+        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
         output=phase.output,
     )
     return provider.run(prompt, options)
