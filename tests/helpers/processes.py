@@ -6,8 +6,8 @@ deadline, and children meant to race are held at a barrier (their stdin) until e
 
 from __future__ import annotations
 
-import json
 import contextlib
+import json
 import os
 import signal
 import subprocess
