@@ -53,7 +53,7 @@ class ScriptedProvider:
 
     async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
         """Play the script entry of this attempt."""
-        script: list[dict[str, Any]] = list(options.settings.get("script") or [{}])
+        script: list[dict[str, Any]] = options.settings.get("script") or [{}]  # read, never copied: O(1) an attempt
         index = min(max(options.attempt, 1), len(script)) - 1
         entry = script[index]
         yield ProviderEvent(

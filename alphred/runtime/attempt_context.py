@@ -14,6 +14,7 @@ from alphred.engine import Event
 from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
+from alphred.runtime.environment import phase_environment
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
@@ -71,3 +72,13 @@ class PhaseContext:
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
+    # ``environ`` without its secrets, per phase ``env:`` list: built once per run, not once per attempt
+    environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
+
+    def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
+        """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:
+        the run's environment does not change while it runs. The caller copies it before adding to it."""
+        found = self.environments.get(allow)
+        if found is None:
+            found = self.environments[allow] = phase_environment(self.environ, allow)
+        return found

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from alphred.runtime.attempt_context import PhaseContext
-from alphred.runtime.environment import ATTEMPT_MARKER, attempt_marker, phase_environment
+from alphred.runtime.environment import ATTEMPT_MARKER, attempt_marker
 from alphred.runtime.orphans import MARKER, kill_attempt_processes
 from alphred.runtime.sandbox import Sandbox, close_sandbox, open_sandbox
 from alphred.workflow import Phase
@@ -29,9 +29,10 @@ class AttemptRoom:
         self.phase = phase
         owner = ctx.environ.get(MARKER) or f"pid{os.getpid()}"
         self.marker = attempt_marker(owner, ctx.run_id, phase.key, attempt)
-        self.environ = phase_environment(ctx.environ, phase.env, {ATTEMPT_MARKER: self.marker})
+        self.environ = {**ctx.phase_environ(tuple(phase.env)), ATTEMPT_MARKER: self.marker}
         self.sandbox: Sandbox | None = None
         self.spawns = _spawns(ctx, phase)
+        self._cleared = False  # ``clear`` ran to its end: nothing the attempt started is left
 
     @property
     def confine(self) -> Callable[[Sequence[str]], list[str]] | None:
@@ -51,10 +52,13 @@ class AttemptRoom:
         """Kill what the attempt started that is still running (never this process's own helpers)."""
         if self.spawns:
             await asyncio.to_thread(kill_attempt_processes, self.marker)
+        self._cleared = True
 
     async def close(self) -> None:
-        """``clear``, then remove the sandbox's private ``/tmp``."""
-        await self.clear()
+        """``clear`` (again, unless it ran and nothing could start since: no ``run`` check follows the clear
+        at the provider's end), then remove the sandbox's private ``/tmp``."""
+        if not self._cleared or any(check.run for check in self.phase.checks):
+            await self.clear()
         if self.sandbox is not None:
             sandbox, self.sandbox = self.sandbox, None
             await asyncio.to_thread(close_sandbox, sandbox)

@@ -188,6 +188,8 @@ class Progress:
 
     def phase_started(self, effect: StartPhase, kind: str, state: RunState) -> None:
         """A phase attempt starts (``effect.branch``: the branch head it runs in, None on the run branch)."""
+        if not self.enabled:  # -q: nobody watches, nothing to keep or format
+            return
         branch = effect.branch
         with self._lock:
             self._tokens = max(self._tokens, state.tokens)
@@ -203,6 +205,8 @@ class Progress:
 
     def step_finished(self, effect: RecordStep, stats: Measured) -> None:
         """A phase attempt finished (or was interrupted or cancelled)."""
+        if not self.enabled:
+            return
         with self._lock:
             self._active.pop((effect.phase, effect.attempt), None)
             self._tokens += stats.tokens
