@@ -29,7 +29,7 @@ Usage::
 
     pip install -r benchmarks/requirements.txt   # the peers (dev-only)
     python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]          # in-process
-    python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick]  # whole processes
+    python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
 """
 
 from __future__ import annotations
@@ -316,16 +316,17 @@ def _child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def cli_alphred(phases: int, command: bool, quiet: bool) -> tuple[float, float, int]:
-    """``alphred run loop.yaml --json`` in a fresh repository: (wall s, CPU s, steps)."""
+def cli_alphred(phases: int, command: bool, quiet: bool, source: str | None = None) -> tuple[float, float, int]:
+    """``alphred run loop.yaml --json`` in a fresh repository: (wall s, CPU s, steps); ``source``: the
+    checkout to run (default: ``--source`` or this one)."""
     with scratch("cli") as tmp:
         repo = make_repo(tmp / "repo")
         path = tmp / "loop.yaml"
         path.write_text(command_workflow_yaml(phases) if command else workflow_yaml(phases, False))
         args = [sys.executable, "-c", ENTRY, "run", str(path), "--json", *(["-q"] if quiet else [])]
         env = subprocess_env()
-        if SOURCE:
-            env["PYTHONPATH"] = os.pathsep.join((SOURCE[0], env["PYTHONPATH"]))
+        if source or SOURCE:
+            env["PYTHONPATH"] = os.pathsep.join((source or SOURCE[0], env["PYTHONPATH"]))
         cpu = _child_cpu()
         started = time.perf_counter()
         out = subprocess.run(args, capture_output=True, text=True, env=env, cwd=repo, check=False)
@@ -353,13 +354,18 @@ def cli_langgraph(phases: int, command: bool) -> tuple[float, float, int]:
     return wall, cpu, int(json.loads(out.stdout.strip().splitlines()[-1])["steps"])
 
 
-def cli_main(phases: int, runs: int) -> None:
-    """The command-line figures: every system's N-visit and 1-visit process alternating, ``runs`` rounds."""
+def cli_main(phases: int, runs: int, compare: str | None = None) -> None:
+    """The command-line figures: every system's N-visit and 1-visit process alternating, ``runs`` rounds;
+    ``compare``: another checkout measured in the same rounds (before/after figures)."""
     systems: list[tuple[str, Callable[[int], tuple[float, float, int]]]] = []
     for command in (False, True):
         loop = "command loop" if command else "scripted loop"
-        systems.append((f"alphred run --json ({loop})", functools.partial(cli_alphred, command=command, quiet=False)))
-        systems.append((f"alphred run --json -q ({loop})", functools.partial(cli_alphred, command=command, quiet=True)))
+        for flags, quiet in (("--json", False), ("--json -q", True)):
+            run = functools.partial(cli_alphred, command=command, quiet=quiet)
+            systems.append((f"alphred run {flags} ({loop})", run))
+            if compare:
+                before = functools.partial(cli_alphred, command=command, quiet=quiet, source=compare)
+                systems.append((f"alphred@compare run {flags} ({loop})", before))
         if peer_available("langgraph"):
             systems.append((f"LangGraph + SqliteSaver ({loop})", functools.partial(cli_langgraph, command=command)))
     if not peer_available("langgraph"):
@@ -373,25 +379,28 @@ def cli_main(phases: int, runs: int) -> None:
             long[name].append(measure_one(phases))
             short[name].append(measure_one(1))
     per_phase: dict[str, float] = {}
+    per_phase_cpu: dict[str, float] = {}
     rows = []
     for name, _ in systems:
         steps = long[name][0][2] - short[name][0][2]
         walls = [(a[0] - b[0]) / steps * 1000 for a, b in zip(long[name], short[name], strict=True)]
         cpus = [(a[1] - b[1]) / steps * 1000 for a, b in zip(long[name], short[name], strict=True)]
         per_phase[name] = median(walls)
+        per_phase_cpu[name] = median(cpus)
         one = median([b[0] for b in short[name]]) * 1000
         rows.append([name, steps, f"{per_phase[name]:.2f}", spread(walls), f"{median(cpus):.2f}", f"{one:.0f}"])
     print(f"\nPer phase at the command line: {phases}-visit run minus 1-visit run, median of {runs} round(s):\n")
     print(table(rows, ["system", "steps", "ms/phase", "range", "CPU ms/phase", "1-visit run ms"]))
     print()
     for name in per_phase:
-        if name.startswith("alphred"):
+        if name.startswith("alphred"):  # this checkout and --compare, each against the peer
             loop = name[name.index("(") :]
             peer = f"LangGraph + SqliteSaver {loop}"
             if peer in per_phase:
                 ratio = per_phase[name] / per_phase[peer]
                 goal = f"goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}"
-                print(f"{name} / LangGraph: {ratio:.2f}x ({goal})")
+                cpu = per_phase_cpu[name] / per_phase_cpu[peer] if per_phase_cpu[peer] > 0 else float("nan")
+                print(f"{name} / LangGraph: {ratio:.2f}x wall ({goal}), {cpu:.2f}x CPU")
 
 
 def per_step_ms(result: dict[str, Any]) -> float:
@@ -410,6 +419,7 @@ def main() -> None:
     parser.add_argument("--command", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--cli", action="store_true", help="measure whole `alphred run` processes (the CLI figure)")
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
+    parser.add_argument("--compare", help="with --cli: another Alphred checkout measured in the same rounds")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
     if args.source:
@@ -419,7 +429,8 @@ def main() -> None:
         print(json.dumps(WORKERS[args.worker](args.phases, args.edits, **extra)))
         return
     if args.cli:
-        cli_main(*((41, 1) if args.quick else (args.cli_phases, args.runs)))
+        compare = os.path.abspath(args.compare) if args.compare else None
+        cli_main(*((41, 1) if args.quick else (args.cli_phases, args.runs)), compare=compare)
         return
     phases, runs = (41, 1) if args.quick else (args.phases, args.runs)
     variants = [("alphred", False, "Alphred (no edits: change detection only)")]
