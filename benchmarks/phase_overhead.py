@@ -30,6 +30,7 @@ Usage::
     pip install -r benchmarks/requirements.txt   # the peers (dev-only)
     python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]          # in-process
     python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
+    python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar, TypedDict
 
 from common import ROOT, make_repo, median, peer_available, scratch, spread, subprocess_env, table, verdict
@@ -403,6 +405,41 @@ def cli_main(phases: int, runs: int, compare: str | None = None) -> None:
                 print(f"{name} / LangGraph: {ratio:.2f}x wall ({goal}), {cpu:.2f}x CPU")
 
 
+def cli_profile(phases: int, top: int = 25) -> None:
+    """py-spy (every thread, idle waits left out) over one N-visit ``alphred run --json -q`` of the scripted
+    loop: the top inclusive costs on the event loop's thread and on the worker threads, in % of samples."""
+    import collections
+    import shutil
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    with scratch("profile") as tmp:
+        repo = make_repo(tmp / "repo")
+        path = tmp / "loop.yaml"
+        path.write_text(workflow_yaml(phases, False))
+        out = tmp / "spy.txt"
+        args = [spy, "record", "-r", "500", "-f", "raw", "-o", str(out), "--", sys.executable, "-c", ENTRY]
+        args += ["run", str(path), "--json", "-q"]
+        done = subprocess.run(args, capture_output=True, text=True, env=subprocess_env(), cwd=repo, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"py-spy failed:\n{done.stderr[-3000:]}")
+        lines = out.read_text().splitlines()
+    idle = ("thread.py:81)", "selectors.py:468)")  # a worker thread waiting for work, the loop waiting for I/O
+    for title, marker in (("event loop thread", "Runner.run (asyncio"), ("worker threads", "_WorkItem.run")):
+        inclusive: collections.Counter[str] = collections.Counter()
+        total = 0
+        for line in lines:
+            stack, _, count = line.rpartition(" ")
+            frames = stack.split(";")
+            if not count.isdigit() or marker not in stack or frames[-1].endswith(idle):
+                continue
+            total += int(count)
+            for frame in set(frames):
+                inclusive[frame] += int(count)
+        print(f"\n{title}: {total} samples at 500 Hz (inclusive share, top {top}; frames in every sample left out)")
+        for frame, count in [(f, c) for f, c in inclusive.most_common() if c < total * 0.99][:top]:
+            print(f"  {count / max(total, 1) * 100:5.1f}%  {frame}")
+
+
 def per_step_ms(result: dict[str, Any]) -> float:
     """Orchestration overhead per step in milliseconds."""
     return float((result["loop_s"] - result["provider_s"]) / result["steps"] * 1000)
@@ -419,6 +456,7 @@ def main() -> None:
     parser.add_argument("--command", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--cli", action="store_true", help="measure whole `alphred run` processes (the CLI figure)")
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
+    parser.add_argument("--profile", action="store_true", help="py-spy over one CLI run: top costs per thread")
     parser.add_argument("--compare", help="with --cli: another Alphred checkout measured in the same rounds")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
@@ -427,6 +465,9 @@ def main() -> None:
     if args.worker:
         extra = {"command": True} if args.command else {}
         print(json.dumps(WORKERS[args.worker](args.phases, args.edits, **extra)))
+        return
+    if args.profile:
+        cli_profile(41 if args.quick else args.cli_phases)
         return
     if args.cli:
         compare = os.path.abspath(args.compare) if args.compare else None
