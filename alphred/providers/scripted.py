@@ -57,7 +57,7 @@ class ScriptedProvider:
 
     async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
         """Play the script entry of this attempt."""
-        script: list[dict[str, Any]] = list(options.settings.get("script") or [{}])
+        script: list[dict[str, Any]] = options.settings.get("script") or [{}]  # read, never copied: O(1) an attempt
         number = options.visit if options.settings.get("script_by") == "visit" else options.attempt
         index = min(max(number, 1), len(script)) - 1
         entry = script[index]
