@@ -72,6 +72,8 @@ def test_two_visits_open_one_pull_request_and_update_it(tmp_path: Path) -> None:
     assert edit[2] == "https://github.com/acme/widgets/pull/42" and "--title=Draft 2" in edit
     (edited,) = [c for c in world.calls() if c["argv"][:2] == ["pr", "edit"]]
     assert edited["body"].startswith("Second draft of a.txt.")
+    costs = edited["body"].split("<details><summary>Cost and provider by step ($0.0000)</summary>")[1]
+    assert "| 1 | write | 1 | scripted | – | 0 | $0.0000 |" in costs and "| 2 | pr | 1 | pull_request |" in costs
     assert world.remote_sha(status["branch"]) == status["head"]  # the second visit pushed the new commit
     assert "pull request" in result.stderr and status["pr_url"] in result.stderr
 
