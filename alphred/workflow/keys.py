@@ -38,8 +38,8 @@ COMMON_PHASE_KEYS = (
     "join",
     "on_conflict",
 )
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env")
-COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env")
+AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output")
+COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output")
 APPROVAL_KEYS = ("message",)
 PULL_REQUEST_PHASE_KEYS = ("title", "body_from", "draft", "base", "labels", "reviewers")
 CI_KEYS = ("poll", "required_only")
