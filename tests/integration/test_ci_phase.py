@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 from helpers.processes import run_alphred
-from helpers.scm import ScmWorld, make_world
+from helpers.scm import ScmWorld, make_world, phase_reports
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_LINK = "https://github.com/acme/widgets/actions/runs/901/job/77"
@@ -51,13 +51,7 @@ def offline_template(world: ScmWorld, poll: str = "0.05") -> Path:
 
 
 def reports(world: ScmWorld, run_id: int, phase: str) -> list[Any]:
-    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as db:
-        rows = db.execute(
-            "SELECT a.content_json FROM phase_artifacts a JOIN run_nodes n ON n.id = a.run_node_id "
-            "WHERE a.run_id = ? AND n.node_key = ? AND a.kind = 'report' ORDER BY a.attempt",
-            (run_id, phase),
-        ).fetchall()
-    return [json.loads(row[0]) for row in rows]
+    return phase_reports(world.repo, run_id, phase)
 
 
 def gh_calls(world: ScmWorld, *words: str) -> list[list[str]]:
