@@ -165,3 +165,23 @@ def test_ctrl_c_while_waiting_leaves_the_run_waiting(tmp_path: Path) -> None:
     assert "phase ci waits for the pull request's checks, holding nothing; its next look at " in said
     status = json.loads(alphred(world, "status", "1", "--json", env=env).stdout)
     assert (status["status"], status["reason"]) == ("paused", "waiting_for_ci")
+
+
+def test_a_run_waiting_for_ci_can_be_cancelled(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    env = with_checks(world, [[check("test", "pending")]])
+    killed = alphred(
+        world,
+        "run",
+        str(offline_template(world)),
+        "-i",
+        "task=Add x",
+        env={**env, "ALPHRED_CRASH_AT": "waiting_for_ci"},
+    )
+    assert killed.returncode in (-9, 137)
+    cancelled = alphred(world, "cancel", "1", env=env)
+    assert cancelled.returncode in (0, 3), cancelled.stderr
+    status = json.loads(alphred(world, "status", "1", "--json", env=env).stdout)
+    assert status["status"] == "cancelled"
+    assert alphred(world, "worker", "--once", "--poll", "0.05", env=env).returncode == 0
+    assert len(gh_calls(world, "pr", "checks")) == 1  # nobody looks at a cancelled run's checks again
