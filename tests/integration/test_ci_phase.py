@@ -16,6 +16,8 @@ import yaml
 from helpers.processes import run_alphred
 from helpers.scm import ScmWorld, make_world, phase_reports
 
+from alphred.scm.checks import LOG_TAIL_CHARS, PullRequestCheck, failed_log_tail
+
 ROOT = Path(__file__).resolve().parents[2]
 RUN_LINK = "https://github.com/acme/widgets/actions/runs/901/job/77"
 
@@ -62,7 +64,8 @@ def test_fix_until_green_loops_fix_push_wait_until_ci_passes(tmp_path: Path) -> 
     world = make_world(tmp_path)
     rounds = [[check("test", "pending")], [check("test", "fail"), check("lint", "pass")]]
     rounds += [[check("test", "pending")], [check("test", "pass"), check("lint", "pass")]]
-    env = with_checks(world, rounds, FAKE_GH_RUN_LOG="test\tRun pytest\tFAILED tests/test_app.py::test_add\n")
+    log = "test\tRun pytest\tusing token s3cr3t-deploy-value-42\ntest\tRun pytest\tFAILED tests/test_app.py::test_add\n"
+    env = with_checks(world, rounds, FAKE_GH_RUN_LOG=log, DEPLOY_TOKEN="s3cr3t-deploy-value-42")
     result = alphred(world, "run", str(offline_template(world)), "-i", "task=Add x", "--json", env=env)
     assert result.returncode == 0, result.stderr
     status = json.loads(result.stdout)
@@ -75,7 +78,11 @@ def test_fix_until_green_loops_fix_push_wait_until_ci_passes(tmp_path: Path) -> 
     assert first == {
         "state": "failed",
         "failed": [
-            {"name": "CI / test", "url": RUN_LINK, "log_tail": "test\tRun pytest\tFAILED tests/test_app.py::test_add"}
+            {
+                "name": "CI / test",
+                "url": RUN_LINK,
+                "log_tail": "test\tRun pytest\tusing token [REDACTED]\ntest\tRun pytest\tFAILED tests/test_app.py::test_add",
+            }
         ],
     }
     assert second == {"state": "passed", "failed": []}
@@ -185,3 +192,12 @@ def test_a_run_waiting_for_ci_can_be_cancelled(tmp_path: Path) -> None:
     assert status["status"] == "cancelled"
     assert alphred(world, "worker", "--once", "--poll", "0.05", env=env).returncode == 0
     assert len(gh_calls(world, "pr", "checks")) == 1  # nobody looks at a cancelled run's checks again
+
+
+def test_a_failed_log_is_cut_to_its_tail(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    env = {**world.env, "FAKE_GH_RUN_LOG": "".join(f"line {n}\n" for n in range(2000))}
+    tail = failed_log_tail(world.repo, str(world.origin), env, PullRequestCheck("test", "fail", RUN_LINK))
+    assert len(tail) == LOG_TAIL_CHARS and tail.startswith("…") and tail.endswith("line 1999")
+    outside = PullRequestCheck("external", "fail", "https://ci.example.test/build/5")
+    assert failed_log_tail(world.repo, str(world.origin), env, outside) == ""  # not an Actions run: no log
