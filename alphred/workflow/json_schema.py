@@ -29,6 +29,7 @@ from alphred.workflow.keys import (
     TRANSITION_KEYS,
 )
 from alphred.workflow.provider_keys import OPTIONS_KEY, JsonSchema, ProviderCatalogue, ProviderKeys
+from alphred.workflow.tooling import MCP_SCHEMA, TOOLS_SCHEMA
 
 SCHEMA_ID = "alphred-workflow-1.schema.json"
 PHASE_KEY_PATTERN = "^[a-z_][a-z0-9_]{0,63}$"
@@ -49,7 +50,21 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "max_visits": {"type": "integer", "minimum": 1},
     "timeout": DURATION,
     "idle_timeout": DURATION,
-    "context": {"oneOf": [{"type": "boolean"}, {"type": "null"}, {"type": "array", "items": STRING}]},
+    "context": {
+        "oneOf": [
+            {"type": "boolean"},
+            {"type": "null"},
+            {"type": "array", "items": STRING},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "from": {"type": "array", "items": STRING},
+                    "max_reports": {"type": "integer", "minimum": 1, "maximum": 32},
+                },
+            },
+        ]
+    },
     "join": {
         "enum": ["all", "any"],
         "description": "Fan-in: run once every branch (all) or the first branch (any) arrived",
@@ -69,9 +84,12 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "checks": {"$ref": "#/$defs/checks"},
     "run": STRING,
     "allow_failure": {"type": "boolean"},
+    "shell": {"enum": ["sh", "bash"], "description": "The shell of a command phase: sh (/bin/sh, the default) or bash"},
     "message": STRING,
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,
+    "tools": TOOLS_SCHEMA,
+    "mcp": MCP_SCHEMA,
     "output": {
         "$ref": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",

@@ -48,12 +48,23 @@ def test_alphreds_providers_are_entry_points_and_describe_themselves() -> None:
         "claude": ["permission_mode", "max_turns", "allowed_tools", "disallowed_tools", "system_prompt"],
         "codex": ["sandbox"],
         "openai": ["base_url", "api", "api_key_env", "max_turns", "system_prompt", "price_per_mtok"],
-        "scripted": ["script"],
+        "scripted": ["script", "script_by"],
     }
-    assert registry["claude"].capabilities == Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True)
-    assert registry["codex"].capabilities == Capabilities(sandbox=True)
-    # SPEC §14: openai's shell runs in Alphred's sandbox; scripted starts no process
-    assert registry["openai"].capabilities == registry["scripted"].capabilities == Capabilities(sandbox=True)
+    # SPEC §14: what each enforces (docs/providers.md, "Tools and MCP servers")
+    every = {"allowed_tools": True, "disallowed_tools": True, "sandbox": True, "mcp": True}
+    assert registry["claude"].capabilities == Capabilities(**every, tool_patterns=True)
+    assert registry["scripted"].capabilities == Capabilities(**every, tool_patterns=True)  # it records them
+    codex = registry["codex"].capabilities
+    assert (codex.allowed_tools, codex.disallowed_tools, codex.mcp_tool_filters, codex.mcp, codex.sandbox) == (
+        False,
+        False,
+        True,
+        True,
+        True,
+    )
+    assert "shell, apply_patch" in codex.tools_note
+    openai = registry["openai"].capabilities  # its shell runs in Alphred's sandbox; it is the MCP client
+    assert openai == Capabilities(**every, tool_names=("shell", "read_file", "write_file", "edit_file", "list_files"))
 
 
 def test_describing_loads_no_adapter() -> None:
