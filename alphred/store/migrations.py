@@ -102,10 +102,17 @@ def _create_v3(conn: Connection) -> None:
     schema.WORKERS.create(conn, checkfirst=True)
 
 
+def _create_v4(conn: Connection) -> None:
+    """Files kept outside the branch (SPEC §17): blobs and their chunks, run artifacts, memories."""
+    for table in schema.FILE_TABLES:
+        table.create(conn, checkfirst=True)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
     Migration(3, "run queue and workers", _create_v3),
+    Migration(4, "run artifacts and memories", _create_v4),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -71,6 +71,12 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,
     "git": GIT_SCHEMA,
+    "memory": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
+        "description": "$ALPHRED_MEMORY: a directory restored from the last completed run of this workflow and "
+        "memory name in the repository, saved when the run completes",
+    },
 }
 SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
     "inputs": {
@@ -86,6 +92,11 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "type": "integer",
             "minimum": 1,
             "description": "Phases executing at the same moment (default 4)",
+        },
+        "max_artifact_bytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Bytes a run may keep in $ALPHRED_ARTIFACTS, and in $ALPHRED_MEMORY (default 50 MiB)",
         },
     },
     "pull_request": {

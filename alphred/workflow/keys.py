@@ -17,10 +17,11 @@ TOP_KEYS = (
     "start",
     "pull_request",
     "git",
+    "memory",
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel")
+LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_artifact_bytes")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider")
 TRANSITION_KEYS = ("to", "when", "max", "priority")
 CHECK_KINDS = ("run", "changed", "unchanged", "report")
