@@ -11,6 +11,7 @@ from typing import Any
 from alphred.engine import RunStarted, RunState, initial_state, state_to_json
 from alphred.errors import AlphredError
 from alphred.git import GitWorktrees, branch_tokens, choose_branch_template, render_branch_name
+from alphred.operations.memory import repository_key
 from alphred.operations.remote_branch import check_branch_pushable, discard_unstarted_run
 from alphred.operations.workspace import WANTED_BRANCH, Workspace, drive, make_worktree
 from alphred.providers import ProviderRegistry
@@ -51,6 +52,7 @@ def insert_run(
     base = GitWorktrees(workspace.location).resolve_base(options.base)
     state = initial_state(workflow, options.inputs, deliver=options.pull_request is not None)
     template = choose_branch_template(options.branch, options.branch_template, options.environ)
+    memory_key = repository_key(workspace.location.root) if workflow.memory is not None else None
     with store.transaction() as tx:
         tree_id, _version = tx.compile(workflow)
         run_id = tx.create_run(
@@ -66,6 +68,8 @@ def insert_run(
         tokens = branch_tokens(tree_key=workflow.key, run_id=run_id, base_sha=base.sha, node_key=workflow.start)
         runtime = {**options.stored(), WANTED_BRANCH: render_branch_name(template, tokens)}
         tx.update_run(run_id, engine_state={"engine": state_to_json(state), "runtime": runtime})
+        if memory_key is not None and workflow.memory is not None:  # its memory, as the last completion left it
+            tx.use_memory(run_id, memory_key, workflow.key, workflow.memory)
         if after is not None:
             after(tx)
     return run_id, str(runtime[WANTED_BRANCH]), base.sha, state

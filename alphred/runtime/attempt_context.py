@@ -14,6 +14,7 @@ from alphred.engine import Event
 from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
+from alphred.runtime.run_files import RunFiles
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
@@ -71,3 +72,10 @@ class PhaseContext:
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
+    files: RunFiles | None = None  # $ALPHRED_ARTIFACTS and $ALPHRED_MEMORY (SPEC §17)
+
+    def template_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        """A phase's template values with ``artifacts.dir`` (and ``memory.dir``) added."""
+        if self.files is not None:
+            values.update(self.files.template_values())
+        return values

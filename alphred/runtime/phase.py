@@ -132,7 +132,7 @@ async def _end(
         failed = PhaseFailed(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
-        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt))
+        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt), False)
     assert outcome.result is not None
     verdict = read_result(ctx, phase, outcome.result)
     if verdict.exit_code is not None:
@@ -156,15 +156,37 @@ def _ended(
     complete: Callable[[], PhaseCompleted | PhaseFailed],
     seal: WorktreeSeal,
     key: tuple[str, int],
+    succeeded: bool = True,
 ) -> PhaseCompleted | PhaseFailed:
     """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
-    transaction, then ``complete`` (the report, the commit) — unless it tampered with git: then what it
-    changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed)."""
+    transaction, the run's artifacts and memory (SPEC §17), then ``complete`` (the report, the commit) —
+    unless it tampered with git: then what it changed there is restored and the attempt fails
+    ``WORKTREE_TAMPERED`` (nothing is committed); or its files are over the limit (``ARTIFACTS_TOO_LARGE``)."""
     stats.pause_requested = sink.flush_with(lambda tx: tx.run_requests(ctx.run_id)[0])
     broken = seal.broken()
     if broken:
         return _tampered(ctx, stats, seal, broken, key)
+    refused = _store_files(ctx, stats, key)
+    if refused is not None and succeeded:  # a failed attempt keeps its own reason
+        return refused
     return complete()
+
+
+def _store_files(ctx: PhaseContext, stats: AttemptStats, key: tuple[str, int]) -> PhaseFailed | None:
+    """Keep the run's artifacts and memory with it (SPEC §17), before the attempt's outcome is recorded;
+    a PhaseFailed when they cannot be (over ``limits.max_artifact_bytes``: not retried)."""
+    if ctx.files is None or ctx.dry_run_commands:
+        return None
+    try:
+        stored = ctx.files.store(ctx.store, ctx.redactor)
+    except ProviderError as exc:
+        phase, attempt = key
+        stats.message = ctx.redactor.redact(exc.message)
+        stats.details["error"] = {"kind": exc.kind, "code": exc.code}
+        return PhaseFailed(phase, attempt, exc.kind, exc.retryable, exc.code, stats.tokens, stats.cost_usd)
+    if stored:
+        stats.details["artifacts_stored"] = stored
+    return None
 
 
 def _tampered(
@@ -200,7 +222,9 @@ async def _check(
     """
     if ctx.dry_run_commands and phase.type is PhaseType.COMMAND:  # the command was not run: neither are its checks
         try:
-            return dry_run_checks(phase.checks, template_context(state, ctx.workflow, phase.key), sink.add)
+            return dry_run_checks(
+                phase.checks, ctx.template_values(template_context(state, ctx.workflow, phase.key)), sink.add
+            )
         finally:
             await asyncio.to_thread(sink.flush)
             stats.events = sink.count
@@ -226,7 +250,7 @@ async def _check(
         worktree=ctx.worktree,
         git=ctx.worktrees.dirs(ctx.worktree),
         start_sha=str(stats.details["start_sha"]),
-        values=template_context(state, ctx.workflow, phase.key),
+        values=ctx.template_values(template_context(state, ctx.workflow, phase.key)),
         report=verdict.report,
         environ=room.environ,
         redactor=ctx.redactor,
@@ -268,7 +292,7 @@ def _events_for(
     reports: dict[str, UpstreamReport],
     room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
-    values = template_context(state, ctx.workflow, phase.key)
+    values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run

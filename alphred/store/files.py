@@ -127,9 +127,15 @@ class FileOps:
             for row in self._conn.execute(select(MEMORY_FILES).where(MEMORY_FILES.c.memory_id == memory.id)):
                 self._conn.execute(
                     insert(RUN_FILES).values(
-                        run_id=run_id, area="memory", path=row.path, sha256=row.sha256, size=row.size,
-                        mode=row.mode, mtime_ns=None, updated_at=now,
-                    )  # fmt: skip
+                        run_id=run_id,
+                        area="memory",
+                        path=row.path,
+                        sha256=row.sha256,
+                        size=row.size,
+                        mode=row.mode,
+                        mtime_ns=None,
+                        updated_at=now,
+                    )
                 )
         return saved_by
 

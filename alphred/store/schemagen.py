@@ -130,7 +130,8 @@ def render_schema() -> str:
     body = [_HEADER]
     for each in SQLModel.metadata.tables.values():
         body.append("\n".join(_table(each)) + "\n")
-    for name, models in (("TOPOLOGY_TABLES", TOPOLOGY_MODELS), ("RUN_TABLES", RUN_MODELS), ("FILE_TABLES", FILE_MODELS)):
+    groups = (("TOPOLOGY_TABLES", TOPOLOGY_MODELS), ("RUN_TABLES", RUN_MODELS), ("FILE_TABLES", FILE_MODELS))
+    for name, models in groups:
         listed = "".join(f"    {table(model).name.upper()},\n" for model in models)
         body.append(f"{name} = (\n{listed})")
     body.append(f"QUEUE_COLUMNS = {QUEUE_COLUMNS!r}\n")

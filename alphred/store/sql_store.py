@@ -48,9 +48,7 @@ _STORES: dict[str, type[SqlRunStore]] = {}
 _CONFIGURED: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
 
 
-class StoreTransaction(
-    TopologyOps, HistoryOps, SnapshotOps, LeaseOps, ProcessOps, QueueOps, RepositoryOps, FileOps
-):
+class StoreTransaction(TopologyOps, HistoryOps, SnapshotOps, LeaseOps, ProcessOps, QueueOps, RepositoryOps, FileOps):
     """The store's operations bound to one open transaction (see ``SqlRunStore.transaction``)."""
 
 

@@ -224,9 +224,8 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     artifact_bytes = None
     if "max_artifact_bytes" in fields:
         artifact_bytes = f.read_int(fields["max_artifact_bytes"], "max_artifact_bytes", out, 1)
-    return Limits(
-        steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL, artifact_bytes or DEFAULT_MAX_ARTIFACT_BYTES
-    )
+    artifact_bytes = artifact_bytes or DEFAULT_MAX_ARTIFACT_BYTES
+    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL, artifact_bytes)
 
 
 def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None]:
