@@ -81,9 +81,9 @@ class Persister:
     def _one(self, tx: StoreTransaction, effect: Effect, measured: Mapping[tuple[str, int], AttemptStats]) -> None:
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
-            if effect.status is RunStatus.COMPLETED:  # its memory becomes the next run's, with its completion
-                if tx.save_memory(self.run_id):
-                    crash_point("saving_memory")  # saved, not committed: a kill here saves nothing
+            # a completed run's memory becomes the next run's, in the transaction of its completion
+            if effect.status is RunStatus.COMPLETED and tx.save_memory(self.run_id):
+                crash_point("saving_memory")  # saved, not committed: a kill here saves nothing
         elif isinstance(effect, SetPhaseStatus):
             if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
                 self.run_id, self.owner, self.ttl, node_key=effect.phase
