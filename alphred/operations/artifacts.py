@@ -47,6 +47,9 @@ def copy_artifact(store: SqlRunStore, record: RunFileRecord, sink: BinaryIO) -> 
 
 
 def artifact_pieces(store: SqlRunStore, record: RunFileRecord) -> Iterator[bytes]:
-    """One artifact's content, piece by piece (each read in a short transaction of its own)."""
-    with store.reading() as tx:
-        yield from tx.blob_chunks(record.sha256)
+    """One artifact's content, piece by piece (each read in a short transaction of its own: a slow reader,
+    such as a download, holds no transaction open)."""
+    seq = 0
+    while (piece := store.blob_chunk(record.sha256, seq)) is not None:
+        yield piece
+        seq += 1

@@ -66,13 +66,15 @@ class FileOps:
     def blob_chunks(self, sha256: str) -> Iterator[bytes]:
         """The pieces of a stored content, in order, one query each (memory stays flat)."""
         seq = 0
-        query = select(FILE_CHUNKS.c.data).where(FILE_CHUNKS.c.sha256 == sha256)
-        while True:
-            data = self._conn.execute(query.where(FILE_CHUNKS.c.seq == seq)).scalar()
-            if data is None:
-                return
-            yield bytes(data)
+        while (data := self.blob_chunk(sha256, seq)) is not None:
+            yield data
             seq += 1
+
+    def blob_chunk(self, sha256: str, seq: int) -> bytes | None:
+        """Piece number ``seq`` (from 0) of a stored content; None past its last."""
+        query = select(FILE_CHUNKS.c.data).where(FILE_CHUNKS.c.sha256 == sha256, FILE_CHUNKS.c.seq == seq)
+        data = self._conn.execute(query).scalar()
+        return None if data is None else bytes(data)
 
     # -- a run's files -----------------------------------------------------------------------------------
 

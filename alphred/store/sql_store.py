@@ -318,5 +318,6 @@ class SqlRunStore:
 
     run_files = _reading(StoreTransaction.run_files)
     run_files_size = _reading(StoreTransaction.run_files_size)
+    blob_chunk = _reading(StoreTransaction.blob_chunk)
     memories = _reading(StoreTransaction.memories)
     clear_memory = _writing(StoreTransaction.clear_memory)
