@@ -53,7 +53,8 @@ class FileOps:
         values = {"sha256": sha256, "size": size, "created_at": utcnow()}
         upsert = _INSERT_OR_NOTHING.get(self._conn.dialect.name)
         if upsert is not None:
-            if self._conn.execute(upsert(FILE_BLOBS).values(values).on_conflict_do_nothing()).rowcount == 0:
+            statement = upsert(FILE_BLOBS).values(values).on_conflict_do_nothing().returning(FILE_BLOBS.c.sha256)
+            if self._conn.execute(statement).first() is None:  # (rowcount is not reliable here on every driver)
                 return False
         else:  # pragma: no cover - other databases: look first
             if self.has_blob(sha256):
