@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import ROOT, subprocess_env  # noqa: E402
+from common import ROOT, subprocess_env
 
 MB = 1_000_000
 
