@@ -146,8 +146,18 @@ def walk(directory: Path) -> Iterator[LocalFile]:
                 yield LocalFile(relative, full, info.st_size, stat.S_IMODE(info.st_mode), info.st_mtime_ns)
 
 
-def redacted_pieces(path: Path, redactor: Redactor) -> Iterator[bytes]:
-    """The file's content, redacted line by line, in pieces of about READ_BYTES."""
+def redacted_pieces(path: Path, redactor: Redactor | None, masked: list[bool] | None = None) -> Iterator[bytes]:
+    """The file's content, redacted line by line (not at all without ``redactor``), in pieces of about
+    READ_BYTES; ``masked`` gets True appended when redaction changed something."""
+
+    def redact(block: bytes) -> bytes:
+        if redactor is None:
+            return block
+        done = redactor.redact_bytes(block)
+        if masked is not None and done is not block:
+            masked.append(True)
+        return done
+
     carry = b""
     with path.open("rb") as handle:
         while True:
@@ -161,9 +171,9 @@ def redacted_pieces(path: Path, redactor: Redactor) -> Iterator[bytes]:
                 continue
             cut = cut or len(block)
             carry = block[cut:]
-            yield redactor.redact_bytes(block[:cut])
+            yield redact(block[:cut])
     if carry:
-        yield redactor.redact_bytes(carry)
+        yield redact(carry)
 
 
 def safe_target(directory: Path, relative: str) -> Path | None:
@@ -224,7 +234,8 @@ def _store_one(
     """Store one changed file (its content only when no blob holds it yet); 1 when a blob was written."""
     digest = hashlib.sha256()
     size = 0
-    for piece in redacted_pieces(local.full, redactor):
+    masked: list[bool] = []
+    for piece in redacted_pieces(local.full, redactor, masked):
         digest.update(piece)
         size += len(piece)
     sha = digest.hexdigest()
@@ -232,8 +243,8 @@ def _store_one(
     if (record is None or record.sha256 != sha) and not tx.has_blob(sha):
         again = hashlib.sha256()
 
-        def pieces() -> Iterator[bytes]:
-            for piece in redacted_pieces(local.full, redactor):
+        def pieces() -> Iterator[bytes]:  # the same pieces again (redacted again only if it had to be)
+            for piece in redacted_pieces(local.full, redactor if masked else None):
                 again.update(piece)
                 yield piece
 
