@@ -13,6 +13,8 @@ import pytest
 from helpers.repos import git
 from helpers.runs import alphred, base_env, db, steps, workflow
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
 WRITE_READ = """\
 phases:
   write:
@@ -224,3 +226,26 @@ def test_a_kill_while_storing_artifacts_loses_nothing_and_stores_nothing_twice(r
         .fetchone()
     )
     assert chunks == sizes  # every content stored exactly once
+
+
+@pytest.mark.slow  # the claude SDK against its fake CLI
+def test_an_agent_writes_its_artifacts_through_the_environment_it_is_given(repo: Path, tmp_path: Path) -> None:
+    pytest.importorskip("claude_agent_sdk")
+    import sys
+
+    fake = tmp_path / "claude"
+    fake.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "fake_claude_cli.py"}" "$@"\n')
+    fake.chmod(0o755)
+    env = base_env(repo.parent) | {
+        "ALPHRED_CLAUDE_CLI": str(fake),
+        "ANTHROPIC_API_KEY": "fake-anthropic-key",
+        "IS_SANDBOX": "1",
+        "CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK": "1",
+        "FAKE_CLAUDE_FILE": "$ALPHRED_ARTIFACTS/agent/notes.md",
+    }
+    wf = workflow(repo, "phases:\n  think:\n    provider: claude\n    prompt: Investigate; keep notes.\n")
+    result = alphred(repo, "run", str(wf), "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    notes = alphred(repo, "artifacts", "1", "agent/notes.md", env=env).stdout
+    assert notes.startswith("written by the fake claude") and "Investigate; keep notes." in notes
+    assert git(repo, "ls-tree", "-r", "--name-only", json.loads(result.stdout)["branch"]).split() == ["README.md"]
