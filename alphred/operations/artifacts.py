@@ -32,7 +32,7 @@ def write_artifacts(store: SqlRunStore, files: list[RunFileRecord], out: Path) -
         if target is None:  # never stored by Alphred: refuse rather than write outside ``out``
             raise UsageError(f"artifact path '{record.path}' would leave {out}")
         with store.reading() as tx:
-            write_file(target, tx.blob_chunks(record.sha256), record.mode)
+            write_file(target, tx.blob_chunks(record.sha256), record.mode, out)
         written.append(target)
     return written
 

@@ -98,7 +98,7 @@ class RunFiles:
                     target = safe_target(directory, record.path)
                     if target is None or not _stale(target, record):
                         continue
-                    write_file(target, tx.blob_chunks(record.sha256), record.mode)
+                    write_file(target, tx.blob_chunks(record.sha256), record.mode, directory)
                     written += 1
         return written
 
@@ -159,7 +159,11 @@ def redacted_pieces(path: Path, redactor: Redactor | None, masked: list[bool] | 
         return done
 
     carry = b""
-    with path.open("rb") as handle:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))  # a file swapped for a symlink is refused
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ProviderError(f"{path.name} is no longer a regular file", code=FILES_CHANGED)
+    with os.fdopen(fd, "rb") as handle:
         while True:
             block = handle.read(READ_BYTES)
             if not block:
@@ -184,9 +188,12 @@ def safe_target(directory: Path, relative: str) -> Path | None:
     return directory.joinpath(*pure.parts)
 
 
-def write_file(target: Path, pieces: Iterable[bytes], mode: int) -> None:
+def write_file(target: Path, pieces: Iterable[bytes], mode: int, top: Path | None = None) -> None:
     """Write ``pieces`` to ``target`` through a temporary file renamed in place (a kill leaves no half file);
-    a symlink or directory in the way is replaced, never followed."""
+    a symlink or directory in the way is replaced, never followed — below ``top`` (the area), a symlink
+    standing for one of ``target``'s parent directories too (what an agent left cannot redirect the write)."""
+    if top is not None:
+        _real_parents(top, target)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.is_symlink() or target.is_dir():
         if target.is_dir() and not target.is_symlink():
@@ -203,6 +210,16 @@ def write_file(target: Path, pieces: Iterable[bytes], mode: int) -> None:
             handle.write(piece)
     os.chmod(partial, (mode & 0o777) or 0o644)
     os.replace(partial, target)
+
+
+def _real_parents(top: Path, target: Path) -> None:
+    """Make every directory between ``top`` and ``target`` a real directory (a symlink there is removed)."""
+    current = top
+    for part in target.relative_to(top).parts[:-1]:
+        current = current / part
+        if current.is_symlink() or (current.exists() and not current.is_dir()):
+            current.unlink()
+        current.mkdir(exist_ok=True)
 
 
 def _stale(target: Path, record: RunFileRecord) -> bool:

@@ -10,8 +10,9 @@ import signal
 from pathlib import Path
 
 import pytest
+from helpers.processes import kill_group
 from helpers.repos import git
-from helpers.runs import alphred, base_env, db, steps, workflow
+from helpers.runs import alphred, base_env, db, start, steps, wait_for, workflow
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -249,3 +250,38 @@ def test_an_agent_writes_its_artifacts_through_the_environment_it_is_given(repo:
     notes = alphred(repo, "artifacts", "1", "agent/notes.md", env=env).stdout
     assert notes.startswith("written by the fake claude") and "Investigate; keep notes." in notes
     assert git(repo, "ls-tree", "-r", "--name-only", json.loads(result.stdout)["branch"]).split() == ["README.md"]
+
+
+def test_a_symlink_left_by_a_killed_attempt_cannot_redirect_the_restore(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    ready = tmp_path / "planted"
+    wf = workflow(
+        repo,
+        f"""\
+        phases:
+          write:
+            type: command
+            run: mkdir -p "$ALPHRED_ARTIFACTS/notes" && printf plan > "$ALPHRED_ARTIFACTS/notes/plan.md"
+            transitions: [{{to: plant}}]
+          plant:
+            type: command
+            run: |
+              if [ ! -e {ready} ]; then
+                rm -rf "$ALPHRED_ARTIFACTS/notes"; ln -s {outside} "$ALPHRED_ARTIFACTS/notes"
+                ln -s /etc/hostname "$ALPHRED_ARTIFACTS/host"; touch {ready}; sleep 120
+              fi
+        """,
+    )
+    process = start(repo, "run", str(wf))
+    try:
+        wait_for(ready.exists)
+    finally:
+        kill_group(process)
+    process.communicate(timeout=60)
+    result = alphred(repo, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    assert list(outside.iterdir()) == []  # restored into a real directory, never through the symlink
+    place = repo / ".alphred" / "runs" / "1" / "artifacts"
+    assert not (place / "notes").is_symlink() and (place / "notes" / "plan.md").read_text() == "plan"
+    assert [path for path, _ in stored(repo)] == ["notes/plan.md"]  # the symlink `host` was never stored
