@@ -285,3 +285,36 @@ def test_a_symlink_left_by_a_killed_attempt_cannot_redirect_the_restore(repo: Pa
     place = repo / ".alphred" / "runs" / "1" / "artifacts"
     assert not (place / "notes").is_symlink() and (place / "notes" / "plan.md").read_text() == "plan"
     assert [path for path, _ in stored(repo)] == ["notes/plan.md"]  # the symlink `host` was never stored
+
+
+@pytest.mark.slow  # two checkouts, a worker
+def test_a_worker_in_another_checkout_takes_the_run_over_with_its_artifacts_and_memory(
+    repo: Path, tmp_path: Path
+) -> None:
+    import subprocess
+
+    env = base_env(tmp_path)
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    wf = workflow(
+        repo,
+        GATED.replace("phases:", "memory: kept\nphases:", 1).replace(
+            "run: printf 'notes\\n' > \"$ALPHRED_ARTIFACTS/notes.md\"",
+            'run: printf \'notes\\n\' > "$ALPHRED_ARTIFACTS/notes.md"; echo first > "$ALPHRED_MEMORY/m.txt"',
+        ),
+    )
+    assert "ALPHRED_MEMORY/m.txt" in wf.read_text()
+    assert alphred(repo, "submit", str(wf), "--db", url, env=env).returncode == 0
+    first = alphred(repo, "worker", "--once", "--db", url, env=env)
+    assert "run 1: paused" in first.stderr, first.stderr  # at the gate, in the first checkout
+    other = tmp_path / "other-checkout"
+    subprocess.run(["git", "clone", "-q", str(repo), str(other)], check=True, env=env)
+    git(other, "branch", "alphred/wf/1", "origin/alphred/wf/1")  # the run's branch, as a push would bring it
+    approved = alphred(repo, "approve", "1", "--detach", "--db", url, env=env)
+    assert approved.returncode == 0, approved.stderr
+    done = alphred(other, "worker", "--once", "--db", url, env=env)
+    assert done.returncode == 0, done.stderr
+    final = json.loads(alphred(other, "status", "1", "--json", "--db", url, env=env).stdout)
+    assert final["status"] == "completed"
+    assert (other / ".alphred" / "runs" / "1" / "artifacts" / "notes.md").read_text() == "notes\n"
+    assert (other / ".alphred" / "runs" / "1" / "memory" / "m.txt").read_text() == "first\n"
+    assert "saved by run 1" in alphred(other, "memory", "kept", "--db", url, env=env).stdout
