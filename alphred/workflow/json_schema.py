@@ -130,6 +130,15 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
         "base": STRING,
         "labels": {"type": "array", "items": STRING},
         "reviewers": {"type": "array", "items": STRING},
+        "existing": {
+            "type": "string",
+            "description": "An open pull request (a number or URL, templated): its head branch is checked out into "
+            "the run's worktree and the run's commits are pushed to it; no new pull request is opened",
+        },
+        "allow_forks": {
+            "type": "boolean",
+            "description": "Accept an existing pull request from a fork (default false)",
+        },
     },
     "ci": {
         "poll": {"$ref": "#/$defs/duration", "description": "How often the checks are looked at (default 30s)"},
