@@ -42,6 +42,8 @@ def open_or_update_phase(ctx: PhaseContext, state: RunState, phase: Phase) -> tu
 
     record = ctx.store.get_run(ctx.run_id)
     branch = record.branch or ""
+    if "branch" in phase.templates and ctx.pull_request is not None:  # SPEC §17: its own branch, its own PR
+        branch = cut_branch(ctx, state, phase)
     plan = ctx.pull_request
     if plan is None or ctx.describe is None:
         said = "no pull request is opened (--no-pr or --dry-run): the phase reports none"
@@ -76,10 +78,33 @@ def open_or_update_phase(ctx: PhaseContext, state: RunState, phase: Phase) -> tu
         raise ProviderError(ctx.redactor.redact(exc.message), kind=kind, code=DELIVERY_FAILED) from None
     crash_point("pull_request_phase_opened")
     verb = "opened" if opened.created else "updated"
-    return opened.report(), [f"pushed {branch}", f"pull request {verb}: {opened.url}"]
+    report = {**opened.report(), "sha": ctx.worktrees.head_sha(ctx.worktree)}  # SPEC §17: the pushed commit
+    return report, [f"pushed {branch}", f"pull request {verb}: {opened.url}"]
 
 
 PR_FROM_FORK = "PR_FROM_FORK"
+
+
+def cut_branch(ctx: PhaseContext, state: RunState, phase: Phase) -> str:
+    """The phase's own branch (``branch:``, rendered and sanitised) at the run's head: made, or moved forward
+    (never back, never across: a branch that went elsewhere is a DELIVERY_FAILED); return its name."""
+    from alphred.git import sanitize_branch_name
+
+    values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
+    name = sanitize_branch_name(render_template(phase.templates["branch"], values))
+    head = ctx.worktrees.head_sha(ctx.worktree)
+    root = ctx.worktrees.location.root
+    env = git_environment()
+    dirs = ctx.worktrees.dirs(ctx.worktree)
+    found = run_git(("rev-parse", "--verify", "--quiet", f"refs/heads/{name}"), root, env, check=False, dirs=dirs)
+    current = found.stdout.decode().strip() if found.returncode == 0 else None
+    if current == head:
+        return name
+    if current is not None and not _is_ancestor(root, current, head, env, dirs):
+        message = f"branch {name} holds commits the run branch lacks: it is not moved (pick another branch:)"
+        raise ProviderError(message, kind="invalid_request", code=DELIVERY_FAILED)
+    run_git(("update-ref", f"refs/heads/{name}", head), root, env, dirs=dirs)
+    return name
 
 
 def existing_ref(ctx: PhaseContext, state: RunState, phase: Phase) -> str:

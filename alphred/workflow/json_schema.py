@@ -139,6 +139,11 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "type": "boolean",
             "description": "Accept an existing pull request from a fork (default false)",
         },
+        "branch": {
+            "type": "string",
+            "description": "Open this phase's pull request from its own branch (templated, sanitised), cut from the "
+            "run branch when the phase runs: several such phases open several pull requests",
+        },
     },
     "ci": {
         "poll": {"$ref": "#/$defs/duration", "description": "How often the checks are looked at (default 30s)"},

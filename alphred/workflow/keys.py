@@ -42,7 +42,9 @@ COMMON_PHASE_KEYS = (
 AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output")
 COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output")
 APPROVAL_KEYS = ("message",)
-PULL_REQUEST_PHASE_KEYS = ("title", "body_from", "draft", "base", "labels", "reviewers", "existing", "allow_forks")
+PULL_REQUEST_PHASE_KEYS = (
+    "title", "body_from", "draft", "base", "labels", "reviewers", "existing", "allow_forks", "branch",
+)  # fmt: skip
 CI_KEYS = ("poll", "required_only")
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares

@@ -264,6 +264,10 @@ def _pull_request(reading: Reading, key: str, fields: dict[str, yaml.Node], work
         existing = f.read_str(fields["existing"], "existing", out)
         if existing is not None:
             work.templates["existing"] = reading.template(fields["existing"], existing, (key, "existing"))
+    if "branch" in fields:  # SPEC §17: its own branch (cut from the run branch), its own pull request
+        branch = f.read_str(fields["branch"], "branch", out)
+        if branch is not None:
+            work.templates["branch"] = reading.template(fields["branch"], branch, (key, "branch"))
     if "allow_forks" in fields:
         work.options["allow_forks"] = bool(f.read_bool(fields["allow_forks"], "allow_forks", out))
 

@@ -130,3 +130,56 @@ def test_pr_branch_checks_the_pull_request_out_at_run_start(tmp_path: Path) -> N
     worktree = world.repo / ".alphred" / "worktrees" / "1"
     assert (worktree / "seen.txt").read_text() == "feature\n"
     assert git(world.repo, "rev-parse", f"{world.remote_sha('feature')}~1", env=world.env) == start
+
+
+SEVERAL = """\
+alphred: 1
+key: several
+phases:
+  a:
+    provider: scripted
+    script: [{report: "part a", files: {a.txt: "a\\n"}}]
+    transitions: [{to: pr_a}]
+  pr_a:
+    type: pull_request
+    branch: "bot/{{ inputs.topic }}-a"
+    title: Part A
+    transitions: [{to: b}]
+  b:
+    provider: scripted
+    script: [{report: "part b", files: {b.txt: "b\\n"}}]
+    transitions: [{to: pr_b}]
+  pr_b:
+    type: pull_request
+    branch: "bot/{{ inputs.topic }} b!"
+    title: Part B
+inputs:
+  topic: {default: split}
+"""
+
+
+def creates(world: ScmWorld) -> list[str]:
+    """The head branch of every ``gh pr create`` call, in order."""
+    heads = []
+    for call in world.calls():
+        argv = call["argv"]
+        if argv[:2] == ["pr", "create"]:
+            given = [w.removeprefix("--head=") for w in argv if w.startswith("--head=")]
+            heads.append(given[0] if given else argv[argv.index("--head") + 1])
+    return heads
+
+
+def test_several_pull_request_phases_open_several_pull_requests_once_each(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    wf = world.root / "several.yaml"
+    wf.write_text(SEVERAL)
+    crash = {**world.env, "ALPHRED_CRASH_AT": "pull_request_phase_opened@2"}  # the second PR opened, not recorded
+    crashed = alphred(world, "run", str(wf), env=crash)
+    assert crashed.returncode < 0 or crashed.returncode == 137, crashed.stderr
+    result = alphred(world, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    assert creates(world) == ["bot/split-a", "bot/split-b"]  # one each, none twice after the kill
+    first, second = world.remote_sha("bot/split-a"), world.remote_sha("bot/split-b")
+    assert git(world.repo, "rev-parse", f"{second}~1", env=world.env) == first  # each cut from the run branch
+    assert git(world.repo, "show", "--name-only", "--format=", first, env=world.env) == "a.txt"
+    assert git(world.repo, "show", "--name-only", "--format=", second, env=world.env) == "b.txt"
