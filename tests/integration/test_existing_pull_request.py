@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from helpers.processes import run_alphred
 from helpers.scm import ScmWorld, git, make_world
 
@@ -183,3 +185,32 @@ def test_several_pull_request_phases_open_several_pull_requests_once_each(tmp_pa
     assert git(world.repo, "rev-parse", f"{second}~1", env=world.env) == first  # each cut from the run branch
     assert git(world.repo, "show", "--name-only", "--format=", first, env=world.env) == "a.txt"
     assert git(world.repo, "show", "--name-only", "--format=", second, env=world.env) == "b.txt"
+
+
+@pytest.mark.slow  # the claude SDK against its fake CLI
+def test_the_address_review_template_runs_offline(tmp_path: Path) -> None:
+    pytest.importorskip("claude_agent_sdk")
+    world = make_world(tmp_path)
+    start = existing_pr(world)
+    fake = world.bin / "claude"
+    fake.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{ROOT / "tests" / "fixtures" / "fake_claude_cli.py"}" "$@"\n')
+    fake.chmod(0o755)
+    env = world.env | {
+        "ALPHRED_CLAUDE_CLI": str(fake),
+        "ANTHROPIC_API_KEY": "fake-anthropic-key",
+        "IS_SANDBOX": "1",
+        "CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK": "1",
+        "FAKE_CLAUDE_FILE": "review-fixes.md",
+    }
+    template = ROOT / "workflows" / "address-review.yaml"
+    result = alphred(world, "run", str(template), "-i", "pr=123", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["status"] == "completed"
+    head = world.remote_sha("feature")
+    assert git(world.repo, "rev-parse", f"{head}~1", env=world.env) == start  # on the PR, not forced
+    fixes = git(world.repo, "show", f"{head}:review-fixes.md", env=world.env)
+    assert fixes.startswith("written by the fake claude") and "The pull request" in fixes  # the agent's change
+    review = alphred(world, "artifacts", "1", "review.md", env=env).stdout
+    assert PR_URL in review  # the review, kept with the run, never committed
+    assert "review.md" not in git(world.repo, "ls-tree", "-r", "--name-only", head, env=world.env)
+    assert [c for c in world.calls() if c["argv"][:2] == ["pr", "create"]] == []
