@@ -33,7 +33,7 @@ def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datet
         f'<section id="events-box"><h2>Events</h2>{_events(run_id, view)}</section>'
         f'<section id="reports" data-live>{parts["reports"]}</section>'
         f'<section id="diffs" data-live>{parts["diffs"]}</section>'
-        f'<section id="artifacts" data-live>{parts["artifacts"]}</section>'
+        f'<section id="artifacts" data-live>{parts.get("artifacts", "")}</section>'
     )
     attrs = (
         f' data-run-id="{run_id}" data-after="{after}" data-steps="{view.step_total}"'
@@ -82,12 +82,13 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
         "graph": '<h2>Workflow</h2><div class="graph-box">'
         f"{render_svg(view.graph, states, current=current, run=status, counts=_counts(view))}</div>",
         "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
-        "artifacts": f"<h2>Artifacts</h2>{artifact_files(view.record.id, view.files)}",
     }
     if view.reports is not None:
         sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, view.older_reports, status['phases'])}"
     if view.diffs is not None:
         sections["diffs"] = f"<h2>Changes</h2>{diffs(view.diffs, view.older_diffs)}"
+    if view.reports is not None:  # a phase ended since the page read them: its files too (SPEC §17)
+        sections["artifacts"] = f"<h2>Artifacts</h2>{artifact_files(view.record.id, view.files)}"
     return sections
 
 
