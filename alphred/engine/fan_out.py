@@ -22,7 +22,7 @@ from dataclasses import replace
 from alphred.engine.events import MergeBranch, MergeConflicted, MergeDone, RecordRouting, StartPhase, StopPhase
 from alphred.engine.fold import Fold, Result, cap_reason, claim_attempt, enter, skip_unchosen
 from alphred.engine.reasons import CANCELLED, FAIL_TARGET, INTERRUPTED, MERGE_CONFLICT, PAUSED, RETRIES_EXHAUSTED
-from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
+from alphred.engine.routing import NO_ROUTE, Explanation, choose_transition
 from alphred.engine.state import Lane, MergeState, RunState, Step, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.workflow.model import END, FAIL, RESERVED_TARGETS, Transition
@@ -49,11 +49,16 @@ def _set_lane(fold: Fold, lane: Lane) -> None:
     fold.update(lanes=tuple(lane if other.head == lane.head else other for other in fold.state.lanes))
 
 
-def fan_out(fold: Fold, source: str, attempt: int, decision: str | None, chosen: Transition) -> None:
+def fan_out(
+    fold: Fold, source: str, attempt: int, decision: str | None, chosen: Transition, explanation: Explanation = ()
+) -> None:
     """Route ``source`` (on the run branch) through fan-out ``chosen``: one lane per branch, then start them."""
     branches = chosen.fan_out
     fold.record_step(Step(source, attempt, StepOutcome.COMPLETED, decision, ",".join(branches)))
-    fold.effects.append(RecordRouting(source, attempt, decision, chosen.target, chosen.priority, fan_out=branches))
+    routing = RecordRouting(
+        source, attempt, decision, chosen.target, chosen.priority, fan_out=branches, explanation=explanation
+    )
+    fold.effects.append(routing)
     fold.count_edge(source, chosen.priority)
     for candidate in fold.state.workflow.phase(source).transitions:  # the targets not taken are skipped
         for target in candidate.targets:
@@ -147,14 +152,16 @@ def complete_in_lane(fold: Fold, head: str, key: str, attempt: int, decision: st
     _set_lane(fold, replace(_lane(fold, head), current=None))
     workflow = fold.state.workflow
     phase = workflow.phase(key)
-    chosen = select_transition(phase, guard_context(fold.state, workflow, key), fold.state.edges)
+    chosen, explained = choose_transition(fold.state, workflow, key)
     target = chosen.target if chosen is not None else NO_ROUTE
     fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, target, branch=head))
     if chosen is None:
-        fold.effects.append(RecordRouting(key, attempt, decision, NO_ROUTE, None, NO_ROUTE, branch=head))
+        routing = RecordRouting(key, attempt, decision, NO_ROUTE, None, NO_ROUTE, branch=head, explanation=explained)
+        fold.effects.append(routing)
         fail_run(fold, NO_ROUTE)
         return
-    fold.effects.append(RecordRouting(key, attempt, decision, target, chosen.priority, branch=head))
+    routing = RecordRouting(key, attempt, decision, target, chosen.priority, branch=head, explanation=explained)
+    fold.effects.append(routing)
     fold.count_edge(key, chosen.priority)
     skip_unchosen(fold, phase, target)
     if target == FAIL:

@@ -25,19 +25,47 @@ def stub_reports(workflow: Workflow) -> dict[str, dict[str, Any]]:
     for phase in workflow.phases:
         if phase.type is not PhaseType.AGENT:
             continue
+        typed = sample(phase.output) if phase.output is not None else None  # SPEC §12: its required fields
+        if isinstance(typed, dict):
+            typed.pop("decision", None)
+            reports[phase.key] = typed
         guards = [t for t in phase.transitions if t.guard is not None and t.target != "$fail"]
         if not any(path[:1] == ("report",) for t in guards for path in guard_paths(t.guard)):  # type: ignore[arg-type]
             continue
         decision = phase.decisions[0] if phase.decisions else None
         for transition in sorted(guards, key=lambda t: t.priority):
             assert transition.guard is not None
-            report: dict[str, Any] = {}
+            report: dict[str, Any] = dict(typed) if isinstance(typed, dict) else {}
             _require(transition.guard, report)
             context = {"decision": decision, "report": report, "exit_code": None}
             if report and _holds(transition.guard, context):
                 reports[phase.key] = report
                 break
     return reports
+
+
+def sample(schema: Mapping[str, Any]) -> Any:
+    """A small value of a typed report's schema: an object with its required properties, each the first of
+    its ``enum``, its ``const``, or an empty value of its type (the stand-in's report under ``--dry-run``)."""
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    declared = schema.get("type")
+    kinds = [declared] if isinstance(declared, str) else [t for t in declared or () if t != "null"] or [None]
+    kind = kinds[0] if kinds else None
+    if kind == "object" or (kind is None and isinstance(schema.get("properties"), Mapping)):
+        properties = schema.get("properties") or {}
+        return {
+            name: sample(properties[name]) if isinstance(properties.get(name), Mapping) else None
+            for name in schema.get("required") or ()
+        }
+    empty: dict[str, Any] = {"array": [], "string": "", "integer": 0, "number": 0, "boolean": False}
+    if kind in ("integer", "number") and isinstance(schema.get("minimum"), int | float):
+        return schema["minimum"]
+    if kind == "string" and isinstance(schema.get("minLength"), int):
+        return "x" * schema["minLength"]
+    return empty.get(str(kind))
 
 
 def _holds(guard: Expr, context: Mapping[str, object]) -> bool:
