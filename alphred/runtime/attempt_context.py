@@ -16,6 +16,7 @@ from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
 from alphred.runtime.environment import phase_environment
+from alphred.runtime.run_files import RunFiles
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
@@ -73,6 +74,7 @@ class PhaseContext:
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
+    files: RunFiles | None = None  # $ALPHRED_ARTIFACTS and $ALPHRED_MEMORY (SPEC §17)
     pull_request: PullRequestPlan | None = None  # how ``type: pull_request``/``ci`` phases reach the PR (SPEC §16)
     describe: PullRequestText | None = None  # writes a pull_request phase's title and body
     # ``environ`` without its secrets, per phase ``env:`` list: built once per run, not once per attempt
@@ -85,3 +87,9 @@ class PhaseContext:
         if found is None:
             found = self.environments[allow] = phase_environment(self.environ, allow)
         return found
+
+    def template_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        """A phase's template values with ``artifacts.dir`` (and ``memory.dir``) added."""
+        if self.files is not None:
+            values.update(self.files.template_values())
+        return values

@@ -19,12 +19,14 @@ from alphred.engine import (
     RecordRouting,
     RecordStep,
     RunState,
+    RunStatus,
     SetPhaseStatus,
     SetRunStatus,
     state_to_json,
 )
 from alphred.errors import LeaseLostError
 from alphred.runtime.attempt_context import AttemptStats
+from alphred.runtime.crash import crash_point
 from alphred.store import SqlRunStore, StoreTransaction
 
 Write = Callable[[StoreTransaction], object]
@@ -79,6 +81,9 @@ class Persister:
     def _one(self, tx: StoreTransaction, effect: Effect, measured: Mapping[tuple[str, int], AttemptStats]) -> None:
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
+            # a completed run's memory becomes the next run's, in the transaction of its completion
+            if effect.status is RunStatus.COMPLETED and tx.save_memory(self.run_id):
+                crash_point("saving_memory")  # saved, not committed: a kill here saves nothing
         elif isinstance(effect, SetPhaseStatus):
             if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
                 self.run_id, self.owner, self.ttl, node_key=effect.phase

@@ -137,7 +137,7 @@ async def _end(
         failed = PhaseFailed(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
-        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt))
+        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt), False)
     assert outcome.result is not None
     wait = outcome.result.metadata.get(CI_WAIT)
     if isinstance(wait, (int, float)):  # SPEC §16: the checks still run; look again at wake_at, holding nothing
@@ -167,10 +167,12 @@ def _ended(
     complete: Callable[[], PhaseCompleted | PhaseFailed | CiWaiting],
     seal: WorktreeSeal,
     key: tuple[str, int],
+    succeeded: bool = True,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
-    """The end of an attempt, in one worker thread: the run's pause flag is read, then ``complete`` (the
-    report, the commit) — unless it tampered with git: then what it changed there is restored and the attempt
-    fails ``WORKTREE_TAMPERED`` (nothing is committed).
+    """The end of an attempt, in one worker thread: the run's pause flag is read, the run's artifacts and
+    memory are stored (SPEC §17), then ``complete`` (the report, the commit) — unless it tampered with git:
+    then what it changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed);
+    or its files are over the limit (``ARTIFACTS_TOO_LARGE``).
 
     The attempt's last events join its pending writes: they are written with its outcome, in the transaction
     that records its commit's intent (before the commit) or else in the one that persists the outcome — one
@@ -185,7 +187,27 @@ def _ended(
     broken = seal.broken()
     if broken:
         return _tampered(ctx, stats, seal, broken, key)
+    refused = _store_files(ctx, stats, key)
+    if refused is not None and succeeded:  # a failed attempt keeps its own reason
+        return refused
     return complete()
+
+
+def _store_files(ctx: PhaseContext, stats: AttemptStats, key: tuple[str, int]) -> PhaseFailed | None:
+    """Keep the run's artifacts and memory with it (SPEC §17), before the attempt's outcome is recorded;
+    a PhaseFailed when they cannot be (over ``limits.max_artifact_bytes``: not retried)."""
+    if ctx.files is None or ctx.dry_run_commands:
+        return None
+    try:
+        stored = ctx.files.store(ctx.store, ctx.redactor)
+    except ProviderError as exc:
+        phase, attempt = key
+        stats.message = ctx.redactor.redact(exc.message)
+        stats.details["error"] = {"kind": exc.kind, "code": exc.code}
+        return PhaseFailed(phase, attempt, exc.kind, exc.retryable, exc.code, stats.tokens, stats.cost_usd)
+    if stored:
+        stats.details["artifacts_stored"] = stored
+    return None
 
 
 def _tampered(
@@ -221,7 +243,9 @@ async def _check(
     """
     if ctx.dry_run_commands and phase.type is PhaseType.COMMAND:  # the command was not run: neither are its checks
         try:
-            return dry_run_checks(phase.checks, template_context(state, ctx.workflow, phase.key), sink.add)
+            return dry_run_checks(
+                phase.checks, ctx.template_values(template_context(state, ctx.workflow, phase.key)), sink.add
+            )
         finally:
             await asyncio.to_thread(sink.flush)
             stats.events = sink.count
@@ -247,7 +271,7 @@ async def _check(
         worktree=ctx.worktree,
         git=ctx.worktrees.dirs(ctx.worktree),
         start_sha=str(stats.details["start_sha"]),
-        values=template_context(state, ctx.workflow, phase.key),
+        values=ctx.template_values(template_context(state, ctx.workflow, phase.key)),
         report=verdict.report,
         environ=room.environ,
         redactor=ctx.redactor,
@@ -294,7 +318,7 @@ def _events_for(
         return checked_stream("pull_request", pull_request_events(ctx, state, phase))
     if phase.type is PhaseType.CI:
         return checked_stream("ci", ci_events(ctx, state, phase))
-    values = template_context(state, ctx.workflow, phase.key)
+    values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run

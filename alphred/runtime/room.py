@@ -33,7 +33,8 @@ class AttemptRoom:
         self.phase = phase
         owner = ctx.environ.get(MARKER) or f"pid{os.getpid()}"
         self.marker = attempt_marker(owner, ctx.run_id, phase.key, attempt)
-        self.environ = {**ctx.phase_environ(tuple(phase.env)), ATTEMPT_MARKER: self.marker}
+        places = ctx.files.environment() if ctx.files is not None else {}
+        self.environ = {**ctx.phase_environ(tuple(phase.env)), ATTEMPT_MARKER: self.marker, **places}
         self.sandbox: Sandbox | None = None
         self.spawns = _spawns(ctx, phase)
         self._cleared = False  # ``clear`` ran to its end: nothing the attempt started is left
@@ -62,7 +63,8 @@ class AttemptRoom:
             return
         ctx = self.ctx
         git_dirs = [ctx.worktrees.dirs(ctx.worktree).git_dir, ctx.worktrees.location.git_common_dir]
-        self.sandbox = await asyncio.to_thread(open_sandbox, policy, ctx.worktree, git_dirs)
+        writable = tuple(ctx.files.areas.values()) if ctx.files is not None else ()  # SPEC §17
+        self.sandbox = await asyncio.to_thread(open_sandbox, policy, ctx.worktree, git_dirs, writable)
 
     async def clear(self) -> None:
         """Kill what the attempt started that is still running (never this process's own helpers)."""

@@ -152,12 +152,19 @@ def _create_v5(conn: Connection) -> None:
         conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN explanation {kind}")
 
 
+def _create_v6(conn: Connection) -> None:
+    """Files kept outside the branch (SPEC §17): blobs and their chunks, run artifacts, memories."""
+    for table in schema.FILE_TABLES:
+        table.create(conn, checkfirst=True)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
     Migration(3, "run queue and workers", _create_v3),
     Migration(4, "pull_request and ci phases, wake_at", _create_v4),
     Migration(5, "routing explanations", _create_v5),
+    Migration(6, "run artifacts and memories", _create_v6),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -37,6 +37,7 @@ from alphred.store.records import (
     EventRecord,
     NodeRecord,
     RoutingRecord,
+    RunFileRecord,
     RunRecord,
     RunSnapshot,
     StepRecord,
@@ -100,6 +101,8 @@ _EVENT_SELECT = (
     "JOIN run_nodes n ON n.id = e.run_node_id WHERE e.workflow_run_id = ? AND e.id > ?"
 )
 _ROUTING_COLUMNS = _columns(column_fields(RoutingRecord, without=("node_key",)), "d")
+_RUN_FILE = RowReader(RunFileRecord)
+_RUN_FILE_COLUMNS = ", ".join(column_fields(RunFileRecord))
 
 
 class SqliteReader:
@@ -288,6 +291,15 @@ class SqliteReader:
                 held.setdefault(run["lease_owner"], []).append(run["id"])
         return [worker_object(row, held.get(row["id"], []), now, lost_after) for row in rows]
 
+    def run_files(self, run_id: int, area: str | None = None) -> list[RunFileRecord]:
+        """The stored files of a run (of one area, or both), by area and path."""
+        sql = f"SELECT {_RUN_FILE_COLUMNS} FROM run_files WHERE run_id = ?"
+        parameters: list[Any] = [run_id]
+        if area is not None:
+            sql += " AND area = ?"
+            parameters.append(area)
+        return [_RUN_FILE(_Row(row)) for row in self._query(sql + " ORDER BY area, path", parameters)]  # type: ignore[arg-type]
+
     def live_capabilities(self, lost_after: float) -> list[set[str]]:
         """What each live worker offers."""
         return [set(w["capabilities"]) for w in self.list_workers(lost_after) if w["state"] == "live"]
@@ -301,6 +313,7 @@ _READ_TABLES = {
     "workflow_runs": column_fields(RunRecord, without=("nodes", "tree_key", "tree_version")),
     "run_nodes": column_fields(NodeRecord),
     "routing_decisions": column_fields(RoutingRecord, without=("node_key",)),
+    "run_files": column_fields(RunFileRecord),
 }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from alphred.ui.data import RunView, StepRow
 from alphred.ui.graph_svg import render_svg
 from alphred.ui.html import badge, duration, h, link, money, page, query, when
-from alphred.ui.reports_html import diffs, reports
+from alphred.ui.reports_html import artifact_files, diffs, reports
 from alphred.ui.timeline_svg import bars, lane_name, render_timeline
 
 
@@ -33,6 +33,7 @@ def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datet
         f'<section id="events-box"><h2>Events</h2>{_events(run_id, view)}</section>'
         f'<section id="reports" data-live>{parts["reports"]}</section>'
         f'<section id="diffs" data-live>{parts["diffs"]}</section>'
+        f'<section id="artifacts" data-live>{parts.get("artifacts", "")}</section>'
     )
     attrs = (
         f' data-run-id="{run_id}" data-after="{after}" data-steps="{view.step_total}"'
@@ -86,6 +87,8 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
         sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, view.older_reports, status['phases'])}"
     if view.diffs is not None:
         sections["diffs"] = f"<h2>Changes</h2>{diffs(view.diffs, view.older_diffs)}"
+    if view.reports is not None:  # a phase ended since the page read them: its files too (SPEC §17)
+        sections["artifacts"] = f"<h2>Artifacts</h2>{artifact_files(view.record.id, view.files)}"
     return sections
 
 

@@ -141,3 +141,23 @@ def status_lines(
     )
     lines.append("next: " + " · ".join(hints))
     return lines
+
+
+def artifacts_json(store: SqlRunStore, run_id: int) -> list[dict[str, Any]]:
+    """The run's artifacts for ``status --artifacts --json``: path, size, sha256, when stored."""
+    return [
+        {"path": f.path, "size": f.size, "sha256": f.sha256, "stored_at": f.updated_at.isoformat()}
+        for f in store.run_files(run_id, "artifacts")
+    ]
+
+
+def artifact_lines(store: SqlRunStore, run_id: int, place: Place) -> list[str]:
+    """The ``artifacts:`` block of ``status --artifacts``: each file with its size, and how to fetch them."""
+    files = store.run_files(run_id, "artifacts")
+    if not files:
+        return ["artifacts: none"]
+    total = sum(f.size for f in files)
+    lines = [f"artifacts: {len(files)} file{'s' if len(files) != 1 else ''}, {total:,} bytes"]
+    lines += [f"  {f.size:>12,}  {f.path}" for f in files]
+    lines.append(f"  fetch: {place.alphred(f'artifacts {run_id} -o DIR')}")
+    return lines

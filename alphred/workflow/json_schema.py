@@ -98,6 +98,12 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
         "description": "JSON Schema (draft 2020-12) of the phase's report object (SPEC §12)",
     },
     "git": GIT_SCHEMA,
+    "memory": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
+        "description": "$ALPHRED_MEMORY: a directory restored from the last completed run of this workflow and "
+        "memory name in the repository, saved when the run completes",
+    },
 }
 SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
     "inputs": {
@@ -113,6 +119,11 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "type": "integer",
             "minimum": 1,
             "description": "Phases executing at the same moment (default 4)",
+        },
+        "max_artifact_bytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Bytes a run may keep in $ALPHRED_ARTIFACTS, and in $ALPHRED_MEMORY (default 50 MiB)",
         },
     },
     "pull_request": {
@@ -137,6 +148,20 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
         "base": STRING,
         "labels": {"type": "array", "items": STRING},
         "reviewers": {"type": "array", "items": STRING},
+        "existing": {
+            "type": "string",
+            "description": "An open pull request (a number or URL, templated): its head branch is checked out into "
+            "the run's worktree and the run's commits are pushed to it; no new pull request is opened",
+        },
+        "allow_forks": {
+            "type": "boolean",
+            "description": "Accept an existing pull request from a fork (default false)",
+        },
+        "branch": {
+            "type": "string",
+            "description": "Open this phase's pull request from its own branch (templated, sanitised), cut from the "
+            "run branch when the phase runs: several such phases open several pull requests",
+        },
     },
     "ci": {
         "poll": {"$ref": "#/$defs/duration", "description": "How often the checks are looked at (default 30s)"},

@@ -17,10 +17,11 @@ TOP_KEYS = (
     "start",
     "pull_request",
     "git",
+    "memory",
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel")
+LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_artifact_bytes")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
 TRANSITION_KEYS = ("to", "when", "max", "priority")
 CHECK_KINDS = ("run", "changed", "unchanged", "report")
@@ -54,7 +55,9 @@ AGENT_KEYS = (
 COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output", "shell")
 SHELLS = ("sh", "bash")  # ``shell:`` of a command phase: /bin/sh (the default) or bash
 APPROVAL_KEYS = ("message",)
-PULL_REQUEST_PHASE_KEYS = ("title", "body_from", "draft", "base", "labels", "reviewers")
+PULL_REQUEST_PHASE_KEYS = (
+    "title", "body_from", "draft", "base", "labels", "reviewers", "existing", "allow_forks", "branch",
+)  # fmt: skip
 CI_KEYS = ("poll", "required_only")
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares

@@ -21,6 +21,7 @@ from alphred.workflow.containment import read_git
 from alphred.workflow.files import MAX_WORKFLOW_BYTES, FileRefusedError, read_regular_text
 from alphred.workflow.keys import COMMON_DEFAULTABLE_KEYS, INPUT_KEYS, LIMIT_KEYS, PULL_REQUEST_KEYS, TOP_KEYS
 from alphred.workflow.model import (
+    DEFAULT_MAX_ARTIFACT_BYTES,
     DEFAULT_MAX_PARALLEL,
     DEFAULT_MAX_STEPS,
     InputSpec,
@@ -44,6 +45,7 @@ from alphred.workflow.yaml_source import (
 )
 
 WORKFLOW_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+MEMORY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 
@@ -140,6 +142,7 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
     if "pull_request" in top:
         pull_request, title, when = _pull_request(reading, top["pull_request"])
     hooks = read_git(top["git"], out) if "git" in top else False
+    memory = _memory(top["memory"], out) if "memory" in top else None
     if key is None or start is None or not phases:
         if "phases" in top and not phases and not out.has_errors:
             out.error(top["phases"], "a workflow needs at least one phase")
@@ -160,7 +163,17 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
         source_text=reading.text,
         source_files=dict(reading.files),
         git_hooks=hooks,
+        memory=memory,
     )
+
+
+def _memory(node: yaml.Node, out: Collector) -> str | None:
+    """``memory: NAME`` (SPEC §17): a name of letters, digits, ``.``, ``_`` and ``-``."""
+    name = f.read_str(node, "memory", out)
+    if name is not None and not MEMORY_NAME.fullmatch(name):
+        out.error(node, f"memory name '{name}' must match [A-Za-z0-9][A-Za-z0-9._-]{{0,99}}")
+        return None
+    return name
 
 
 def _inputs(reading: Reading, node: yaml.Node) -> tuple[InputSpec, ...]:
@@ -215,7 +228,11 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     tokens = f.read_int(fields["max_tokens"], "max_tokens", out, 1) if "max_tokens" in fields else None
     cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", out) if "max_cost_usd" in fields else None
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
-    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL)
+    artifact_bytes = None
+    if "max_artifact_bytes" in fields:
+        artifact_bytes = f.read_int(fields["max_artifact_bytes"], "max_artifact_bytes", out, 1)
+    artifact_bytes = artifact_bytes or DEFAULT_MAX_ARTIFACT_BYTES
+    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL, artifact_bytes)
 
 
 def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None, Expr | None]:

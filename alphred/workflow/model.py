@@ -21,6 +21,7 @@ DEFAULT_MAX_STEPS = 100
 DEFAULT_IDLE_TIMEOUT = 600.0
 DEFAULT_CHECK_TIMEOUT = 600.0
 DEFAULT_MAX_PARALLEL = 4
+DEFAULT_MAX_ARTIFACT_BYTES = 50 * 1024 * 1024  # per run, artifacts and memory each (SPEC §17)
 JOIN_MODES = ("all", "any")
 
 
@@ -87,6 +88,7 @@ class Limits:
     max_tokens: int | None = None
     max_cost_usd: float | None = None
     max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
+    max_artifact_bytes: int = DEFAULT_MAX_ARTIFACT_BYTES  # a run's $ALPHRED_ARTIFACTS (and $ALPHRED_MEMORY)
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,7 @@ class Workflow:
     source_text: str = field(default="", repr=False)  # the YAML text, stored with the tree for resume
     source_files: Mapping[str, str] = field(default_factory=dict, repr=False)  # prompt_file path -> text
     git_hooks: bool = False  # ``git: {hooks: true}``: Alphred's commits run the repository's hooks
+    memory: str | None = None  # ``memory: NAME``: $ALPHRED_MEMORY, kept across runs (SPEC §17)
 
     def phase(self, key: str) -> Phase:
         """Return the phase called ``key`` (KeyError when there is none)."""

@@ -303,6 +303,16 @@ def _pull_request(reading: Reading, key: str, fields: dict[str, yaml.Node], work
         if name in fields:
             items = f.read_str_list(fields[name], name, out)
             work.options[name] = [text for text, _ in items or ()]
+    if "existing" in fields:  # SPEC §17: a pull request that already exists (a number or URL), pushed to
+        existing = f.read_str(fields["existing"], "existing", out)
+        if existing is not None:
+            work.templates["existing"] = reading.template(fields["existing"], existing, (key, "existing"))
+    if "branch" in fields:  # SPEC §17: its own branch (cut from the run branch), its own pull request
+        branch = f.read_str(fields["branch"], "branch", out)
+        if branch is not None:
+            work.templates["branch"] = reading.template(fields["branch"], branch, (key, "branch"))
+    if "allow_forks" in fields:
+        work.options["allow_forks"] = bool(f.read_bool(fields["allow_forks"], "allow_forks", out))
 
 
 def _ci(reading: Reading, fields: dict[str, yaml.Node], work: _Work) -> None:

@@ -15,7 +15,11 @@ from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")
 MERGE_FIELDS = ("branch", "conflicts", "status")
-ROOTS = ("decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge")
+ROOTS = (
+    "decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge",
+    "artifacts", "memory",
+)  # fmt: skip
+PLACE_FIELDS = ("dir",)  # artifacts.dir, memory.dir (SPEC §17)
 CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
 
@@ -102,6 +106,12 @@ def path_problem(
         if len(path) != 2 or path[1] not in MERGE_FIELDS:
             hint = did_you_mean(path[1], MERGE_FIELDS) if len(path) > 1 else ""
             return f"unknown path '{dotted}': merge has {', '.join(MERGE_FIELDS)}{hint}"
+        return None
+    if root in ("artifacts", "memory"):
+        if root == "memory" and workflow.memory is None:
+            return f"unknown path '{dotted}': the workflow declares no 'memory:'"
+        if len(path) != 2 or path[1] not in PLACE_FIELDS:
+            return f"unknown path '{dotted}' (use {root}.dir)"
         return None
     if root == "run":
         if len(path) != 2 or path[1] not in RUN_FIELDS:

@@ -20,6 +20,7 @@ from helpers.scm import ScmWorld, make_world
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "workflows").glob("*.yaml"))
 INPUTS = {
+    "address-review": ["-i", "pr=123"],
     "design-implement-review": ["-i", "task=Add a --verbose flag", "-i", "test_command=true", "--approve-all"],
     "fix-issue": ["-i", "issue=Crash on an empty config file", "-i", "test_command=test -d . && true"],
     "fix-until-green": ["-i", "task=Support Python 3.13"],
@@ -28,6 +29,7 @@ INPUTS = {
     "parallel-review": ["-i", "against=main"],
 }
 EXPECTED_STEPS = {
+    "address-review": ["checkout", "review", "address", "push"],  # a dry run checks nothing out, pushes nothing
     "design-implement-review": ["design", "implement", "tests", "review", "gate"],
     "fix-issue": ["implement", "review"],
     "fix-until-green": ["implement", "open_pr", "ci"],  # a dry run opens no pull request: no checks to wait for

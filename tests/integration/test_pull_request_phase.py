@@ -83,7 +83,12 @@ def test_a_kill_after_the_pull_request_opened_leaves_one_pull_request(tmp_path: 
     assert len(pr_calls(world, "create")) == 1  # the repeated attempt found it: no second pull request
     assert [argv[2] for argv in pr_calls(world, "edit")] == ["https://github.com/acme/widgets/pull/42"] * 2
     (last,) = reports(world, 1, "pr")[-1:]
-    assert last == {"url": "https://github.com/acme/widgets/pull/42", "number": 42, "head": "alphred/midpr/1"}
+    assert last == {
+        "url": "https://github.com/acme/widgets/pull/42",
+        "number": 42,
+        "head": "alphred/midpr/1",
+        "sha": world.remote_sha("alphred/midpr/1"),
+    }
 
 
 CONDITIONAL = """\

@@ -142,3 +142,32 @@ def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fr
         ("held", 2, "completed"),
     ]
     assert {p["key"]: p["branch"] for p in final["phases"]}["held"] == f"{final['branch']}.held"
+
+
+def test_artifacts_and_memory_are_kept_in_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    wf = repo.parent / "outside.yaml"
+    wf.write_text(
+        textwrap.dedent(
+            """\
+            alphred: 1
+            key: outside
+            memory: seen
+            phases:
+              note:
+                type: command
+                run: |
+                  n=$(cat "$ALPHRED_MEMORY/n" 2>/dev/null || echo 0); echo $((n + 1)) > "$ALPHRED_MEMORY/n"
+                  head -c 2500000 /dev/urandom > "$ALPHRED_ARTIFACTS/big.bin"; echo "run $n" > "$ALPHRED_ARTIFACTS/a.txt"
+            """
+        )
+    )
+    for _ in range(2):
+        result = alphred(repo, fresh_postgres_url, "run", str(wf), "--json")
+        assert result.returncode == 0, result.stderr
+    assert alphred(repo, fresh_postgres_url, "artifacts", "2", "a.txt").stdout == "run 1\n"
+    out = repo.parent / "out"
+    assert alphred(repo, fresh_postgres_url, "artifacts", "1", "-o", str(out)).returncode == 0
+    assert (out / "big.bin").stat().st_size == 2_500_000
+    assert "saved by run 2" in alphred(repo, fresh_postgres_url, "memory", "seen").stdout
+    assert count(fresh_postgres_url, "select count(*) from file_chunks where seq = 2") == 2  # 3 pieces each
+    assert not (repo / ".alphred" / "alphred.db").exists()
