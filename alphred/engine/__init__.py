@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         share_budget,
     )
     from alphred.engine.events import (
+        AddPhase,
         ApprovalGiven,
         ApprovalRequested,
         AwaitApproval,
@@ -122,6 +123,7 @@ _LAZY = {
     "build_context": "alphred.engine.context",
     "cut_text": "alphred.engine.context",
     "share_budget": "alphred.engine.context",
+    "AddPhase": "alphred.engine.events",
     "ApprovalGiven": "alphred.engine.events",
     "ApprovalRequested": "alphred.engine.events",
     "AwaitApproval": "alphred.engine.events",
@@ -212,6 +214,7 @@ __all__ = [
     "RUN_MOVES",
     "TERMINAL_RUN_STATUSES",
     "Action",
+    "AddPhase",
     "ApprovalGiven",
     "ApprovalRequested",
     "AwaitApproval",

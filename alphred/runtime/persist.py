@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from alphred.engine import (
+    AddPhase,
     Effect,
     NodeStatus,
     RecordPullRequest,
@@ -79,6 +80,8 @@ class Persister:
     def _one(self, tx: StoreTransaction, effect: Effect, measured: Mapping[tuple[str, int], AttemptStats]) -> None:
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
+        elif isinstance(effect, AddPhase):
+            tx.add_node(self.run_id, effect.phase, effect.base)
         elif isinstance(effect, SetPhaseStatus):
             if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
                 self.run_id, self.owner, self.ttl, node_key=effect.phase

@@ -20,6 +20,7 @@ from alphred.workflow.containment import read_git
 from alphred.workflow.files import MAX_WORKFLOW_BYTES, FileRefusedError, read_regular_text
 from alphred.workflow.keys import COMMON_DEFAULTABLE_KEYS, INPUT_KEYS, LIMIT_KEYS, PULL_REQUEST_KEYS, TOP_KEYS
 from alphred.workflow.model import (
+    DEFAULT_MAX_ITEMS,
     DEFAULT_MAX_PARALLEL,
     DEFAULT_MAX_STEPS,
     InputSpec,
@@ -208,7 +209,8 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     tokens = f.read_int(fields["max_tokens"], "max_tokens", out, 1) if "max_tokens" in fields else None
     cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", out) if "max_cost_usd" in fields else None
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
-    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL)
+    items = f.read_int(fields["max_items"], "max_items", out, 1) if "max_items" in fields else None
+    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL, items or DEFAULT_MAX_ITEMS)
 
 
 def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None]:

@@ -14,7 +14,10 @@ from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")
 MERGE_FIELDS = ("branch", "conflicts", "status")
-ROOTS = ("decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge")
+BRANCHES_FIELDS = ("completed", "failed", "skipped", "results")
+ROOTS = (
+    "decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge", "branches",
+)  # fmt: skip
 CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
 
@@ -34,6 +37,7 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
         _check_context(phase, keys, nodes, out)
         _check_guards(workflow, phase, nodes, out)
         _check_templates(workflow, phase, nodes, out)
+        _check_dynamic(workflow, phase, nodes, out)
     if workflow.pull_request_title is not None:
         node = nodes.templates.get(("$pull_request", "title"))
         for placeholder in workflow.pull_request_title.paths:
@@ -47,14 +51,27 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
         _check_exhaustive(phase, nodes, out)
 
 
-def path_problem(workflow: Workflow, path: tuple[str, ...], guarded: Phase | None = None) -> str | None:
+def path_problem(
+    workflow: Workflow, path: tuple[str, ...], guarded: Phase | None = None, at: str | None = None
+) -> str | None:
     """Why a guard/template path is unknown, or None when it is one of SPEC §3's paths.
 
-    ``guarded`` is the phase whose transition guard reads the path (``checks.*`` exist only there).
+    ``guarded`` is the phase whose transition guard reads the path (``checks.*`` exist only there); ``at``
+    the phase whose guard or template reads it (a for_each item's ``as`` name exists only in its branch).
     """
     dotted = ".".join(path)
     root = path[0]
     if root == "report":
+        return None
+    alias = workflow.item_alias(at) if at is not None else None
+    if alias is not None and root == alias:
+        return None
+    if alias is not None and root == f"{alias}_index":
+        return None if len(path) == 1 else f"unknown path '{dotted}' ('{root}' has no fields)"
+    if root == "branches":
+        if len(path) < 2 or path[1] not in BRANCHES_FIELDS:
+            hint = did_you_mean(path[1], BRANCHES_FIELDS) if len(path) > 1 else ""
+            return f"unknown path '{dotted}': branches has {', '.join(BRANCHES_FIELDS)}{hint}"
         return None
     if root == "checks":
         return _checks_path_problem(path, guarded)
@@ -138,7 +155,7 @@ def _check_guards(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Colle
             continue
         where: yaml.Node | SourcePos = nodes.when.get((phase.key, t.priority)) or t.pos
         for path in guard_paths(t.guard):
-            problem = path_problem(workflow, path, phase)
+            problem = path_problem(workflow, path, phase, phase.key)
             if problem:
                 out.error(where, f"{problem} in guard of '{phase.key}'")
         for used in compared_strings(t.guard, ("decision",)):
@@ -168,15 +185,40 @@ def _check_templates(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Co
     for field, template in phase.templates.items():
         node = nodes.templates.get((phase.key, field))
         for placeholder in template.paths:
-            problem = path_problem(workflow, placeholder.path)
+            problem = path_problem(workflow, placeholder.path, at=phase.key)
             if problem:
                 out.error(node or phase.pos, f"{problem} in {field} of '{phase.key}'")
     for check in phase.checks:
         node = nodes.templates.get((phase.key, f"check '{check.name}'"))
         for placeholder in check.template.paths if check.template is not None else ():
-            problem = path_problem(workflow, placeholder.path)
+            problem = path_problem(workflow, placeholder.path, at=phase.key)
             if problem:
                 out.error(node or check.pos, f"{problem} in check '{check.name}' of '{phase.key}'")
+
+
+def _check_dynamic(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector) -> None:
+    """SPEC §13: a for_each path must exist and its ``as`` shadow no reserved path; a guarded branch's
+    ``when`` reads known paths."""
+    for t in phase.transitions:
+        for index, guard in enumerate(t.branch_guards):
+            if guard is None:
+                continue
+            where = nodes.templates.get(("$branch_when", f"{phase.key}#{t.priority}#{index}")) or t.pos
+            for path in guard_paths(guard):
+                problem = path_problem(workflow, path, phase, phase.key)
+                if problem:
+                    out.error(where, f"{problem} in guard of branch '{t.fan_out[index]}' of '{phase.key}'")
+        if t.for_each is None or t.alias is None:
+            continue
+        where = nodes.templates.get(("$for_each", f"{phase.key}#{t.priority}")) or t.pos
+        problem = path_problem(workflow, t.for_each, phase, phase.key)
+        if problem:
+            out.error(where, f"{problem} in for_each of '{phase.key}'")
+        if t.alias in ROOTS or t.alias.removesuffix("_index") in ROOTS or t.alias == "task_index":
+            alias_node = nodes.templates.get(("$as", f"{phase.key}#{t.alias}")) or t.pos
+            out.error(
+                alias_node, f"'as: {t.alias}' shadows the reserved path '{t.alias}' (use another name, e.g. task)"
+            )
 
 
 def _check_reachable(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
