@@ -118,3 +118,19 @@ def test_kill_9_mid_for_each_then_resume_merges_every_item_exactly_once(repo: Pa
     assert committed.fetchone() == (4,)
     for i, title in enumerate(["alpha", "beta", "gamma", "delta"]):
         assert git(repo, "show", f"{final['branch']}:item-{i}.txt").strip() == title
+
+
+def test_the_offline_plan_parallel_example_runs_one_implementer_per_task(repo: Path) -> None:
+    example = Path(__file__).resolve().parents[1] / "fixtures" / "workflows" / "plan-parallel-offline.yaml"
+    code, final, err = run_json(repo, "run", str(example))
+    assert code == 0, err
+    assert final["status"] == "completed"
+    branch = final["branch"]
+    assert git(repo, "ls-tree", "-r", "--name-only", branch, "done").split() == [
+        "done/cli.txt",
+        "done/docs.txt",
+        "done/parser.txt",
+    ]
+    assert git(repo, "show", f"{branch}:done/cli.txt").strip() == "Add the --config flag"
+    assert [s[0] for s in steps(final) if not s[0].startswith("implement-")] == ["plan", "integrate", "review"]
+    assert final["phases"][-1]["decision"] == "approved"
