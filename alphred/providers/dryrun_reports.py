@@ -19,7 +19,6 @@ from alphred.guards.ast import And, Compare, ListExpr, Literal, Or, Path
 from alphred.guards.evaluate import evaluate_guard, guard_paths
 from alphred.workflow import PhaseType, Workflow
 
-
 DRY_RUN_ITEMS = 2
 
 
