@@ -9,7 +9,11 @@ from alphred.cli.main import app, db_option, repo_option
 
 @app.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat warnings as errors, and warn about paths into the report of a phase without 'output:'.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing for valid files.")
 @repo_option
 @db_option
@@ -25,7 +29,7 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool, repo: str | None
     providers = default_registry()
     failed = False
     for path in files:
-        workflow, diagnostics = check_workflow(path, providers=providers)
+        workflow, diagnostics = check_workflow(path, providers=providers, strict=strict)
         for diagnostic in diagnostics:
             click.echo(diagnostic.format(), err=True)
         errors = sum(d.severity == "error" for d in diagnostics)

@@ -79,6 +79,7 @@ if TYPE_CHECKING:
         MAX_VISITS,
         MERGE_CONFLICT,
         MISSING_DECISION,
+        OUTPUT_INVALID,
         PAUSED,
         RETRIES_EXHAUSTED,
     )
@@ -157,6 +158,7 @@ _LAZY = {
     "BUDGET_EXHAUSTED": "alphred.engine.reasons",
     "CANCELLED": "alphred.engine.reasons",
     "CHECKS_FAILED": "alphred.engine.reasons",
+    "OUTPUT_INVALID": "alphred.engine.reasons",
     "DELIVERY_FAILED": "alphred.engine.reasons",
     "DELIVERY_STEPS": "alphred.engine.reasons",
     "FAIL_TARGET": "alphred.engine.reasons",
@@ -209,6 +211,7 @@ __all__ = [
     "MISSING_DECISION",
     "NODE_MOVES",
     "NO_ROUTE",
+    "OUTPUT_INVALID",
     "PAUSED",
     "RETRIES_EXHAUSTED",
     "RUN_MOVES",

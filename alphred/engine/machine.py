@@ -54,6 +54,7 @@ from alphred.engine.reasons import (
     INTERRUPTED,
     INVALID_DECISION,
     MISSING_DECISION,
+    OUTPUT_INVALID,
     RETRIES_EXHAUSTED,
 )
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
@@ -297,7 +298,7 @@ def _fail_attempt(
     if not retryable:
         fold.finish(_R.FAILED, reason)
     elif failures > fold.state.workflow.phase(key).max_retries:
-        fold.finish(_R.FAILED, CHECKS_FAILED if reason == CHECKS_FAILED else RETRIES_EXHAUSTED)
+        fold.finish(_R.FAILED, reason if reason in (CHECKS_FAILED, OUTPUT_INVALID) else RETRIES_EXHAUSTED)
     else:
         start(fold, key, new_visit=False)
 

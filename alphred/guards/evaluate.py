@@ -95,7 +95,7 @@ def evaluate_guard(expr: Expr, context: Mapping[str, object]) -> bool:
 def guard_paths(expr: Expr) -> tuple[tuple[str, ...], ...]:
     """Every path the guard reads, in order of appearance, without duplicates."""
     seen: dict[tuple[str, ...], None] = {}
-    for node in _walk(expr):
+    for node in guard_nodes(expr):
         if isinstance(node, Path):
             seen.setdefault(node.parts, None)
     return tuple(seen)
@@ -105,7 +105,7 @@ def compared_strings(expr: Expr, path: tuple[str, ...]) -> tuple[str, ...]:
     """String literals ``path`` is compared with by ``==``/``!=`` or tested against by ``path in [..]``."""
     target = Path(tuple(path))
     found: dict[str, None] = {}
-    for node in _walk(expr):
+    for node in guard_nodes(expr):
         if not isinstance(node, Compare):
             continue
         if node.op in ("==", "!="):
@@ -119,7 +119,7 @@ def compared_strings(expr: Expr, path: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _walk(expr: Expr) -> Iterator[Expr]:
+def guard_nodes(expr: Expr) -> Iterator[Expr]:
     """Every node of the AST, parents before children, left before right."""
     stack: list[Expr] = [expr]
     while stack:

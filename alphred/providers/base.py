@@ -60,6 +60,9 @@ class ProviderOptions:
     sandbox: SandboxPolicy | None = None
     # Wraps a command's argv so that it runs inside Alphred's sandbox (bubblewrap): set with ``sandbox``
     confine: Callable[[Sequence[str]], list[str]] | None = None
+    # ``output:`` (SPEC §12): the JSON Schema the answer must match (``decision`` merged in when the phase has
+    # decisions); the provider asks its model for it by its own mechanism. None: the decision schema.
+    output: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

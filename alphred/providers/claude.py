@@ -37,7 +37,7 @@ from alphred.providers.claude_errors import (
     KIND_CODES,
 )
 from alphred.providers.claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
-from alphred.providers.contract import compose_prompt, decision_schema
+from alphred.providers.contract import answer_schema, compose_prompt
 
 ENV_CLI = "ALPHRED_CLAUDE_CLI"
 DEFAULT_PERMISSION_MODE = "bypassPermissions"
@@ -96,7 +96,7 @@ class ClaudeProvider:
         _quiet_sdk_logger()
         stderr: deque[str] = deque(maxlen=STDERR_LINES)
         client = sdk.ClaudeSDKClient(self._sdk_options(sdk, options, mode, stderr.append))
-        mapper = ClaudeEventMapper(sdk, mode, bool(options.decisions))
+        mapper = ClaudeEventMapper(sdk, mode, answer_schema(options) is not None)
         watcher: asyncio.Task[None] | None = None
         responses: AsyncIterator[Any] | None = None
         try:
@@ -104,7 +104,7 @@ class ClaudeProvider:
                 await client.connect()
                 if options.cancel is not None:
                     watcher = asyncio.create_task(_interrupt_when_set(options.cancel, client, mapper))
-                await client.query(compose_prompt(prompt, options.context, options.decisions))
+                await client.query(compose_prompt(prompt, options.context, options.decisions, options.output))
                 responses = client.receive_response()
                 async for message in responses:
                     for event in mapper.events(message):
@@ -144,9 +144,7 @@ class ClaudeProvider:
             disallowed_tools=_names(settings.get("disallowed_tools")),
             system_prompt=system_prompt,
             setting_sources=[],
-            output_format={"type": "json_schema", "schema": decision_schema(options.decisions)}
-            if options.decisions
-            else None,
+            output_format=_output_format(options),
             stderr=on_stderr,
             env=self._client_environment(options),
             **_sandbox_settings(options),
@@ -293,3 +291,9 @@ def root_bypass_problem(mode: str, euid: int | None, env: Mapping[str, str]) -> 
 def _euid() -> int | None:
     geteuid = getattr(os, "geteuid", None)
     return int(geteuid()) if geteuid is not None else None
+
+
+def _output_format(options: ProviderOptions) -> dict[str, Any] | None:
+    """The SDK's ``output_format``: the phase's ``output:`` (SPEC §12) or its decision schema, as json_schema."""
+    schema = answer_schema(options)
+    return {"type": "json_schema", "schema": schema} if schema is not None else None

@@ -37,7 +37,7 @@ from alphred.providers.codex_errors import (
     CODEX_SANDBOX_BROKEN,
     KIND_CODES,
 )
-from alphred.providers.contract import cap_text, compose_prompt, decision_and_report, decision_schema, token_count
+from alphred.providers.contract import answer_schema, cap_text, compose_prompt, decision_and_report, token_count
 
 ENV_BIN = "ALPHRED_CODEX_BIN"
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")
@@ -111,7 +111,7 @@ class CodexProvider:
             groups.register(process.pid)  # recorded with the attempt; a second Ctrl+C kills it too
             stderr: deque[str] = deque(maxlen=200)
             readers = [asyncio.create_task(_drain(process.stderr, stderr))]
-            mapper = CodexEventMapper(bool(options.decisions))
+            mapper = CodexEventMapper(answer_schema(options) is not None)
             if options.cancel is not None:
                 readers.append(asyncio.create_task(_stop_when_set(options.cancel, process, mapper)))
             exited = False
@@ -153,11 +153,12 @@ class CodexProvider:
             args += ["-c", f"sandbox_workspace_write.network_access={network}"]
         if options.model:
             args += ["-m", options.model]
-        if options.decisions:
-            schema = scratch / "decision.schema.json"
-            schema.write_text(json.dumps(decision_schema(options.decisions)), encoding="utf-8")
+        wanted = answer_schema(options)  # SPEC §12: ``output:``, else the decision schema
+        if wanted is not None:  # in the attempt's scratch directory: outside the worktree, never committed
+            schema = scratch / "output.schema.json"
+            schema.write_text(json.dumps(wanted), encoding="utf-8")
             args += ["--output-schema", str(schema)]
-        text = compose_prompt(prompt, options.context, options.decisions)
+        text = compose_prompt(prompt, options.context, options.decisions, options.output)
         if options.system_prompt:
             text = f"{options.system_prompt.strip()}\n\n{text}"
         return [*args, "--", text]

@@ -9,7 +9,7 @@ classified ProviderError. Closing the wrapper closes the wrapped stream (so its 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from alphred.errors import BAD_EVENT, EVENT_AFTER_RESULT, NO_RESULT, PROVIDER_CRASH, AlphredError, ProviderError
@@ -125,11 +125,39 @@ def decision_schema(decisions: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def compose_prompt(prompt: str, context: Sequence[str], decisions: Sequence[str]) -> str:
-    """The text an agent gets: upstream context envelopes, the phase prompt, the decision instruction."""
+def answer_schema(options: ProviderOptions) -> dict[str, Any] | None:
+    """The JSON Schema of the phase's structured answer: its ``output:`` (SPEC §12, ``decision`` already merged
+    in), else the decision schema when the phase routes on decisions, else None (a free text answer)."""
+    if options.output is not None:
+        return dict(options.output)
+    return decision_schema(options.decisions) if options.decisions else None
+
+
+def report_parameters(output: Mapping[str, Any]) -> dict[str, Any]:
+    """A typed phase's ``output:`` without the ``decision`` Alphred merged in: the schema of the ``report``
+    when the decision is asked for beside it (the openai ``finish`` tool)."""
+    schema = dict(output)
+    properties = dict(schema.get("properties") or {})
+    properties.pop("decision", None)
+    schema["properties"] = properties
+    if "required" in schema:
+        schema["required"] = [name for name in schema["required"] if name != "decision"]
+    return schema
+
+
+def compose_prompt(
+    prompt: str, context: Sequence[str], decisions: Sequence[str], output: Mapping[str, Any] | None = None
+) -> str:
+    """The text an agent gets: upstream context envelopes, the phase prompt, the decision instruction (or,
+    for a typed phase, the instruction to answer with an object matching its ``output:`` schema)."""
     parts = [envelope.strip() for envelope in context if envelope.strip()]
     parts.append(prompt.strip() or "Carry out this phase of the workflow.")
-    if decisions:
+    if output is not None:
+        parts.append(
+            "When you are done, give your final report as the structured output: one JSON object matching this "
+            f"JSON Schema:\n{json.dumps(output, sort_keys=True)}"
+        )
+    elif decisions:
         listed = ", ".join(decisions)
         parts.append(
             "When you are done, give your final report as the structured output: `decision` (exactly one of: "
@@ -149,6 +177,19 @@ def decision_and_report(structured: Any) -> tuple[str | None, dict[str, Any] | N
         return None, None
     decision = structured.get("decision")
     return (decision if isinstance(decision, str) else None), structured
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """A plain answer read as a JSON object (a fenced ```json block too), or None when it is not one."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        body = body.rsplit("```", 1)[0]
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
 
 
 MAX_EVENT_CHARS = 16_000

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from alphred.errors import AttemptInterruptedError, ProviderError, install_hint
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
-from alphred.providers.contract import cap_text
+from alphred.providers.contract import cap_text, json_object
 from alphred.providers.openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
 from alphred.providers.openai_errors import (
     OPENAI_BAD_SETTINGS,
@@ -239,11 +239,11 @@ class _Session:
         env: dict[str, str],
     ) -> None:
         self.provider, self.sdk, self.settings, self.options = provider, sdk, settings, options
-        self.prompt = compose_openai_prompt(prompt, options.context, options.decisions)
+        self.prompt = compose_openai_prompt(prompt, options.context, options.decisions, options.output is not None)
         # the agent's shell gets the run's environment (its secrets dropped by the runtime), never the key
         base = env if options.base_environment is None else {**options.base_environment, **options.environment}
         shell_env = {k: v for k, v in base.items() if k != settings.key_env}
-        self.toolbox = Toolbox(options.working_directory, options.decisions, shell_env, options.confine)
+        self.toolbox = Toolbox(options.working_directory, options.decisions, shell_env, options.confine, options.output)
         self.key = env.get(settings.key_env, "") if settings.key_env else NO_KEY_PLACEHOLDER
         self.interrupted = False
         self.tokens = 0
@@ -286,13 +286,15 @@ class _Session:
         s = self.settings
         system = self.options.system_prompt or self.options.settings.get("system_prompt") or None
         dialect = ResponsesConversation if s.api == "responses" else ChatConversation
-        tools = tool_specs(self.options.decisions)
+        tools = tool_specs(self.options.decisions, self.options.output)
         conversation: Conversation = dialect(client, s.model, system, self.prompt, tools, self.provider.stream)
         for turn_number in range(1, s.max_turns + 1):
             turn = await conversation.request(emit)
             await emit(self.usage_event(turn, turn_number))
-            if not turn.calls:
-                await emit(self.result(turn.text, None, None, turn_number))
+            if not turn.calls:  # a plain answer: for a typed phase, its JSON is the report (SPEC §12)
+                answer = json_object(turn.text) if self.options.output is not None else None
+                decision = answer.get("decision") if answer is not None else None
+                await emit(self.result(turn.text, decision if isinstance(decision, str) else None, answer, turn_number))
                 return
             answers: list[tuple[ToolCall, str]] = []
             for call in turn.calls:
@@ -334,12 +336,18 @@ def _tool_use(call: ToolCall) -> ProviderEvent:
     return ProviderEvent(EventType.TOOL_USE, cap_text(f"{call.name} {call.arguments}"), metadata=meta)
 
 
-def compose_openai_prompt(prompt: str, context: tuple[str, ...], decisions: tuple[str, ...]) -> str:
-    """Upstream context, the phase prompt and how to end: call ``finish`` with a decision and a report."""
+def compose_openai_prompt(
+    prompt: str, context: tuple[str, ...], decisions: tuple[str, ...], typed: bool = False
+) -> str:
+    """Upstream context, the phase prompt and how to end: call ``finish`` with a decision and a report (for a
+    typed phase: a report object matching the ``report`` parameter's schema, SPEC §12)."""
     parts = [envelope.strip() for envelope in context if envelope.strip()]
     parts.append(prompt.strip() or "Carry out this phase of the workflow.")
     ending = "You work in a git worktree through the tools shell, read_file, write_file, edit_file and list_files. "
-    ending += "When you are done, call the `finish` tool once with `report` (what you did and why)"
+    if typed:
+        ending += "When you are done, call the `finish` tool once with `report` (an object matching its schema)"
+    else:
+        ending += "When you are done, call the `finish` tool once with `report` (what you did and why)"
     ending += f" and `decision` (exactly one of: {', '.join(decisions)})." if decisions else "."
     parts.append(ending)
     return "\n\n".join(parts)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.providers import groups
+from alphred.providers.contract import report_parameters
 
 OUTPUT_CAP = 30_000
 DEFAULT_SHELL_TIMEOUT = 120.0
@@ -57,8 +58,9 @@ class ToolError(Exception):
     """Raised when: a tool call cannot be carried out; its message goes back to the model as the result."""
 
 
-def tool_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:
-    """The six tools as (name, description, JSON-schema parameters) dicts, API-neutral."""
+def tool_specs(decisions: Sequence[str], output: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The six tools as (name, description, JSON-schema parameters) dicts, API-neutral; a typed phase's
+    ``finish`` takes its ``output:`` schema (without ``decision``) as its ``report`` (SPEC §12)."""
 
     def obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
         return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
@@ -68,10 +70,12 @@ def tool_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:
     decision: dict[str, Any] = {"type": "string", "description": "The routing decision."}
     if decisions:
         decision["enum"] = list(decisions)
-    report = {
+    report: dict[str, Any] = {
         "anyOf": [{"type": "string"}, {"type": "object"}],
         "description": "What you did and why: a text, or an object with named fields.",
     }
+    if output is not None:
+        report = {**report_parameters(output), "description": "Your report: an object matching this schema."}
     return [
         {
             "name": "shell",
@@ -105,7 +109,10 @@ def tool_specs(decisions: Sequence[str]) -> list[dict[str, Any]]:
         {
             "name": "finish",
             "description": "End this phase with your routing decision and your report. Call it exactly once, last.",
-            "parameters": obj({"decision": decision, "report": report}, ["decision", "report"] if decisions else []),
+            "parameters": obj(
+                {"decision": decision, "report": report},
+                ["decision", "report"] if decisions else ["report"] if output is not None else [],
+            ),
         },
     ]
 
@@ -120,9 +127,11 @@ class Toolbox:
         decisions: Sequence[str],
         shell_env: Mapping[str, str],
         confine: Callable[[Sequence[str]], list[str]] | None = None,
+        output: Mapping[str, Any] | None = None,
     ) -> None:
         self.root = root.resolve()
         self.decisions = tuple(decisions)
+        self.output = output  # a typed phase's schema: ``finish`` refuses a report that breaks it
         self.shell_env = dict(shell_env)
         self.confine = confine
 
@@ -246,7 +255,23 @@ class Toolbox:
             raise ToolError("'decision' must be a string")
         if not isinstance(report, str | dict):
             raise ToolError("'report' must be a string or an object")
+        if self.output is not None:
+            self._check_typed(decision, report)
         return ToolOutcome("finished", finish={"decision": decision, "report": report})
+
+    def _check_typed(self, decision: Any, report: Any) -> None:
+        """A typed report breaking its schema is a tool error: the model may call ``finish`` again (Alphred
+        validates the final answer itself too)."""
+        assert self.output is not None
+        if not isinstance(report, dict):
+            raise ToolError("'report' must be an object matching the schema of the finish tool's report")
+        from jsonschema import Draft202012Validator
+
+        answer = {**report, "decision": decision} if decision is not None else report
+        errors = list(Draft202012Validator(dict(self.output)).iter_errors(answer))[:10]
+        if errors:
+            shown = "; ".join(f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in errors)
+            raise ToolError(f"the report does not match its schema: {shown}")
 
     async def shell(self, command: str, timeout: float) -> ToolOutcome:
         """``shell {command, timeout_s?}``: ``bash -c`` in its own process group; killed on timeout/cancel."""

@@ -145,7 +145,10 @@ def _entry(item: yaml.Node, value: KeyValue) -> dict[str, Any]:
 
 
 def check_decisions(phase: ProviderPhase) -> None:
-    """Warn about a script entry whose decision the phase does not declare (it could not route)."""
+    """Warn about a script entry whose decision the phase does not declare (it could not route), and about a
+    report that breaks the phase's ``output:`` (SPEC §12: the attempt that plays it fails ``OUTPUT_INVALID``)."""
+    if "output" in phase.fields:
+        _check_reports(phase, f.plain_data(phase.fields["output"]))
     for entry in phase.settings.get("script") or ():
         decision = entry.get("decision")
         if decision is not None and decision not in phase.decisions:
@@ -155,6 +158,36 @@ def check_decisions(phase: ProviderPhase) -> None:
                 f"decision '{decision}' is not declared by phase '{phase.key}' (decisions: {declared})"
                 f"{did_you_mean(decision, phase.decisions)} (used in script)",
             )
+
+
+def _check_reports(phase: ProviderPhase, schema: Any) -> None:
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return  # the loader reports an unusable ``output:``
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError:
+        return
+    validator = Draft202012Validator(schema)
+    for number, entry in enumerate(phase.settings.get("script") or (), start=1):
+        if entry.get("fail") or "report" not in entry:
+            continue
+        report = entry["report"]
+        errors = list(validator.iter_errors(report)) if isinstance(report, dict) else None
+        if errors == []:
+            continue
+        shown = (
+            "; ".join(f"/{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors[:3])
+            if errors
+            else "it is not an object"
+        )
+        phase.out.warning(
+            phase.fields["script"],
+            f"the report of script entry {number} of phase '{phase.key}' does not match its output ({shown}); "
+            "the attempt that plays it fails with OUTPUT_INVALID",
+        )
 
 
 SCRIPTED = ProviderDescriptor(

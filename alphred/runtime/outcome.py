@@ -8,13 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from alphred.engine import CHECKS_FAILED, PhaseCompleted, PhaseFailed, decision_problem
+from alphred.engine import CHECKS_FAILED, OUTPUT_INVALID, PhaseCompleted, PhaseFailed, decision_problem
 from alphred.git import CommitResult, phase_commit_message
 from alphred.git.merges import LaneGit
 from alphred.providers import ProviderEvent
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext
 from alphred.runtime.checks import ChecksResult
 from alphred.runtime.crash import crash_point
+from alphred.runtime.typed_output import PROBLEM_KEY, typed_answer, violations_message
 from alphred.store import StoreTransaction
 from alphred.workflow import Phase, PhaseType
 
@@ -28,6 +29,7 @@ class Verdict:
     text: str
     structured: dict[str, Any] | None
     problem: str | None
+    violations: tuple[str, ...] = ()  # how a typed report breaks its ``output:`` (SPEC §12); () when it conforms
 
     @property
     def report(self) -> Any:
@@ -40,7 +42,14 @@ def read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> Verdi
     exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
     raw_decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
     decision = raw_decision if isinstance(raw_decision, str) else None
-    structured = ctx.redactor.redact_data(metadata["report"]) if isinstance(metadata.get("report"), dict) else None
+    raw_report = metadata.get("report")
+    violations: tuple[str, ...] = ()
+    if phase.output is not None and not metadata.get("dry_run"):
+        problem_text = metadata.get(PROBLEM_KEY)
+        answer = typed_answer(phase, decision, raw_report, result.content, problem_text)
+        raw_report, violations = answer.report, tuple(ctx.redactor.redact(v) for v in answer.violations)
+        decision = answer.decision if phase.type is PhaseType.AGENT else None
+    structured = ctx.redactor.redact_data(raw_report) if isinstance(raw_report, dict) else None
     text = _json(structured) if structured is not None else ctx.redactor.redact(result.content)
     problem = None
     if phase.type is PhaseType.COMMAND and exit_code != 0 and not phase.allow_failure:
@@ -48,7 +57,7 @@ def read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> Verdi
     elif phase.type is PhaseType.AGENT:
         problem = decision_problem(phase, decision)
     code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
-    return Verdict(decision, code, text, structured, problem)
+    return Verdict(decision, code, text, structured, problem, violations)
 
 
 def complete_attempt(
@@ -74,7 +83,7 @@ def complete_attempt(
             stats.details["restored"] = list(checked.restored)
         if not checked.passed:
             problem = ctx.redactor.redact(checked.summary())
-    kind = "output" if problem else "report"
+    kind = "output" if problem or verdict.violations else "report"
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, kind, text=text, data=structured))
     if checked is not None and not checked.passed:
         stats.message = problem
@@ -84,6 +93,10 @@ def complete_attempt(
         stats.message = problem
         stats.output_tail = text
         return PhaseFailed(phase.key, attempt, "exit_code", True, "COMMAND_FAILED", stats.tokens, stats.cost_usd)
+    if verdict.violations:  # the retry's context carries each violation (the failure message)
+        stats.message = violations_message(phase.key, verdict.violations)
+        stats.details["violations"] = list(verdict.violations)
+        return PhaseFailed(phase.key, attempt, OUTPUT_INVALID, True, "OUTPUT_INVALID", stats.tokens, stats.cost_usd)
     completed = PhaseCompleted(
         phase.key,
         attempt,

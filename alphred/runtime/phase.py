@@ -37,6 +37,7 @@ from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
 from alphred.runtime.room import AttemptRoom
 from alphred.runtime.sink import FLUSH_EVERY_EVENTS, FLUSH_EVERY_SECONDS, EventSink
+from alphred.runtime.typed_output import OUTPUT_ENV, with_output_file
 from alphred.store import StoreTransaction
 from alphred.workflow import Phase, PhaseType
 
@@ -140,7 +141,7 @@ async def _end(
     if outcome.result.metadata.get("dry_run"):
         stats.details["dry_run"] = True
     checked = None
-    if verdict.problem is None and phase.checks:
+    if verdict.problem is None and not verdict.violations and phase.checks:
         checked = await _check(ctx, state, phase, verdict, stats, sink, room)
 
     def complete() -> PhaseCompleted | PhaseFailed:
@@ -275,9 +276,13 @@ def _events_for(
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
             return dry_run_command(shown, ctx.worktree)
         environ = {**room.environ, **variables}
-        return checked_stream(
-            "command", run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
-        )
+        if phase.output is None:
+            stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
+            return checked_stream("command", stream)
+        seen, path = room.output_file()  # SPEC §12: the command writes its report there
+        environ[OUTPUT_ENV] = seen
+        stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
+        return checked_stream("command", with_output_file(stream, path))
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
@@ -299,6 +304,7 @@ def _events_for(
         base_environment=room.environ,
         sandbox=phase.sandbox,
         confine=room.confine,
+        output=phase.output,
     )
     return provider.run(prompt, options)
 

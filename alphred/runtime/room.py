@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from alphred.runtime.attempt_context import PhaseContext
 from alphred.runtime.environment import ATTEMPT_MARKER, attempt_marker, phase_environment
 from alphred.runtime.orphans import MARKER, kill_attempt_processes
 from alphred.runtime.sandbox import Sandbox, close_sandbox, open_sandbox
+from alphred.runtime.typed_output import OUTPUT_FILE
 from alphred.workflow import Phase
 
 
@@ -32,6 +36,18 @@ class AttemptRoom:
         self.environ = phase_environment(ctx.environ, phase.env, {ATTEMPT_MARKER: self.marker})
         self.sandbox: Sandbox | None = None
         self.spawns = _spawns(ctx, phase)
+        self.outputs: Path | None = None  # the directory of ``$ALPHRED_OUTPUT`` outside a sandbox
+
+    def output_file(self) -> tuple[str, Path]:
+        """Where a command phase with ``output:`` writes its report (SPEC §12): (``$ALPHRED_OUTPUT`` as its
+        processes see it, the same file as Alphred reads it). Outside the worktree, so never committed: in
+        the sandbox's private ``/tmp``, else in a directory made for the attempt; both removed by ``close``."""
+        if self.sandbox is not None:
+            return f"/tmp/{OUTPUT_FILE}", self.sandbox.tmp / OUTPUT_FILE
+        if self.outputs is None:
+            self.outputs = Path(tempfile.mkdtemp(prefix="alphred-output-"))
+        path = self.outputs / OUTPUT_FILE
+        return str(path), path
 
     @property
     def confine(self) -> Callable[[Sequence[str]], list[str]] | None:
@@ -55,6 +71,9 @@ class AttemptRoom:
     async def close(self) -> None:
         """``clear``, then remove the sandbox's private ``/tmp``."""
         await self.clear()
+        if self.outputs is not None:
+            outputs, self.outputs = self.outputs, None
+            await asyncio.to_thread(shutil.rmtree, outputs, True)
         if self.sandbox is not None:
             sandbox, self.sandbox = self.sandbox, None
             await asyncio.to_thread(close_sandbox, sandbox)

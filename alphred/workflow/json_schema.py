@@ -71,6 +71,13 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "message": STRING,
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,
+    "output": {
+        "$ref": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"const": "object"}},
+        "description": "JSON Schema (draft 2020-12) of the phase's report object (SPEC §12)",
+    },
     "git": GIT_SCHEMA,
 }
 SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {

@@ -39,8 +39,8 @@ COMMON_PHASE_KEYS = (
     "join",
     "on_conflict",
 )
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env")
-COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env")
+AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output")
+COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output")
 APPROVAL_KEYS = ("message",)
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares

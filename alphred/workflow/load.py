@@ -71,8 +71,11 @@ def check_workflow(
     files: Mapping[str, str] | None = None,
     *,
     providers: ProviderCatalogue,
+    strict: bool = False,
 ) -> tuple[Workflow | None, list[Diagnostic]]:
-    """Validate a workflow file: (workflow or None when any error, every diagnostic in file order)."""
+    """Validate a workflow file: (workflow or None when any error, every diagnostic in file order).
+
+    ``strict`` (``validate --strict``) adds the warnings only strict checking asks for (``check_graph``)."""
     out = Collector(str(path))
     if text is None:
         try:
@@ -103,7 +106,7 @@ def check_workflow(
     reading = Reading(out, Path(path).parent, text, files, providers)
     workflow = _build(reading, root, str(path))
     if workflow is not None:
-        check_graph(workflow, reading.nodes, out)
+        check_graph(workflow, reading.nodes, out, strict)
     diagnostics = out.sorted()
     return (None if out.has_errors else workflow), diagnostics
 

@@ -167,6 +167,8 @@ class Phase:
     on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
     sandbox: SandboxPolicy | None = None  # SPEC §14: its processes run sandboxed (None: not)
     env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
+    # SPEC §12: the JSON Schema of its report (``decision`` merged in for an agent phase); None: untyped
+    output: Mapping[str, Any] | None = None
 
     @property
     def needs_decision(self) -> bool:

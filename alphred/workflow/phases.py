@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from alphred.guards import guard_paths
 from alphred.guards.templates import Template
 from alphred.workflow import fields as f
 from alphred.workflow.check_block import read_checks
@@ -25,6 +26,7 @@ from alphred.workflow.model import (
     Phase,
     PhaseType,
 )
+from alphred.workflow.output import read_output, with_decision
 from alphred.workflow.provider_keys import FREE_FORM, keys_of, names, read_settings
 from alphred.workflow.reading import Reading
 from alphred.workflow.transitions import read_transitions
@@ -133,6 +135,10 @@ def _phase_fields(
     sandbox = fields.get("sandbox")
     policy = read_sandbox(sandbox, out) if sandbox is not None and not is_mode_string(sandbox) else None
     env = read_env(fields["env"], out) if "env" in fields else ()
+    output = read_output(fields["output"], key, out) if "output" in fields else None
+    if output is not None and ptype is PhaseType.AGENT:
+        routes = any(t.guard is not None and ("decision",) in guard_paths(t.guard) for t in transitions)
+        output = with_decision(output, work.decisions, routes or "decisions" in fields)
     if on_conflict is not None:
         reading.nodes.templates[("$on_conflict", key)] = fields["on_conflict"]
     return Phase(
@@ -161,6 +167,7 @@ def _phase_fields(
         on_conflict=on_conflict,
         sandbox=policy,
         env=env,
+        output=output,
     )
 
 

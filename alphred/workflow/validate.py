@@ -9,6 +9,7 @@ import yaml
 from alphred.guards import compared_strings, evaluate_guard, guard_paths
 from alphred.workflow.fan_outs import check_parallel, resolvers
 from alphred.workflow.model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Workflow
+from alphred.workflow.typed_paths import comparison_problems, declared_type, typed_problem, untyped_owner
 from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
@@ -22,8 +23,12 @@ CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
 
 
-def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
-    """Report every graph-level problem of ``workflow`` into ``out``."""
+def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector, strict: bool = False) -> None:
+    """Report every graph-level problem of ``workflow`` into ``out``.
+
+    ``strict`` (``validate --strict``) adds a warning for each path into the report of a phase without
+    ``output:`` (it reads null when the field is missing; SPEC §12).
+    """
     keys = workflow.phase_keys
     if workflow.start not in keys:
         where = nodes.start if nodes.start is not None else SourcePos(1, 1)
@@ -35,8 +40,8 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
     for phase in workflow.phases:
         _check_targets(phase, keys, nodes, out)
         _check_context(phase, keys, nodes, out)
-        _check_guards(workflow, phase, nodes, out)
-        _check_templates(workflow, phase, nodes, out)
+        _check_guards(workflow, phase, nodes, out, strict)
+        _check_templates(workflow, phase, nodes, out, strict)
         _check_dynamic(workflow, phase, nodes, out)
     if workflow.pull_request_title is not None:
         node = nodes.templates.get(("$pull_request", "title"))
@@ -52,18 +57,20 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:
 
 
 def path_problem(
-    workflow: Workflow, path: tuple[str, ...], guarded: Phase | None = None, at: str | None = None
+    workflow: Workflow, path: tuple[str, ...], guarded: Phase | None = None, templated: Phase | None = None
 ) -> str | None:
     """Why a guard/template path is unknown, or None when it is one of SPEC §3's paths.
 
-    ``guarded`` is the phase whose transition guard reads the path (``checks.*`` exist only there); ``at``
-    the phase whose guard or template reads it (a for_each item's ``as`` name exists only in its branch).
+    ``guarded`` is the phase whose transition guard reads the path (``checks.*`` exist only there);
+    ``templated`` the phase whose template reads it. A path into a typed report is checked against its
+    ``output:`` schema (SPEC §12). A for_each item's ``as`` name (SPEC §13) exists only inside its branch.
     """
     dotted = ".".join(path)
     root = path[0]
     if root == "report":
-        return None
-    alias = workflow.item_alias(at) if at is not None else None
+        return typed_problem(workflow, path, guarded or templated, guarded is not None)
+    reader = guarded or templated
+    alias = workflow.item_alias(reader.key) if reader is not None else None
     if alias is not None and root == alias:
         return None
     if alias is not None and root == f"{alias}_index":
@@ -95,7 +102,7 @@ def path_problem(
             )
         if path[2] != "report" and len(path) > 3:
             return f"unknown path '{dotted}' ('{path[2]}' has no fields)"
-        return None
+        return typed_problem(workflow, path, None, True)
     if root == "merge":
         if len(path) != 2 or path[1] not in MERGE_FIELDS:
             hint = did_you_mean(path[1], MERGE_FIELDS) if len(path) > 1 else ""
@@ -149,15 +156,19 @@ def _check_context(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: C
             )
 
 
-def _check_guards(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector) -> None:
+def _check_guards(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector, strict: bool) -> None:
     for t in phase.transitions:
         if t.guard is None:
             continue
         where: yaml.Node | SourcePos = nodes.when.get((phase.key, t.priority)) or t.pos
         for path in guard_paths(t.guard):
-            problem = path_problem(workflow, path, phase, phase.key)
+            problem = path_problem(workflow, path, phase)
             if problem:
                 out.error(where, f"{problem} in guard of '{phase.key}'")
+            elif strict:
+                _warn_untyped(workflow, path, phase, True, out, (where, f"guard of '{phase.key}'"))
+        for problem in comparison_problems(workflow, t.guard, phase):
+            out.error(where, f"{problem} in guard of '{phase.key}'")
         for used in compared_strings(t.guard, ("decision",)):
             if phase.type is PhaseType.COMMAND:
                 out.error(where, f"command phase '{phase.key}' has no decision (route on exit_code instead)")
@@ -181,17 +192,20 @@ def _undeclared(used: str, phase: Phase) -> str:
     )
 
 
-def _check_templates(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector) -> None:
+def _check_templates(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector, strict: bool) -> None:
     for field, template in phase.templates.items():
         node = nodes.templates.get((phase.key, field))
         for placeholder in template.paths:
-            problem = path_problem(workflow, placeholder.path, at=phase.key)
+            problem = path_problem(workflow, placeholder.path, templated=phase)
             if problem:
                 out.error(node or phase.pos, f"{problem} in {field} of '{phase.key}'")
+            elif strict:
+                where = (node or phase.pos, f"{field} of '{phase.key}'")
+                _warn_untyped(workflow, placeholder.path, phase, False, out, where)
     for check in phase.checks:
         node = nodes.templates.get((phase.key, f"check '{check.name}'"))
         for placeholder in check.template.paths if check.template is not None else ():
-            problem = path_problem(workflow, placeholder.path, at=phase.key)
+            problem = path_problem(workflow, placeholder.path, templated=phase)
             if problem:
                 out.error(node or check.pos, f"{problem} in check '{check.name}' of '{phase.key}'")
 
@@ -205,20 +219,41 @@ def _check_dynamic(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Coll
                 continue
             where = nodes.templates.get(("$branch_when", f"{phase.key}#{t.priority}#{index}")) or t.pos
             for path in guard_paths(guard):
-                problem = path_problem(workflow, path, phase, phase.key)
+                problem = path_problem(workflow, path, phase)
                 if problem:
                     out.error(where, f"{problem} in guard of branch '{t.fan_out[index]}' of '{phase.key}'")
         if t.for_each is None or t.alias is None:
             continue
         where = nodes.templates.get(("$for_each", f"{phase.key}#{t.priority}")) or t.pos
-        problem = path_problem(workflow, t.for_each, phase, phase.key)
+        problem = path_problem(workflow, t.for_each, phase)
         if problem:
             out.error(where, f"{problem} in for_each of '{phase.key}'")
-        if t.alias in ROOTS or t.alias.removesuffix("_index") in ROOTS or t.alias == "task_index":
+        declared = declared_type(workflow, t.for_each, phase)
+        if declared is not None and declared.types and "array" not in declared.types:
+            dotted = ".".join(t.for_each)
+            out.error(where, f"for_each of '{phase.key}' reads '{dotted}', which is {declared.shown}, not a list")
+        if t.alias in ROOTS:
             alias_node = nodes.templates.get(("$as", f"{phase.key}#{t.alias}")) or t.pos
             out.error(
                 alias_node, f"'as: {t.alias}' shadows the reserved path '{t.alias}' (use another name, e.g. task)"
             )
+
+
+def _warn_untyped(
+    workflow: Workflow,
+    path: tuple[str, ...],
+    reader: Phase,
+    guard: bool,
+    out: Collector,
+    where: tuple[yaml.Node | SourcePos, str],
+) -> None:
+    owner = untyped_owner(workflow, path, reader, guard)
+    if owner is not None:
+        out.warning(
+            where[0],
+            f"'{'.'.join(path)}' in {where[1]} reads the report of '{owner.key}', which has no 'output:' "
+            "(a missing field is null); declare its output schema to have the path checked",
+        )
 
 
 def _check_reachable(workflow: Workflow, nodes: NodeIndex, out: Collector) -> None:

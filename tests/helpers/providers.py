@@ -94,7 +94,7 @@ class FakeAgentCli:
         log = tmp_path / f"{name}.log"
         monkeypatch.setenv(f"{cls.PREFIX}_LOG", str(log))
         monkeypatch.setenv(f"{cls.PREFIX}_SCENARIO", "ok")
-        for setting in ("DECISION", "FILE"):
+        for setting in ("DECISION", "FILE", "REPORT"):
             monkeypatch.delenv(f"{cls.PREFIX}_{setting}", raising=False)
         return cls(wrapper(tmp_path, name, script), log, worktree, monkeypatch)
 

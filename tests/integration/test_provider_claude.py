@@ -385,3 +385,27 @@ def test_real_claude_code_cli_with_a_rejected_key_fails_fast_as_auth(real_claude
     # The CLI alone retries a 401 ten times, for minutes (measured with Claude Code 2.1: 11 requests over 182 s, the
     # delay doubling from 0.5 s); the provider stops it at the first retry, long before that budget runs out.
     assert handler.requests < 11, handler.requests
+
+
+TYPED = {
+    "type": "object",
+    "required": ["severity", "decision"],
+    "properties": {
+        "severity": {"enum": ["low", "high"]},
+        "decision": {"type": "string", "enum": ["approved", "changes_requested"]},
+    },
+}
+
+
+def test_a_typed_phase_asks_for_its_output_schema_and_gets_the_object(fake: FakeClaude) -> None:
+    fake.scenario("ok", FAKE_CLAUDE_REPORT='{"severity": "high"}')
+    events, error = collect(ClaudeProvider(str(fake.cli)), "Triage", fake.options(output=TYPED))
+    assert error is None
+    assert json.loads(_flag(fake.invocation()["argv"], "--json-schema")) == TYPED  # SDK output_format
+    result = events[-1]
+    assert result.metadata["report"] == {"severity": "high", "decision": "approved"}
+    assert result.metadata["routingDecision"] == "approved"
+
+
+def _flag(argv: list[str], name: str) -> str:
+    return argv[argv.index(name) + 1]

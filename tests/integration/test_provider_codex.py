@@ -372,3 +372,19 @@ def test_real_codex_binary_against_a_local_fake_responses_api(
     assert any(e.type is EventType.TOOL_USE and "codex_was_here.txt" in e.content for e in events)
     assert events[-1].metadata["routingDecision"] == "approved"
     assert tokens_of(events) == 30
+
+
+def test_a_typed_phase_gets_its_output_schema_from_a_file_outside_the_worktree(fake: FakeCodex) -> None:
+    typed = {
+        "type": "object",
+        "required": ["files"],
+        "properties": {"files": {"type": "array"}, "decision": {"type": "string", "enum": ["approved"]}},
+    }
+    fake.scenario("ok", FAKE_CODEX_REPORT='{"files": ["a.py"]}')
+    events, error = collect(CodexProvider(str(fake.binary)), "Review it", fake.options(output=typed))
+    assert error is None
+    logged = next(e for e in fake.entries() if "schema" in e)
+    assert logged["schema"] == typed
+    path = Path(logged["schema_path"])
+    assert not path.is_relative_to(fake.worktree) and not path.exists()  # a scratch file, gone after the attempt
+    assert events[-1].metadata["report"] == {"files": ["a.py"], "decision": "approved"}

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -562,3 +563,43 @@ def test_read_file_pages_through_a_file(tmp_path: Path) -> None:
     )
     assert toolbox.read_file({"path": "f.txt", "offset": 4}).output == "     4\tline 4\n     5\tline 5"
     assert toolbox.read_file({"path": "f.txt", "offset": 9}).output == "[no lines from line 9; the file has 5]"
+
+
+TYPED = {
+    "type": "object",
+    "required": ["severity", "decision"],
+    "properties": {
+        "severity": {"enum": ["low", "high"]},
+        "decision": {"type": "string", "enum": ["approved", "changes_requested"]},
+    },
+}
+
+
+def typed_options(worktree: Path, server: Any, api: str = "responses") -> ProviderOptions:
+    return replace(options(worktree, server, api), output=TYPED)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_typed_phase_gets_its_schema_as_the_finish_report_parameter(server: Any, worktree: Path, api: str) -> None:
+    server.script("m", [finish("approved", {"severity": "urgent"}), finish("approved", {"severity": "high"})])
+    events, error = collect(provider(), typed_options(worktree, server, api))
+    assert error is None
+    assert results(events)[0].startswith(
+        "error: the report does not match its schema: severity: 'urgent' is not one of"
+    )
+    assert events[-1].metadata["report"] == {"severity": "high"}
+    assert events[-1].metadata["routingDecision"] == "approved"
+    body = server.bodies(PATHS[api])[0]
+    tools = body["tools"]
+    spec = next(t for t in tools if (t.get("name") or t.get("function", {}).get("name")) == "finish")
+    parameters = spec.get("parameters") or spec["function"]["parameters"]
+    report = parameters["properties"]["report"]
+    assert report["properties"] == {"severity": {"enum": ["low", "high"]}} and report["required"] == ["severity"]
+
+
+def test_a_typed_phase_s_plain_answer_is_read_as_json(server: Any, worktree: Path) -> None:
+    server.script("m", [{"text": '```json\n{"severity": "low", "decision": "changes_requested"}\n```'}])
+    events, error = collect(provider(), typed_options(worktree, server))
+    assert error is None
+    assert events[-1].metadata["report"] == {"severity": "low", "decision": "changes_requested"}
+    assert events[-1].metadata["routingDecision"] == "changes_requested"

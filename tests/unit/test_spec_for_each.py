@@ -122,3 +122,26 @@ def test_a_guarded_branch_reads_known_paths_and_needs_a_phase() -> None:
     assert any("in guard of branch 'b' of 'plan'" in line and ":6:50:" in line for line in found), found
     found = errors(text.replace("{phase: b, when:", "{when:"))
     assert any("a guarded branch needs 'phase'" in line for line in found), found
+
+
+TYPED = """\
+phases:
+  plan:
+    output:
+      type: object
+      required: [tasks, count]
+      properties:
+        tasks: {type: array, items: {type: object}}
+        count: {type: integer}
+    transitions: [{to: implement, for_each: report.tasks, as: task}]
+  implement: {prompt: "{{ task.title }}", transitions: [{to: j}]}
+  j: {join: all_done}
+"""
+
+
+def test_a_typed_for_each_path_must_be_a_list_of_the_schema() -> None:
+    assert errors(TYPED) == []
+    found = errors(TYPED.replace("for_each: report.tasks", "for_each: report.count"))
+    assert any("reads 'report.count', which is a number, not a list" in line for line in found), found
+    found = errors(TYPED.replace("for_each: report.tasks", "for_each: report.taks"))
+    assert any("has no 'taks'" in line and "did you mean 'tasks'" in line for line in found), found
