@@ -30,7 +30,8 @@ def stub_reports(workflow: Workflow) -> dict[str, dict[str, Any]]:
             continue
         for t in phase.transitions:
             if t.for_each is not None and t.for_each[:1] == ("report",) and len(t.for_each) > 1:
-                items = [{"title": f"dry-run item {i + 1}"} for i in range(DRY_RUN_ITEMS)]
+                shape = _item_schema(phase.output, t.for_each[1:])
+                items = [_item(shape, i) for i in range(DRY_RUN_ITEMS)]
                 _set(reports.setdefault(phase.key, {}), t.for_each[1:], items)
         guards = [t for t in phase.transitions if t.guard is not None and t.target != "$fail"]
         if not any(path[:1] == ("report",) for t in guards for path in guard_paths(t.guard)):  # type: ignore[arg-type]
@@ -45,6 +46,40 @@ def stub_reports(workflow: Workflow) -> dict[str, dict[str, Any]]:
                 reports[phase.key] = {**reports.get(phase.key, {}), **report}
                 break
     return reports
+
+
+def _item_schema(output: Mapping[str, Any] | None, parts: tuple[str, ...]) -> Mapping[str, Any]:
+    """The schema of one item of the list at ``parts`` of a typed report (empty when untyped)."""
+    node: Any = output or {}
+    for part in parts:
+        node = (node.get("properties") or {}).get(part) if isinstance(node, Mapping) else None
+    items = node.get("items") if isinstance(node, Mapping) else None
+    return items if isinstance(items, Mapping) else {}
+
+
+def _item(schema: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """Stub item ``index``: the item schema's required fields, with a ``title`` naming it where it fits."""
+    item = _example(schema)
+    if "title" in item or not schema.get("properties"):
+        item["title"] = f"dry-run item {index + 1}"
+    return item
+
+
+def _example(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The required properties of an object schema, each filled with a plain value of its type."""
+    plain = {"string": "dry run", "integer": 0, "number": 0, "boolean": False, "array": [], "null": None}
+    found: dict[str, Any] = {}
+    properties = schema.get("properties") or {}
+    for name in schema.get("required") or ():
+        field = properties.get(name) or {}
+        if isinstance(field, Mapping) and field.get("enum"):
+            found[name] = field["enum"][0]
+        elif isinstance(field, Mapping) and field.get("type") == "object":
+            found[name] = _example(field)
+        else:
+            kind = field.get("type") if isinstance(field, Mapping) else None
+            found[name] = plain.get(kind[0] if isinstance(kind, list) else kind or "string", "dry run")
+    return found
 
 
 def _holds(guard: Expr, context: Mapping[str, object]) -> bool:

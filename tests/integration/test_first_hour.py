@@ -166,6 +166,7 @@ def test_dry_run_of_every_bundled_workflow_runs_no_command_and_opens_no_pr(tmp_p
         "design-implement-review": ["-i", "task=t", "-i", f"test_command={touch}"],
         "fix-issue": ["-i", "issue=12", "-i", f"test_command={touch}"],
         "parallel-review": ["-i", f"against=main; {touch}"],
+        "plan-parallel": ["-i", "goal=g", "-i", f"test_command={touch}"],
         "ralph-loop": ["-i", "task=t", "-i", f"check={touch}"],
         "review-only": ["-i", "pr=7"],
     }

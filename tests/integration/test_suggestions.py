@@ -22,7 +22,15 @@ from helpers.scm import ScmWorld, make_world
 
 pytestmark = pytest.mark.slow  # dozens of alphred processes
 
-TEMPLATES = ["demo", "design-implement-review", "fix-issue", "parallel-review", "ralph-loop", "review-only"]
+TEMPLATES = [
+    "demo",
+    "design-implement-review",
+    "fix-issue",
+    "parallel-review",
+    "plan-parallel",
+    "ralph-loop",
+    "review-only",
+]
 FAILING = """\
 alphred: 1
 key: red
