@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
+from alphred.views.item_groups import item_base
 from alphred.views.style import Painter, display_width, fit, is_terminal, terminal_width, wants_colour
 
 if TYPE_CHECKING:
@@ -58,6 +59,28 @@ class Active:
     label: str
     branch: str | None
     started: float
+
+
+def _grouped_items(active: list[Active], now: float) -> list[str] | None:
+    """The live line's entries with a for_each's running items as one (``implement ×12 4.2s``, the oldest's
+    time; SPEC §13); None when no two running attempts are items of the same phase."""
+    bases = [item_base(a.label.split(" ", 1)[0]) for a in active]
+    counts: dict[str, int] = {}
+    for base in bases:
+        if base is not None:
+            counts[base] = counts.get(base, 0) + 1
+    if not any(n > 1 for n in counts.values()):
+        return None
+    entries: list[str] = []
+    shown: set[str] = set()
+    for a, base in zip(active, bases, strict=True):
+        if base is not None and counts[base] > 1:
+            if base not in shown:  # the first (oldest) item stands for them all
+                entries.append(f"{base} ×{counts[base]} {now - a.started:.1f}s")
+                shown.add(base)
+            continue
+        entries.append(f"{branch_tag(a.branch)}{a.label} {now - a.started:.1f}s")
+    return entries
 
 
 def branch_tag(branch: str | None) -> str:
@@ -145,7 +168,9 @@ class Progress:
             text = f"⟳ {branch_tag(one.branch)}{one.label} · {now - one.started:5.1f}s{tail}"
             return fit(text, width)
         head = f"⟳ {len(active)} running: "
-        entries = [f"{branch_tag(a.branch)}{a.label} {now - a.started:.1f}s" for a in active]
+        entries = _grouped_items(active, now)
+        if entries is None:
+            entries = [f"{branch_tag(a.branch)}{a.label} {now - a.started:.1f}s" for a in active]
         room = width - display_width(head) - display_width(tail)
         listed = " · ".join(entries)
         if display_width(listed) > room:  # the short form: phase names and times only
