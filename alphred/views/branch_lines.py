@@ -25,6 +25,7 @@ MARKS = {
     "cancelled": ("■", "magenta"),
     "failed": ("✗", "red"),
     "not merged": ("■", "dim"),
+    "skipped": ("–", "dim"),
 }
 
 
@@ -46,6 +47,8 @@ def doing(view: BranchView) -> str:
         return "merged " + ", ".join(sha[:12] for sha in view.merges)
     if state == "cancelled" and view.join_mode == "any":
         return "cancelled (join: any)"
+    if state == "skipped":
+        return "skipped (its guard was false)"
     return state
 
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # What a branch is doing, in the words ``alphred status`` and the Markdown summaries use.
 PENDING, RUNNING, QUEUED, ARRIVED = "pending", "running", "queued", "arrived"
 WAITING, MERGING, CONFLICTED, MERGED = "waiting to merge", "merging", "conflicted", "merged"
-CANCELLED, FAILED, NOT_MERGED = "cancelled", "failed", "not merged"
+CANCELLED, FAILED, NOT_MERGED, SKIPPED = "cancelled", "failed", "not merged", "skipped"
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,11 @@ def _standing(
     """``(state word, phase, conflicts)`` of branch ``head`` of ``group``."""
     if state is not None:
         lane = next((lane for lane in state.lanes if lane.head == head), None)
+        if lane is not None and lane.skipped:
+            return SKIPPED, None, ()
         if lane is not None and state.status.value != "failed":  # a failed run keeps its lanes for a retry
+            if lane.failed:
+                return FAILED, None, ()
             if lane.current is not None:
                 return RUNNING, lane.current, ()
             if lane.queued is not None:
@@ -179,6 +183,8 @@ def _standing(
             if merge.pending[0] != head:
                 return WAITING, None, ()
             return (CONFLICTED, None, merge.conflicts) if merge.conflicts else (MERGING, None, ())
+    if state is not None and state.branches is not None and head in (state.branches.get("skipped") or ()):
+        return SKIPPED, None, ()
     start = _last_fan_out(group, steps)
     later = list(steps[start + 1 :]) if start is not None else []
     mine = [s for s in later if _field(s, "phase") in region]
@@ -218,7 +224,10 @@ def _last_fan_out(group: FanOut, steps: Sequence[Any]) -> int | None:
         if _field(steps[index], "phase") != group.source:
             continue
         following = str(_field(steps[index], "next") or "")
-        if following in taken or following.startswith(items) or (following and following == group.join):
+        started = set(following.split(","))  # a guarded fan-out lists only the branches it started (SPEC §13)
+        if following in taken or started <= set(group.branches) or following.startswith(items):
+            return index
+        if following and following == group.join:  # nothing started: an empty list, every branch skipped
             return index
     return None
 

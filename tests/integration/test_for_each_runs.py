@@ -4,6 +4,7 @@ processes, real git, real SQLite, real kills."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 from pathlib import Path
 from typing import Any
@@ -134,3 +135,50 @@ def test_the_offline_plan_parallel_example_runs_one_implementer_per_task(repo: P
     assert git(repo, "show", f"{branch}:done/cli.txt").strip() == "Add the --config flag"
     assert [s[0] for s in steps(final) if not s[0].startswith("implement-")] == ["plan", "integrate", "review"]
     assert final["phases"][-1]["decision"] == "approved"
+
+
+def test_a_guarded_branch_is_skipped_and_all_done_goes_on_past_a_failed_one(repo: Path) -> None:
+    wf = workflow(
+        repo,
+        """\
+        inputs: {lint: {default: "no"}}
+        phases:
+          plan:
+            type: command
+            run: "true"
+            transitions: [{to: [security, {phase: style, when: 'inputs.lint == "yes"'}, docs]}]
+          security: {type: command, run: "echo s > s.txt", transitions: [{to: verdict}]}
+          style: {type: command, run: "echo st > st.txt", transitions: [{to: verdict}]}
+          docs:
+            type: command
+            run: "echo d > d.txt; false"
+            allow_failure: true
+            transitions: [{to: verdict, when: exit_code == 0}, {to: $fail}]
+          verdict:
+            join: all_done
+            type: command
+            run: 'echo "{{ branches.completed }} {{ branches.failed }} {{ branches.skipped }}" > v.txt'
+        """,
+    )
+    code, final, err = run_json(repo, "run", str(wf))
+    assert code == 0, err
+    branch = final["branch"]
+    assert git(repo, "show", f"{branch}:v.txt").strip() == '["security"] ["docs"] ["style"]'
+    assert {"s.txt", "v.txt"} <= set(git(repo, "ls-tree", "--name-only", branch).split())
+    assert not {"st.txt", "d.txt"} & set(git(repo, "ls-tree", "--name-only", branch).split())
+    assert git(repo, "show", f"{branch}.docs:d.txt").strip() == "d"  # the failed branch's work stays
+    assert {p["key"]: p["status"] for p in final["phases"]}["style"] == "skipped"
+    shown = alphred(repo, "status", "1").stdout
+    assert "skipped (its guard was false)" in shown and "✗ docs" in shown
+    assert git(repo, "branch", "--list", "*.style") == ""  # a skipped branch never started
+
+
+def test_status_groups_the_items_of_a_for_each(repo: Path) -> None:
+    wf = for_each(repo, ["alpha", "beta", "gamma", "delta"], fail="beta")
+    assert alphred(repo, "run", str(wf)).returncode == 0
+    shown = alphred(repo, "status", "1").stdout
+    assert re.search(r"implement ×4 +4 completed +4 +4", shown), shown  # one row for the four items
+    assert re.search(r"check ×4 +4 completed", shown), shown
+    assert "implement-1" not in shown.split("branches:")[0]  # no line per item in the phase table
+    row = next(line for line in shown.splitlines() if "implement ×4" in line and ".implement-*" in line)
+    assert row.rstrip().endswith("3 merged, 1 failed (implement-1)")
