@@ -202,6 +202,7 @@ def run(
     from alphred.cli.inputs import collect_inputs
     from alphred.errors import WorkflowInvalidError
     from alphred.git import GitWorktrees
+    from alphred.operations.ci_wait import follow_ci
     from alphred.operations.start import start_run
     from alphred.operations.where import resolve_for_write
     from alphred.providers import default_registry
@@ -240,7 +241,8 @@ def run(
     if dry_run and not quiet and (pr or workflow.pull_request is not None) and pr is not False:
         click.echo("dry run: the pull request this run would open is not opened, and nothing is pushed", err=True)
     with SqlRunStore(url) as store:
-        record = start_run(workspace(store, location, quiet, events_format), workflow, options, registry)
+        space = workspace(store, location, quiet, events_format)
+        record = follow_ci(space, start_run(space, workflow, options, registry))  # SPEC §16: polls while waiting
         return _report(store, record, as_json, quiet)
 
 
@@ -275,13 +277,15 @@ def _continue(
     quiet: bool,
     **kw: Any,
 ) -> int:
+    from alphred.operations.ci_wait import follow_ci
     from alphred.operations.continuing import continue_run
     from alphred.operations.where import resolve_for_write
     from alphred.store import SqlRunStore
 
     location, url = resolve_for_write(repo, db)
     with SqlRunStore(url) as store:
-        record = continue_run(workspace(store, location, quiet, events_format), run_id, action, **kw)
+        space = workspace(store, location, quiet, events_format)
+        record = follow_ci(space, continue_run(space, run_id, action, **kw))
         return _report(store, record, as_json, quiet)
 
 

@@ -90,11 +90,21 @@ class RetryRun:
 
 
 @dataclass(frozen=True)
+class CiWaiting:
+    """A ``type: ci`` attempt looked at the checks and some are still running: wait (SPEC §16)."""
+
+    phase: str
+    attempt: int
+    summary: str = ""
+
+
+@dataclass(frozen=True)
 class DeliveryDone:
     """A delivery step (``push``, ``open``) succeeded; ``open`` carries the pull request's URL."""
 
     step: str
     url: str | None = None
+    nothing: bool = False  # ``push`` found no commit to deliver: the run completes without a pull request
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,7 @@ Event: TypeAlias = (
     | RetryRun
     | DeliveryDone
     | DeliveryFailed
+    | CiWaiting
     | MergeDone
     | MergeConflicted
 )
@@ -215,6 +226,15 @@ class AwaitApproval:
 
 
 @dataclass(frozen=True)
+class AwaitCi:
+    """The run now waits, paused, for the pull request's checks (``summary``: what the last look found)."""
+
+    phase: str
+    attempt: int
+    summary: str = ""
+
+
+@dataclass(frozen=True)
 class RunFinished:
     """The run reached a terminal status (deliver, clean up, report)."""
 
@@ -277,6 +297,7 @@ Effect: TypeAlias = (
     | RecordRouting
     | StartPhase
     | AwaitApproval
+    | AwaitCi
     | RunFinished
     | Deliver
     | RecordPullRequest

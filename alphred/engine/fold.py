@@ -19,10 +19,11 @@ from alphred.engine.events import (
     SetRunStatus,
     StartPhase,
 )
-from alphred.engine.reasons import BUDGET_EXHAUSTED, DELIVERY_STEPS, MAX_STEPS, MAX_VISITS, PAUSED
-from alphred.engine.routing import ordered_transitions
+from alphred.engine.reasons import BUDGET_EXHAUSTED, DELIVERY_STEPS, MAX_STEPS, MAX_VISITS, NOT_WANTED, PAUSED
+from alphred.engine.routing import ordered_transitions, run_context
 from alphred.engine.state import RunState, Step
 from alphred.engine.statuses import NodeStatus, RunStatus
+from alphred.guards import evaluate_guard
 from alphred.workflow.model import RESERVED_TARGETS, Phase
 
 Result = tuple[RunState, tuple[Effect, ...]]
@@ -82,10 +83,15 @@ class Fold:
 
     def finish(self, status: RunStatus, reason: str | None) -> None:
         """End the run with ``status``; a completed run with a pull request delivers first."""
-        if status is _R.COMPLETED and self.state.deliver and self.state.pr_url is None:
-            self.update(current=None, pause_requested=False, delivery=DELIVERY_STEPS[0], finish_reason=reason)
-            self.effects.append(Deliver(DELIVERY_STEPS[0]))  # completes once delivered
-            return
+        state = self.state
+        if status is _R.COMPLETED and state.deliver and state.pr_url is None and state.delivery_note is None:
+            when = state.workflow.pull_request_when
+            if when is not None and not evaluate_guard(when, run_context(state, state.workflow)):
+                self.update(delivery_note=NOT_WANTED)  # SPEC §16: the end-of-run pull request is conditional
+            else:
+                self.update(current=None, pause_requested=False, delivery=DELIVERY_STEPS[0], finish_reason=reason)
+                self.effects.append(Deliver(DELIVERY_STEPS[0]))  # completes once delivered
+                return
         self.run_status(status, reason)
         self.update(current=None, pause_requested=False)
         self.effects.append(RunFinished(status, reason))

@@ -7,6 +7,7 @@ cancelled run, and every event but ``RetryRun`` on a failed one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from alphred.engine.actions import can_resume, can_retry
@@ -14,7 +15,9 @@ from alphred.engine.events import (
     ApprovalGiven,
     ApprovalRequested,
     AwaitApproval,
+    AwaitCi,
     CancelRequested,
+    CiWaiting,
     Deliver,
     DeliveryDone,
     DeliveryFailed,
@@ -30,6 +33,7 @@ from alphred.engine.events import (
     Resume,
     RetryRun,
     RunStarted,
+    StartPhase,
 )
 from alphred.engine.fan_out import (
     complete_in_lane,
@@ -54,8 +58,10 @@ from alphred.engine.reasons import (
     INTERRUPTED,
     INVALID_DECISION,
     MISSING_DECISION,
+    NOTHING_TO_DELIVER,
     OUTPUT_INVALID,
     RETRIES_EXHAUSTED,
+    WAITING_FOR_CI,
 )
 from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
 from alphred.engine.state import Report, RunState, Step, StepOutcome
@@ -97,6 +103,8 @@ def transition(state: RunState, event: Event) -> Result:
             return _on_retry(state)
         case DeliveryDone():
             return _on_delivery_done(state, event)
+        case CiWaiting():
+            return _on_ci_waiting(state, event)
         case DeliveryFailed():
             return _on_delivery_failed(state, event)
         case MergeDone():
@@ -143,6 +151,9 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
         fold.state = fold.state.with_phase(event.phase, checks=dict(event.checks))
         _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code)
+        url = event.report.get("url") if isinstance(event.report, Mapping) else None
+        if phase.type is PhaseType.PULL_REQUEST and isinstance(url, str) and url:
+            fold.effects.append(RecordPullRequest(url))  # the run's pull request, shown like a delivered one
     return fold.result()
 
 
@@ -185,6 +196,29 @@ def _on_approval_requested(state: RunState, event: ApprovalRequested) -> Result:
     return fold.result()
 
 
+def _on_ci_waiting(state: RunState, event: CiWaiting) -> Result:
+    """The checks still run: the run pauses (``waiting_for_ci``), its phase stays on this attempt."""
+    if not _is_running_attempt(state, event.phase, event.attempt) or _lane_head(state, event.phase) is not None:
+        return state, ()
+    if state.workflow.phase(event.phase).type is not PhaseType.CI:
+        return state, ()
+    fold = Fold(state)
+    fold.update(pause_requested=False)
+    fold.run_status(_R.PAUSED, WAITING_FOR_CI)
+    fold.effects.append(AwaitCi(event.phase, event.attempt, event.summary))
+    return fold.result()
+
+
+def _look_again(state: RunState) -> Result:
+    """Resume a run waiting for CI: the same attempt looks at the checks again (not a new step)."""
+    assert state.current is not None
+    ps = state.phase(state.current)
+    fold = Fold(state)
+    fold.run_status(_R.RUNNING, None)
+    fold.effects.append(StartPhase(state.current, ps.attempt, ps.entries))
+    return fold.result()
+
+
 def _on_approval_given(state: RunState, event: ApprovalGiven) -> Result:
     waiting = state.status is _R.PAUSED and state.reason == AWAITING_APPROVAL
     if not waiting or state.current != event.phase or event.decision not in APPROVAL_DECISIONS:
@@ -199,6 +233,8 @@ def _on_approval_given(state: RunState, event: ApprovalGiven) -> Result:
 def _on_resume(state: RunState) -> Result:
     if state.status is _R.RUNNING and state.current is None and state.delivery is not None:
         return state, (Deliver(state.delivery),)  # taken over mid-delivery: deliver, redo nothing else
+    if state.status is _R.PAUSED and state.reason == WAITING_FOR_CI and state.current is not None:
+        return _look_again(state)
     redo = merge_to_redo(state)
     if redo is not None:
         return state, (redo,)  # taken over mid-merge: ask for the merge again
@@ -236,6 +272,10 @@ def _on_delivery_done(state: RunState, event: DeliveryDone) -> Result:
     if state.status is not _R.RUNNING or state.delivery != event.step:
         return state, ()
     fold = Fold(state)
+    if event.nothing:  # SPEC §16: nothing to deliver completes the run (unless ``pull_request.required``)
+        fold.update(delivery=None, delivery_note=NOTHING_TO_DELIVER)
+        fold.finish(_R.COMPLETED, state.finish_reason)
+        return fold.result()
     index = DELIVERY_STEPS.index(event.step)
     if index + 1 < len(DELIVERY_STEPS):
         fold.update(delivery=DELIVERY_STEPS[index + 1])

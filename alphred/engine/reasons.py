@@ -21,4 +21,10 @@ OUTPUT_INVALID = "output_invalid"  # a typed report is missing or does not match
 MERGE_CONFLICT = "merge_conflict"  # a join's merge conflicted and the join has no ``on_conflict`` phase
 
 DELIVERY_STEPS = ("push", "open")
+WAITING_FOR_CI = "waiting_for_ci"
+"""A ``type: ci`` phase waits for the pull request's checks: the run is paused, holding nothing (SPEC §16)."""
+NOTHING_TO_DELIVER = "nothing_to_deliver"
+"""Delivery note: the run branch has no commit on top of the base, so no pull request was opened."""
+NOT_WANTED = "pull_request_when_false"
+"""Delivery note: ``pull_request.when`` did not hold in the final state, so no pull request was opened."""
 """Delivery of a run with a pull request, in order: push the branch, then open (or find) its pull request."""

@@ -15,7 +15,7 @@ NO_ROUTE = "no_route"
 def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any]:
     """Return the guard context for routing out of ``phase_key`` (the phase just finished)."""
     ps = state.phase(phase_key)
-    context = _run_context(state, workflow, phase_key)
+    context = run_context(state, workflow, phase_key)
     context.update(
         decision=ps.decision,
         report=ps.report,
@@ -36,7 +36,7 @@ def template_context(state: RunState, workflow: Workflow, phase_key: str) -> dic
     """
     ps = state.phase(phase_key)
     source = state.phase(ps.entered_from) if ps.entered_from is not None else None
-    context = _run_context(state, workflow, phase_key)
+    context = run_context(state, workflow, phase_key)
     context.update(
         decision=source.decision if source else None,
         report=source.report if source else None,
@@ -48,7 +48,9 @@ def template_context(state: RunState, workflow: Workflow, phase_key: str) -> dic
     return context
 
 
-def _run_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any]:
+def run_context(state: RunState, workflow: Workflow, phase_key: str | None = None) -> dict[str, Any]:
+    """The paths every guard may read: ``inputs``, ``phases.<key>.*``, ``run.*``, ``branches.*`` (``pull_request.when``
+    reads only these: the final state); with ``phase_key``, a for_each item's ``<as>``/``<as>_index`` too."""
     phases: dict[str, Any] = {}
     for key in workflow.phase_keys:
         ps = state.phase(key)
@@ -65,7 +67,8 @@ def _run_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[st
         "run": {"tokens": state.tokens, "cost_usd": state.cost_usd, "steps": state.steps},
         "branches": None if state.branches is None else dict(state.branches),
     }
-    context.update(item_context(state, workflow, phase_key))
+    if phase_key is not None:
+        context.update(item_context(state, workflow, phase_key))
     return context
 
 

@@ -137,6 +137,7 @@ class RunState:
     delivery: str | None = None
     pr_url: str | None = None
     finish_reason: str | None = None
+    delivery_note: str | None = None  # why a run with a pull request completed without one (``NOT_WANTED``...)
     lanes: tuple[Lane, ...] = ()
     merge: MergeState | None = None
     interrupting: bool = False
@@ -190,6 +191,7 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "delivery": state.delivery,
         "pr_url": state.pr_url,
         "finish_reason": state.finish_reason,
+        "delivery_note": state.delivery_note,
         "lanes": [_lane_to_json(lane) for lane in state.lanes],
         "merge": None if state.merge is None else _merge_to_json(state.merge),
         "interrupting": state.interrupting,
@@ -283,6 +285,7 @@ def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
         delivery=data.get("delivery"),
         pr_url=data.get("pr_url"),
         finish_reason=data.get("finish_reason"),
+        delivery_note=data.get("delivery_note"),
         lanes=tuple(_lane_from_json(lane, known) for lane in data.get("lanes", ())),
         merge=_merge_from_json(data.get("merge"), known),
         interrupting=bool(data.get("interrupting", False)),

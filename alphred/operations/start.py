@@ -49,7 +49,7 @@ def insert_run(
     (run id, the branch it wants, its base SHA, its initial state). Nothing is made on disk."""
     store = workspace.store
     base = GitWorktrees(workspace.location).resolve_base(options.base)
-    state = initial_state(workflow, options.inputs, deliver=options.pull_request is not None)
+    state = initial_state(workflow, options.inputs, deliver=bool(options.pull_request and options.pull_request.at_end))
     template = choose_branch_template(options.branch, options.branch_template, options.environ)
     with store.transaction() as tx:
         tree_id, _version = tx.compile(workflow)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from alphred.engine import WAITING_FOR_CI
 from alphred.operations.clones import identity
 from alphred.operations.continuing import first_events
 from alphred.operations.start import insert_run
@@ -68,6 +69,6 @@ def requested_action(record: RunRecord) -> tuple[str, str | None] | None:
         return str(action), request.get("comment")
     if record.status in (RunStatus.PENDING, RunStatus.RUNNING):
         return "resume", None
-    if record.status is RunStatus.PAUSED and record.reason == "interrupted":
+    if record.status is RunStatus.PAUSED and record.reason in ("interrupted", WAITING_FOR_CI):
         return "resume", None
     return None

@@ -14,6 +14,7 @@ from alphred.engine import Event
 from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
+from alphred.runtime.delivery import PullRequestPlan, PullRequestText
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
@@ -71,3 +72,5 @@ class PhaseContext:
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
+    pull_request: PullRequestPlan | None = None  # how ``type: pull_request``/``ci`` phases reach the PR (SPEC §16)
+    describe: PullRequestText | None = None  # writes a pull_request phase's title and body

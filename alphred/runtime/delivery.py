@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from alphred.engine import DeliveryDone, DeliveryFailed, RunState
 from alphred.errors import DeliveryError
 from alphred.redact import Redactor
 from alphred.runtime.crash import crash_point
 from alphred.store import RunRecord, SqlRunStore
-from alphred.workflow import Workflow
+from alphred.workflow import Phase, PhaseType, Workflow
 
 if TYPE_CHECKING:
     from alphred.scm import DeliveryRequest
@@ -27,6 +27,8 @@ class PullRequestPlan:
     base: str
     draft: bool
     provider: str | None
+    at_end: bool = True  # False: only ``type: pull_request`` phases open it; the run ends without delivering
+    required: bool = False  # ``pull_request.required``: nothing to deliver fails the run instead
 
     def stored(self) -> dict[str, Any]:
         """JSON form, kept with the run so that resume/approve/retry deliver the same way."""
@@ -37,7 +39,9 @@ class PullRequestPlan:
         """Inverse of ``stored``; None when the run opens no pull request."""
         if not data:
             return None
-        return cls(str(data["remote"]), str(data["base"]), bool(data.get("draft")), data.get("provider"))
+        at_end, required = bool(data.get("at_end", True)), bool(data.get("required"))
+        remote, base, draft = str(data["remote"]), str(data["base"]), bool(data.get("draft"))
+        return cls(remote, base, draft, data.get("provider"), at_end, required)
 
 
 def plan_pull_request(
@@ -51,21 +55,30 @@ def plan_pull_request(
     run_base_ref: str | None,
     dry_run: bool,
 ) -> PullRequestPlan | None:
-    """Decide whether the run opens a PR (``pull_request:`` or ``--pr``; ``--no-pr`` wins) and preflight it."""
+    """Decide whether the run opens a PR (``pull_request:``, ``--pr`` or a ``type: pull_request`` phase;
+    ``--no-pr`` wins) and preflight it. ``at_end`` says whether the run delivers when it completes."""
     from alphred.scm import preflight_pull_request, pull_request_base
 
     spec = workflow.pull_request
-    if pr is False or dry_run or (spec is None and not pr):
+    in_phases = any(phase.type in (PhaseType.PULL_REQUEST, PhaseType.CI) for phase in workflow.phases)
+    at_end = spec is not None or bool(pr)
+    if pr is False or dry_run or not (at_end or in_phases):
         return None
     target = preflight_pull_request(
         repo_root, environ, remote=remote or "origin", provider=spec.provider if spec else None
     )
     base = pull_request_base(spec.base if spec else None, run_base_ref, target.remote)
-    return PullRequestPlan(target.remote, base, draft or bool(spec and spec.draft), target.provider)
+    draft = draft or bool(spec and spec.draft)
+    return PullRequestPlan(target.remote, base, draft, target.provider, at_end, bool(spec and spec.required))
 
 
-PullRequestText = Callable[[SqlRunStore, Workflow, RunRecord, RunState], tuple[str, str]]
-"""Writes the title and body of a run's pull request (``alphred.views.pull_request.pull_request_text``)."""
+class PullRequestText(Protocol):
+    """Writes the title and body of a run's pull request (``alphred.views.pull_request.pull_request_text``);
+    with ``phase``, those of the ``type: pull_request`` phase (its own ``title`` and ``body_from``)."""
+
+    def __call__(
+        self, store: SqlRunStore, workflow: Workflow, record: RunRecord, state: RunState, phase: Phase | None = None
+    ) -> tuple[str, str]: ...
 
 
 def deliver_step(
@@ -85,12 +98,14 @@ def deliver_step(
     Each step is safe to repeat: a push of the same commits changes nothing, and ``open`` reports the
     branch's open pull request before it would create one.
     """
-    from alphred.scm import open_for, push_for
+    from alphred.scm import has_commits, open_for, push_for
 
     try:
         request = delivery_request(store, workflow, run_id, plan, state, redactor, environ, describe)
         crash_point(f"deliver_{step}")
         if step == "push":
+            if not plan.required and not has_commits(request):  # SPEC §16: completes without a pull request
+                return DeliveryDone(step, nothing=True), f"nothing to deliver: {request.branch} has no new commit"
             push_for(request)
             return DeliveryDone(step), ""
         url = open_for(request).url

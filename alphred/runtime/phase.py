@@ -6,8 +6,10 @@ import asyncio
 import contextlib
 import shlex
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
 
 from alphred.engine import (
+    CiWaiting,
     PhaseCompleted,
     PhaseFailed,
     RunState,
@@ -30,11 +32,13 @@ from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext
 from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
+from alphred.runtime.ci_phase import CI_WAIT, ci_events
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
 from alphred.runtime.environment import ATTEMPT_MARKER
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
+from alphred.runtime.pr_phase import pull_request_events
 from alphred.runtime.room import AttemptRoom
 from alphred.runtime.sink import FLUSH_EVERY_EVENTS, FLUSH_EVERY_SECONDS, EventSink
 from alphred.runtime.typed_output import OUTPUT_ENV, with_output_file
@@ -61,7 +65,7 @@ async def run_attempt(
     stats: AttemptStats,
     notes: tuple[str, ...] = (),
     resolving: tuple[str, ...] | None = None,
-) -> PhaseCompleted | PhaseFailed:
+) -> PhaseCompleted | PhaseFailed | CiWaiting:
     """Execute one attempt and turn what happened into the engine event that reports it.
 
     ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry);
@@ -115,7 +119,7 @@ async def _end(
     resolving: tuple[str, ...] | None,
     seal: WorktreeSeal,
     room: AttemptRoom,
-) -> PhaseCompleted | PhaseFailed:
+) -> PhaseCompleted | PhaseFailed | CiWaiting:
     """Turn the attempt's result into its outcome: its checks, then (in one worker thread) ``_ended``.
 
     Git is checked for tampering (``seal``) before the checks run git and again before the commit (a ``run``
@@ -135,6 +139,12 @@ async def _end(
         )
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt))
     assert outcome.result is not None
+    wait = outcome.result.metadata.get(CI_WAIT)
+    if isinstance(wait, (int, float)):  # SPEC §16: the checks still run; look again at wake_at, holding nothing
+        waiting = CiWaiting(phase.key, attempt, ctx.redactor.redact(outcome.result.content))
+        due = datetime.now(UTC) + timedelta(seconds=float(wait))
+        ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, wake_at=due))
+        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
     verdict = read_result(ctx, phase, outcome.result)
     if verdict.exit_code is not None:
         stats.details["exit_code"] = verdict.exit_code
@@ -154,10 +164,10 @@ def _ended(
     ctx: PhaseContext,
     sink: EventSink,
     stats: AttemptStats,
-    complete: Callable[[], PhaseCompleted | PhaseFailed],
+    complete: Callable[[], PhaseCompleted | PhaseFailed | CiWaiting],
     seal: WorktreeSeal,
     key: tuple[str, int],
-) -> PhaseCompleted | PhaseFailed:
+) -> PhaseCompleted | PhaseFailed | CiWaiting:
     """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
     transaction, then ``complete`` (the report, the commit) — unless it tampered with git: then what it
     changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed)."""
@@ -269,6 +279,10 @@ def _events_for(
     reports: dict[str, UpstreamReport],
     room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
+    if phase.type is PhaseType.PULL_REQUEST:
+        return checked_stream("pull_request", pull_request_events(ctx, state, phase))
+    if phase.type is PhaseType.CI:
+        return checked_stream("ci", ci_events(ctx, state, phase))
     values = template_context(state, ctx.workflow, phase.key)
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)
@@ -329,7 +343,8 @@ async def _consume(
     event plus ``idle_timeout``, moved forward as events arrive (at most every RESCHEDULE_SECONDS).
     """
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + phase.timeout if phase.timeout else None
+    # a ci phase's timeout bounds its whole wait (all looks together, ``ci_phase``), not one look
+    deadline = loop.time() + phase.timeout if phase.timeout and phase.type is not PhaseType.CI else None
     iterator = aiter(events)
 
     def next_deadline() -> float:

@@ -26,6 +26,7 @@ from alphred.engine import (
     TERMINAL_RUN_STATUSES,
     ApprovalRequested,
     AwaitApproval,
+    AwaitCi,
     CancelRequested,
     Deliver,
     DeliveryDone,
@@ -109,6 +110,8 @@ class Runner:
             environ=environ,
             on_event=self.observer.provider_event,
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
+            pull_request=options.pull_request,
+            describe=pull_request_text,
         )
         ttl = lease_ttl()
         self.persister = Persister(store, run_id, str(owner), ttl, {**(runtime or {}), **options.stored()})
@@ -226,6 +229,8 @@ class Runner:
             return Posted((await self._deliver(state, effect),))
         elif isinstance(effect, AwaitApproval):
             self.observer.note(approval_note(self.workflow, state, effect.phase, self.run_id))
+        elif isinstance(effect, AwaitCi):
+            self.observer.note(f"{effect.phase}: {effect.summary}", "yellow")
         elif isinstance(effect, RunFinished):
             await asyncio.to_thread(self._finish, effect)
             self.observer.run_finished(effect, state.pr_url or None)

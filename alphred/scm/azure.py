@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from alphred.errors import DeliveryError, ScmNotReadyError
 from alphred.scm.body import cut_text
+from alphred.scm.extras import PullRequestExtras
 from alphred.scm.remote import azure_repository
 from alphred.scm.tool import ToolResult, run_tool
 
@@ -80,12 +81,39 @@ class AzurePullRequests:
         urls = [self._url(pr) for pr in listed if isinstance(pr, dict)] if isinstance(listed, list) else []
         return [url for url in urls if url is not None]
 
-    def create(self, branch: str, base: str, title: str, body: str, draft: bool) -> tuple[str, bool]:
+    def number(self, branch: str, url: str) -> int | None:
+        """The pull request id at the end of ``url`` (``.../pullrequest/N``)."""
+        tail = url.rstrip("/").rsplit("/", 1)[-1]
+        return int(tail) if tail.isdigit() else None
+
+    def update(self, branch: str, url: str, title: str, body: str, extra: PullRequestExtras) -> None:
+        """Refresh the title and description of the pull request at ``url`` (``az repos pr update``)."""
+        number = self.number(branch, url)
+        if number is None:
+            raise DeliveryError("pull_request", f"cannot read the pull request id of {url}", branch=branch)
+        args = ["az", "repos", "pr", "update", "--id", str(number), f"--title={title}"]
+        args += [f"--description={cut_text(body, AZURE_BODY_LIMIT)}", "--output", "json"]
+        result = self.run_by_id(args)
+        if not result.ok:
+            raise self._failure(branch, "update the pull request", result)
+        if extra.reviewers:
+            args = ["az", "repos", "pr", "reviewer", "add", "--id", str(number), "--reviewers", *extra.reviewers]
+            added = self.run_by_id([*args, "--output", "none"])
+            if not added.ok:
+                raise self._failure(branch, "add reviewers", added)
+
+    def create(
+        self, branch: str, base: str, title: str, body: str, draft: bool, extra: PullRequestExtras | None = None
+    ) -> tuple[str, bool]:
         """Open the pull request; ``(url, True)``, or ``(url, False)`` when one already existed."""
         args = ["az", "repos", "pr", "create", "--source-branch", branch, "--target-branch", base]
         args += [f"--title={title}", f"--description={cut_text(body, AZURE_BODY_LIMIT)}", "--output", "json"]
         if draft:
             args += ["--draft", "true"]
+        if extra is not None and extra.labels:
+            args += ["--labels", *extra.labels]
+        if extra is not None and extra.reviewers:
+            args += ["--reviewers", *extra.reviewers]
         result = self._run(args)
         if not result.ok:
             if "already exists" in result.words.lower():
@@ -110,6 +138,18 @@ class AzurePullRequests:
             t = self.target
             args = [*args, "--organization", t.organization_url, "--project", t.project]
             args += ["--repository", t.repository, "--detect", "false"]
+        return run_tool(args, self.repo_root, self.env)
+
+    def build_url(self, build_id: int) -> str:
+        """The web page of an Azure Pipelines build of this repository's project ('' when unknown)."""
+        if self.target is None:
+            return ""
+        return f"{self.target.organization_url}/{quote(self.target.project)}/_build/results?buildId={build_id}"
+
+    def run_by_id(self, args: list[str]) -> ToolResult:
+        """``az repos pr`` commands addressed by id take the organization only (no project or repository)."""
+        if self.target is not None:
+            args = [*args, "--organization", self.target.organization_url, "--detect", "false"]
         return run_tool(args, self.repo_root, self.env)
 
     def _url(self, pr: Mapping[str, Any]) -> str | None:

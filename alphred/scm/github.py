@@ -15,6 +15,7 @@ from pathlib import Path
 
 from alphred.errors import DeliveryError, ScmNotReadyError
 from alphred.scm.body import GITHUB_BODY_LIMIT, cut_text
+from alphred.scm.extras import PullRequestExtras
 from alphred.scm.remote import github_repository, split_url
 from alphred.scm.tool import ToolResult, run_tool
 
@@ -79,7 +80,24 @@ class GitHubPullRequests:
             raise _unconfirmed(branch, url, f"the pull request {found['url']} is {found.get('state')}")
         return str(found["url"])
 
-    def create(self, branch: str, base: str, title: str, body: str, draft: bool) -> tuple[str, bool]:
+    def number(self, branch: str, url: str) -> int | None:
+        """The number of the pull request at ``url`` (its last path segment on GitHub)."""
+        tail = url.rstrip("/").rsplit("/", 1)[-1]
+        return int(tail) if tail.isdigit() else None
+
+    def update(self, branch: str, url: str, title: str, body: str, extra: PullRequestExtras) -> None:
+        """Refresh the title and body of the open pull request of ``branch`` (and add labels/reviewers)."""
+        with tempfile.TemporaryDirectory(prefix="alphred-pr-") as scratch:
+            body_file = Path(scratch) / "body.md"
+            body_file.write_text(cut_text(body, GITHUB_BODY_LIMIT), encoding="utf-8")
+            args = ["gh", "pr", "edit", url, f"--title={title}", "--body-file", str(body_file)]
+            args += [f"--add-label={label}" for label in extra.labels]
+            args += [f"--add-reviewer={name}" for name in extra.reviewers]
+            self._gh(args, branch, "update the pull request")
+
+    def create(
+        self, branch: str, base: str, title: str, body: str, draft: bool, extra: PullRequestExtras | None = None
+    ) -> tuple[str, bool]:
         """Open the pull request; ``(url, True)``, or ``(url, False)`` when one already existed."""
         with tempfile.TemporaryDirectory(prefix="alphred-pr-") as scratch:
             body_file = Path(scratch) / "body.md"
@@ -88,6 +106,9 @@ class GitHubPullRequests:
             args += ["--body-file", str(body_file)]
             if draft:
                 args.append("--draft")
+            if extra is not None:
+                args += [f"--label={label}" for label in extra.labels]
+                args += [f"--reviewer={name}" for name in extra.reviewers]
             result = self._run(args)
         if result.ok:
             urls = _URL.findall(result.stdout)

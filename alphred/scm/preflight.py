@@ -13,6 +13,7 @@ from typing import Protocol
 
 from alphred.errors import ScmNotReadyError
 from alphred.scm.azure import AzurePullRequests
+from alphred.scm.extras import PullRequestExtras
 from alphred.scm.github import GitHubPullRequests
 from alphred.scm.remote import AZURE, GITHUB, GITLAB, SUPPORTED_PROVIDERS, detect_provider, remote_url
 
@@ -30,8 +31,18 @@ class PullRequestHost(Protocol):
         """The URL of the open pull request of ``branch``, or None."""
         ...
 
-    def create(self, branch: str, base: str, title: str, body: str, draft: bool) -> tuple[str, bool]:
+    def create(
+        self, branch: str, base: str, title: str, body: str, draft: bool, extra: PullRequestExtras | None = None
+    ) -> tuple[str, bool]:
         """Open the pull request: ``(url, created)``."""
+        ...
+
+    def update(self, branch: str, url: str, title: str, body: str, extra: PullRequestExtras) -> None:
+        """Refresh the title and body of the open pull request ``url`` of ``branch``."""
+        ...
+
+    def number(self, branch: str, url: str) -> int | None:
+        """The number of the pull request ``url``."""
         ...
 
     def confirm(self, branch: str, url: str) -> str:

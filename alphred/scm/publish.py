@@ -10,6 +10,7 @@ from pathlib import Path
 from alphred.errors import DeliveryError, ScmNotReadyError
 from alphred.git.command import run_git
 from alphred.git.location import repository_dirs
+from alphred.scm.extras import PullRequestExtras
 from alphred.scm.preflight import choose_provider, pull_request_host
 from alphred.scm.push import push_branch
 from alphred.scm.remote import remote_url, tool_environment
@@ -64,6 +65,52 @@ def open_for(request: DeliveryRequest) -> DeliveryResult:
         pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
     confirmed = host.confirm(branch, pr_url)  # SPEC §9: the PR must exist for the branch before the run completes
     return DeliveryResult(confirmed, created=created, provider=provider)
+
+
+@dataclass(frozen=True)
+class PhasePullRequest:
+    """The pull request a ``type: pull_request`` phase opened or updated (its report, SPEC §16)."""
+
+    url: str
+    number: int | None
+    head: str
+    created: bool
+
+    def report(self) -> dict[str, object]:
+        """``{url, number, head}``."""
+        return {"url": self.url, "number": self.number, "head": self.head}
+
+
+def has_commits(request: DeliveryRequest) -> bool:
+    """False when the branch has no commit on top of the base (nothing to deliver); else True."""
+    try:
+        _check_commits(request)
+    except DeliveryError as exc:
+        if exc.kind == "no_commits":
+            return False
+        raise
+    return True
+
+
+def open_or_update(request: DeliveryRequest, extra: PullRequestExtras) -> PhasePullRequest:
+    """Push the branch, then update its open pull request (title, body, labels, reviewers) or open it.
+
+    Safe to repeat at any point: the push of the same commits changes nothing, and the open pull request of
+    the branch is looked up before one is created, so a kill between ``create`` and recording its URL leaves
+    one pull request that the next attempt finds and updates.
+    """
+    push_for(request)
+    url, provider = _provider(request)
+    branch = request.branch
+    host = pull_request_host(provider, request.repo_root, url, request.env)
+    pr_url = host.find_open(branch)
+    created = False
+    if pr_url is None:
+        pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft, extra)
+    if not created:
+        host.update(branch, pr_url, request.title, request.body, extra)
+    confirmed = host.confirm(branch, pr_url)
+    return PhasePullRequest(confirmed, host.number(branch, confirmed), branch, created)
 
 
 def _provider(request: DeliveryRequest) -> tuple[str, str]:

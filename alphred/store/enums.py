@@ -19,6 +19,8 @@ class NodeType(StrEnum):
     AGENT = "agent"
     COMMAND = "command"
     APPROVAL = "approval"
+    PULL_REQUEST = "pull_request"
+    CI = "ci"
 
 
 class TargetKind(StrEnum):

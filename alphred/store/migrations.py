@@ -102,10 +102,52 @@ def _create_v3(conn: Connection) -> None:
     schema.WORKERS.create(conn, checkfirst=True)
 
 
+_OLD_NODE_TYPES = "node_type IN ('agent', 'command', 'approval')"
+
+
+def _create_v4(conn: Connection) -> None:
+    """Node types ``pull_request`` and ``ci`` (SPEC §16): the CHECK of ``tree_nodes.node_type`` lists them;
+    ``workflow_runs.wake_at``, when a run waiting for CI looks again.
+
+    PostgreSQL replaces the constraint. SQLite cannot alter a CHECK; widening the list of allowed values
+    changes no stored row, so the table's recorded DDL is rewritten in place (SQLite's documented procedure
+    for constraint changes that leave the file format alone), with the schema cookie bumped so that every
+    connection reloads it.
+    """
+    runs = schema.WORKFLOW_RUNS
+    if "wake_at" not in {column["name"] for column in inspect(conn).get_columns(runs.name)}:
+        kind = runs.c.wake_at.type.compile(dialect=conn.dialect)
+        conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN wake_at {kind}")
+    wanted = schema.TREE_NODES.name
+    check = next(c for c in schema.TREE_NODES.constraints if c.name == "ck_tree_nodes_node_type")
+    new = str(getattr(check, "sqltext", ""))
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"ALTER TABLE {wanted} DROP CONSTRAINT IF EXISTS ck_tree_nodes_node_type")
+        conn.exec_driver_sql(f"ALTER TABLE {wanted} ADD CONSTRAINT ck_tree_nodes_node_type CHECK ({new})")
+        return
+    if conn.dialect.name != "sqlite":  # pragma: no cover - other databases keep the tables as created
+        return
+    found = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (wanted,))
+    ddl = found.scalar_one_or_none()
+    if ddl is None or _OLD_NODE_TYPES not in ddl:
+        return  # created with the new list already
+    cookie = int(conn.exec_driver_sql("PRAGMA schema_version").scalar_one())
+    conn.exec_driver_sql("PRAGMA writable_schema = ON")
+    try:
+        conn.exec_driver_sql(
+            "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+            (ddl.replace(_OLD_NODE_TYPES, new), wanted),
+        )
+        conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
+    finally:
+        conn.exec_driver_sql("PRAGMA writable_schema = OFF")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
     Migration(3, "run queue and workers", _create_v3),
+    Migration(4, "pull_request and ci phases, wake_at", _create_v4),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

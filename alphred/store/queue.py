@@ -28,12 +28,14 @@ RUNS = schema.WORKFLOW_RUNS
 WORKERS = schema.WORKERS
 
 _INTERRUPTED = "interrupted"
+_WAITING_FOR_CI = "waiting_for_ci"  # SPEC §16: any worker looks at the checks again once ``wake_at`` has come
 
 
 def _claimable(now: datetime, host: str) -> Any:
     """Rows a worker on ``host`` may look at: waiting work whose lease is free or held on this host."""
     waiting = or_(
         RUNS.c.status.in_([RunStatus.PENDING.value, RunStatus.RUNNING.value]),
+        and_(RUNS.c.status == RunStatus.PAUSED.value, RUNS.c.reason == _WAITING_FOR_CI, RUNS.c.wake_at <= now),
         and_(
             RUNS.c.queued.is_(True),
             RUNS.c.status.in_([RunStatus.PAUSED.value, RunStatus.FAILED.value]),

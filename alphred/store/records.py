@@ -77,6 +77,7 @@ class RunRecord:
     repo_name: str | None = None
     repo_url: str | None = None
     repo_root: str | None = None
+    wake_at: datetime | None = None  # a run waiting for CI (SPEC §16): when it looks at the checks again
 
     def node(self, key: str) -> NodeRecord:
         """The phase called ``key`` (KeyError when the run has none)."""

@@ -108,7 +108,9 @@ TREE_NODES = Table(
     Column("created_at", UtcDateTime(), nullable=False, default=utcnow),
     UniqueConstraint("tree_id", "node_key", name="uq_tree_nodes_tree_key"),
     UniqueConstraint("tree_id", "sequence_index", name="uq_tree_nodes_tree_sequence"),
-    CheckConstraint("node_type IN ('agent', 'command', 'approval')", name="ck_tree_nodes_node_type"),
+    CheckConstraint(
+        "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')", name="ck_tree_nodes_node_type"
+    ),
     CheckConstraint("node_type <> 'agent' OR provider IS NOT NULL", name="ck_tree_nodes_agent_provider"),
     CheckConstraint("sequence_index >= 0", name="ck_tree_nodes_sequence_index"),
     CheckConstraint("max_retries >= 0", name="ck_tree_nodes_max_retries"),
@@ -172,6 +174,7 @@ WORKFLOW_RUNS = Table(
     Column("repo_name", Text),
     Column("repo_url", Text),
     Column("repo_root", String(64)),
+    Column("wake_at", UtcDateTime()),
     CheckConstraint(
         "status IN ('pending', 'running', 'paused', 'completed', 'failed', 'cancelled')", name="ck_workflow_runs_status"
     ),

@@ -226,6 +226,8 @@ class WorkflowRun(SQLModel, table=True):
     repo_name: str | None = text_field()  # repository identity: registered name, origin URL, root commit
     repo_url: str | None = text_field()
     repo_root: str | None = Field(default=None, sa_column=Column(String(64)))
+    # SPEC §16 (migration 4): when a run waiting for CI looks at the checks again
+    wake_at: datetime | None = ts_field()
 
 
 QUEUE_COLUMNS = ("priority", "requires", "queued", "request", "repo_name", "repo_url", "repo_root")

@@ -70,6 +70,22 @@ def dry_run_scope(store: SqlRunStore, run_id: int) -> str | None:
     return str(runtime.get("dry_run_scope") or "all")
 
 
+NOTES = {
+    "nothing_to_deliver": "nothing to deliver (the branch has no commit on top of its base)",
+    "pull_request_when_false": "not wanted (the workflow's pull_request.when did not hold)",
+}
+
+
+def delivery_note(store: SqlRunStore, run_id: int) -> str | None:
+    """Why a run with a pull request completed without opening one (SPEC §16), in words; else None."""
+    try:
+        engine = store.run_snapshot(run_id).engine or {}
+    except Exception:  # an unreadable snapshot only loses this line
+        return None
+    note = engine.get("delivery_note")
+    return NOTES.get(str(note), str(note)) if note else None
+
+
 def holder_alive(record: RunRecord) -> bool:
     """True when a live process holds the run's lease (it is running the run now)."""
     return not lease_free(record.lease_owner, record.lease_expires_at)
@@ -168,6 +184,9 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: 
         lines.append(where)
     if record.pr_url:
         lines.append(f"  pull request {paint(record.pr_url, 'bold')}")
+    note = delivery_note(store, record.id)
+    if note is not None and not record.pr_url:
+        lines.append(f"  pull request: none, {note}")
     scope = dry_run_scope(store, record.id)
     if scope is not None:
         what = "commands ran for real" if scope == "agents" else "commands were not run (counted as passed)"
@@ -176,6 +195,13 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: 
         )
     if status == "failed":  # a run that completed after a failed attempt shows none of its output
         lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
+    if status == "paused" and record.reason == "waiting_for_ci":
+        waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
+        due = f" at {record.wake_at:%H:%M:%S} UTC" if record.wake_at is not None else ""
+        lines.append(
+            f"  phase {waiting} waits for the pull request's checks, holding nothing; its next look{due}"
+            " comes with `alphred resume` or any worker."
+        )
     if status == "paused" and record.reason == "awaiting_approval":
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:

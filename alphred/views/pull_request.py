@@ -15,22 +15,34 @@ from alphred.scm import build_pr_body, default_pr_title
 from alphred.store import RunRecord, SqlRunStore
 from alphred.views.branch_status import phase_branches, run_branch_views
 from alphred.views.status import status_object, with_state
-from alphred.workflow import Workflow
+from alphred.workflow import Phase, Workflow
 
 
-def pull_request_text(store: SqlRunStore, workflow: Workflow, record: RunRecord, state: RunState) -> tuple[str, str]:
-    """The title and body of the pull request of the run ``record`` (not redacted yet). Blocking (SQL)."""
+def pull_request_text(
+    store: SqlRunStore, workflow: Workflow, record: RunRecord, state: RunState, phase: Phase | None = None
+) -> tuple[str, str]:
+    """The title and body of the pull request of the run ``record`` (not redacted yet). Blocking (SQL).
+
+    Without ``phase``: the pull request the completed run delivers (``pull_request:``). With a ``type:
+    pull_request`` phase: the one it opens or updates mid-run (its ``title`` and ``body_from``; the run is
+    shown running).
+    """
     steps = store.list_steps(record.id)
     status = with_state(status_object(record, steps, phase_branches(workflow, record.branch)), state)
-    status["status"] = RunStatus.COMPLETED.value
+    status["status"] = RunStatus.COMPLETED.value if phase is None else RunStatus.RUNNING.value
     spec = workflow.pull_request
+    body_from = spec.body_from if spec is not None and phase is None else None
+    title_template = workflow.pull_request_title
+    if phase is not None:
+        body_from = phase.options.get("body_from")
+        title_template = phase.templates.get("title")
     report = None
-    if spec is not None and spec.body_from:
-        artifact = store.latest_artifact(record.id, spec.body_from, "report")
+    if body_from:
+        artifact = store.latest_artifact(record.id, body_from, "report")
         report = artifact.content_text if artifact is not None else None
-    if workflow.pull_request_title is not None:
-        last = steps[-1].phase if steps else workflow.start
-        title = render_template(workflow.pull_request_title, template_context(state, workflow, last)).strip()
+    if title_template is not None:
+        last = phase.key if phase is not None else (steps[-1].phase if steps else workflow.start)
+        title = render_template(title_template, template_context(state, workflow, last)).strip()
     else:
         title = default_pr_title(status, workflow.name)
     body = build_pr_body(status, report, branches=_branches(store, record, workflow, state))

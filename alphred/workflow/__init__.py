@@ -3,6 +3,8 @@
 from alphred.workflow.fields import parse_duration
 from alphred.workflow.load import check_workflow, load_workflow
 from alphred.workflow.model import (
+    DEFAULT_CI_POLL,
+    DEFAULT_CI_TIMEOUT,
     END,
     FAIL,
     InputSpec,
@@ -17,6 +19,8 @@ from alphred.workflow.model import (
 )
 
 __all__ = [
+    "DEFAULT_CI_POLL",
+    "DEFAULT_CI_TIMEOUT",
     "END",
     "FAIL",
     "InputSpec",

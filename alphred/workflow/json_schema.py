@@ -17,12 +17,14 @@ from alphred.workflow.keys import (
     AGENT_KEYS,
     APPROVAL_KEYS,
     CHECK_KINDS,
+    CI_KEYS,
     COMMAND_KEYS,
     COMMON_DEFAULTABLE_KEYS,
     COMMON_PHASE_KEYS,
     INPUT_KEYS,
     LIMIT_KEYS,
     PULL_REQUEST_KEYS,
+    PULL_REQUEST_PHASE_KEYS,
     TOP_KEYS,
     TRANSITION_KEYS,
 )
@@ -107,6 +109,26 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
         "draft": {"type": "boolean"},
         "base": STRING,
         "provider": {"enum": ["github", "azure"]},
+        "when": {
+            "type": "string",
+            "description": "Guard over the final state: open the pull request only when it holds",
+        },
+        "required": {
+            "type": "boolean",
+            "description": "Fail the run when there is nothing to deliver (default: complete without a pull request)",
+        },
+    },
+    "pull_request_phase": {
+        "title": {"type": "string", "description": "The pull request's title (templated)"},
+        "body_from": {"type": "string", "description": "Phase whose latest report becomes the body"},
+        "draft": {"type": "boolean"},
+        "base": STRING,
+        "labels": {"type": "array", "items": STRING},
+        "reviewers": {"type": "array", "items": STRING},
+    },
+    "ci": {
+        "poll": {"$ref": "#/$defs/duration", "description": "How often the checks are looked at (default 30s)"},
+        "required_only": {"type": "boolean", "description": "Wait for the required checks only (default true)"},
     },
     "transition": {
         "to": {
@@ -273,6 +295,11 @@ def _phase_variants(providers: ProviderCatalogue) -> list[JsonSchema]:
     variants.append(_closed(command, title="command phase", required=["type", "run"]))
     approval = {**common, "type": {"const": "approval"}, **_keys(APPROVAL_KEYS), **_keys(("join", "on_conflict"))}
     variants.append(_closed(approval, title="approval phase", required=["type"]))
+    joins = _keys(("join", "on_conflict"))
+    opened = {**common, "type": {"const": "pull_request"}, **_section("pull_request_phase", PULL_REQUEST_PHASE_KEYS)}
+    variants.append(_closed(opened | joins, title="pull request phase", required=["type"]))
+    waits = {**common, "type": {"const": "ci"}, **_section("ci", CI_KEYS)} | joins
+    variants.append(_closed(waits, title="ci phase (waits for the pull request's checks)", required=["type"]))
     return variants
 
 

@@ -21,7 +21,7 @@ TOP_KEYS = (
 )
 INPUT_KEYS = ("required", "default", "description")
 LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_items")
-PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider")
+PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
 TRANSITION_KEYS = ("to", "when", "max", "priority", "for_each", "as")
 BRANCH_KEYS = ("phase", "when")  # a guarded branch of a static fan-out (SPEC §13)
 CHECK_KINDS = ("run", "changed", "unchanged", "report")
@@ -42,6 +42,8 @@ COMMON_PHASE_KEYS = (
 AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output")
 COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output")
 APPROVAL_KEYS = ("message",)
+PULL_REQUEST_PHASE_KEYS = ("title", "body_from", "draft", "base", "labels", "reviewers")
+CI_KEYS = ("poll", "required_only")
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares
 # (``provider_keys.declares``); a phase takes a default only where it may hold that key.
@@ -64,4 +66,8 @@ def allowed_phase_keys(ptype: PhaseType, provider: ProviderKeys) -> tuple[str, .
         return COMMON_PHASE_KEYS + COMMAND_KEYS
     if ptype is PhaseType.APPROVAL:
         return COMMON_PHASE_KEYS + APPROVAL_KEYS
+    if ptype is PhaseType.PULL_REQUEST:
+        return COMMON_PHASE_KEYS + PULL_REQUEST_PHASE_KEYS
+    if ptype is PhaseType.CI:
+        return COMMON_PHASE_KEYS + CI_KEYS
     return COMMON_PHASE_KEYS + AGENT_KEYS + names(provider)

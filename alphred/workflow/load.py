@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from alphred.errors import Diagnostic, WorkflowInvalidError
+from alphred.guards import Expr
 from alphred.guards.templates import Template
 from alphred.workflow import fields as f
 from alphred.workflow.containment import read_git
@@ -136,7 +137,9 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
         start = f.read_str(top["start"], "start", out)
     elif phases:
         start = phases[0].key
-    pull_request, title = _pull_request(reading, top["pull_request"]) if "pull_request" in top else (None, None)
+    pull_request, title, when = (None, None, None)
+    if "pull_request" in top:
+        pull_request, title, when = _pull_request(reading, top["pull_request"])
     hooks = read_git(top["git"], out) if "git" in top else False
     if key is None or start is None or not phases:
         if "phases" in top and not phases and not out.has_errors:
@@ -152,6 +155,7 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
         limits=limits,
         pull_request=pull_request,
         pull_request_title=title,
+        pull_request_when=when,
         source_path=source,
         content_hash=reading.hash.hexdigest(),
         source_text=reading.text,
@@ -216,7 +220,7 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL, items or DEFAULT_MAX_ITEMS)
 
 
-def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None]:
+def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None, Expr | None]:
     out = reading.out
     fields = reading.known_keys(node, PULL_REQUEST_KEYS, "pull_request")
     title = f.read_str(fields["title"], "title", out) if "title" in fields else None
@@ -230,7 +234,13 @@ def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | 
     provider = f.read_str(fields["provider"], "provider", out) if "provider" in fields else None
     if provider is not None and provider not in ("github", "azure"):
         out.error(fields["provider"], f"pull_request provider must be github or azure, not '{provider}'")
-    return PullRequestSpec(title, body_from, bool(draft), base, provider), title_template
+    when = f.read_str(fields["when"], "when", out) if "when" in fields else None
+    if when is not None:
+        reading.nodes.pull_request_when = fields["when"]
+    guard = reading.guard(fields["when"], when) if when is not None else None
+    required = f.read_bool(fields["required"], "required", out) if "required" in fields else False
+    spec = PullRequestSpec(title, body_from, bool(draft), base, provider, when, bool(required))
+    return spec, title_template, guard
 
 
 __all__ = ["check_workflow", "load_workflow"]

@@ -31,6 +31,12 @@ class PhaseType(StrEnum):
     AGENT = "agent"
     COMMAND = "command"
     APPROVAL = "approval"
+    PULL_REQUEST = "pull_request"  # push the run branch and open (or update) its pull request (SPEC §16)
+    CI = "ci"  # wait for the pull request's checks (SPEC §16)
+
+
+DEFAULT_CI_TIMEOUT = 3600.0
+DEFAULT_CI_POLL = 30.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,8 @@ class PullRequestSpec:
     draft: bool = False
     base: str | None = None
     provider: str | None = None  # "github" | "azure"; None: chosen from the remote URL
+    when: str | None = None  # a guard over the final state: the end-of-run PR is opened only when it holds
+    required: bool = False  # a run with nothing to deliver fails instead of completing without a PR
 
 
 class CheckKind(StrEnum):
@@ -193,6 +201,7 @@ class Workflow:
     limits: Limits = Limits()
     pull_request: PullRequestSpec | None = None
     pull_request_title: Template | None = None
+    pull_request_when: Expr | None = None  # ``pull_request.when`` parsed
     source_path: str | None = None
     content_hash: str = ""  # sha256 of the canonical content (file text plus prompt files)
     source_text: str = field(default="", repr=False)  # the YAML text, stored with the tree for resume

@@ -19,6 +19,8 @@ from alphred.workflow.containment import enforces, is_mode_string, read_env, rea
 from alphred.workflow.keys import allowed_phase_keys
 from alphred.workflow.model import (
     APPROVAL_DECISIONS,
+    DEFAULT_CI_POLL,
+    DEFAULT_CI_TIMEOUT,
     DEFAULT_DECISIONS,
     DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_VISITS,
@@ -111,6 +113,10 @@ def _phase_fields(
         _agent(reading, key, provider, key_node, fields, work)
     elif ptype is PhaseType.COMMAND:
         _command(reading, key, key_node, fields, work)
+    elif ptype is PhaseType.PULL_REQUEST:
+        _pull_request(reading, key, fields, work)
+    elif ptype is PhaseType.CI:
+        _ci(reading, fields, work)
     else:
         work.decisions = APPROVAL_DECISIONS
         if "message" in fields:
@@ -122,6 +128,8 @@ def _phase_fields(
         f.read_int(fields["max_visits"], "max_visits", out, 1) if "max_visits" in fields else DEFAULT_MAX_VISITS
     )
     timeout = f.read_duration(fields["timeout"], "timeout", out) if "timeout" in fields else None
+    if ptype is PhaseType.CI and timeout is None:
+        timeout = DEFAULT_CI_TIMEOUT  # how long it waits for the checks, all polls together
     idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
     context = _context(reading, fields["context"]) if "context" in fields else None
     transitions = read_transitions(reading, key, fields["transitions"]) if "transitions" in fields else ()
@@ -232,6 +240,37 @@ def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, 
             work.templates["run"] = reading.template(fields["run"], work.run, (key, "run"))
     if "allow_failure" in fields:
         work.allow_failure = bool(f.read_bool(fields["allow_failure"], "allow_failure", out))
+
+
+def _pull_request(reading: Reading, key: str, fields: dict[str, yaml.Node], work: _Work) -> None:
+    """``type: pull_request`` (SPEC §16): title (a template), body_from, draft, base, labels, reviewers."""
+    out = reading.out
+    if "title" in fields:
+        title = f.read_str(fields["title"], "title", out)
+        if title is not None:
+            work.templates["title"] = reading.template(fields["title"], title, (key, "title"))
+    if "body_from" in fields:
+        body_from = f.read_str(fields["body_from"], "body_from", out)
+        if body_from is not None:
+            work.options["body_from"] = body_from
+            reading.nodes.templates[("$body_from", key)] = fields["body_from"]
+    if "draft" in fields:
+        work.options["draft"] = bool(f.read_bool(fields["draft"], "draft", out))
+    if "base" in fields:
+        work.options["base"] = f.read_str(fields["base"], "base", out)
+    for name in ("labels", "reviewers"):
+        if name in fields:
+            items = f.read_str_list(fields[name], name, out)
+            work.options[name] = [text for text, _ in items or ()]
+
+
+def _ci(reading: Reading, fields: dict[str, yaml.Node], work: _Work) -> None:
+    """``type: ci`` (SPEC §16): how often it looks at the checks, and whether only required ones count."""
+    out = reading.out
+    poll = f.read_duration(fields["poll"], "poll", out) if "poll" in fields else None
+    work.options["poll"] = poll or DEFAULT_CI_POLL
+    required_only = f.read_bool(fields["required_only"], "required_only", out) if "required_only" in fields else True
+    work.options["required_only"] = required_only is not False
 
 
 def _decisions(reading: Reading, node: yaml.Node) -> tuple[str, ...]:

@@ -37,7 +37,16 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector, strict: bo
         body_from = workflow.pull_request.body_from
         if body_from not in keys and nodes.body_from is not None:
             out.error(nodes.body_from, f"body_from names unknown phase '{body_from}'{did_you_mean(body_from, keys)}")
+    if workflow.pull_request_when is not None and nodes.pull_request_when is not None:
+        for path in guard_paths(workflow.pull_request_when):
+            problem = path_problem(workflow, path)
+            if problem:
+                out.error(nodes.pull_request_when, f"{problem} in pull_request when")
     for phase in workflow.phases:
+        wanted = phase.options.get("body_from") if phase.type is PhaseType.PULL_REQUEST else None
+        node = nodes.templates.get(("$body_from", phase.key))
+        if isinstance(wanted, str) and wanted not in keys and node is not None:
+            out.error(node, f"body_from names unknown phase '{wanted}'{did_you_mean(wanted, keys)}")
         _check_targets(phase, keys, nodes, out)
         _check_context(phase, keys, nodes, out)
         _check_guards(workflow, phase, nodes, out, strict)

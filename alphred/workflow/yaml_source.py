@@ -26,6 +26,7 @@ class NodeIndex:
     when: dict[tuple[str, int], yaml.Node] = field(default_factory=dict)
     templates: dict[tuple[str, str], yaml.Node] = field(default_factory=dict)
     body_from: yaml.Node | None = None
+    pull_request_when: yaml.Node | None = None
     start: yaml.Node | None = None
 
 

@@ -22,6 +22,7 @@ EXAMPLES = sorted((ROOT / "workflows").glob("*.yaml"))
 INPUTS = {
     "design-implement-review": ["-i", "task=Add a --verbose flag", "-i", "test_command=true", "--approve-all"],
     "fix-issue": ["-i", "issue=Crash on an empty config file", "-i", "test_command=test -d . && true"],
+    "fix-until-green": ["-i", "task=Support Python 3.13"],
     "ralph-loop": ["-i", "task=Make the check pass", "-i", "check=test -f README.md && grep -q project README.md"],
     "review-only": ["-i", "against=main"],
     "parallel-review": ["-i", "against=main"],
@@ -30,6 +31,7 @@ INPUTS = {
 EXPECTED_STEPS = {
     "design-implement-review": ["design", "implement", "tests", "review", "gate"],
     "fix-issue": ["implement", "review"],
+    "fix-until-green": ["implement", "open_pr", "ci"],  # a dry run opens no pull request: no checks to wait for
     "review-only": ["review", "post"],
     "ralph-loop": ["work", "check"],
     "parallel-review": ["scope", "security", "tests", "style", "verdict"],  # the reviewers at once: any order

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers.processes import start_together
 from sqlalchemy import delete, func, insert, inspect, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from alphred.errors import StoreError
@@ -118,7 +119,7 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
             conn.execute(text("DROP TABLE workers"))
             for name in QUEUE_COLUMNS:
                 conn.execute(text(f"ALTER TABLE workflow_runs DROP COLUMN {name}"))
-            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version == 3))
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 3))
         engine = store.engine
         assert schema_version(engine) == 2
         assert migrate(engine) == LATEST_VERSION
@@ -126,3 +127,51 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
         assert set(QUEUE_COLUMNS) <= columns and inspect(engine).has_table("workers")
         record = store.get_run(run_id)
         assert (record.repo_path, record.priority, record.queued, record.requires) == ("/somewhere", 0, False, ())
+
+
+OLD_NODE_TYPES = "node_type IN ('agent', 'command', 'approval')"
+
+
+def _back_to_three_node_types(conn: Connection) -> None:
+    """Put the node-type CHECK of schema 3 back, as a database made before SPEC §16 has it."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("ALTER TABLE tree_nodes DROP CONSTRAINT ck_tree_nodes_node_type")
+        conn.exec_driver_sql(f"ALTER TABLE tree_nodes ADD CONSTRAINT ck_tree_nodes_node_type CHECK ({OLD_NODE_TYPES})")
+        return
+    ddl = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'tree_nodes'").scalar_one()
+    new = "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')"
+    assert new in ddl
+    cookie = conn.exec_driver_sql("PRAGMA schema_version").scalar_one()
+    conn.exec_driver_sql("PRAGMA writable_schema = ON")
+    conn.exec_driver_sql(
+        "UPDATE sqlite_master SET sql = ? WHERE name = 'tree_nodes'", (ddl.replace(new, OLD_NODE_TYPES),)
+    )
+    conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
+    conn.exec_driver_sql("PRAGMA writable_schema = OFF")
+
+
+def test_node_type_migration_lets_a_schema_3_database_store_pull_request_and_ci_phases(
+    empty_db_url: str, make_workflow: Callable[..., Workflow]
+) -> None:
+    with SqlRunStore(empty_db_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        with store.engine.begin() as conn:
+            _back_to_three_node_types(conn)
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 4))
+        row = {"tree_id": tree_id, "node_key": "ship", "node_type": "pull_request", "sequence_index": 9}
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.execute(insert(table(TreeNode)).values(**row))  # schema 3 refuses the new type
+        assert schema_version(store.engine) == 3
+        assert migrate(store.engine) == LATEST_VERSION
+        with store.engine.begin() as conn:
+            conn.execute(insert(table(TreeNode)).values(**row))
+            conn.execute(
+                insert(table(TreeNode)).values(**{**row, "node_key": "wait", "node_type": "ci", "sequence_index": 10})
+            )
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.execute(
+                insert(table(TreeNode)).values(
+                    **{**row, "node_key": "odd", "node_type": "oddity", "sequence_index": 11}
+                )
+            )
+        assert migrate(store.engine) == LATEST_VERSION  # again: nothing to do

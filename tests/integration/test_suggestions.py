@@ -26,6 +26,7 @@ TEMPLATES = [
     "demo",
     "design-implement-review",
     "fix-issue",
+    "fix-until-green",
     "parallel-review",
     "plan-parallel",
     "ralph-loop",

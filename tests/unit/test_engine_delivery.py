@@ -8,6 +8,8 @@ from test_engine_support import Driver, build_workflow
 
 from alphred.engine import (
     DELIVERY_FAILED,
+    NOT_WANTED,
+    NOTHING_TO_DELIVER,
     Deliver,
     DeliveryDone,
     DeliveryFailed,
@@ -23,6 +25,7 @@ from alphred.engine import (
     state_from_json,
     state_to_json,
 )
+from alphred.guards import parse_guard
 
 URL = "https://example.invalid/pull/1"
 
@@ -68,3 +71,26 @@ def test_resume_of_a_run_taken_over_mid_delivery_redoes_the_step_only() -> None:
         ),
     )
     assert driver.send(DeliveryDone("open", URL)) == ()  # a stale step answer changes nothing
+
+
+def test_nothing_to_deliver_completes_the_run_with_a_note_and_no_pull_request() -> None:
+    driver = delivering()
+    driver.send(PhaseCompleted("a", 1))
+    assert driver.send(DeliveryDone("push", nothing=True)) == (
+        SetRunStatus(RunStatus.COMPLETED, None),
+        RunFinished(RunStatus.COMPLETED, None),
+    )
+    assert (driver.state.pr_url, driver.state.delivery, driver.state.delivery_note) == (None, None, NOTHING_TO_DELIVER)
+    assert state_from_json(driver.workflow, state_to_json(driver.state)).delivery_note == NOTHING_TO_DELIVER
+
+
+def test_pull_request_when_is_a_guard_over_the_final_state() -> None:
+    for shipped, expected in (("yes", Deliver("push")), ("no", RunFinished(RunStatus.COMPLETED, None))):
+        workflow = build_workflow({"a": {"to": ["$end"]}})
+        when = parse_guard('inputs.ship == "yes" and phases.a.status == "completed"')
+        workflow = dataclasses.replace(workflow, pull_request_when=when)
+        driver = Driver(workflow)
+        driver.state = dataclasses.replace(driver.state, deliver=True, inputs={"ship": shipped})
+        driver.send(RunStarted())
+        assert driver.send(PhaseCompleted("a", 1))[-1] == expected
+        assert driver.state.delivery_note == (None if shipped == "yes" else NOT_WANTED)

@@ -365,3 +365,41 @@ def test_same_text_same_hash_changed_text_new_hash() -> None:
         load_workflow("x.yaml", base, providers=PROVIDERS).content_hash
         != load_workflow("x.yaml", base + "# c\n", providers=PROVIDERS).content_hash
     )
+
+
+def test_pull_request_and_ci_phases_and_the_conditional_pull_request_are_validated() -> None:
+    found = errors(
+        """\
+        alphred: 1
+        key: wf
+        pull_request: {when: "phases.nope.status == 'completed'", required: maybe}
+        phases:
+          a: {provider: scripted, script: [{report: r}]}
+          pr: {type: pull_request, title: "T {{ inputs.x }}", body_from: b, labels: [x], reviewerz: [y]}
+          wait: {type: ci, poll: soon, required_only: true, run: make}
+        """
+    )
+    assert "wf.yaml:3:22: error: unknown path 'phases.nope.status': no phase 'nope' in pull_request when" in found
+    assert any(":3:" in e and "'required' must be" in e for e in found)
+    assert any(
+        ":6:" in e and "unknown key 'reviewerz' in pull_request phase 'pr' (did you mean 'reviewers'?)" in e
+        for e in found
+    )
+    assert any(":6:" in e and "body_from names unknown phase 'b'" in e for e in found)
+    assert any(":6:" in e and "no input 'x'" in e for e in found)
+    assert any(":7:" in e and "unknown key 'run' in ci phase 'wait'" in e for e in found)
+    assert any(":7:" in e and "poll" in e for e in found)
+    workflow, _ = check_workflow(
+        "wf.yaml",
+        "alphred: 1\nkey: wf\nphases:\n  pr: {type: pull_request, draft: true, labels: [bot]}\n  wait: {type: ci}\n",
+        providers=PROVIDERS,
+    )
+    assert workflow is not None
+    pr, wait = workflow.phases
+    assert (pr.type, pr.options["draft"], pr.options["labels"]) == (PhaseType.PULL_REQUEST, True, ["bot"])
+    assert (wait.type, wait.timeout, wait.options["poll"], wait.options["required_only"]) == (
+        PhaseType.CI,
+        3600.0,
+        30.0,
+        True,
+    )
