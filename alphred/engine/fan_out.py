@@ -13,6 +13,11 @@ phase it runs next, so ``RetryRun`` goes on with every branch where it stopped. 
 (``MergeBranch``) answered by ``MergeDone`` or ``MergeConflicted``; a conflict runs the join's
 ``on_conflict`` phase on the run branch, or fails the run with ``merge_conflict``. Pause and interruption
 wait until no lane runs an attempt.
+
+SPEC §13: a ``for_each`` fan-out gives each item of its list a lane whose phases are the item's instances
+``<phase>-<index>`` (the item stored with the lane); a guarded branch whose guard is false is a ``skipped``
+lane; under ``join: all_done`` a lane that fails is marked ``failed`` and the others go on, and the merges
+start once every lane has ended. ``RunState.branches`` (``branches.*``) is set when the merges start.
 """
 
 from __future__ import annotations
