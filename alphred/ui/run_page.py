@@ -30,7 +30,7 @@ def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datet
         f'<section id="actions" data-live>{parts["actions"]}</section>'
         f'<section id="graph" data-live>{parts["graph"]}</section>'
         f'<section id="timeline" data-live>{parts["timeline"]}</section>'
-        f'<section id="items" data-live>{parts["items"]}</section>'
+        f'<section id="items" data-live>{parts.get("items", "")}</section>'
         f'<section id="steps"><h2>Steps</h2>{_steps(view)}</section>'
         f'<section id="events-box"><h2>Events</h2>{_events(run_id, view)}</section>'
         f'<section id="reports" data-live>{parts["reports"]}</section>'
@@ -83,8 +83,10 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
         "graph": '<h2>Workflow</h2><div class="graph-box">'
         f"{render_svg(view.graph, states, current=current, run=status, counts=_counts(view))}</div>",
         "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
-        "items": _items(status),
     }
+    items = _items(status)
+    if items:  # a run with for_each items (SPEC §13)
+        sections["items"] = items
     if view.reports is not None:
         sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, view.older_reports, status['phases'])}"
     if view.diffs is not None:
