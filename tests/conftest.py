@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from helpers.optional import Tally, tag
 from helpers.repos import isolate, make_repo
 from hypothesis import HealthCheck, settings
 from sqlalchemy import Engine, create_engine, text
@@ -127,8 +128,30 @@ def empty_db_url(request: pytest.FixtureRequest) -> str:
     return url
 
 
+_OPTIONAL = Tally()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count the optional tests that ran or were skipped (``helpers/optional.py``)."""
+    _OPTIONAL.add(report)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say which optional tests (Chromium, PostgreSQL, bubblewrap, codex, claude, actionlint) ran and which
+    were skipped, and why."""
+    terminalreporter.write_sep("-", "optional tests")
+    for line in _OPTIONAL.lines():
+        terminalreporter.write_line(line)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the PostgreSQL half of a store contract test once when ``tests/postgres`` re-collects it too."""
+    """Tag the optional tests; run the PostgreSQL half of a store contract test once when ``tests/postgres``
+    re-collects it too; mark the quick loop (every test of ``tests/unit`` that is not slow, and the tests of
+    ``tests/integration`` marked ``quick`` by hand: one pass through each room)."""
+    tag(items)
+    for item in items:
+        if item.path.parent.name == "unit" and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.quick)
     in_postgres_dir = {
         item.function for item in items if isinstance(item, pytest.Function) and item.path.parent.name == "postgres"
     }

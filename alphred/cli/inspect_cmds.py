@@ -85,7 +85,8 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @repo_option
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
-def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) -> int:
+@click.option("--explain", is_flag=True, help="Under every step, each guard routing tried and the values it read.")
+def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool, explain: bool) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
     from alphred.views.status_text import status_json, status_lines
     from alphred.views.style import Painter, wants_colour
@@ -93,7 +94,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
     store = open_read_store(repo, db)
     record = _record(store, run_id)
     if as_json:
-        sys.stdout.write(json.dumps(status_json(store, record)) + "\n")
+        sys.stdout.write(json.dumps(status_json(store, record, explain)) + "\n")
         return 0
     waiting = None
     if record.queued and record.status.value == "pending":  # a submitted run: why does it wait?
@@ -101,7 +102,7 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool) 
 
         waiting = waiting_reason(store, record)
     paint = Painter(wants_colour(sys.stdout))
-    for line in status_lines(store, record, paint, suggestion_place(record.repo_path), waiting):
+    for line in status_lines(store, record, paint, suggestion_place(record.repo_path), waiting, explain):
         click.echo(line)
     return 0
 
@@ -121,29 +122,25 @@ def logs(run_id: int | None, phase: str | None, follow: bool, repo: str | None, 
         from alphred.errors import UsageError
 
         raise UsageError(f"run {run_id} has no phase '{phase}'")
-    after = _print_events(store, run_id, phase, 0)
+    from alphred.views.log_lines import phase_width
+
+    width = phase_width(n.node_key for n in record.nodes)
+    after = _print_events(store, run_id, phase, 0, width)
     while follow and store.get_run(run_id).status.value in ("pending", "running"):
         time.sleep(0.5)
-        after = _print_events(store, run_id, phase, after)
+        after = _print_events(store, run_id, phase, after, width)
     if follow:
-        _print_events(store, run_id, phase, after)  # what arrived while the run ended
+        _print_events(store, run_id, phase, after, width)  # what arrived while the run ended
     return 0
 
 
-def _print_events(store: Any, run_id: int, phase: str | None, after: int) -> int:
+def _print_events(store: Any, run_id: int, phase: str | None, after: int, width: int) -> int:
     """Print the run's events newer than ``after``; return the id of the last one printed."""
+    from alphred.views.log_lines import event_lines
+
+    terminal = sys.stdout.isatty()
     for event in store.events(run_id, phase, after):
         after = event.id
-        stamp = _clock(event.timestamp)
-        head = f"{stamp} {event.node_key}#{event.attempt} {event.sequence:>4} {event.event_type:<11}"
-        click.echo(f"{head} {event.content or ''}")
+        for line in event_lines(event, width, terminal):
+            click.echo(line)
     return after
-
-
-def _clock(value: Any) -> str:
-    """``19:50:23 UTC``: an event's time in the local zone, with the zone's name."""
-    from datetime import UTC
-
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return str(value.astimezone().strftime("%H:%M:%S %Z"))

@@ -37,23 +37,38 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
         reports = stub_reports(workflow)  # so that guards on report.x route as they would for real
         return ProviderRegistry({name: functools.partial(DryRunProvider, name, reports=reports) for name in names})
     registry = default_registry()
+    checked: dict[str, Any] = {}  # provider name -> its check() (asked once per provider)
+    not_ready: dict[tuple[str, str], list[str]] = {}  # (provider, why) -> its phases
     for phase in agents:
         assert phase.provider is not None
         provider = registry.resolve(phase.provider)  # UNKNOWN_AGENT_PROVIDER before anything is created
-        readiness = provider.check()
+        if phase.provider not in checked:
+            checked[phase.provider] = provider.check()
+        readiness = checked[phase.provider]
         check_phase = getattr(provider, "check_phase", None)
         if (readiness.ready or readiness.depends_on_phase) and callable(check_phase):
             readiness = check_phase(phase.options)
         if not readiness.ready:
-            error = ProviderError(
-                f"provider '{phase.provider}' (phase {phase.key}) is not ready: {readiness.detail}",
-                kind="auth",
-                code="PROVIDER_NOT_READY",
-            )
-            error.exit_code = 2
-            raise error
+            not_ready.setdefault((phase.provider, readiness.detail), []).append(phase.key)
+    if not_ready:
+        error = ProviderError(not_ready_message(not_ready), kind="auth", code="PROVIDER_NOT_READY")
+        error.exit_code = 2
+        raise error
     check_sandbox(workflow)
     return registry
+
+
+def not_ready_message(not_ready: dict[tuple[str, str], list[str]]) -> str:
+    """Every provider that is not ready, with its phases and why: one sentence for one, a list for more."""
+    parts = []
+    for (name, detail), phases in not_ready.items():
+        which = f"phase {phases[0]}" if len(phases) == 1 else f"phases {', '.join(phases)}"
+        parts.append(f"provider '{name}' ({which}) is not ready: {detail}")
+    if len(parts) == 1:
+        return parts[0]
+    names = {name for name, _ in not_ready}
+    head = f"{len(names)} providers are not ready" if len(names) > 1 else "a provider is not ready for several phases"
+    return f"{head}:\n" + "\n".join(f"  {part}" for part in parts)
 
 
 def check_sandbox(workflow: Workflow) -> None:

@@ -205,6 +205,8 @@ class RecordRouting:
     reason: str | None = None
     branch: str | None = None  # the branch (its head phase) the routing happened in; None: the run branch
     fan_out: tuple[str, ...] = ()  # every branch a fan-out started (``target`` is then the first)
+    # how routing chose (``routing.Explanation``): stored with the decision for ``status --explain``
+    explanation: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from alphred.engine.reasons import (
     RETRIES_EXHAUSTED,
     TOO_MANY_ITEMS,
 )
-from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
+from alphred.engine.routing import NO_ROUTE, Explanation, choose_transition, guard_context
 from alphred.engine.state import Lane, MergeState, PhaseState, RunState, Step, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.guards import evaluate_guard, resolve_path
@@ -73,7 +73,9 @@ def _set_lane(fold: Fold, lane: Lane) -> None:
     fold.update(lanes=tuple(lane if other.head == lane.head else other for other in fold.state.lanes))
 
 
-def fan_out(fold: Fold, source: str, attempt: int, decision: str | None, chosen: Transition) -> None:
+def fan_out(
+    fold: Fold, source: str, attempt: int, decision: str | None, chosen: Transition, explanation: Explanation = ()
+) -> None:
     """Route ``source`` (on the run branch) through fan-out ``chosen``: one lane per branch (per item of a
     ``for_each``), then start them; a guarded branch whose guard is false is skipped (SPEC §8, §13)."""
     workflow = fold.state.workflow
@@ -86,7 +88,10 @@ def fan_out(fold: Fold, source: str, attempt: int, decision: str | None, chosen:
             problem = TOO_MANY_ITEMS
         if problem is not None or not isinstance(items, list):
             fold.record_step(Step(source, attempt, StepOutcome.COMPLETED, decision, chosen.target, problem))
-            fold.effects.append(RecordRouting(source, attempt, decision, chosen.target, chosen.priority, problem))
+            routing = RecordRouting(
+                source, attempt, decision, chosen.target, chosen.priority, problem, explanation=explanation
+            )
+            fold.effects.append(routing)
             fold.update(current=None, queued=None, queued_new_visit=False)
             fold.finish(_R.FAILED, problem)
             return
@@ -99,9 +104,9 @@ def fan_out(fold: Fold, source: str, attempt: int, decision: str | None, chosen:
     started = tuple(lane.head for lane in lanes if not lane.skipped)
     join = join_of(fold.state, source, chosen.priority)
     fold.record_step(Step(source, attempt, StepOutcome.COMPLETED, decision, ",".join(started) or join))
-    fold.effects.append(
-        RecordRouting(source, attempt, decision, started[0] if started else join, chosen.priority, fan_out=started)
-    )
+    first = started[0] if started else join
+    routing = RecordRouting(source, attempt, decision, first, chosen.priority, fan_out=started, explanation=explanation)
+    fold.effects.append(routing)
     fold.count_edge(source, chosen.priority)
     for candidate in workflow.phase(source).transitions:  # the targets not taken are skipped
         for target in candidate.targets:
@@ -226,16 +231,18 @@ def complete_in_lane(fold: Fold, head: str, key: str, attempt: int, decision: st
     _set_lane(fold, replace(lane, current=None))
     workflow = fold.state.workflow
     phase = workflow.phase(key)
-    chosen = select_transition(phase, guard_context(fold.state, workflow, key), fold.state.edges, key)
+    chosen, explained = choose_transition(fold.state, workflow, key)
     target = chosen.target if chosen is not None else NO_ROUTE
     if lane.index is not None and target in workflow.phase_keys and workflow.phase(target).join is None:
         target = instance_key(target, lane.index)  # the item's own instance of the next phase
     fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, target, branch=head))
     if chosen is None:
-        fold.effects.append(RecordRouting(key, attempt, decision, NO_ROUTE, None, NO_ROUTE, branch=head))
+        routing = RecordRouting(key, attempt, decision, NO_ROUTE, None, NO_ROUTE, branch=head, explanation=explained)
+        fold.effects.append(routing)
         _lane_failed(fold, head, NO_ROUTE)
         return
-    fold.effects.append(RecordRouting(key, attempt, decision, target, chosen.priority, branch=head))
+    routing = RecordRouting(key, attempt, decision, target, chosen.priority, branch=head, explanation=explained)
+    fold.effects.append(routing)
     fold.count_edge(key, chosen.priority)
     if lane.index is None:
         skip_unchosen(fold, phase, target)

@@ -63,7 +63,7 @@ from alphred.engine.reasons import (
     RETRIES_EXHAUSTED,
     WAITING_FOR_CI,
 )
-from alphred.engine.routing import NO_ROUTE, guard_context, select_transition
+from alphred.engine.routing import NO_ROUTE, choose_transition
 from alphred.engine.state import Report, RunState, Step, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.workflow.model import APPROVAL_DECISIONS, END, FAIL, Phase, PhaseType
@@ -372,18 +372,18 @@ def _route(fold: Fold, key: str, attempt: int, decision: str | None) -> None:
         fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision))
         fold.finish(_R.COMPLETED, None)
         return
-    chosen = select_transition(phase, guard_context(fold.state, workflow, key), fold.state.edges)
+    chosen, explanation = choose_transition(fold.state, workflow, key)
     if fold.state.merge is not None and fold.state.merge.join == key:
         fold.update(merge=None)  # the join has read merge.status
     if chosen is not None and chosen.fan_out:
-        fan_out(fold, key, attempt, decision, chosen)
+        fan_out(fold, key, attempt, decision, chosen, explanation)
         return
     target = chosen.target if chosen is not None else NO_ROUTE
     fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, target))
     if chosen is None:
-        fold.effects.append(RecordRouting(key, attempt, decision, NO_ROUTE, None, NO_ROUTE))
+        fold.effects.append(RecordRouting(key, attempt, decision, NO_ROUTE, None, NO_ROUTE, explanation=explanation))
     else:
-        fold.effects.append(RecordRouting(key, attempt, decision, target, chosen.priority))
+        fold.effects.append(RecordRouting(key, attempt, decision, target, chosen.priority, explanation=explanation))
         fold.count_edge(key, chosen.priority)
     skip_unchosen(fold, phase, target)
     if chosen is None:

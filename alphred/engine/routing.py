@@ -7,9 +7,20 @@ from typing import Any
 
 from alphred.engine.state import RunState
 from alphred.guards import evaluate_guard
+from alphred.guards.explain import read_paths
 from alphred.workflow.model import Phase, Transition, Workflow, base_key
 
 NO_ROUTE = "no_route"
+
+Explanation = tuple[dict[str, Any], ...]
+"""How a routing went, transition by transition (JSON-ready, stored with the routing decision)::
+
+    {"priority": 0, "to": "fix", "when": "report.risk == \"high\"", "result": "no match",
+     "reads": [{"path": "report.risk", "value": "null", "note": "no such key; did you mean risks?"}]}
+
+``result`` is ``matched``, ``no match`` or ``exhausted`` (its ``max`` used up; ``taken`` says how often).
+Only the transitions routing looked at are listed: those before the chosen one, and the chosen one.
+"""
 
 
 def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any]:
@@ -109,6 +120,45 @@ def edge_exhausted(transition: Transition, source: str, edges: Mapping[tuple[str
     if transition.max is None:
         return False
     return edges.get((source, transition.priority), 0) >= transition.max
+
+
+def choose_transition(state: RunState, workflow: Workflow, key: str) -> tuple[Transition | None, Explanation]:
+    """The transition routing takes out of ``key`` (None: no route) and the explanation of that choice,
+    computed from the same context, so that what is stored is exactly what routing saw."""
+    phase = workflow.phase(key)
+    context = guard_context(state, workflow, key)
+    chosen = select_transition(phase, context, state.edges)
+    return chosen, explain_routing(phase, context, state.edges, chosen)
+
+
+def explain_routing(
+    phase: Phase, context: Mapping[str, Any], edges: Mapping[tuple[str, int], int], chosen: Transition | None
+) -> Explanation:
+    """Each transition routing looked at (priority order, up to ``chosen``), with what its guard read;
+    empty when the first transition is an unlimited ``auto`` (nothing to explain)."""
+    ordered = ordered_transitions(phase)
+    if chosen is not None and ordered[0] is chosen and chosen.guard is None and chosen.max is None:
+        return ()
+    explained: list[dict[str, Any]] = []
+    for transition in ordered:
+        entry: dict[str, Any] = {
+            "priority": transition.priority,
+            "to": ",".join(transition.targets),
+            "when": transition.when,
+        }
+        if edge_exhausted(transition, phase.key, edges):
+            entry["result"] = "exhausted"
+            entry["taken"] = edges.get((phase.key, transition.priority), 0)
+        else:
+            entry["result"] = "matched" if transition is chosen else "no match"
+        if transition.guard is not None:
+            entry["reads"] = [
+                {"path": r.path, "value": r.value, "note": r.note} for r in read_paths(transition.guard, context)
+            ]
+        explained.append(entry)
+        if transition is chosen:
+            break
+    return tuple(explained)
 
 
 def select_transition(

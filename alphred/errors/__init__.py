@@ -221,7 +221,8 @@ class DatabaseLockedError(StoreError):
 
 
 class DatabaseCorruptError(StoreError):
-    """Raised when: the database file is not a database or is damaged."""
+    """Raised when: the database file is not a database or is damaged. Exit 1 (docs/cli.md): a damaged store is
+    not bad input; nothing was recorded."""
 
     code = "DATABASE_CORRUPT"
 

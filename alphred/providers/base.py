@@ -40,6 +40,7 @@ class ProviderOptions:
     working_directory: Path
     phase: str
     attempt: int
+    visit: int = 0  # the phase's visit this attempt belongs to (1-based; 0: not known)
     system_prompt: str | None = None
     context: tuple[str, ...] = ()
     timeout: float | None = None

@@ -28,6 +28,10 @@ def stub_reports(workflow: Workflow) -> dict[str, dict[str, Any]]:
     for phase in workflow.phases:
         if phase.type is not PhaseType.AGENT:
             continue
+        typed = sample(phase.output) if phase.output is not None else None  # SPEC §12: its required fields
+        if isinstance(typed, dict):
+            typed.pop("decision", None)
+            reports[phase.key] = typed
         for t in phase.transitions:
             if t.for_each is not None and t.for_each[:1] == ("report",) and len(t.for_each) > 1:
                 shape = _item_schema(phase.output, t.for_each[1:])
@@ -39,7 +43,7 @@ def stub_reports(workflow: Workflow) -> dict[str, dict[str, Any]]:
         decision = phase.decisions[0] if phase.decisions else None
         for transition in sorted(guards, key=lambda t: t.priority):
             assert transition.guard is not None
-            report: dict[str, Any] = {}
+            report: dict[str, Any] = dict(typed) if isinstance(typed, dict) else {}
             _require(transition.guard, report)
             context = {"decision": decision, "report": report, "exit_code": None}
             if report and _holds(transition.guard, context):
@@ -57,29 +61,36 @@ def _item_schema(output: Mapping[str, Any] | None, parts: tuple[str, ...]) -> Ma
     return items if isinstance(items, Mapping) else {}
 
 
-def _item(schema: Mapping[str, Any], index: int) -> dict[str, Any]:
-    """Stub item ``index``: the item schema's required fields, with a ``title`` naming it where it fits."""
-    item = _example(schema)
-    if "title" in item or not schema.get("properties"):
+def _item(schema: Mapping[str, Any], index: int) -> Any:
+    """Stub item ``index``: a sample of the item schema, with a ``title`` naming it where one fits."""
+    item = sample(schema) if schema else {}
+    if isinstance(item, dict) and (not schema.get("properties") or "title" in item):
         item["title"] = f"dry-run item {index + 1}"
     return item
 
 
-def _example(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The required properties of an object schema, each filled with a plain value of its type."""
-    plain = {"string": "dry run", "integer": 0, "number": 0, "boolean": False, "array": [], "null": None}
-    found: dict[str, Any] = {}
-    properties = schema.get("properties") or {}
-    for name in schema.get("required") or ():
-        field = properties.get(name) or {}
-        if isinstance(field, Mapping) and field.get("enum"):
-            found[name] = field["enum"][0]
-        elif isinstance(field, Mapping) and field.get("type") == "object":
-            found[name] = _example(field)
-        else:
-            kind = field.get("type") if isinstance(field, Mapping) else None
-            found[name] = plain.get(kind[0] if isinstance(kind, list) else kind or "string", "dry run")
-    return found
+def sample(schema: Mapping[str, Any]) -> Any:
+    """A small value of a typed report's schema: an object with its required properties, each the first of
+    its ``enum``, its ``const``, or an empty value of its type (the stand-in's report under ``--dry-run``)."""
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    declared = schema.get("type")
+    kinds = [declared] if isinstance(declared, str) else [t for t in declared or () if t != "null"] or [None]
+    kind = kinds[0] if kinds else None
+    if kind == "object" or (kind is None and isinstance(schema.get("properties"), Mapping)):
+        properties = schema.get("properties") or {}
+        return {
+            name: sample(properties[name]) if isinstance(properties.get(name), Mapping) else None
+            for name in schema.get("required") or ()
+        }
+    empty: dict[str, Any] = {"array": [], "string": "", "integer": 0, "number": 0, "boolean": False}
+    if kind in ("integer", "number") and isinstance(schema.get("minimum"), int | float):
+        return schema["minimum"]
+    if kind == "string" and isinstance(schema.get("minLength"), int):
+        return "x" * schema["minLength"]
+    return empty.get(str(kind))
 
 
 def _holds(guard: Expr, context: Mapping[str, object]) -> bool:

@@ -120,6 +120,7 @@ class Persister:
                     priority=effect.priority,
                     edge_id=edge,
                     reason=effect.reason,
+                    explanation=effect.explanation,
                 )
         elif isinstance(effect, RecordPullRequest):
             tx.update_run(self.run_id, pr_url=effect.url)

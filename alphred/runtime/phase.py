@@ -94,7 +94,7 @@ async def run_attempt(
     flusher = asyncio.create_task(_flush_periodically(sink))
     try:
         await room.open()
-        events = _events_for(ctx, state, phase, attempt, notes, reports, room)
+        events = _events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
         failure = await _consume(events, phase, sink, outcome)
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
@@ -145,7 +145,7 @@ async def _end(
         due = datetime.now(UTC) + timedelta(seconds=float(wait))
         ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, wake_at=due))
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
-    verdict = read_result(ctx, phase, outcome.result)
+    verdict = await asyncio.to_thread(read_result, ctx, phase, outcome.result)  # a typed answer is validated
     if verdict.exit_code is not None:
         stats.details["exit_code"] = verdict.exit_code
     if outcome.result.metadata.get("dry_run"):
@@ -274,11 +274,12 @@ def _events_for(
     ctx: PhaseContext,
     state: RunState,
     phase: Phase,
-    attempt: int,
+    numbers: tuple[int, int],
     notes: tuple[str, ...],
     reports: dict[str, UpstreamReport],
     room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
+    attempt, visit = numbers
     if phase.type is PhaseType.PULL_REQUEST:
         return checked_stream("pull_request", pull_request_events(ctx, state, phase))
     if phase.type is PhaseType.CI:
@@ -290,13 +291,14 @@ def _events_for(
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
             return dry_run_command(shown, ctx.worktree)
         environ = {**room.environ, **variables}
-        if phase.output is None:
-            stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
-            return checked_stream("command", stream)
-        seen, path = room.output_file()  # SPEC §12: the command writes its report there
-        environ[OUTPUT_ENV] = seen
-        stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
-        return checked_stream("command", with_output_file(stream, path))
+        path = None
+        if phase.output is not None:
+            seen, path = room.output_file()  # SPEC §12: the command writes its report there
+            environ[OUTPUT_ENV] = seen
+        stream = run_command(
+            command, ctx.worktree, environ=environ, display=shown, confine=room.confine, shell=phase.shell
+        )
+        return checked_stream("command", stream if path is None else with_output_file(stream, path))
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
@@ -307,6 +309,7 @@ def _events_for(
         working_directory=ctx.worktree,
         phase=phase.key,
         attempt=attempt,
+        visit=visit,
         system_prompt=phase.options.get("system_prompt"),
         context=bundle.envelopes + notes,
         timeout=phase.timeout,

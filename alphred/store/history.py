@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
@@ -147,6 +147,17 @@ class HistoryOps(RunOps):
         row = self._conn.execute(_LATEST_ARTIFACT, {"_node_id": node_id, "_kind": kind}).first()
         return None if row is None else _artifact(row, node_key)
 
+    def latest_reports(self, run_id: int) -> dict[str, Any]:
+        """Each phase's latest report (SPEC §12): its object when it has one, else its text; phases without
+        a report are absent."""
+        query = (
+            select(NODES.c.node_key, ARTIFACTS.c.content_text, ARTIFACTS.c.content_json)
+            .join(NODES, NODES.c.id == ARTIFACTS.c.run_node_id)
+            .where(ARTIFACTS.c.run_id == run_id, ARTIFACTS.c.kind == "report")
+            .order_by(ARTIFACTS.c.attempt, ARTIFACTS.c.id)
+        )
+        return {key: data if data is not None else text for key, text, data in self._conn.execute(query)}
+
     def artifacts(self, run_id: int, node_key: str | None = None, kind: str | None = None) -> list[ArtifactRecord]:
         """The run's artifacts in the order they were stored, optionally of one phase and one kind."""
         query = self._artifact_query(run_id).order_by(ARTIFACTS.c.id)
@@ -191,12 +202,15 @@ class HistoryOps(RunOps):
         priority: int | None = None,
         edge_id: int | None = None,
         reason: str | None = None,
+        explanation: Sequence[Mapping[str, Any]] | None = None,
     ) -> int:
-        """Record where the run went after a phase attempt (phase key, ``$end``, ``$fail``, ``no_route``)."""
+        """Record where the run went after a phase attempt (phase key, ``$end``, ``$fail``, ``no_route``) and,
+        in ``explanation``, how routing chose (``engine.routing.Explanation``)."""
         values = {
             "run_id": run_id, "run_node_id": self.node_id(run_id, node_key), "attempt": attempt,
             "decision": decision, "target": target, "priority": priority, "edge_id": edge_id,
             "reason": reason, "created_at": utcnow(),
+            "explanation": [dict(entry) for entry in explanation] if explanation else None,
         }  # fmt: skip
         return inserted_id(self._conn.execute(_INSERT_ROUTING, values))
 

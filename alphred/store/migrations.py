@@ -143,11 +143,21 @@ def _create_v4(conn: Connection) -> None:
         conn.exec_driver_sql("PRAGMA writable_schema = OFF")
 
 
+def _create_v5(conn: Connection) -> None:
+    """How each routing chose: the transitions it looked at and what their guards read (status --explain)."""
+    table = schema.ROUTING_DECISIONS
+    present = {column["name"] for column in inspect(conn).get_columns(table.name)}
+    if "explanation" not in present:
+        kind = table.c.explanation.type.compile(dialect=conn.dialect)
+        conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN explanation {kind}")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
     Migration(3, "run queue and workers", _create_v3),
     Migration(4, "pull_request and ci phases, wake_at", _create_v4),
+    Migration(5, "routing explanations", _create_v5),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

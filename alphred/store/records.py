@@ -134,6 +134,7 @@ class RoutingRecord:
     edge_id: int | None
     reason: str | None
     created_at: datetime
+    explanation: list[Any] | None  # ``engine.routing.Explanation``; None when routing left nothing to explain
 
 
 @dataclass(frozen=True)

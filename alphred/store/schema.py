@@ -237,6 +237,7 @@ ROUTING_DECISIONS = Table(
     Column("edge_id", Integer, ForeignKey("tree_edges.id", ondelete="SET NULL")),
     Column("reason", Text),
     Column("created_at", UtcDateTime(), nullable=False, default=utcnow),
+    Column("explanation", JSON(none_as_null=True)),
     ForeignKeyConstraint(["run_id", "run_node_id"], ["run_nodes.run_id", "run_nodes.id"], ondelete="CASCADE"),
     CheckConstraint("attempt >= 0", name="ck_routing_decisions_attempt"),
     Index("ix_routing_decisions_run", "run_id", "id"),

@@ -297,6 +297,7 @@ class SqlRunStore:
     routing_decisions = _reading(StoreTransaction.routing_decisions)
     add_diagnostic = _writing(StoreTransaction.add_diagnostic)
     list_steps = _reading(StoreTransaction.list_steps)
+    latest_reports = _reading(StoreTransaction.latest_reports)
     count_steps = _reading(StoreTransaction.count_steps)
     # the queue and the worker registry
     claimable_runs = _reading(StoreTransaction.claimable_runs)

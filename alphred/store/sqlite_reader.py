@@ -210,6 +210,19 @@ class SqliteReader:
         )
         return [step_record(row, routes) for row in self._query(sql, (run_id,))]
 
+    def latest_reports(self, run_id: int) -> dict[str, Any]:
+        """Each phase's latest report: its object when it has one, else its text (as ``SqlRunStore``)."""
+        sql = (
+            "SELECT n.node_key, a.content_text, a.content_json FROM phase_artifacts a "
+            "JOIN run_nodes n ON n.id = a.run_node_id WHERE a.run_id = ? AND a.kind = 'report' "
+            "ORDER BY a.attempt, a.id"
+        )
+        rows = self._query(sql, (run_id,))
+        return {
+            row["node_key"]: row["content_json"] if row["content_json"] is not None else row["content_text"]
+            for row in rows
+        }
+
     def events(
         self, run_id: int, node_key: str | None = None, after_id: int = 0, limit: int | None = None
     ) -> list[EventRecord]:

@@ -297,6 +297,7 @@ class RoutingDecision(SQLModel, table=True):
     edge_id: int | None = fk_field("tree_edges.id", "SET NULL")
     reason: str | None = text_field()
     created_at: datetime = ts_field(default_now=True)
+    explanation: list[Any] | None = json_field()  # each transition routing looked at, with what its guard read
 
 
 class PhaseArtifact(SQLModel, table=True):

@@ -166,7 +166,8 @@ class UiData:
         rows = [
             StepRow(start + i + 1, step_entry(step, branches.get(step.phase)), step) for i, step in enumerate(records)
         ]
-        view = RunView(record, status_object(record, None, branches), self.graph(record), total, rows)
+        reports = store.latest_reports(run_id) if artifacts else None  # each phase's latest (SPEC §12)
+        view = RunView(record, status_object(record, None, branches, reports), self.graph(record), total, rows)
         if artifacts:
             view.reports = store.recent_artifacts(run_id, MAX_ARTIFACTS, exclude=NOT_REPORTS)
             view.diffs = store.recent_artifacts(run_id, MAX_ARTIFACTS, kind="diff")

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.engine.actions import stored_can_retry
 from alphred.store.owners import lease_free
+from alphred.views.routing_text import explanation_lines
 from alphred.views.style import Painter, format_seconds, shown_path
 from alphred.views.suggestions import Place, failed_step, next_commands
 
 if TYPE_CHECKING:
-    from alphred.store import RunRecord, SqlRunStore, StepRecord
+    from alphred.store import RoutingRecord, RunRecord, SqlRunStore, StepRecord
 
 TAIL_LINES = 15
 REASON_WORDS = {
@@ -108,6 +109,8 @@ def _failure_lines(
 ) -> list[str]:
     if record.reason in LIMIT_REASONS:
         return [f"  {LIMIT_REASONS[record.reason]}"]
+    if record.reason == "no_route":
+        return no_route_lines(store, record)
     step = failed_step(steps)
     if step is None or record.reason == "delivery_failed":
         return []
@@ -125,8 +128,29 @@ def _failure_lines(
         if not failed_checks and artifact is not None and artifact.attempt == step.attempt:
             lines += _tail_lines(artifact.content_text or "", paint)
     else:
-        lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
+        route = _route_of(store, record, step.phase, step.attempt)
+        if route is not None and route.explanation:  # what routing stored: no need to load the workflow
+            said = _explained_guard_text(route.explanation, dry_run)
+            lines.append(f"  phase {step.phase} routed the run to $fail{said}.")
+            lines += explanation_lines(route, "    ")
+        else:
+            lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
     return lines
+
+
+def no_route_lines(store: SqlRunStore, record: RunRecord) -> list[str]:
+    """For a run that ended ``no_route``: which phase matched no transition, and what each guard read."""
+    routes = [r for r in store.routing_decisions(record.id) if r.target == "no_route"]
+    if not routes:
+        return []
+    route = routes[-1]
+    head = f"  phase {route.node_key} attempt {route.attempt} matched none of its transitions"
+    return [f"{head}; what each one read:", *explanation_lines(route, "    ")]
+
+
+def _route_of(store: SqlRunStore, record: RunRecord, phase: str, attempt: int) -> RoutingRecord | None:
+    found = [r for r in store.routing_decisions(record.id) if r.node_key == phase and r.attempt == attempt]
+    return found[-1] if found else None
 
 
 def _tail_lines(text: str, paint: Painter) -> list[str]:
@@ -135,6 +159,18 @@ def _tail_lines(text: str, paint: Painter) -> list[str]:
     if not tail:
         return []
     return [f"  the last {len(tail)} line(s) of its output:", *(paint(f"    │ {line}", "dim") for line in tail)]
+
+
+def _explained_guard_text(explanation: list[Any], dry_run: bool) -> str:
+    """``_guard_text`` from a stored explanation (its last entry is the transition taken)."""
+    entries = [entry for entry in explanation if isinstance(entry, dict)]
+    taken = entries[-1].get("when") if entries else None
+    said = f" (its transition `when: {taken}` matched)" if taken else ""
+    if not taken:
+        said = " (none of its guards before the final `to: $fail` matched)"
+    if dry_run and any("report." in str(entry.get("when") or "") for entry in entries):
+        said += "; a dry run's stub reports meet guards on `report.x` only where one field decides them"
+    return said
 
 
 def _guard_text(store: SqlRunStore, record: RunRecord, step: StepRecord, dry_run: bool) -> str:
@@ -195,6 +231,8 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: 
         )
     if status == "failed":  # a run that completed after a failed attempt shows none of its output
         lines += _failure_lines(store, record, steps, paint, dry_run=scope is not None)
+    elif record.reason == "no_route":
+        lines += no_route_lines(store, record)
     if status == "paused" and record.reason == "waiting_for_ci":
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         due = f" at {record.wake_at:%H:%M:%S} UTC" if record.wake_at is not None else ""

@@ -4,7 +4,7 @@ run executes: ``RunObservers`` joins the two into the runtime's ``RunObserver`` 
 from __future__ import annotations
 
 from alphred.engine import Effect, RecordStep, RunFinished, RunState, StartPhase
-from alphred.providers import ProviderEvent
+from alphred.providers import EventType, ProviderEvent
 from alphred.views.jsonl import JsonlEvents
 from alphred.views.progress import Measured, Progress
 
@@ -38,7 +38,9 @@ class RunObservers:
             self.events.effect(self.run_id, effect)
 
     def provider_event(self, phase: str, attempt: int, sequence: int, event: ProviderEvent) -> None:
-        """A provider event, as a JSON line."""
+        """A provider event, as a JSON line; a line of output also goes to the live progress line."""
+        if event.type is EventType.TOOL_RESULT and event.content:
+            self.progress.output(phase, attempt, event.content)
         if self.events is not None:
             self.events.provider_event(self.run_id, phase, attempt, sequence, event)
 

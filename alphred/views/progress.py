@@ -4,25 +4,41 @@ Off a terminal (CI logs, pipes) the lines are plain and whole. On a terminal eve
 terminal's width (so a redraw never wraps and leaves a stale copy behind), the live ``⟳`` line is redrawn in
 place, and marks are coloured unless ``NO_COLOR`` is set.
 
+On a terminal a progress line longer than the width goes on over indented continuation lines, broken
+between its `` · `` parts, so nothing of it (the routing ``→ next`` last of all) is lost; only the lines
+of a command's output are cut. The live line of one running phase ends with the last line its command (or
+an agent's tool) printed, redacted and stripped of control characters.
+
 Parallel branches (SPEC §8): several phases may run at once, started and finished by the branch tasks of one
 run. Each is tracked by ``(phase, attempt)``; a line about a phase of a branch starts with the branch's
-head phase in brackets (``[security] ▶ security (agent) attempt 1``), and the live line lists every running
-phase, cut to the terminal's width. Every write of one line (and the redraw after it) holds a lock, so
-lines of different branches never interleave.
+head phase in brackets (``[security] ▶ security (agent) attempt 1``) and counts the steps of that branch
+(``branch step 2``) rather than the run's, and the live line lists every running phase, cut to the
+terminal's width. Every write of one line (and the redraw after it) holds a lock, so lines of different
+branches never interleave.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
+from alphred.redact import process_redactor
 from alphred.views.item_groups import item_base
-from alphred.views.style import Painter, display_width, fit, is_terminal, terminal_width, wants_colour
+from alphred.views.style import (
+    Painter,
+    display_width,
+    fit,
+    is_terminal,
+    printable,
+    terminal_width,
+    wants_colour,
+)
 
 if TYPE_CHECKING:
     from alphred.engine import RecordStep, RunFinished, RunState, StartPhase
@@ -30,6 +46,9 @@ if TYPE_CHECKING:
 
 CLEAR_LINE = "\r\x1b[K"
 TAIL_LINES_IN_PROGRESS = 3
+CONTINUATION = "    "  # the indent of a progress line's continuation on a terminal
+SEPARATOR = " · "
+
 MARKS = {
     "completed": ("✓", "green"),
     "failed": ("✗", "red"),
@@ -59,6 +78,42 @@ class Active:
     label: str
     branch: str | None
     started: float
+    last_output: list[str] = field(default_factory=lambda: [""])  # the last line it printed (raw)
+
+
+def elapsed_text(seconds: float) -> str:
+    """``+4.2s``, ``+1m05s``, ``+2h03m``: the time since the run started, as short as it can be."""
+    if seconds < 60:
+        return f"+{seconds:.1f}s"
+    if seconds < 3600:
+        return f"+{int(seconds // 60)}m{int(seconds % 60):02d}s"
+    return f"+{int(seconds // 3600)}h{int(seconds % 3600 // 60):02d}m"
+
+
+def wrap_parts(text: str, first: int, rest: int) -> list[str]:
+    """``text`` broken between its `` · `` parts into lines of at most ``first`` columns (the first line)
+    and ``rest`` (the others); a part too long for a line of its own is broken between its words."""
+    lines: list[str] = []
+    current = ""
+    for part in text.split(SEPARATOR):
+        room = first if not lines else rest
+        candidate = f"{current}{SEPARATOR}{part}" if current else part
+        if display_width(candidate) <= room:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+            room = rest
+        if display_width(part) <= room:
+            current = part
+            continue
+        words = textwrap.wrap(part, room, break_long_words=True, break_on_hyphens=False) or [""]
+        lines.append(fit(words[0], room))
+        words = textwrap.wrap(" ".join(words[1:]), rest, break_long_words=True, break_on_hyphens=False) or [""]
+        lines += [fit(word, rest) for word in words[:-1]]
+        current = fit(words[-1], rest)
+    lines.append(current)
+    return [line for line in lines if line] or [""]
 
 
 def _grouped_items(active: list[Active], now: float) -> list[str] | None:
@@ -110,6 +165,7 @@ class Progress:
         self.live = enabled and is_terminal(self.stream)
         self.paint = Painter(enabled and wants_colour(self.stream, self.environ))
         self._active: dict[tuple[str, int], Active] = {}  # (phase, attempt) -> the attempt running
+        self._branch_steps: dict[str, int] = {}  # branch head -> attempts started in that branch
         self._tokens = 0
         self._lock = threading.RLock()
 
@@ -124,13 +180,19 @@ class Progress:
         if not self.enabled:
             return
         with self._lock:
-            elapsed = time.monotonic() - self._started
-            prefix = f"[run {self.run_id} +{elapsed:6.1f}s]" if self.run_id is not None else f"[+{elapsed:6.1f}s]"
+            elapsed = elapsed_text(time.monotonic() - self._started)
+            prefix = f"[run {self.run_id} {elapsed}]" if self.run_id is not None else f"[{elapsed}]"
             tag = branch_tag(branch)
             head = f"{prefix} {tag}{mark} " if mark else f"{prefix} {tag}"
+            more: list[str] = []
             if self.live:
-                body = fit(head + text, self._width())
-                body = body[len(head) :] if body.startswith(head) else ""
+                width = self._width()
+                room = width - display_width(head)
+                if room >= 12:  # the line goes on over continuation lines, broken between its parts
+                    body, *more = wrap_parts(text, room, width - len(CONTINUATION))
+                else:  # a very narrow terminal: cut
+                    body = fit(head + text, width)
+                    body = body[len(head) :] if body.startswith(head) else ""
                 self.stream.write(CLEAR_LINE)
             else:
                 body = text
@@ -139,6 +201,8 @@ class Progress:
             if self.live and not body and display_width(head) > self._width():
                 shown_head = fit(head, self._width())  # a very narrow terminal: plain, cut
             print(f"{shown_head}{body}", file=self.stream, flush=True)
+            for line in more:
+                print(f"{CONTINUATION}{line}", file=self.stream, flush=True)
             for detail in details:
                 self._detail(detail)
             if self.live:
@@ -166,6 +230,9 @@ class Progress:
         if len(active) == 1:
             one = active[0]
             text = f"⟳ {branch_tag(one.branch)}{one.label} · {now - one.started:5.1f}s{tail}"
+            output = printable(process_redactor().redact(one.last_output[0])) if one.last_output[0] else ""
+            if output:
+                text += f" · │ {output}"
             return fit(text, width)
         head = f"⟳ {len(active)} running: "
         entries = _grouped_items(active, now)
@@ -211,16 +278,35 @@ class Progress:
         else:
             self._line(text, branch=branch)
 
+    def output(self, phase: str, attempt: int, text: str) -> None:
+        """A line a running attempt printed (a command's output, an agent's tool result): the live line
+        shows the last non-blank one. Cheap: it only keeps the text, the redraw redacts and cleans it."""
+        if not self.live:
+            return
+        active = self._active.get((phase, attempt))
+        if active is None:
+            return
+        lines = text.rstrip().rsplit("\n", 1)
+        if lines[-1].strip():
+            active.last_output[0] = lines[-1][-500:]
+
     def phase_started(self, effect: StartPhase, kind: str, state: RunState) -> None:
-        """A phase attempt starts (``effect.branch``: the branch head it runs in, None on the run branch)."""
+        """A phase attempt starts (``effect.branch``: the branch head it runs in, None on the run branch).
+
+        On the run branch it shows the run's step number; in a branch, the count of that branch's steps
+        (the branches of a fan-out start together, when the run's count is already past them all)."""
         branch = effect.branch
         with self._lock:
             self._tokens = max(self._tokens, state.tokens)
             label = f"{effect.phase} ({kind}) attempt {effect.attempt}"
             self._active[(effect.phase, effect.attempt)] = Active(label, branch, time.monotonic())
+            if branch is not None:
+                self._branch_steps[branch] = self._branch_steps.get(branch, 0) + 1
+                step = f"branch step {self._branch_steps[branch]}"
+            else:
+                step = f"step {state.steps}"
         self._line(
-            f"{effect.phase} ({kind}) attempt {effect.attempt}, visit {effect.visit} "
-            f"· step {state.steps} · {state.tokens} tokens",
+            f"{effect.phase} ({kind}) attempt {effect.attempt}, visit {effect.visit} · {step} · {state.tokens} tokens",
             "▶",
             "blue",
             branch,

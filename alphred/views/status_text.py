@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
 from alphred.views.item_groups import counted, item_base
+from alphred.views.routing_text import explanation_lines, routes_by_step
 from alphred.views.status import shown_phase_status, status_object
 from alphred.views.style import Painter, table
 from alphred.views.suggestions import Place, next_commands
@@ -29,15 +30,22 @@ def parallel_workflow(store: SqlRunStore, record: RunRecord) -> Workflow | None:
     return run_workflows(store, [record]).get(record.tree_id)
 
 
-def status_json(store: SqlRunStore, record: RunRecord) -> dict[str, Any]:
-    """The status object ``status --json`` prints (with the ``branch`` of every phase and step)."""
+def status_json(store: SqlRunStore, record: RunRecord, explain: bool = False) -> dict[str, Any]:
+    """The status object ``status --json`` prints (with the ``branch`` of every phase and step; with
+    ``explain``, each step's ``routing``: the stored explanation of its routing, or null)."""
     workflow = parallel_workflow(store, record)
     branches: dict[str, str] = {}
     if workflow is not None:
         from alphred.views.branch_status import phase_branches
 
         branches = phase_branches(workflow, record.branch)
-    return status_object(record, store.list_steps(record.id), branches)
+    obj = status_object(record, store.list_steps(record.id), branches, store.latest_reports(record.id))
+    if explain:
+        routes = routes_by_step(store.routing_decisions(record.id))
+        for step in obj["steps"]:
+            route = routes.get((step["phase"], step["attempt"]))
+            step["routing"] = route.explanation if route is not None else None
+    return obj
 
 
 def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Place, waiting: str | None) -> list[str]:
@@ -92,12 +100,13 @@ def _phase_lines(obj: dict[str, Any]) -> list[str]:
     return ["phases:", *(f"  {line}" for line in table(rows, right={2, 3, 5, 6}))]
 
 
-def _step_lines(obj: dict[str, Any], heads: dict[str, str]) -> list[str]:
+def _step_lines(obj: dict[str, Any], heads: dict[str, str], explained: dict[tuple[str, int], list[str]]) -> list[str]:
     lines = ["steps:"]
     for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
         tag = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
         lines.append(f"  {number:>3}. {tag}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        lines += explained.get((s["phase"], s["attempt"]), [])
         for c in s.get("checks") or ():
             if not c["passed"]:
                 code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
@@ -107,10 +116,25 @@ def _step_lines(obj: dict[str, Any], heads: dict[str, str]) -> list[str]:
     return lines
 
 
+def explained_steps(store: SqlRunStore, record: RunRecord, every: bool) -> dict[tuple[str, int], list[str]]:
+    """The routing explanation lines of each ``(phase, attempt)``: of every routed step with ``every``
+    (``status --explain``), else only of a step that matched no transition."""
+    routes = store.routing_decisions(record.id)
+    if not every:
+        routes = [r for r in routes if r.target == "no_route"]
+    return {step: explanation_lines(route, "       ") for step, route in routes_by_step(routes).items()}
+
+
 def status_lines(
-    store: SqlRunStore, record: RunRecord, paint: Painter, place: Place, waiting: str | None = None
+    store: SqlRunStore,
+    record: RunRecord,
+    paint: Painter,
+    place: Place,
+    waiting: str | None = None,
+    explain: bool = False,
 ) -> list[str]:
-    """The text of ``alphred status RUN`` (``waiting``: why a submitted run waits, from ``waiting_reason``)."""
+    """The text of ``alphred status RUN`` (``waiting``: why a submitted run waits, from ``waiting_reason``;
+    ``explain``: under every step, how its routing chose)."""
     workflow = parallel_workflow(store, record)
     steps = store.list_steps(record.id)
     branches: dict[str, str] = {}
@@ -126,7 +150,9 @@ def status_lines(
         from alphred.views.branch_lines import branch_lines
 
         lines += branch_lines(store, record, workflow, steps, paint)
-    lines += _step_lines(obj, heads)
+    no_route = any(step.next == "no_route" for step in steps)
+    explained = explained_steps(store, record, explain) if explain or no_route else {}
+    lines += _step_lines(obj, heads, explained)
     hints = next_commands(
         record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
     )

@@ -6,6 +6,7 @@ Plain ANSI escapes, no dependency: progress lines, the closing block of a run an
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 from typing import TextIO
@@ -74,6 +75,15 @@ def char_width(char: str) -> int:
 def display_width(text: str) -> int:
     """Columns ``text`` takes on a terminal (no escapes in it)."""
     return sum(char_width(c) for c in text)
+
+
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|.)?")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal escapes and control characters (each becomes a space), trimmed."""
+    return _CONTROLS.sub(" ", _ESCAPES.sub("", text)).strip()
 
 
 def fit(text: str, width: int) -> str:

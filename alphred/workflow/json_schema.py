@@ -49,7 +49,21 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "max_visits": {"type": "integer", "minimum": 1},
     "timeout": DURATION,
     "idle_timeout": DURATION,
-    "context": {"oneOf": [{"type": "boolean"}, {"type": "null"}, {"type": "array", "items": STRING}]},
+    "context": {
+        "oneOf": [
+            {"type": "boolean"},
+            {"type": "null"},
+            {"type": "array", "items": STRING},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "from": {"type": "array", "items": STRING},
+                    "max_reports": {"type": "integer", "minimum": 1, "maximum": 32},
+                },
+            },
+        ]
+    },
     "join": {
         "enum": ["all", "any", "all_done"],
         "description": "Fan-in: run once every branch (all) or the first branch (any) arrived, or once every "
@@ -70,6 +84,7 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "checks": {"$ref": "#/$defs/checks"},
     "run": STRING,
     "allow_failure": {"type": "boolean"},
+    "shell": {"enum": ["sh", "bash"], "description": "The shell of a command phase: sh (/bin/sh, the default) or bash"},
     "message": STRING,
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,

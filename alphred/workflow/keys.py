@@ -40,7 +40,8 @@ COMMON_PHASE_KEYS = (
     "on_conflict",
 )
 AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output")
-COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output")
+COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output", "shell")
+SHELLS = ("sh", "bash")  # ``shell:`` of a command phase: /bin/sh (the default) or bash
 APPROVAL_KEYS = ("message",)
 PULL_REQUEST_PHASE_KEYS = ("title", "body_from", "draft", "base", "labels", "reviewers")
 CI_KEYS = ("poll", "required_only")
@@ -55,6 +56,7 @@ COMMON_DEFAULTABLE_KEYS = (
     "timeout",
     "idle_timeout",
     "allow_failure",
+    "shell",
     "sandbox",
     "env",
 )

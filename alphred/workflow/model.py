@@ -167,6 +167,7 @@ class Phase:
     timeout: float | None = None
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     context: tuple[str, ...] | None = None  # None: every direct predecessor; (): no upstream context
+    max_reports: int | None = None  # ``context: {max_reports: N}``: how many reports it receives (None: 4)
     options: Mapping[str, Any] = field(default_factory=dict)  # provider-specific keys (script, sandbox...)
     templates: Mapping[str, Template] = field(default_factory=dict)  # "prompt" | "run" | "message"
     checks: tuple[Check, ...] = ()  # SPEC §9, run in order after the phase's work, before its commit
@@ -177,6 +178,7 @@ class Phase:
     env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
     # SPEC §12: the JSON Schema of its report (``decision`` merged in for an agent phase); None: untyped
     output: Mapping[str, Any] | None = None
+    shell: str = "sh"  # a command phase's shell: "sh" (/bin/sh) or "bash"
 
     @property
     def needs_decision(self) -> bool:

@@ -16,7 +16,7 @@ from alphred.guards.templates import Template
 from alphred.workflow import fields as f
 from alphred.workflow.check_block import read_checks
 from alphred.workflow.containment import enforces, is_mode_string, read_env, read_sandbox, switched_off
-from alphred.workflow.keys import allowed_phase_keys
+from alphred.workflow.keys import SHELLS, allowed_phase_keys
 from alphred.workflow.model import (
     APPROVAL_DECISIONS,
     DEFAULT_CI_POLL,
@@ -131,7 +131,7 @@ def _phase_fields(
     if ptype is PhaseType.CI and timeout is None:
         timeout = DEFAULT_CI_TIMEOUT  # how long it waits for the checks, all polls together
     idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
-    context = _context(reading, fields["context"]) if "context" in fields else None
+    context, max_reports = _context(reading, fields["context"]) if "context" in fields else (None, None)
     transitions = read_transitions(reading, key, fields["transitions"]) if "transitions" in fields else ()
     checks = read_checks(fields["checks"], key, ptype, out, reading.template) if "checks" in fields else ()
     join = f.read_str(fields["join"], "join", out) if "join" in fields else None
@@ -160,6 +160,7 @@ def _phase_fields(
         prompt_file=work.prompt_file,
         run=work.run,
         allow_failure=work.allow_failure,
+        shell=work.shell,
         message=work.message,
         decisions=work.decisions,
         max_retries=max_retries or 0,
@@ -167,6 +168,7 @@ def _phase_fields(
         timeout=timeout,
         idle_timeout=idle or DEFAULT_IDLE_TIMEOUT,
         context=context,
+        max_reports=max_reports,
         options=work.options,
         templates=work.templates,
         checks=checks,
@@ -191,6 +193,7 @@ class _Work:
         self.model: str | None = None
         self.decisions: tuple[str, ...] = ()
         self.allow_failure = False
+        self.shell = "sh"
         self.options: dict[str, Any] = {}
 
 
@@ -240,6 +243,12 @@ def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, 
             work.templates["run"] = reading.template(fields["run"], work.run, (key, "run"))
     if "allow_failure" in fields:
         work.allow_failure = bool(f.read_bool(fields["allow_failure"], "allow_failure", out))
+    if "shell" in fields:
+        shell = f.read_str(fields["shell"], "shell", out)
+        if shell is not None and shell not in SHELLS:
+            out.error(fields["shell"], f"'shell' must be sh or bash, not '{shell}'{did_you_mean(shell, SHELLS)}")
+        elif shell is not None:
+            work.shell = shell
 
 
 def _pull_request(reading: Reading, key: str, fields: dict[str, yaml.Node], work: _Work) -> None:
@@ -292,19 +301,35 @@ def _decisions(reading: Reading, node: yaml.Node) -> tuple[str, ...]:
     return tuple(seen) or DEFAULT_DECISIONS
 
 
-def _context(reading: Reading, node: yaml.Node) -> tuple[str, ...] | None:
+CONTEXT_KEYS = ("from", "max_reports")
+MAX_CONTEXT_REPORTS = 32
+
+
+def _context(reading: Reading, node: yaml.Node) -> tuple[tuple[str, ...] | None, int | None]:
+    """(the phases whose reports it receives: None for its direct predecessors; how many at most: None for
+    the default). ``context`` is false, true, a list of phases, or ``{from: [...], max_reports: N}``."""
     if isinstance(node, yaml.ScalarNode):
         value = scalar_value(node)
         if value is False:
-            return ()
+            return (), None
         if value is True or value is None:
-            return None
+            return None, None
+    if isinstance(node, yaml.MappingNode):
+        fields = reading.known_keys(node, CONTEXT_KEYS, "context")
+        chosen = _context(reading, fields["from"])[0] if "from" in fields else None
+        count = None
+        if "max_reports" in fields:
+            count = f.read_int(fields["max_reports"], "max_reports", reading.out, 1)
+            if count is not None and count > MAX_CONTEXT_REPORTS:
+                reading.out.error(fields["max_reports"], f"'max_reports' must be at most {MAX_CONTEXT_REPORTS}")
+                count = MAX_CONTEXT_REPORTS
+        return chosen, count
     items = f.read_str_list(node, "context", reading.out)
     if items is None:
-        return None
+        return None, None
     for text, item in items:
         reading.nodes.templates[("$context", text)] = item
-    return tuple(text for text, _ in items)
+    return tuple(text for text, _ in items), None
 
 
 def _provider_name(raw: dict[str, tuple[yaml.Node, yaml.Node]], defaults: dict[str, yaml.Node]) -> str | None:

@@ -53,6 +53,8 @@ def read_transitions(reading: Reading, key: str, node: yaml.Node) -> tuple[Trans
                 guard = reading.guard(fields["when"], when)
                 nodes.when[(key, priority)] = fields["when"]
         cap = f.read_int(fields["max"], "max", out, 1) if "max" in fields else None
+        if "max" in fields:
+            nodes.templates[("$max", f"{key}#{priority}")] = fields["max"]
         if target is None:
             continue
         nodes.transitions[(key, priority)] = item

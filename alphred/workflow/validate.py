@@ -48,6 +48,7 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector, strict: bo
         if isinstance(wanted, str) and wanted not in keys and node is not None:
             out.error(node, f"body_from names unknown phase '{wanted}'{did_you_mean(wanted, keys)}")
         _check_targets(phase, keys, nodes, out)
+        _check_edge_caps(workflow, phase, nodes, out)
         _check_context(phase, keys, nodes, out)
         _check_guards(workflow, phase, nodes, out, strict)
         _check_templates(workflow, phase, nodes, out, strict)
@@ -153,6 +154,25 @@ def _check_targets(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: C
             if target.startswith("$"):
                 message = f"unknown reserved target '{target}' (use $end or $fail)"
             out.error(node if node is not None else t.pos, message)
+
+
+def _check_edge_caps(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector) -> None:
+    """Warn about an edge ``max`` the target's ``max_visits`` would cut short (the run fails on the visit cap
+    before the edge is used up, so route-on-exhaustion never happens)."""
+    for t in phase.transitions:
+        if t.max is None:
+            continue
+        for target in t.targets:
+            if target not in workflow.phase_keys or t.max <= workflow.phase(target).max_visits:
+                continue
+            visits = workflow.phase(target).max_visits
+            node = nodes.templates.get(("$max", f"{phase.key}#{t.priority}"))
+            out.warning(
+                node if node is not None else t.pos,
+                f"transition of '{phase.key}' to '{target}' has max {t.max}, more than max_visits {visits} of "
+                f"'{target}': the run fails on the visit cap (max_visits) before the edge is used up; lower max "
+                f"or raise max_visits",
+            )
 
 
 def _check_context(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: Collector) -> None:

@@ -90,6 +90,7 @@ def test_run_checks_pass_and_fail_and_exhausted_retries_fail_the_run_with_checks
     assert shown.output.count("check check2 failed (exit code 3)") == 2 and "check ok failed" not in shown.output
 
 
+@pytest.mark.quick
 def test_passing_checks_complete_the_phase_and_commit(repo: Path) -> None:
     result, status = run(
         repo,

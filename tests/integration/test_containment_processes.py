@@ -13,7 +13,7 @@ import signal
 import socket
 import subprocess
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,12 @@ SECRETS = {
     "FAKE_MODEL_KEY": "sk-planted-model-key-0123456789abcdefgh",
 }
 BWRAP_PROBLEM = sandbox_problem(find_bwrap())
-needs_bwrap = pytest.mark.skipif(BWRAP_PROBLEM is not None, reason=f"no sandbox here: {BWRAP_PROBLEM}")
+_NO_BWRAP = pytest.mark.skipif(BWRAP_PROBLEM is not None, reason=f"no sandbox here: {BWRAP_PROBLEM}")
+
+
+def needs_bwrap(test: Callable[..., None]) -> Callable[..., None]:
+    """Skip ``test`` (with the reason) where bubblewrap cannot run; the summary lists it under bubblewrap."""
+    return pytest.mark.optional("bubblewrap")(_NO_BWRAP(test))
 
 
 def _repo(tmp_path: Path) -> Path:

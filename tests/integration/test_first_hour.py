@@ -310,10 +310,13 @@ def test_progress_in_a_60_column_terminal(tmp_path: Path) -> None:
     assert "\x1b[32" in text  # a terminal gets colour
     plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text).replace("\r\n", "\n")
     shown = [segment.split("\r")[-1] for segment in plain.split("\n")]
-    progress = [line for line in shown if line.startswith(("[run ", "⟳"))]
+    progress = [line for line in shown if line.startswith(("[run ", "⟳", "    "))]
     assert len(progress) >= 13
     assert all(len(line) <= 60 for line in progress), [line for line in progress if len(line) > 60]
-    assert any(line.endswith("…") for line in progress)
+    # a line too long for 60 columns goes on below (indented) instead of losing its end: every routing is whole
+    assert any(line.startswith("    ") for line in progress)
+    joined = " ".join(line.strip() for line in progress)
+    assert "→ implement" in joined and "→ $end" in joined and "run completed" in joined
 
 
 def test_a_failed_check_shows_its_output_and_a_dry_run_runs_no_check(tmp_path: Path) -> None:

@@ -134,7 +134,7 @@ def test_a_garbled_database_is_a_clear_error_for_the_read_commands(repo: Path) -
         raw.seek(0)
         raw.write(bytes(range(256)) * 4)
     for command in (("runs",), ("status", "1"), ("logs", "1"), ("workers",)):
-        assert_clear(cli(*command), 1, "Error [DATABASE_CORRUPT]")  # as for run (below)
+        assert_clear(cli(*command), 1, "Error [DATABASE_CORRUPT]")  # as for every command (below)
 
 
 def test_status_and_logs_with_no_runs_say_so(repo: Path) -> None:
@@ -205,6 +205,22 @@ def test_a_garbled_sqlite_file_is_database_corrupt(repo: Path, first_page: int) 
     garble(repo / ".alphred" / "alphred.db", first_page)
     for args in (("runs",), ("runs", "--json"), ("status", "1"), ("logs", "1"), ("cancel", "1")):
         assert_clear(cli(*args), 1, "Error [DATABASE_CORRUPT]")
+
+
+def test_every_command_on_a_file_that_is_not_a_database_is_database_corrupt_exit_1_as_documented(repo: Path) -> None:
+    (repo / ".alphred").mkdir()
+    (repo / ".alphred" / "alphred.db").write_bytes(bytes(range(256)) * 32)
+    commands = [
+        ("run", DEMO), ("run", DEMO, "--dry-run"), ("submit", DEMO), ("runs",), ("status",), ("status", "1"),
+        ("logs", "1"), ("workers",), ("resume", "1"), ("retry", "1"), ("approve", "1"), ("reject", "1"),
+        ("pause", "1"), ("cancel", "1"), ("gc",),
+    ]  # fmt: skip
+    for command in commands:
+        assert_clear(cli(*command), 1, "Error [DATABASE_CORRUPT]")
+    table = (ROOT / "docs" / "cli.md").read_text().split("## `alphred run FILE`")[0]
+    (row,) = [line for line in table.splitlines() if line.startswith("| 1 |")]
+    assert "`DATABASE_CORRUPT`" in row and "`DATABASE_LOCKED`" in row  # the exit-code table says 1 too
+    assert "DATABASE_CORRUPT" not in next(line for line in table.splitlines() if line.startswith("| 2 |"))
 
 
 def test_cancel_on_a_locked_database_is_exit_1_as_documented(repo: Path) -> None:

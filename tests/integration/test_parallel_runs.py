@@ -49,6 +49,7 @@ def lane_dirs(repo: Path) -> list[str]:
     return sorted(p.name for p in (repo / ".alphred" / "worktrees").glob("1.*"))
 
 
+@pytest.mark.quick
 def test_branches_run_at_once_and_their_join_merges_them_in_fan_out_order(repo: Path) -> None:
     marks = repo.parent / "marks"
     marks.mkdir()

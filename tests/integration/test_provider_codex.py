@@ -346,6 +346,7 @@ def responses_server() -> Iterator[int]:
     server.server_close()
 
 
+@pytest.mark.optional("codex")
 def test_real_codex_binary_against_a_local_fake_responses_api(
     responses_server: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,7 +53,9 @@ phases:
     prompt: "Use {{ inputs.api_token }} and {{ inputs.note }}"
     script:
       - report: {seen: "{{ inputs.note }}"}
-    transitions: [{to: gate}]
+    transitions:  # its guard reads the secrets: the stored routing explanation must not hold them
+      - to: gate
+        when: report.seen == inputs.note or inputs.api_token != ""
   gate:
     type: approval
     message: "Ship {{ inputs.note }}?"
@@ -76,9 +78,12 @@ def test_no_secret_reaches_the_database_or_any_output(repo: Path) -> None:
         "approve": approved.stdout + approved.stderr,
         "status --json": cli("status", run_id, "--json").stdout,
         "status": cli("status", run_id).stdout,
+        "status --explain": cli("status", run_id, "--explain").stdout,
+        "status --json --explain": cli("status", run_id, "--json", "--explain").stdout,
         "runs --json": cli("runs", "--json").stdout,
         "logs": cli("logs", run_id).stdout,
     }
+    assert "inputs.api_token = " in outputs["status --explain"]  # the guard's readings are shown, masked
     assert "[REDACTED]" in outputs["logs"] and "replica at postgresql://deploy:[REDACTED]@db" in outputs["logs"]
     files = {p.name: p.read_bytes() for p in (repo / ".alphred").iterdir() if p.name.startswith("alphred.db")}
     assert files

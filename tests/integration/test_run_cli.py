@@ -21,6 +21,7 @@ def run_json(*args: str, env: dict[str, str] | None = None) -> tuple[Result, dic
     return result, json.loads(result.stdout) if result.stdout.strip() else {}
 
 
+@pytest.mark.quick
 def test_demo_workflow_completes_with_commits_and_full_history(repo: Path) -> None:
     user_head = git(repo, "rev-parse", "HEAD")
     (repo / "scratch.txt").write_text("uncommitted user work\n")
@@ -40,6 +41,7 @@ def test_demo_workflow_completes_with_commits_and_full_history(repo: Path) -> No
     assert phases["review"] == {
         "key": "review", "status": "completed", "attempt": 2, "visits": 2,
         "decision": "approved", "exit_code": None, "tokens": 0, "branch": None,
+        "report": {"severity": "none", "summary": "Looks good."},  # its latest report (SPEC §12)
     }  # fmt: skip
     assert phases["check"]["exit_code"] == 0
     branch = status["branch"]
@@ -64,6 +66,7 @@ def test_without_json_nothing_goes_to_stdout(repo: Path) -> None:
     assert "run completed" in result.stderr and "review attempt 2 completed" in result.stderr
 
 
+@pytest.mark.quick
 def test_status_runs_and_logs_read_back_the_run(repo: Path) -> None:
     _result, status = run_json(str(ROOT / "workflows" / "demo.yaml"), "--repo", str(repo))
     run_id = str(status["run_id"])
@@ -184,6 +187,7 @@ def test_inputs_are_templated_shell_quoted(repo: Path) -> None:
     assert not (worktree / "pwned").exists()
 
 
+@pytest.mark.quick
 def test_missing_input_is_exit_2_and_creates_no_run(repo: Path) -> None:
     wf = write_workflow(repo.parent, "inputs:\n  issue: {required: true}\nphases:\n  a: {type: command, run: 'true'}\n")
     result = cli("run", str(wf), "--repo", str(repo), "--json")

@@ -114,11 +114,12 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
     with SqlRunStore(empty_db_url) as store:
         tree_id, _ = store.compile(make_workflow())
         run_id = store.create_run(tree_id, repo_path="/somewhere")
-        with store.engine.begin() as conn:  # back to schema 2: what migration 3 adds is gone
+        with store.engine.begin() as conn:  # back to schema 2: what migrations 3 and 4 add is gone
             conn.execute(text("DROP INDEX ix_workflow_runs_queue"))
             conn.execute(text("DROP TABLE workers"))
             for name in QUEUE_COLUMNS:
                 conn.execute(text(f"ALTER TABLE workflow_runs DROP COLUMN {name}"))
+            conn.execute(text("ALTER TABLE routing_decisions DROP COLUMN explanation"))
             conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 3))
         engine = store.engine
         assert schema_version(engine) == 2
@@ -175,3 +176,29 @@ def test_node_type_migration_lets_a_schema_3_database_store_pull_request_and_ci_
                 )
             )
         assert migrate(store.engine) == LATEST_VERSION  # again: nothing to do
+
+
+def test_explanation_migration_adds_its_column_to_a_version_4_database_keeping_rows(
+    empty_db_url: str, make_workflow: Callable[..., Workflow]
+) -> None:
+    """A database made before routing explanations (schema 4) gains ``routing_decisions.explanation``; its
+    routing rows stay and read with no explanation."""
+    from sqlalchemy import text
+
+    with SqlRunStore(empty_db_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        run_id = store.create_run(tree_id)
+        with store.transaction() as tx:
+            tx.add_routing_decision(run_id, "implement", 1, "tests", priority=1)
+        with store.engine.begin() as conn:  # back to schema 4
+            conn.execute(text("ALTER TABLE routing_decisions DROP COLUMN explanation"))
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version == 5))
+        assert schema_version(store.engine) == 4
+        assert migrate(store.engine) == LATEST_VERSION
+        assert "explanation" in {c["name"] for c in inspect(store.engine).get_columns("routing_decisions")}
+        (route,) = store.routing_decisions(run_id)
+        assert (route.node_key, route.target, route.explanation) == ("implement", "tests", None)
+        explained = [{"priority": 1, "to": "tests", "when": None, "result": "matched"}]
+        with store.transaction() as tx:
+            tx.add_routing_decision(run_id, "implement", 2, "tests", priority=1, explanation=explained)
+        assert store.routing_decisions(run_id)[-1].explanation == explained

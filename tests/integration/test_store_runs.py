@@ -12,6 +12,7 @@ from alphred.store import EventRow, NodeStatus, RunStatus, SqlRunStore, StepOutc
 from alphred.workflow.model import Workflow
 
 
+@pytest.mark.quick
 def test_a_new_run_has_every_phase_pending_in_file_order(store: SqlRunStore, demo_run_id: int) -> None:
     run = store.get_run(demo_run_id)
     assert (run.status, run.tree_key, run.tree_version, run.inputs) == ("pending", "demo", 1, {"issue": "bug 7"})

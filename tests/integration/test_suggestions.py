@@ -160,6 +160,7 @@ def test_a_run_waiting_for_approval_suggests_approve_and_reject_both_runnable(wo
     _each_alternative(world, status, world.repo)
 
 
+@pytest.mark.quick
 def test_failed_runs_suggest_only_what_works(world: ScmWorld) -> None:
     (world.root / "red.yaml").write_text(FAILING)
     (world.root / "tofail.yaml").write_text(TO_FAIL)

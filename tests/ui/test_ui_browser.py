@@ -21,6 +21,7 @@ from uihelpers import GATE, PARALLEL_GATE, QUICK, Runs, Server, held
 CHROMIUM = os.environ.get("ALPHRED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.optional("chromium"),
     pytest.mark.skipif(not CHROMIUM, reason="no Chromium found (set ALPHRED_CHROMIUM or install chromium)"),
 ]
 

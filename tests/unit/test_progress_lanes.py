@@ -55,12 +55,16 @@ def test_off_a_terminal_lines_of_a_branch_start_with_its_head_and_stay_whole() -
     assert CLEAR_LINE not in stream.getvalue() and "⟳" not in stream.getvalue()
     assert all(LINE.match(line) for line in lines), lines
     assert "] ▶ scope (agent) attempt 1, visit 1" in lines[0]  # the run branch: no tag
-    assert "] [security] ▶ security (agent) attempt 1, visit 1 · step 2 · 500 tokens" in lines[2]
+    # a branch counts its own steps: three branches started at once are each at their first, not all at "step 4"
+    assert "] [security] ▶ security (agent) attempt 1, visit 1 · branch step 1 · 500 tokens" in lines[2]
+    assert [line.split(" · ")[1] for line in lines[2:5]] == ["branch step 1"] * 3
     assert "] [tests] ✓ tests attempt 1 completed · decision approved · → verdict" in lines[5]
     assert "] [security] ■ security attempt 1 cancelled" in lines[6]
     assert lines[7].endswith("] [style] • retrying style")
     assert max(display_width(line) for line in lines) > 30  # off a terminal nothing is cut
     assert progress.running() == [("style", 1)]
+    start(progress, "style", "style", attempt=2)
+    assert "] [style] ▶ style (agent) attempt 2, visit 1 · branch step 2 · " in stream.getvalue().splitlines()[-1]
 
 
 def test_the_live_line_lists_every_running_phase_and_fits_the_terminal() -> None:

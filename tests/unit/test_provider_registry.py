@@ -48,7 +48,7 @@ def test_alphreds_providers_are_entry_points_and_describe_themselves() -> None:
         "claude": ["permission_mode", "max_turns", "allowed_tools", "disallowed_tools", "system_prompt"],
         "codex": ["sandbox"],
         "openai": ["base_url", "api", "api_key_env", "max_turns", "system_prompt", "price_per_mtok"],
-        "scripted": ["script"],
+        "scripted": ["script", "script_by"],
     }
     assert registry["claude"].capabilities == Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True)
     assert registry["codex"].capabilities == Capabilities(sandbox=True)
