@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         share_budget,
     )
     from alphred.engine.events import (
+        AddPhase,
         ApprovalGiven,
         ApprovalRequested,
         AwaitApproval,
@@ -128,6 +129,7 @@ _LAZY = {
     "build_context": "alphred.engine.context",
     "cut_text": "alphred.engine.context",
     "share_budget": "alphred.engine.context",
+    "AddPhase": "alphred.engine.events",
     "ApprovalGiven": "alphred.engine.events",
     "ApprovalRequested": "alphred.engine.events",
     "AwaitApproval": "alphred.engine.events",
@@ -228,6 +230,7 @@ __all__ = [
     "TERMINAL_RUN_STATUSES",
     "WAITING_FOR_CI",
     "Action",
+    "AddPhase",
     "ApprovalGiven",
     "ApprovalRequested",
     "AwaitApproval",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from alphred.engine import (
+    AddPhase,
     Effect,
     NodeStatus,
     RecordPullRequest,
@@ -84,6 +85,8 @@ class Persister:
             # a completed run's memory becomes the next run's, in the transaction of its completion
             if effect.status is RunStatus.COMPLETED and tx.save_memory(self.run_id):
                 crash_point("saving_memory")  # saved, not committed: a kill here saves nothing
+        elif isinstance(effect, AddPhase):
+            tx.add_node(self.run_id, effect.phase, effect.base)
         elif isinstance(effect, SetPhaseStatus):
             if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
                 self.run_id, self.owner, self.ttl, node_key=effect.phase

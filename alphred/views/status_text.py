@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
+from alphred.views.item_groups import counted, item_base
 from alphred.views.routing_text import explanation_lines, routes_by_step
 from alphred.views.status import shown_phase_status, status_object
 from alphred.views.style import Painter, table
@@ -74,7 +75,23 @@ def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Pl
 
 def _phase_lines(obj: dict[str, Any]) -> list[str]:
     rows: list[tuple[str, ...]] = [("PHASE", "STATUS", "ATTEMPT", "VISITS", "DECISION", "EXIT", "TOKENS")]
+    items: dict[str, list[dict[str, Any]]] = {}
     for p in obj["phases"]:
+        base = item_base(p["key"])
+        if base is not None:
+            items.setdefault(base, []).append(p)
+    for p in obj["phases"]:
+        if item_base(p["key"]) is not None:
+            continue  # a for_each's items: one row for all of them, below
+        if p["key"] in items:  # `implement ×12  9 completed, 2 running, 1 failed`
+            group = items[p["key"]]
+            words = [shown_phase_status(obj["status"], obj["reason"], i["status"]) for i in group]
+            attempts, visits = sum(i["attempt"] for i in group), sum(i["visits"] for i in group)
+            tokens = sum(i["tokens"] for i in group)
+            rows.append(
+                (f"{p['key']} ×{len(group)}", counted(words), str(attempts), str(visits), "-", "-", f"{tokens:,}")
+            )
+            continue
         shown = shown_phase_status(obj["status"], obj["reason"], p["status"])  # the web view says the same
         exit_code = "-" if p["exit_code"] is None else str(p["exit_code"])
         rows.append(

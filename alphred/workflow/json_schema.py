@@ -66,8 +66,9 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
         ]
     },
     "join": {
-        "enum": ["all", "any"],
-        "description": "Fan-in: run once every branch (all) or the first branch (any) arrived",
+        "enum": ["all", "any", "all_done"],
+        "description": "Fan-in: run once every branch (all) or the first branch (any) arrived, or once every "
+        "branch ended, merging the ones that arrived (all_done)",
     },
     "on_conflict": {"type": "string", "description": "The phase that resolves a merge conflict at this join"},
     # agent, command and approval phases
@@ -125,6 +126,11 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "minimum": 1,
             "description": "Bytes a run may keep in $ALPHRED_ARTIFACTS, and in $ALPHRED_MEMORY (default 50 MiB)",
         },
+        "max_items": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The longest list a for_each may fan out over (default 20)",
+        },
     },
     "pull_request": {
         "title": STRING,
@@ -175,7 +181,20 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
                     "type": "array",
                     "minItems": 2,
                     "uniqueItems": True,
-                    "items": {"type": "string", "pattern": PHASE_KEY_PATTERN},
+                    "items": {
+                        "oneOf": [
+                            {"type": "string", "pattern": PHASE_KEY_PATTERN},
+                            {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["phase"],
+                                "properties": {
+                                    "phase": {"type": "string", "pattern": PHASE_KEY_PATTERN},
+                                    "when": {"type": "string", "description": "The branch starts only when it holds"},
+                                },
+                            },
+                        ]
+                    },
                     "description": "A fan-out: each listed phase starts a parallel branch",
                 },
             ]
@@ -183,6 +202,8 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
         "when": {"type": "string", "description": "Guard expression; without it the transition is auto"},
         "max": {"type": "integer", "minimum": 1, "description": "How often this edge may be taken in one run"},
         "priority": {"type": "integer", "minimum": 0},
+        "for_each": {"type": "string", "description": "A guard path yielding a list: one branch per item"},
+        "as": {"type": "string", "pattern": "^[a-z_][a-z0-9_]{0,31}$", "description": "The item's path name"},
     },
 }
 CHECK_SCHEMAS: dict[str, JsonSchema] = {

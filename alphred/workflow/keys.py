@@ -21,9 +21,10 @@ TOP_KEYS = (
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_artifact_bytes")
+LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_artifact_bytes", "max_items")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
-TRANSITION_KEYS = ("to", "when", "max", "priority")
+TRANSITION_KEYS = ("to", "when", "max", "priority", "for_each", "as")
+BRANCH_KEYS = ("phase", "when")  # a guarded branch of a static fan-out (SPEC §13)
 CHECK_KINDS = ("run", "changed", "unchanged", "report")
 CHECK_KEYS = (*CHECK_KINDS, "name", "timeout")
 REPORT_CHECK_KEYS = ("required",)

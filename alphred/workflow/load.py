@@ -22,6 +22,7 @@ from alphred.workflow.files import MAX_WORKFLOW_BYTES, FileRefusedError, read_re
 from alphred.workflow.keys import COMMON_DEFAULTABLE_KEYS, INPUT_KEYS, LIMIT_KEYS, PULL_REQUEST_KEYS, TOP_KEYS
 from alphred.workflow.model import (
     DEFAULT_MAX_ARTIFACT_BYTES,
+    DEFAULT_MAX_ITEMS,
     DEFAULT_MAX_PARALLEL,
     DEFAULT_MAX_STEPS,
     InputSpec,
@@ -232,7 +233,15 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     if "max_artifact_bytes" in fields:
         artifact_bytes = f.read_int(fields["max_artifact_bytes"], "max_artifact_bytes", out, 1)
     artifact_bytes = artifact_bytes or DEFAULT_MAX_ARTIFACT_BYTES
-    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL, artifact_bytes)
+    items = f.read_int(fields["max_items"], "max_items", out, 1) if "max_items" in fields else None
+    return Limits(
+        steps or DEFAULT_MAX_STEPS,
+        tokens,
+        cost,
+        par or DEFAULT_MAX_PARALLEL,
+        max_artifact_bytes=artifact_bytes,
+        max_items=items or DEFAULT_MAX_ITEMS,
+    )
 
 
 def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None, Expr | None]:

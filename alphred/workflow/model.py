@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -22,7 +22,8 @@ DEFAULT_IDLE_TIMEOUT = 600.0
 DEFAULT_CHECK_TIMEOUT = 600.0
 DEFAULT_MAX_PARALLEL = 4
 DEFAULT_MAX_ARTIFACT_BYTES = 50 * 1024 * 1024  # per run, artifacts and memory each (SPEC §17)
-JOIN_MODES = ("all", "any")
+JOIN_MODES = ("all", "any", "all_done")
+DEFAULT_MAX_ITEMS = 20  # a for_each list longer than this fails the run (SPEC §13)
 
 
 class PhaseType(StrEnum):
@@ -58,6 +59,10 @@ class Transition:
     max: int | None = None
     pos: SourcePos = SourcePos(0, 0)
     fan_out: tuple[str, ...] = ()  # a fan-out's branch phases (SPEC §8); ``target`` is then the first
+    branch_guards: tuple[Expr | None, ...] = ()  # per branch of a static fan-out: its ``when`` (SPEC §13)
+    branch_whens: tuple[str | None, ...] = ()  # the guards' text, as written
+    for_each: tuple[str, ...] | None = None  # the guard path of a dynamic fan-out's list (SPEC §13)
+    alias: str | None = None  # ``as``: the item's path name inside each branch (``<alias>_index``: its index)
 
     @property
     def auto(self) -> bool:
@@ -89,6 +94,7 @@ class Limits:
     max_cost_usd: float | None = None
     max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
     max_artifact_bytes: int = DEFAULT_MAX_ARTIFACT_BYTES  # a run's $ALPHRED_ARTIFACTS (and $ALPHRED_MEMORY)
+    max_items: int = DEFAULT_MAX_ITEMS  # the longest list a for_each may fan out over (SPEC §13)
 
 
 @dataclass(frozen=True)
@@ -219,7 +225,7 @@ class Phase:
     templates: Mapping[str, Template] = field(default_factory=dict)  # "prompt" | "run" | "message"
     checks: tuple[Check, ...] = ()  # SPEC §9, run in order after the phase's work, before its commit
     pos: SourcePos = SourcePos(0, 0)
-    join: str | None = None  # "all" | "any": the fan-in of a fan-out (SPEC §8)
+    join: str | None = None  # "all" | "any" | "all_done": the fan-in of a fan-out (SPEC §8, §13)
     on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
     sandbox: SandboxPolicy | None = None  # SPEC §14: its processes run sandboxed (None: not)
     env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
@@ -261,8 +267,20 @@ class Workflow:
     memory: str | None = None  # ``memory: NAME``: $ALPHRED_MEMORY, kept across runs (SPEC §17)
 
     def phase(self, key: str) -> Phase:
-        """Return the phase called ``key`` (KeyError when there is none)."""
-        return self._by_key[key]
+        """Return the phase called ``key`` (KeyError when there is none); a for_each item's instance
+        ``<phase>-<index>`` (SPEC §13) is its phase."""
+        found = self._by_key.get(key) or self._instances.get(key)
+        if found is None:
+            found = self._instances[key] = replace(self._by_key[base_key(key)], key=key)
+        return found
+
+    @cached_property
+    def _instances(self) -> dict[str, Phase]:
+        return {}
+
+    def has_phase(self, key: str) -> bool:
+        """True when ``key`` is a phase of the workflow or a for_each item's instance of one."""
+        return key in self._by_key or (base_key(key) != key and base_key(key) in self._by_key)
 
     @cached_property
     def _by_key(self) -> dict[str, Phase]:
@@ -274,18 +292,46 @@ class Workflow:
         return tuple(p.key for p in self.phases)
 
     def predecessors(self, key: str) -> tuple[str, ...]:
-        """Phases with a transition into ``key``, in file order."""
-        return tuple(p.key for p in self.phases if any(key in t.targets for t in p.transitions))
+        """Phases with a transition into ``key``, in file order; for a for_each item's phase, the item's own
+        instances of the predecessors inside its branch."""
+        base = base_key(key)
+        found = tuple(p.key for p in self.phases if any(base in t.targets for t in p.transitions))
+        if base == key or self.item_alias(key) is None:
+            return found
+        index = int(key.rpartition("-")[2])
+        return tuple(instance_key(p, index) if self.item_alias(p) is not None else p for p in found)
 
     @cached_property
     def fan_outs(self) -> tuple[FanOut, ...]:
         """Every fan-out with its branches and join, in file order (SPEC §8)."""
         return compute_fan_outs(self)
 
+    def item_alias(self, key: str) -> str | None:
+        """The ``as`` name of the for_each whose branch holds phase ``key`` (SPEC §13), or None."""
+        for group in self.fan_outs:
+            t = next(t for t in self.phase(group.source).transitions if t.priority == group.priority)
+            if t.alias is not None and group.branch_of(base_key(key)) is not None:
+                return t.alias
+        return None
+
     @cached_property
     def parallel(self) -> bool:
         """True when the workflow has a fan-out (parallel branches, SPEC §8)."""
         return any(t.fan_out for p in self.phases for t in p.transitions)
+
+
+def base_key(key: str) -> str:
+    """The phase of a for_each item's instance key ``<phase>-<index>`` (SPEC §13); any other key itself.
+
+    Phase keys hold no ``-``, so an instance key never names a phase of its own.
+    """
+    base, dash, index = key.rpartition("-")
+    return base if dash and index.isdigit() else key
+
+
+def instance_key(key: str, index: int) -> str:
+    """The key of phase ``key`` running for item ``index`` of a for_each: ``<phase>-<index>``."""
+    return f"{key}-{index}"
 
 
 @dataclass(frozen=True)

@@ -141,7 +141,9 @@ def _phase_fields(
     checks = read_checks(fields["checks"], key, ptype, out, reading.template) if "checks" in fields else ()
     join = f.read_str(fields["join"], "join", out) if "join" in fields else None
     if join is not None and join not in JOIN_MODES:
-        out.error(fields["join"], f"join must be 'all' or 'any', not '{join}'{did_you_mean(join, JOIN_MODES)}")
+        out.error(
+            fields["join"], f"join must be 'all', 'any' or 'all_done', not '{join}'{did_you_mean(join, JOIN_MODES)}"
+        )
     on_conflict = f.read_str(fields["on_conflict"], "on_conflict", out) if "on_conflict" in fields else None
     sandbox = fields.get("sandbox")
     policy = read_sandbox(sandbox, out) if sandbox is not None and not is_mode_string(sandbox) else None

@@ -27,6 +27,7 @@ INPUTS = {
     "ralph-loop": ["-i", "task=Make the check pass", "-i", "check=test -f README.md && grep -q project README.md"],
     "review-only": ["-i", "against=main"],
     "parallel-review": ["-i", "against=main"],
+    "plan-parallel": ["-i", "goal=Add a --config flag", "-i", "test_command=true"],
 }
 EXPECTED_STEPS = {
     "address-review": ["checkout", "review", "address", "push"],  # a dry run checks nothing out, pushes nothing
@@ -36,8 +37,9 @@ EXPECTED_STEPS = {
     "review-only": ["review", "post"],
     "ralph-loop": ["work", "check"],
     "parallel-review": ["scope", "security", "tests", "style", "verdict"],  # the reviewers at once: any order
+    "plan-parallel": ["plan", "implement-0", "implement-1", "integrate", "review"],  # two dry-run tasks
 }
-PARALLEL = {"parallel-review"}
+PARALLEL = {"parallel-review", "plan-parallel"}
 
 
 def alphred(world: ScmWorld, *args: str) -> subprocess.CompletedProcess[str]:
