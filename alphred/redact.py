@@ -31,6 +31,8 @@ KEY_SHAPES = re.compile(
     r"|glpat-[A-Za-z0-9_\-]{20,}"
     r"|(?<=Bearer )[A-Za-z0-9._\-]{16,}"
 )
+_MAY_HOLD_SECRET = re.compile(rb"sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|AIza|glpat-|Bearer |://")
+"""Bytes a key-shaped string or a URL password would contain: a cheap look before ``redact_bytes`` redacts."""
 URL_PASSWORD = re.compile(r"(?<=[a-z0-9+.\-]://)([^:/@\s\"']*):[^@/\s\"']+@", re.IGNORECASE)
 MASK = "[REDACTED]"
 MAX_EVENT_CHARS = 64_000
@@ -42,6 +44,7 @@ class Redactor:
     def __init__(self, env: Mapping[str, str]) -> None:
         self._known: set[str] = set()
         self._values: re.Pattern[str] | None = None
+        self._value_bytes: re.Pattern[bytes] | None = None
         self.add(v for k, v in env.items() if SECRET_NAME.search(k))
 
     def add(self, values: Iterable[str]) -> None:
@@ -57,6 +60,7 @@ class Redactor:
             self._known = found
             ordered = sorted(found, key=len, reverse=True)
             self._values = re.compile("|".join(re.escape(v) for v in ordered))
+            self._value_bytes = re.compile(b"|".join(re.escape(v.encode("utf-8", "surrogateescape")) for v in ordered))
 
     def redact(self, text: str) -> str:
         """``text`` with every known secret value, key-shaped string and URL password masked."""
@@ -68,6 +72,13 @@ class Redactor:
         if "://" in text:
             text = URL_PASSWORD.sub(lambda m: f"{m.group(1)}:{MASK}@", text)
         return text
+
+    def redact_bytes(self, data: bytes) -> bytes:
+        """``data`` (a file's bytes, any encoding) with what ``redact`` masks masked; the same bytes when it
+        holds nothing to mask (checked first with one fast search, so large files cost little)."""
+        if not _MAY_HOLD_SECRET.search(data) and (self._value_bytes is None or not self._value_bytes.search(data)):
+            return data
+        return self.redact(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
 
     def redact_data(self, data: Any) -> Any:
         """``data`` (JSON-like) with every string in it redacted."""

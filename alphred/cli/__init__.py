@@ -6,6 +6,7 @@ from alphred.cli import (  # noqa: F401  (they register their commands)
     files_cmds,
     gc_cmd,
     inspect_cmds,
+    outside_cmds,
     providers_cmd,
     queue_cmds,
     repo_cmds,

@@ -86,15 +86,21 @@ RUN_OR_LATEST = click.argument("run_id", metavar="[RUN]", type=RUN_ID, required=
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the status object as JSON.")
 @click.option("--explain", is_flag=True, help="Under every step, each guard routing tried and the values it read.")
-def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool, explain: bool) -> int:
+@click.option("--artifacts", "with_artifacts", is_flag=True, help="List the run's artifacts ($ALPHRED_ARTIFACTS) too.")
+def status(
+    run_id: int | None, repo: str | None, db: str | None, as_json: bool, explain: bool, with_artifacts: bool
+) -> int:
     """Show a run (default: the latest): status, branch, pull request, phases, steps, what to do next."""
-    from alphred.views.status_text import status_json, status_lines
+    from alphred.views.status_text import artifact_lines, artifacts_json, status_json, status_lines
     from alphred.views.style import Painter, wants_colour
 
     store = open_read_store(repo, db)
     record = _record(store, run_id)
     if as_json:
-        sys.stdout.write(json.dumps(status_json(store, record, explain)) + "\n")
+        obj = status_json(store, record, explain)
+        if with_artifacts:
+            obj["artifacts"] = artifacts_json(store, record.id)
+        sys.stdout.write(json.dumps(obj) + "\n")
         return 0
     waiting = None
     if record.queued and record.status.value == "pending":  # a submitted run: why does it wait?
@@ -104,6 +110,9 @@ def status(run_id: int | None, repo: str | None, db: str | None, as_json: bool, 
     paint = Painter(wants_colour(sys.stdout))
     for line in status_lines(store, record, paint, suggestion_place(record.repo_path), waiting, explain):
         click.echo(line)
+    if with_artifacts:
+        for line in artifact_lines(store, record.id, suggestion_place(record.repo_path)):
+            click.echo(line)
     return 0
 
 

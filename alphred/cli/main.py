@@ -63,7 +63,7 @@ class AlphredGroup(click.Group):
 # The sections of ``alphred --help``; a command named in none of them is listed under "Other commands".
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Run a workflow", ("run", "submit", "resume", "retry", "approve", "reject", "worker")),
-    ("Inspect runs", ("runs", "status", "logs", "ui", "workers", "providers")),
+    ("Inspect runs", ("runs", "status", "logs", "artifacts", "memory", "ui", "workers", "providers")),
     ("Control a running run", ("pause", "cancel", "gc")),
     ("Workflow files and setup", ("init", "validate", "graph", "schema", "repo")),
 )
@@ -79,6 +79,8 @@ SHORT_HELP = {
     "runs": "List runs, newest first.",
     "status": "Show a run (default: the latest) and what to do next.",
     "logs": "Print a run's events (default: the latest run).",
+    "artifacts": "List, print or write out a run's artifacts.",
+    "memory": "Show or clear a memory kept across runs.",
     "ui": "Serve a live web page over the runs.",
     "workers": "List the registered workers, live or lost.",
     "providers": "List the providers and whether each is ready.",

@@ -188,6 +188,11 @@ class RunCommand(click.Command):
 @click.option("--pr/--no-pr", "pr", default=None, help="Open a pull request when the run completes (--no-pr wins).")
 @click.option("--remote", metavar="NAME", default=None, help="Remote to push the run's branch to (default: origin).")
 @click.option("--draft", is_flag=True, help="Open the pull request as a draft.")
+@click.option(
+    "--pr-branch",
+    is_flag=True,
+    help="Start on the head of the pull request the workflow's existing: names (pushed to, never forced).",
+)
 @output_options
 @db_option
 def run(
@@ -204,6 +209,7 @@ def run(
     pr: bool | None,
     remote: str | None,
     draft: bool,
+    pr_branch: bool,
     as_json: bool,
     events_format: str | None,
     quiet: bool,
@@ -251,7 +257,7 @@ def run(
     options = RunOptions(
         inputs=inputs, base=base, branch=branch, branch_template=repo_template, keep_worktree=keep_worktree,
         approve_all=approve_all, dry_run=dry_run, dry_run_scope=dry_run_scope or "all", pull_request=plan,
-        environ=environ,
+        environ=environ, pr_branch=pr_branch,
     )  # fmt: skip
     if dry_run and not quiet and (pr or workflow.pull_request is not None) and pr is not False:
         click.echo("dry run: the pull request this run would open is not opened, and nothing is pushed", err=True)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         share_budget,
     )
     from alphred.engine.events import (
+        AddPhase,
         ApprovalGiven,
         ApprovalRequested,
         AwaitApproval,
@@ -130,6 +131,7 @@ _LAZY = {
     "build_context": "alphred.engine.context",
     "cut_text": "alphred.engine.context",
     "share_budget": "alphred.engine.context",
+    "AddPhase": "alphred.engine.events",
     "ApprovalGiven": "alphred.engine.events",
     "ApprovalRequested": "alphred.engine.events",
     "AwaitApproval": "alphred.engine.events",
@@ -234,6 +236,7 @@ __all__ = [
     "USAGE_LIMIT",
     "WAITING_FOR_CI",
     "Action",
+    "AddPhase",
     "ApprovalGiven",
     "ApprovalRequested",
     "AwaitApproval",

@@ -43,7 +43,9 @@ class ContextBundle:
 
 def build_context(workflow: Workflow, phase_key: str, reports: Mapping[str, UpstreamReport]) -> ContextBundle:
     """Select, cut and wrap the upstream reports that ``phase_key`` receives."""
-    declared = workflow.phase(phase_key).context
+    phase = workflow.phase(phase_key)
+    declared = phase.context
+    most = phase.max_reports or MAX_ARTIFACTS  # ``context: {max_reports: N}``, within the same character limits
     selected = tuple(dict.fromkeys(declared if declared is not None else workflow.predecessors(phase_key)))
     dropped: list[dict[str, str]] = []
     chosen: list[UpstreamReport] = []
@@ -51,7 +53,7 @@ def build_context(workflow: Workflow, phase_key: str, reports: Mapping[str, Upst
         report = reports.get(key)
         if report is None:
             dropped.append({"phase": key, "reason": "no_report"})
-        elif len(chosen) >= MAX_ARTIFACTS:
+        elif len(chosen) >= most:
             dropped.append({"phase": key, "reason": "max_artifacts"})
         else:
             chosen.append(report)
@@ -80,7 +82,7 @@ def build_context(workflow: Workflow, phase_key: str, reports: Mapping[str, Upst
         "version": MANIFEST_VERSION,
         "phase": phase_key,
         "limits": {
-            "max_artifacts": MAX_ARTIFACTS,
+            "max_artifacts": most,
             "max_artifact_chars": MAX_ARTIFACT_CHARS,
             "max_total_chars": MAX_TOTAL_CHARS,
         },

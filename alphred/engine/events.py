@@ -286,8 +286,18 @@ class MergeBranch:
     branch: str
 
 
+@dataclass(frozen=True)
+class AddPhase:
+    """Persist a new phase of the run: ``phase`` (``<phase>-<index>``) runs phase ``base`` for one item of a
+    for_each (SPEC §13); the runtime adds its row once, before any status move of it."""
+
+    phase: str
+    base: str
+
+
 Effect: TypeAlias = (
     SetRunStatus
+    | AddPhase
     | SetPhaseStatus
     | RecordStep
     | RecordRouting

@@ -13,27 +13,44 @@ phase it runs next, so ``RetryRun`` goes on with every branch where it stopped. 
 (``MergeBranch``) answered by ``MergeDone`` or ``MergeConflicted``; a conflict runs the join's
 ``on_conflict`` phase on the run branch, or fails the run with ``merge_conflict``. Pause and interruption
 wait until no lane runs an attempt.
+
+SPEC §13: a ``for_each`` fan-out gives each item of its list a lane whose phases are the item's instances
+``<phase>-<index>`` (the item stored with the lane); a guarded branch whose guard is false is a ``skipped``
+lane; under ``join: all_done`` a lane that fails is marked ``failed`` and the others go on, and the merges
+start once every lane has ended. ``RunState.branches`` (``branches.*``) is set when the merges start.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from alphred.engine.events import MergeBranch, MergeConflicted, MergeDone, RecordRouting, StartPhase, StopPhase
+from alphred.engine.events import (
+    AddPhase,
+    MergeBranch,
+    MergeConflicted,
+    MergeDone,
+    RecordRouting,
+    StartPhase,
+    StopPhase,
+)
 from alphred.engine.fold import Fold, Result, cap_reason, claim_attempt, enter, skip_unchosen
 from alphred.engine.reasons import (
     CANCELLED,
     FAIL_TARGET,
     INTERRUPTED,
     MERGE_CONFLICT,
+    NOT_A_LIST,
     PAUSED,
     RETRIES_EXHAUSTED,
+    TOO_MANY_ITEMS,
     USAGE_LIMIT,
 )
-from alphred.engine.routing import NO_ROUTE, Explanation, choose_transition
-from alphred.engine.state import Lane, MergeState, RunState, Step, StepOutcome
+from alphred.engine.routing import NO_ROUTE, Explanation, choose_transition, guard_context
+from alphred.engine.state import Lane, MergeState, PhaseState, RunState, Step, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
-from alphred.workflow.model import END, FAIL, RESERVED_TARGETS, Transition
+from alphred.guards import evaluate_guard, resolve_path
+from alphred.workflow.model import END, FAIL, RESERVED_TARGETS, Transition, base_key, instance_key
 
 _N = NodeStatus
 _R = RunStatus
@@ -60,29 +77,83 @@ def _set_lane(fold: Fold, lane: Lane) -> None:
 def fan_out(
     fold: Fold, source: str, attempt: int, decision: str | None, chosen: Transition, explanation: Explanation = ()
 ) -> None:
-    """Route ``source`` (on the run branch) through fan-out ``chosen``: one lane per branch, then start them."""
-    branches = chosen.fan_out
-    fold.record_step(Step(source, attempt, StepOutcome.COMPLETED, decision, ",".join(branches)))
-    routing = RecordRouting(
-        source, attempt, decision, chosen.target, chosen.priority, fan_out=branches, explanation=explanation
-    )
+    """Route ``source`` (on the run branch) through fan-out ``chosen``: one lane per branch (per item of a
+    ``for_each``), then start them; a guarded branch whose guard is false is skipped (SPEC §8, §13)."""
+    workflow = fold.state.workflow
+    context = guard_context(fold.state, workflow, source)
+    lanes: list[Lane] = []
+    if chosen.for_each is not None:
+        items = resolve_path(context, chosen.for_each)
+        problem = NOT_A_LIST if not isinstance(items, list) else None
+        if isinstance(items, list) and len(items) > workflow.limits.max_items:
+            problem = TOO_MANY_ITEMS
+        if problem is not None or not isinstance(items, list):
+            fold.record_step(Step(source, attempt, StepOutcome.COMPLETED, decision, chosen.target, problem))
+            routing = RecordRouting(
+                source, attempt, decision, chosen.target, chosen.priority, problem, explanation=explanation
+            )
+            fold.effects.append(routing)
+            fold.update(current=None, queued=None, queued_new_visit=False)
+            fold.finish(_R.FAILED, problem)
+            return
+        for index, item in enumerate(items):
+            lanes.append(Lane(instance_key(chosen.target, index), index=index, item=item))
+    else:
+        guards = chosen.branch_guards or (None,) * len(chosen.fan_out)
+        for head, guard in zip(chosen.fan_out, guards, strict=True):
+            lanes.append(Lane(head, skipped=guard is not None and not evaluate_guard(guard, context)))
+    started = tuple(lane.head for lane in lanes if not lane.skipped)
+    join = join_of(fold.state, source, chosen.priority)
+    fold.record_step(Step(source, attempt, StepOutcome.COMPLETED, decision, ",".join(started) or join))
+    first = started[0] if started else join
+    routing = RecordRouting(source, attempt, decision, first, chosen.priority, fan_out=started, explanation=explanation)
     fold.effects.append(routing)
     fold.count_edge(source, chosen.priority)
-    for candidate in fold.state.workflow.phase(source).transitions:  # the targets not taken are skipped
+    for candidate in workflow.phase(source).transitions:  # the targets not taken are skipped
         for target in candidate.targets:
-            if target in (*branches, source, *RESERVED_TARGETS):
+            if target in (*chosen.fan_out, source, *RESERVED_TARGETS):
                 continue
             ps = fold.state.phase(target)
             if ps.status is _N.PENDING and ps.attempt == 0:
                 fold.phase_status(target, _N.SKIPPED)
-    lanes = []
-    for head in branches:
-        if fold.state.phase(head).status in (_N.COMPLETED, _N.SKIPPED):
-            fold.phase_status(head, _N.PENDING)
-        fold.state = fold.state.with_phase(head, entered_from=source)
-        lanes.append(Lane(head, queued=head, queued_new_visit=True))
-    fold.update(current=None, lanes=tuple(lanes), merge=None)
+    for position, lane in enumerate(lanes):
+        if lane.skipped:
+            if fold.state.phase(lane.head).status is _N.PENDING:
+                fold.phase_status(lane.head, _N.SKIPPED)
+            continue
+        add_phase(fold, lane.head)
+        if fold.state.phase(lane.head).status in (_N.COMPLETED, _N.SKIPPED):
+            fold.phase_status(lane.head, _N.PENDING)
+        fold.state = fold.state.with_phase(lane.head, entered_from=source)
+        lanes[position] = replace(lane, queued=lane.head, queued_new_visit=True)
+    fold.update(current=None, lanes=tuple(lanes), merge=None, branches=None)
+    if not started:  # an empty list, or every guarded branch skipped: straight to the join
+        _begin_merge(fold, join, (), source)
+        return
     schedule(fold)
+
+
+def join_of(state: RunState, source: str, priority: int) -> str:
+    """The join phase of the fan-out ``(source, priority)`` (a valid workflow has exactly one)."""
+    group = next(g for g in state.workflow.fan_outs if g.source == source and g.priority == priority)
+    assert group.join is not None
+    return group.join
+
+
+def add_phase(fold: Fold, key: str) -> None:
+    """Give a for_each item's phase ``<phase>-<index>`` its state and row, once (SPEC §13)."""
+    if key in fold.state.phases:
+        return
+    fold.update(phases={**fold.state.phases, key: PhaseState()})
+    fold.effects.append(AddPhase(key, base_key(key)))
+
+
+def _join_mode(state: RunState, head: str) -> str | None:
+    """The ``join:`` mode of the fan-out whose lane is ``head``."""
+    for group in state.workflow.fan_outs:
+        if group.branch_of(base_key(head)) is not None and group.join is not None:
+            return state.workflow.phase(group.join).join
+    return None
 
 
 def schedule(fold: Fold) -> None:
@@ -159,28 +230,33 @@ def fail_run(fold: Fold, reason: str, *, retryable: bool = False) -> None:
 
 def complete_in_lane(fold: Fold, head: str, key: str, attempt: int, decision: str | None) -> None:
     """Route ``key`` (just completed in lane ``head``) inside its branch, to the join, or fail the run."""
-    _set_lane(fold, replace(_lane(fold, head), current=None))
+    lane = _lane(fold, head)
+    _set_lane(fold, replace(lane, current=None))
     workflow = fold.state.workflow
     phase = workflow.phase(key)
     chosen, explained = choose_transition(fold.state, workflow, key)
     target = chosen.target if chosen is not None else NO_ROUTE
+    if lane.index is not None and target in workflow.phase_keys and workflow.phase(target).join is None:
+        target = instance_key(target, lane.index)  # the item's own instance of the next phase
     fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, target, branch=head))
     if chosen is None:
         routing = RecordRouting(key, attempt, decision, NO_ROUTE, None, NO_ROUTE, branch=head, explanation=explained)
         fold.effects.append(routing)
-        fail_run(fold, NO_ROUTE)
+        _lane_failed(fold, head, NO_ROUTE)
         return
     routing = RecordRouting(key, attempt, decision, target, chosen.priority, branch=head, explanation=explained)
     fold.effects.append(routing)
     fold.count_edge(key, chosen.priority)
-    skip_unchosen(fold, phase, target)
+    if lane.index is None:
+        skip_unchosen(fold, phase, target)
     if target == FAIL:
-        fail_run(fold, FAIL_TARGET)
+        _lane_failed(fold, head, FAIL_TARGET)
     elif target == END:  # invalid inside a branch (validation says so); never completes the run from a lane
-        fail_run(fold, NO_ROUTE)
+        _lane_failed(fold, head, NO_ROUTE)
     elif workflow.phase(target).join is not None:
         _arrive(fold, head, key, target)
     else:
+        add_phase(fold, target)
         if fold.state.phase(target).status in (_N.COMPLETED, _N.SKIPPED):
             fold.phase_status(target, _N.PENDING)
         fold.state = fold.state.with_phase(target, entered_from=key)
@@ -197,6 +273,9 @@ def fail_in_lane(
     fold.record_step(Step(key, attempt, StepOutcome.FAILED, None, None, reason, error_code, branch=head))
     _set_lane(fold, replace(_lane(fold, head), current=None))
     if not retryable or failures > fold.state.workflow.phase(key).max_retries:
+        if _join_mode(fold.state, head) == "all_done":
+            _lane_failed(fold, head, reason)
+            return
         _set_lane(fold, replace(_lane(fold, head), queued=key, queued_new_visit=False))  # what a retry runs
         fail_run(fold, reason if not retryable else RETRIES_EXHAUSTED, retryable=True)
     else:
@@ -216,20 +295,60 @@ def interrupt_in_lane(
     schedule(fold)
 
 
+def _lane_failed(fold: Fold, head: str, reason: str) -> None:
+    """Lane ``head`` ended without reaching its join: under ``join: all_done`` it is recorded failed and the
+    others go on (SPEC §13); under ``all``/``any`` the run fails at once (SPEC §8)."""
+    if _join_mode(fold.state, head) != "all_done":
+        fail_run(fold, reason)
+        return
+    _set_lane(fold, replace(_lane(fold, head), current=None, queued=None, queued_new_visit=False, failed=True))
+    _join_when_ended(fold, head)
+
+
+def _join_when_ended(fold: Fold, head: str) -> None:
+    """Merge once every lane has ended (the arrived ones, in order), else start what waits."""
+    if all(lane.ended for lane in fold.state.lanes):
+        group = next(g for g in fold.state.workflow.fan_outs if g.branch_of(base_key(head)) is not None)
+        assert group.join is not None
+        arrived = tuple(lane.head for lane in fold.state.lanes if lane.arrived)
+        last = next((lane.last for lane in reversed(fold.state.lanes) if lane.arrived and lane.last), None)
+        _begin_merge(fold, group.join, arrived, last or group.source)
+    else:
+        schedule(fold)
+
+
 def _arrive(fold: Fold, head: str, last: str, join: str) -> None:
     _set_lane(fold, replace(_lane(fold, head), arrived=True, last=last))
     if fold.state.workflow.phase(join).join == "any":
         _stop_others(fold, head, final=False)
         _begin_merge(fold, join, (head,), last)
-    elif all(lane.arrived for lane in fold.state.lanes):
-        _begin_merge(fold, join, tuple(lane.head for lane in fold.state.lanes), last)
     else:
-        schedule(fold)
+        _join_when_ended(fold, head)
+
+
+def branches_context(state: RunState) -> dict[str, Any]:
+    """``branches.completed|failed|skipped|results`` of the lanes being joined (SPEC §13)."""
+    lanes = state.lanes
+    results = [
+        state.phase(lane.last).report if lane.arrived and lane.last is not None else None
+        for lane in lanes
+        if not lane.skipped
+    ]
+    return {
+        "completed": [lane.head for lane in lanes if lane.arrived],
+        "failed": [lane.head for lane in lanes if lane.failed],
+        "skipped": [lane.head for lane in lanes if lane.skipped],
+        "results": results,
+    }
 
 
 def _begin_merge(fold: Fold, join: str, heads: tuple[str, ...], source: str) -> None:
-    fold.update(lanes=(), merge=MergeState(join, heads, source=source), interrupting=False)
-    fold.effects.append(MergeBranch(join, heads[0]))
+    branches = branches_context(fold.state)
+    fold.update(lanes=(), merge=MergeState(join, heads, source=source), interrupting=False, branches=branches)
+    if heads:
+        fold.effects.append(MergeBranch(join, heads[0]))
+    else:  # nothing to merge (an empty for_each, every branch skipped or failed): the join runs at once
+        enter(fold, join, source=source)
 
 
 def _merge_next(fold: Fold) -> None:

@@ -335,8 +335,7 @@ def _on_delivery_failed(state: RunState, event: DeliveryFailed) -> Result:
 
 def _on_cancel(state: RunState) -> Result:
     fold = Fold(state)
-    for key in state.workflow.phase_keys:
-        ps = state.phase(key)
+    for key, ps in state.phases.items():  # for_each items' phases too (SPEC §13)
         if ps.status is _N.RUNNING:
             fold.phase_status(key, _N.CANCELLED)
             fold.record_step(Step(key, ps.attempt, StepOutcome.CANCELLED, reason=CANCELLED))

@@ -17,6 +17,8 @@ DELIVERY_FAILED = "delivery_failed"
 CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also the run's reason once retries are out
 USAGE_LIMIT = "usage_limit"  # the run waits out a provider's usage limit; or failed: it outlasted limits.max_wait
 STALLED = "stalled"  # a loop's visits changed nothing limits.max_stalls times in a row (SPEC §15)
+TOO_MANY_ITEMS = "too_many_items"  # a for_each list is longer than ``limits.max_items`` (SPEC §13)
+NOT_A_LIST = "for_each_not_a_list"  # a for_each path did not yield a list (SPEC §13)
 OUTPUT_INVALID = "output_invalid"  # a typed report is missing or does not match its ``output:`` (SPEC §12)
 MERGE_CONFLICT = "merge_conflict"  # a join's merge conflicted and the join has no ``on_conflict`` phase
 

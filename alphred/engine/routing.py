@@ -8,7 +8,7 @@ from typing import Any
 from alphred.engine.state import RunState
 from alphred.guards import evaluate_guard
 from alphred.guards.explain import read_paths
-from alphred.workflow.model import Phase, Transition, Workflow
+from alphred.workflow.model import Phase, Transition, Workflow, base_key
 
 NO_ROUTE = "no_route"
 
@@ -26,7 +26,7 @@ Only the transitions routing looked at are listed: those before the chosen one, 
 def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any]:
     """Return the guard context for routing out of ``phase_key`` (the phase just finished)."""
     ps = state.phase(phase_key)
-    context = run_context(state, workflow)
+    context = run_context(state, workflow, phase_key)
     context.update(
         decision=ps.decision,
         report=ps.report,
@@ -48,7 +48,7 @@ def template_context(state: RunState, workflow: Workflow, phase_key: str) -> dic
     """
     ps = state.phase(phase_key)
     source = state.phase(ps.entered_from) if ps.entered_from is not None else None
-    context = run_context(state, workflow)
+    context = run_context(state, workflow, phase_key)
     context.update(
         decision=source.decision if source else None,
         report=source.report if source else None,
@@ -61,9 +61,9 @@ def template_context(state: RunState, workflow: Workflow, phase_key: str) -> dic
     return context
 
 
-def run_context(state: RunState, workflow: Workflow) -> dict[str, Any]:
-    """The paths every guard may read: ``inputs``, ``phases.<key>.*``, ``run.*`` (``pull_request.when`` reads
-    only these: the final state)."""
+def run_context(state: RunState, workflow: Workflow, phase_key: str | None = None) -> dict[str, Any]:
+    """The paths every guard may read: ``inputs``, ``phases.<key>.*``, ``run.*``, ``branches.*`` (``pull_request.when``
+    reads only these: the final state); with ``phase_key``, a for_each item's ``<as>``/``<as>_index`` too."""
     phases: dict[str, Any] = {}
     for key in workflow.phase_keys:
         ps = state.phase(key)
@@ -74,11 +74,30 @@ def run_context(state: RunState, workflow: Workflow) -> dict[str, Any]:
             "visits": ps.visits,
             "status": ps.status.value,
         }
-    return {
+    context: dict[str, Any] = {
         "inputs": dict(state.inputs),
         "phases": phases,
         "run": {"tokens": state.tokens, "cost_usd": state.cost_usd, "steps": state.steps},
+        "branches": None if state.branches is None else dict(state.branches),
     }
+    if phase_key is not None:
+        context.update(item_context(state, workflow, phase_key))
+    return context
+
+
+def item_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any]:
+    """``<as>`` and ``<as>_index`` for a phase of a for_each item's branch (SPEC §13); else nothing.
+
+    The item is the one stored with the branch's lane when the for_each was taken (never read again).
+    """
+    if base_key(phase_key) == phase_key:
+        return {}
+    alias = workflow.item_alias(phase_key)
+    index = int(phase_key.rpartition("-")[2])
+    lane = next((lane for lane in state.lanes if lane.index == index), None)
+    if alias is None or lane is None:
+        return {}
+    return {alias: lane.item, f"{alias}_index": index}
 
 
 def _merge_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[str, Any] | None:
@@ -145,11 +164,15 @@ def explain_routing(
 
 
 def select_transition(
-    phase: Phase, context: Mapping[str, Any], edges: Mapping[tuple[str, int], int]
+    phase: Phase, context: Mapping[str, Any], edges: Mapping[tuple[str, int], int], source: str | None = None
 ) -> Transition | None:
-    """Return the first transition (priority order) that is not exhausted and whose guard holds."""
+    """Return the first transition (priority order) that is not exhausted and whose guard holds.
+
+    ``source`` is the key the edges are counted under (a for_each item's ``<phase>-<index>``; default the
+    phase's own key).
+    """
     for transition in ordered_transitions(phase):
-        if edge_exhausted(transition, phase.key, edges):
+        if edge_exhausted(transition, source or phase.key, edges):
             continue
         if transition.guard is None or evaluate_guard(transition.guard, context):
             return transition

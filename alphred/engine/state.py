@@ -73,7 +73,10 @@ class Lane:
 
     ``current`` is the phase whose attempt runs in the lane; ``queued`` the phase waiting to start (a free
     ``max_parallel`` slot, a resume) and ``queued_new_visit`` whether that start enters a new visit;
-    ``arrived`` is set once the lane routed to the join, from phase ``last``.
+    ``arrived`` is set once the lane routed to the join, from phase ``last``. A for_each item's lane
+    (SPEC §13) carries its ``index`` and ``item`` (its phases are ``<phase>-<index>``); ``failed`` marks a
+    lane that ended without reaching its ``join: all_done``, ``skipped`` a guarded branch whose guard was
+    false (it never starts).
     """
 
     head: str
@@ -82,6 +85,15 @@ class Lane:
     queued_new_visit: bool = False
     arrived: bool = False
     last: str | None = None
+    index: int | None = None
+    item: Any = None
+    failed: bool = False
+    skipped: bool = False
+
+    @property
+    def ended(self) -> bool:
+        """True once the lane has nothing more to run: arrived at the join, failed (``all_done``) or skipped."""
+        return self.arrived or self.failed or self.skipped
 
 
 @dataclass(frozen=True)
@@ -135,6 +147,7 @@ class RunState:
     interrupting: bool = False
     wake_at: float | None = None  # paused by a usage limit: when it resets (seconds since the epoch, SPEC §15)
     waited: float = 0.0  # seconds of usage-limit waits so far (bounded by limits.max_wait)
+    branches: Mapping[str, Any] | None = None  # ``branches.*`` of the last join (SPEC §13), from its merge on
 
     def phase(self, key: str) -> PhaseState:
         """Return the state of phase ``key`` (KeyError when the workflow has no such phase)."""
@@ -199,14 +212,20 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "interrupting": state.interrupting,
         "wake_at": state.wake_at,
         "waited": state.waited,
+        "branches": None if state.branches is None else dict(state.branches),
     }
 
 
 def _lane_to_json(lane: Lane) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "head": lane.head, "current": lane.current, "queued": lane.queued,
         "queued_new_visit": lane.queued_new_visit, "arrived": lane.arrived, "last": lane.last,
     }  # fmt: skip
+    if lane.index is not None:  # a for_each item: the item is stored with the lane, never read again
+        data.update(index=lane.index, item=lane.item)
+    if lane.failed or lane.skipped:
+        data.update(failed=lane.failed, skipped=lane.skipped)
+    return data
 
 
 def _merge_to_json(merge: MergeState) -> dict[str, Any]:
@@ -217,9 +236,12 @@ def _merge_to_json(merge: MergeState) -> dict[str, Any]:
 
 
 def _lane_from_json(data: Mapping[str, Any], known: set[str]) -> Lane:
+    index = data.get("index")
     lane = Lane(
         head=str(data["head"]), current=data["current"], queued=data["queued"],
         queued_new_visit=bool(data["queued_new_visit"]), arrived=bool(data["arrived"]), last=data["last"],
+        index=None if index is None else int(index), item=data.get("item"),
+        failed=bool(data.get("failed", False)), skipped=bool(data.get("skipped", False)),
     )  # fmt: skip
     for name in (lane.head, lane.current, lane.queued, lane.last):
         if name is not None and name not in known:
@@ -250,15 +272,17 @@ def state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
 def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
     if data.get("format") != STATE_FORMAT:
         raise ValueError(f"unsupported run state format {data.get('format')!r}")
-    known = set(workflow.phase_keys)
     saved = data["phases"]
-    unknown = sorted(set(saved) - known)
+    unknown = sorted(key for key in saved if not workflow.has_phase(key))
     if unknown:
         raise ValueError(f"run state names phases the workflow does not have: {', '.join(unknown)}")
+    instances = [key for key in saved if key not in workflow.phase_keys]  # for_each items' phases (SPEC §13)
+    known = {*workflow.phase_keys, *instances}
     for name in ("current", "queued"):
         if data[name] is not None and data[name] not in known:
             raise ValueError(f"run state {name} phase {data[name]!r} is not in the workflow")
     phases = {key: _phase_from_json(saved[key]) if key in saved else PhaseState() for key in workflow.phase_keys}
+    phases.update((key, _phase_from_json(saved[key])) for key in instances)
     return RunState(
         workflow=workflow,
         status=RunStatus(data["status"]),
@@ -284,6 +308,7 @@ def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
         interrupting=bool(data.get("interrupting", False)),
         wake_at=None if data.get("wake_at") is None else _number(data["wake_at"]),
         waited=_number(data.get("waited", 0.0)),
+        branches=data.get("branches"),
     )
 
 

@@ -37,6 +37,7 @@ The tree::
     │   ├── InternalProviderError      internal         yes       anything else the provider reports
     │   │   └── AttemptInterruptedError internal        no        the attempt was cancelled (pause, cancel, Ctrl+C)
     │   ├── WorktreeTamperedError      worktree_tampered no       the attempt rewrote .git or the git directory
+    │   ├── ArtifactsTooLargeError     artifacts_too_large no     $ALPHRED_ARTIFACTS/$ALPHRED_MEMORY over the limit
     │   └── CommandError               (COMMAND_FAILED)           a command phase's or check's command failed to run
     │       ├── CommandTimeoutError    (COMMAND_TIMEOUT)          ... and is an AttemptTimeoutError
     │       └── UnsafeCommandError     (UNSAFE_PLACEHOLDER, VALUE_TOO_LARGE) ... and is an InvalidRequestError
@@ -404,6 +405,7 @@ from alphred.errors.failures import PROVIDER_CRASH as PROVIDER_CRASH  # noqa: E4
 from alphred.errors.failures import TIMEOUT as TIMEOUT  # noqa: E402
 from alphred.errors.failures import USAGE_LIMIT_SECONDS as USAGE_LIMIT_SECONDS  # noqa: E402
 from alphred.errors.failures import VALUE_TOO_LARGE as VALUE_TOO_LARGE  # noqa: E402
+from alphred.errors.failures import ArtifactsTooLargeError as ArtifactsTooLargeError  # noqa: E402
 from alphred.errors.failures import AttemptInterruptedError as AttemptInterruptedError  # noqa: E402
 from alphred.errors.failures import AttemptTimeoutError as AttemptTimeoutError  # noqa: E402
 from alphred.errors.failures import AuthError as AuthError  # noqa: E402

@@ -194,6 +194,15 @@ class WorktreeTamperedError(ProviderError):
     retryable = False
 
 
+class ArtifactsTooLargeError(ProviderError):
+    """Raised when: a run's ``$ALPHRED_ARTIFACTS`` (or ``$ALPHRED_MEMORY``) holds more than
+    ``limits.max_artifact_bytes`` when a phase ends (SPEC §17): not retried, nothing of it is stored."""
+
+    code = "ARTIFACTS_TOO_LARGE"
+    kind = "artifacts_too_large"
+    retryable = False
+
+
 FAILURE_KINDS: dict[str, type[ProviderError]] = {
     cls.kind: cls
     for cls in (
@@ -206,18 +215,16 @@ FAILURE_KINDS: dict[str, type[ProviderError]] = {
         InvalidRequestError,
         InternalProviderError,
         WorktreeTamperedError,
+        ArtifactsTooLargeError,
     )
 }
 """Each failure kind's class: what ``ProviderError(message, kind=...)`` builds."""
 
-KINDS = tuple(
-    kind
-    for kind in FAILURE_KINDS
-    if kind not in (IdleTimeoutError.kind, WorktreeTamperedError.kind, UsageLimitError.kind)
-)
+_OWN_KINDS = (IdleTimeoutError.kind, WorktreeTamperedError.kind, ArtifactsTooLargeError.kind, UsageLimitError.kind)
+KINDS = tuple(kind for kind in FAILURE_KINDS if kind not in _OWN_KINDS)
 """The kinds a provider reports (SPEC §4); ``idle_timeout`` is Alphred's own (and so is ``worktree_tampered``,
-``WorktreeTamperedError``, which no provider reports: the runtime finds it after the attempt). A usage limit
-(SPEC §15) is a ``rate_limit`` with its reset time, raised as ``UsageLimitError``."""
+``WorktreeTamperedError``, and ``artifacts_too_large``, which no provider reports: the runtime finds them after
+the attempt). A usage limit (SPEC §15) is a ``rate_limit`` with its reset time, raised as ``UsageLimitError``."""
 
 
 class RuntimeFailure(AlphredError):

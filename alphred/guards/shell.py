@@ -71,6 +71,28 @@ def shell_problems(template: Template) -> list[tuple[int, str]]:
     return problems
 
 
+_COMMAND_START = re.compile(r"(?:^|[;&|(\n`]|\b(?:then|do|else|elif)\s)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[\"]?$")
+
+
+def command_words(template: Template) -> list[tuple[int, str]]:
+    """(offset, message) for each placeholder that stands as the command word of a command line: its value
+    is run as one program name (arguments and all), which is rarely what was meant."""
+    found: list[tuple[int, str]] = []
+    for placeholder, spot in placeholder_spots(template):
+        if spot.outer or spot.context not in (BARE, DOUBLE):
+            continue
+        if _COMMAND_START.search(template.text[: placeholder.offset]):
+            dotted = placeholder.dotted
+            found.append(
+                (
+                    placeholder.offset,
+                    f"'{{{{ {dotted} }}}}' is the command word: its value runs as one program name, arguments "
+                    f"and all; to run it as a command line write 'sh -c {{{{ {dotted} }}}}'",
+                )
+            )
+    return found
+
+
 def reference(spot: Spot, name: str) -> str | None:
     """The shell text that expands to environment variable ``name`` as one piece of data, or None."""
     context = BARE if spot.context == SCRIPT else spot.context  # a whole script argument: run on purpose

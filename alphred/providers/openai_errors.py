@@ -41,6 +41,8 @@ OPENAI_NO_KEY = "OPENAI_NO_KEY"
 OPENAI_SDK_MISSING = "OPENAI_SDK_MISSING"
 OPENAI_BAD_SETTINGS = "OPENAI_BAD_SETTINGS"
 OPENAI_USAGE_LIMIT = "OPENAI_USAGE_LIMIT"  # HTTP 429 with retry-after over 60 s: the run waits (SPEC §15)
+MCP_SERVER_FAILED = "MCP_SERVER_FAILED"  # an MCP server of the phase did not start (providers/mcp_client.py)
+MCP_MISSING = "MCP_MISSING"  # the phase has MCP servers and the mcp package is not installed
 
 CODES = (
     OPENAI_AUTH,
@@ -57,6 +59,8 @@ CODES = (
     OPENAI_SDK_MISSING,
     OPENAI_BAD_SETTINGS,
     OPENAI_USAGE_LIMIT,
+    MCP_SERVER_FAILED,
+    MCP_MISSING,
 )
 """Every code the ``openai`` provider's failures carry (its descriptor declares them)."""
 

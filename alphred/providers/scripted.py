@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     import asyncio
 
 SCRIPTED_FAIL = "SCRIPTED_FAIL"  # an entry's ``fail``: the attempt fails with this code
-ENTRY_KEYS = ("decision", "report", "files", "fail", "tokens", "sleep")
+ENTRY_KEYS = ("decision", "report", "files", "delete", "fail", "tokens", "sleep")
+SCRIPT_BY = ("attempt", "visit")
 ENTRY_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
@@ -34,6 +35,7 @@ ENTRY_SCHEMA = {
         "decision": {"type": "string"},
         "report": {"type": ["string", "object"]},
         "files": {"type": "object", "additionalProperties": {"type": "string"}},
+        "delete": {"type": "array", "items": {"type": "string"}},
         "fail": {"type": "string"},
         "tokens": {"type": "integer", "minimum": 0},
         "sleep": {"type": "number", "minimum": 0},
@@ -42,7 +44,9 @@ ENTRY_SCHEMA = {
 
 
 class ScriptedProvider:
-    """Execution number ``attempt`` takes ``script[min(attempt, len(script)) - 1]``; the last entry repeats."""
+    """Execution number ``attempt`` takes ``script[min(attempt, len(script)) - 1]``; the last entry repeats.
+
+    With ``script_by: visit`` the entry is chosen by the phase's visit instead (its retries replay it)."""
 
     name = "scripted"
     spawns = False  # it starts no process: the end of its attempts needs no search for leftovers
@@ -53,13 +57,19 @@ class ScriptedProvider:
 
     async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
         """Play the script entry of this attempt."""
-        script: list[dict[str, Any]] = list(options.settings.get("script") or [{}])
-        index = min(max(options.attempt, 1), len(script)) - 1
+        script: list[dict[str, Any]] = options.settings.get("script") or [{}]  # read, never copied: O(1) an attempt
+        number = options.visit if options.settings.get("script_by") == "visit" else options.attempt
+        index = min(max(number, 1), len(script)) - 1
         entry = script[index]
         yield ProviderEvent(
             EventType.SYSTEM,
             f"scripted: phase {options.phase} attempt {options.attempt} plays entry {index + 1}/{len(script)}",
-            metadata={"entry": index + 1, "prompt_chars": len(prompt), "context_items": len(options.context)},
+            metadata={
+                "entry": index + 1,
+                "prompt_chars": len(prompt),
+                "context_items": len(options.context),
+                **recorded_tooling(options),
+            },
         )
         sleep = float(entry.get("sleep") or 0)
         if sleep > 0:
@@ -70,6 +80,13 @@ class ScriptedProvider:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(content, encoding="utf-8")
             yield ProviderEvent(EventType.TOOL_RESULT, f"wrote {len(content)} chars to {rel}")
+        for rel in entry.get("delete") or ():
+            path = _inside(options.working_directory, rel)
+            yield ProviderEvent(EventType.TOOL_USE, f"delete {rel}", metadata={"tool": "delete", "path": rel})
+            existed = path.is_file() or path.is_symlink()
+            if existed:
+                path.unlink()
+            yield ProviderEvent(EventType.TOOL_RESULT, f"deleted {rel}" if existed else f"{rel} did not exist")
         tokens = int(entry.get("tokens") or 0)
         if tokens:
             yield ProviderEvent(EventType.USAGE, f"{tokens} tokens", metadata={"tokens": tokens})
@@ -79,6 +96,18 @@ class ScriptedProvider:
         text = report if isinstance(report, str) else json.dumps(report, sort_keys=True) if report else ""
         yield (ProviderEvent(EventType.ASSISTANT, text) if text else ProviderEvent(EventType.ASSISTANT, "(no report)"))
         yield result_event(text, entry.get("decision"), report if isinstance(report, dict) else None)
+
+
+def recorded_tooling(options: ProviderOptions) -> dict[str, Any]:
+    """``tools:`` and ``mcp:`` as the attempt's first event records them (SPEC §14: tests assert on them);
+    MCP servers by name and transport, never a variable's value."""
+    found: dict[str, Any] = {}
+    if options.tools is not None:
+        allow = list(options.tools.allow) if options.tools.allow is not None else None
+        found["tools"] = {"allow": allow, "deny": list(options.tools.deny)}
+    if options.mcp:
+        found["mcp"] = {server.name: server.describe() for server in options.mcp}
+    return found
 
 
 def _inside(root: Path, rel: str) -> Path:
@@ -134,6 +163,12 @@ def _entry(item: yaml.Node, value: KeyValue) -> dict[str, Any]:
                 if rel.startswith("/") or ".." in Path(rel).parts:
                     out.error(value_node, f"file path '{rel}' must stay inside the worktree")
             entry[name] = data
+        elif name == "delete":
+            paths = f.read_str_list(value_node, name, out) or []
+            for rel, node in paths:
+                if rel.startswith("/") or ".." in Path(rel).parts or not rel.strip():
+                    out.error(node, f"file path '{rel}' must stay inside the worktree")
+            entry[name] = [rel for rel, _ in paths]
         elif name == "tokens":
             entry[name] = f.read_int(value_node, name, out, 0)
         elif name == "sleep":
@@ -142,6 +177,15 @@ def _entry(item: yaml.Node, value: KeyValue) -> dict[str, Any]:
                 out.error(value_node, "'sleep' must be a number of seconds from 0 to 86400")
             entry[name] = seconds
     return entry
+
+
+def read_script_by(value: KeyValue) -> str:
+    """``attempt`` (the default) or ``visit``: what chooses the script entry."""
+    text = f.read_str(value.node, value.name, value.out)
+    if text not in SCRIPT_BY:
+        value.out.error(value.node, f"'script_by' must be attempt or visit{did_you_mean(str(text), SCRIPT_BY)}")
+        return "attempt"
+    return text
 
 
 def check_decisions(phase: ProviderPhase) -> None:
@@ -194,8 +238,12 @@ SCRIPTED = ProviderDescriptor(
     name="scripted",
     factory=ScriptedProvider,
     summary="a deterministic script, offline (demos, tests)",
-    phase_keys=(PhaseKey("script", {"type": "array", "minItems": 1, "items": ENTRY_SCHEMA}, read_script),),
+    phase_keys=(
+        PhaseKey("script", {"type": "array", "minItems": 1, "items": ENTRY_SCHEMA}, read_script),
+        PhaseKey("script_by", {"enum": list(SCRIPT_BY)}, read_script_by),
+    ),
     validate_phase=check_decisions,
     error_codes=(SCRIPTED_FAIL,),
-    capabilities=Capabilities(sandbox=True),  # it starts no process and writes inside the worktree only
+    # it starts no process and writes inside the worktree only; ``tools:`` and ``mcp:`` are recorded on the attempt
+    capabilities=Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True, mcp=True, tool_patterns=True),
 )

@@ -15,6 +15,8 @@ from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
+from alphred.runtime.environment import phase_environment
+from alphred.runtime.run_files import RunFiles
 from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
@@ -74,5 +76,22 @@ class PhaseContext:
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
     clock: Clock = SYSTEM_CLOCK  # what a usage limit's wake_at is reckoned from (SPEC §15)
+    files: RunFiles | None = None  # $ALPHRED_ARTIFACTS and $ALPHRED_MEMORY (SPEC §17)
     pull_request: PullRequestPlan | None = None  # how ``type: pull_request``/``ci`` phases reach the PR (SPEC §16)
     describe: PullRequestText | None = None  # writes a pull_request phase's title and body
+    # ``environ`` without its secrets, per phase ``env:`` list: built once per run, not once per attempt
+    environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
+
+    def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
+        """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:
+        the run's environment does not change while it runs. The caller copies it before adding to it."""
+        found = self.environments.get(allow)
+        if found is None:
+            found = self.environments[allow] = phase_environment(self.environ, allow)
+        return found
+
+    def template_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        """A phase's template values with ``artifacts.dir`` (and ``memory.dir``) added."""
+        if self.files is not None:
+            values.update(self.files.template_values())
+        return values

@@ -32,6 +32,7 @@ from alphred.runtime.persist import Write
 from alphred.store import SqlRunStore
 from alphred.workflow import Workflow
 from alphred.workflow.fan_outs import fan_outs
+from alphred.workflow.model import base_key
 
 RunAttempt = Callable[[RunState, StartPhase, PhaseContext], Awaitable[Posted]]
 """Runs one attempt in a phase context and returns what it posts (the runner's ``start_phase``)."""
@@ -40,7 +41,9 @@ RunAttempt = Callable[[RunState, StartPhase, PhaseContext], Awaitable[Posted]]
 def branch_visit(state: RunState, head: str) -> int:
     """Which visit of its fan-out branch ``head`` belongs to (1 for the first time the fan-out was taken)."""
     taken = sum(
-        state.edges.get((fan.source, fan.priority), 0) for fan in fan_outs(state.workflow) if head in fan.branches
+        state.edges.get((fan.source, fan.priority), 0)
+        for fan in fan_outs(state.workflow)
+        if base_key(head) in fan.branches
     )
     return max(taken, 1)
 

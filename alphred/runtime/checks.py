@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any
 
 from alphred.errors import GitError, ProviderError
 from alphred.git.command import GitDirs, git_environment
+from alphred.guards.templates import render_template
 from alphred.providers.base import EventType, ProviderEvent
 from alphred.redact import Redactor
 from alphred.runtime.command_phase import run_command, template_command
@@ -123,7 +125,8 @@ async def run_checks(checks: Sequence[Check], run: CheckRun) -> ChecksResult:
         if check.kind is CheckKind.RUN:
             assert check.template is not None
             script, variables = template_command(check.template, run.values)
-            description = run.redactor.redact(script)
+            # shown with its values in place (quoted as the shell would take them), never run as such
+            description = run.redactor.redact(render_template(check.template, run.values, quote=shlex.quote))
         use = {"check": {"name": check.name, "kind": check.kind.value}}
         run.emit(ProviderEvent(EventType.TOOL_USE, description, metadata={"tool": "check", **use}))
         if check.kind is CheckKind.RUN:

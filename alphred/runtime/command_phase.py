@@ -7,6 +7,7 @@ import codecs
 import contextlib
 import os
 import re
+import shutil
 import signal
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
@@ -87,6 +88,13 @@ def _variable_name(placeholder: Placeholder, taken: set[str]) -> str:
     return name
 
 
+def shell_path(shell: str) -> str:
+    """The program of a command phase's ``shell:``: /bin/sh, or bash as found on PATH (else /bin/bash)."""
+    if shell == "bash":
+        return shutil.which("bash") or "/bin/bash"
+    return "/bin/sh"
+
+
 async def run_command(
     command: str,
     cwd: Path,
@@ -95,8 +103,10 @@ async def run_command(
     environ: Mapping[str, str] | None = None,
     display: str | None = None,
     confine: Callable[[Sequence[str]], list[str]] | None = None,
+    shell: str = "sh",
 ) -> AsyncIterator[ProviderEvent]:
-    """Run ``command`` with the shell in its own process group; yield its output, then a ``result``.
+    """Run ``command`` with the shell (``sh``: /bin/sh, or ``bash``) in its own process group; yield its output,
+    then a ``result``.
 
     The environment is ``environ`` (default: this process's) without the variables that point git at another
     repository. Output is read in chunks: each line is one event, a line longer than MAX_LINE_CHARS is cut
@@ -109,7 +119,7 @@ async def run_command(
     """
     metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
     yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
-    argv = ["/bin/sh", "-c", command]
+    argv = [shell_path(shell), "-c", command]
     process = await asyncio.create_subprocess_exec(
         *(confine(argv) if confine is not None else argv),
         cwd=str(cwd),

@@ -26,6 +26,7 @@ class RunOptions:
     dry_run: bool = False
     dry_run_scope: str = "all"  # "all": agents stubbed, commands said not run; "agents": commands still run
     pull_request: PullRequestPlan | None = None
+    pr_branch: bool = False  # check the existing pull request's head out at run start (SPEC §17)
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))  # of the processes it starts
     clock: Clock = SYSTEM_CLOCK  # when a usage limit resets, and waiting for it (SPEC §15)
 

@@ -44,7 +44,7 @@ def read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> Verdi
     decision = raw_decision if isinstance(raw_decision, str) else None
     raw_report = metadata.get("report")
     violations: tuple[str, ...] = ()
-    if phase.output is not None and not metadata.get("dry_run"):
+    if phase.output is not None and not _stand_in(ctx, phase):
         problem_text = metadata.get(PROBLEM_KEY)
         answer = typed_answer(phase, decision, raw_report, result.content, problem_text)
         raw_report, violations = answer.report, tuple(ctx.redactor.redact(v) for v in answer.violations)
@@ -58,6 +58,13 @@ def read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> Verdi
         problem = decision_problem(phase, decision)
     code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
     return Verdict(decision, code, text, structured, problem, violations)
+
+
+def _stand_in(ctx: PhaseContext, phase: Phase) -> bool:
+    """Whether the attempt's answer came from ``--dry-run``'s stand-in (not validated: it did no work)."""
+    if phase.type is PhaseType.COMMAND:
+        return ctx.dry_run_commands
+    return phase.provider is not None and bool(getattr(ctx.registry.resolve(phase.provider), "stub", False))
 
 
 def complete_attempt(

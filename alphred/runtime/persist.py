@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from alphred.engine import (
+    AddPhase,
     Effect,
     NodeStatus,
     RecordPullRequest,
@@ -27,6 +28,7 @@ from alphred.engine import (
 )
 from alphred.errors import LeaseLostError
 from alphred.runtime.attempt_context import AttemptStats
+from alphred.runtime.crash import crash_point
 from alphred.store import SqlRunStore, StoreTransaction
 
 Write = Callable[[StoreTransaction], object]
@@ -85,6 +87,11 @@ class Persister:
     def _one(self, tx: StoreTransaction, effect: Effect, measured: Mapping[tuple[str, int], AttemptStats]) -> None:
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
+            # a completed run's memory becomes the next run's, in the transaction of its completion
+            if effect.status is RunStatus.COMPLETED and tx.save_memory(self.run_id):
+                crash_point("saving_memory")  # saved, not committed: a kill here saves nothing
+        elif isinstance(effect, AddPhase):
+            tx.add_node(self.run_id, effect.phase, effect.base)
         elif isinstance(effect, SetPhaseStatus):
             if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
                 self.run_id, self.owner, self.ttl, node_key=effect.phase

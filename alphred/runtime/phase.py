@@ -37,7 +37,7 @@ from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
 from alphred.runtime.ci_phase import CI_WAIT, ci_events
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
-from alphred.runtime.environment import ATTEMPT_MARKER
+from alphred.runtime.environment import ATTEMPT_MARKER, mcp_environment
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
 from alphred.runtime.pr_phase import pull_request_events
@@ -98,7 +98,7 @@ async def run_attempt(
     flusher = asyncio.create_task(_flush_periodically(sink))
     try:
         await room.open()
-        events = _events_for(ctx, state, phase, attempt, notes, reports, room)
+        events = _events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
         failure = await _consume(events, phase, sink, outcome)
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
@@ -146,7 +146,7 @@ async def _end(
             wake_at = failure.wake_at(now)
             stats.details["error"]["wake_at"] = wake_at
             failed = replace(failed, wake_at=wake_at, wait_seconds=wake_at - now)
-        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt))
+        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt), False)
     assert outcome.result is not None
     wait = outcome.result.metadata.get(CI_WAIT)
     if isinstance(wait, (int, float)):  # SPEC §16: the checks still run; look again at wake_at, holding nothing
@@ -154,7 +154,7 @@ async def _end(
         due = datetime.now(UTC) + timedelta(seconds=float(wait))
         ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, wake_at=due))
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
-    verdict = read_result(ctx, phase, outcome.result)
+    verdict = await asyncio.to_thread(read_result, ctx, phase, outcome.result)  # a typed answer is validated
     if verdict.exit_code is not None:
         stats.details["exit_code"] = verdict.exit_code
     if outcome.result.metadata.get("dry_run"):
@@ -176,15 +176,47 @@ def _ended(
     complete: Callable[[], PhaseCompleted | PhaseFailed | CiWaiting],
     seal: WorktreeSeal,
     key: tuple[str, int],
+    succeeded: bool = True,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
-    """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
-    transaction, then ``complete`` (the report, the commit) — unless it tampered with git: then what it
-    changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed)."""
-    stats.pause_requested = sink.flush_with(lambda tx: tx.run_requests(ctx.run_id)[0])
+    """The end of an attempt, in one worker thread: the run's pause flag is read, the run's artifacts and
+    memory are stored (SPEC §17), then ``complete`` (the report, the commit) — unless it tampered with git:
+    then what it changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed);
+    or its files are over the limit (``ARTIFACTS_TOO_LARGE``).
+
+    The attempt's last events join its pending writes: they are written with its outcome, in the transaction
+    that records its commit's intent (before the commit) or else in the one that persists the outcome — one
+    write transaction for a phase that changes nothing. A kill before that loses them as it loses any event
+    still buffered (the attempt is interrupted and run again; see docs/architecture.md, "Crash guarantees").
+    """
+    rows = sink.take()
+    if rows:
+        ctx.pending.append(lambda tx: tx.append_events(rows))
+    with ctx.store.reading() as tx:
+        stats.pause_requested = tx.run_requests(ctx.run_id)[0]
     broken = seal.broken()
     if broken:
         return _tampered(ctx, stats, seal, broken, key)
+    refused = _store_files(ctx, stats, key)
+    if refused is not None and succeeded:  # a failed attempt keeps its own reason
+        return refused
     return complete()
+
+
+def _store_files(ctx: PhaseContext, stats: AttemptStats, key: tuple[str, int]) -> PhaseFailed | None:
+    """Keep the run's artifacts and memory with it (SPEC §17), before the attempt's outcome is recorded;
+    a PhaseFailed when they cannot be (over ``limits.max_artifact_bytes``: not retried)."""
+    if ctx.files is None or ctx.dry_run_commands:
+        return None
+    try:
+        stored = ctx.files.store(ctx.store, ctx.redactor)
+    except ProviderError as exc:
+        phase, attempt = key
+        stats.message = ctx.redactor.redact(exc.message)
+        stats.details["error"] = {"kind": exc.kind, "code": exc.code}
+        return PhaseFailed(phase, attempt, exc.kind, exc.retryable, exc.code, stats.tokens, stats.cost_usd)
+    if stored:
+        stats.details["artifacts_stored"] = stored
+    return None
 
 
 def _tampered(
@@ -220,7 +252,9 @@ async def _check(
     """
     if ctx.dry_run_commands and phase.type is PhaseType.COMMAND:  # the command was not run: neither are its checks
         try:
-            return dry_run_checks(phase.checks, template_context(state, ctx.workflow, phase.key), sink.add)
+            return dry_run_checks(
+                phase.checks, ctx.template_values(template_context(state, ctx.workflow, phase.key)), sink.add
+            )
         finally:
             await asyncio.to_thread(sink.flush)
             stats.events = sink.count
@@ -246,7 +280,7 @@ async def _check(
         worktree=ctx.worktree,
         git=ctx.worktrees.dirs(ctx.worktree),
         start_sha=str(stats.details["start_sha"]),
-        values=template_context(state, ctx.workflow, phase.key),
+        values=ctx.template_values(template_context(state, ctx.workflow, phase.key)),
         report=verdict.report,
         environ=room.environ,
         redactor=ctx.redactor,
@@ -283,29 +317,31 @@ def _events_for(
     ctx: PhaseContext,
     state: RunState,
     phase: Phase,
-    attempt: int,
+    numbers: tuple[int, int],
     notes: tuple[str, ...],
     reports: dict[str, UpstreamReport],
     room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
+    attempt, visit = numbers
     if phase.type is PhaseType.PULL_REQUEST:
         return checked_stream("pull_request", pull_request_events(ctx, state, phase))
     if phase.type is PhaseType.CI:
         return checked_stream("ci", ci_events(ctx, state, phase))
-    values = template_context(state, ctx.workflow, phase.key)
+    values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
             return dry_run_command(shown, ctx.worktree)
         environ = {**room.environ, **variables}
-        if phase.output is None:
-            stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
-            return checked_stream("command", stream)
-        seen, path = room.output_file()  # SPEC §12: the command writes its report there
-        environ[OUTPUT_ENV] = seen
-        stream = run_command(command, ctx.worktree, environ=environ, display=shown, confine=room.confine)
-        return checked_stream("command", with_output_file(stream, path))
+        path = None
+        if phase.output is not None:
+            seen, path = room.output_file()  # SPEC §12: the command writes its report there
+            environ[OUTPUT_ENV] = seen
+        stream = run_command(
+            command, ctx.worktree, environ=environ, display=shown, confine=room.confine, shell=phase.shell
+        )
+        return checked_stream("command", stream if path is None else with_output_file(stream, path))
     assert phase.provider is not None
     provider = checked(ctx.registry.resolve(phase.provider))
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
@@ -316,6 +352,7 @@ def _events_for(
         working_directory=ctx.worktree,
         phase=phase.key,
         attempt=attempt,
+        visit=visit,
         system_prompt=phase.options.get("system_prompt"),
         context=bundle.envelopes + notes,
         timeout=phase.timeout,
@@ -327,6 +364,9 @@ def _events_for(
         base_environment=room.environ,
         sandbox=phase.sandbox,
         confine=room.confine,
+        tools=phase.tools,
+        mcp=phase.mcp,
+        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
         output=phase.output,
     )
     return provider.run(prompt, options)

@@ -63,6 +63,7 @@ from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
 from alphred.runtime.persist import Persister, Write
 from alphred.runtime.phase import run_attempt
+from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, Supervisor
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
@@ -111,6 +112,12 @@ class Runner:
             on_event=self.observer.provider_event,
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
             clock=options.clock,
+            files=RunFiles(
+                run_id,
+                run_directory(location.alphred_dir, run_id),
+                workflow.limits.max_artifact_bytes,
+                memory=workflow.memory is not None,
+            ),
             pull_request=options.pull_request,
             describe=pull_request_text,
         )
@@ -136,6 +143,8 @@ class Runner:
 
     async def _main(self, state: RunState, first: Sequence[Event]) -> RunState:
         self.branches = BranchScheduler(self.store, self.ctx, self.start_phase, self.options.keep_worktree)
+        if self.ctx.files is not None:  # the run's artifacts and memory, as stored (another machine's too)
+            await asyncio.to_thread(self.ctx.files.restore, self.store)
         try:
             async with self.supervisor.watching():
                 self.ctx.cancel = self.supervisor.cancel

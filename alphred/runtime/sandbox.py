@@ -4,7 +4,8 @@ A command phase, a ``run`` check and the openai provider's ``shell`` start ``bwr
 (``Sandbox.confine``), which gives the command
 
 - the whole file system read-only (``--ro-bind / /``), with the worktree writable and its ``.git`` file,
-  the worktree's git directory and the repository's git directory read-only;
+  the worktree's git directory and the repository's git directory read-only; the run's
+  ``$ALPHRED_ARTIFACTS`` and ``$ALPHRED_MEMORY`` writable (SPEC §17);
 - a private temporary directory, made for the attempt and removed after it, mounted at ``/tmp`` (and
   ``$TMPDIR``);
 - its own PID namespace (``--unshare-pid``): when the command ends, or when Alphred dies, even by
@@ -44,6 +45,7 @@ class Sandbox:
     git_dirs: tuple[Path, ...]  # the worktree's git directory and the repository's: read-only
     tmp: Path  # the attempt's private /tmp
     network: bool = False
+    writable: tuple[Path, ...] = ()  # writable besides the worktree: the run's artifacts and memory (SPEC §17)
 
     def confine(self, command: Sequence[str]) -> list[str]:
         """The argv that runs ``command`` (an argv) in the worktree inside the sandbox."""
@@ -55,6 +57,8 @@ class Sandbox:
             args += ["--ro-bind", str(git_dir), str(git_dir)]
         worktree = str(self.worktree)
         args += ["--bind", worktree, worktree]
+        for place in self.writable:
+            args += ["--bind", str(place), str(place)]
         dotgit = self.worktree / ".git"
         if dotgit.exists():
             args += ["--ro-bind", str(dotgit), str(dotgit)]
@@ -62,7 +66,9 @@ class Sandbox:
         return args
 
 
-def open_sandbox(policy: SandboxPolicy, worktree: Path, git_dirs: Sequence[Path]) -> Sandbox:
+def open_sandbox(
+    policy: SandboxPolicy, worktree: Path, git_dirs: Sequence[Path], writable: Sequence[Path] = ()
+) -> Sandbox:
     """A sandbox for one attempt (its private temporary directory made now: ``close_sandbox`` removes it).
 
     Raises SandboxUnavailableError when bubblewrap is missing or cannot run here.
@@ -74,7 +80,7 @@ def open_sandbox(policy: SandboxPolicy, worktree: Path, git_dirs: Sequence[Path]
     if bwrap is None or problem is not None:
         raise SandboxUnavailableError([worktree.name], problem or "bubblewrap (bwrap) is not installed")
     tmp = Path(tempfile.mkdtemp(prefix="alphred-sandbox-"))
-    return Sandbox(bwrap, worktree, tuple(dict.fromkeys(git_dirs)), tmp, policy.network)
+    return Sandbox(bwrap, worktree, tuple(dict.fromkeys(git_dirs)), tmp, policy.network, tuple(writable))
 
 
 def close_sandbox(sandbox: Sandbox) -> None:

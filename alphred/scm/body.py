@@ -101,6 +101,30 @@ def checks_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS)
     return "\n".join(lines)
 
 
+def costs_table(rows: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS) -> str:
+    """What each step cost and who ran it (SPEC §16): phase, attempt, provider and model, tokens, cost, time;
+    only the last ``limit`` rows, then a total line."""
+    shown = list(rows)[-limit:] if limit > 0 else []
+    first = len(rows) - len(shown) + 1
+    lines = [
+        "| # | Phase | Attempt | Provider | Model | Tokens | Cost | Time |",
+        "| ---: | --- | ---: | --- | --- | ---: | ---: | ---: |",
+    ]
+    for number, r in enumerate(shown, start=first):
+        seconds = r.get("duration_ms")
+        took = f"{seconds / 1000:.1f}s" if isinstance(seconds, int) else "–"
+        lines.append(
+            f"| {number} | {cell(r.get('phase'))} | {cell(r.get('attempt'))} | {cell(r.get('provider'))} "
+            f"| {cell(r.get('model'))} | {format_tokens(r.get('tokens'))} | {format_cost(r.get('cost_usd'))} | {took} |"
+        )
+    tokens = sum(int(r.get("tokens") or 0) for r in rows)
+    cost = sum(float(r.get("cost_usd") or 0.0) for r in rows)
+    lines.append(f"| | **total** | | | | **{tokens:,}** | **{format_cost(cost)}** | |")
+    if first > 1:
+        lines.append(f"\n{first - 1} earlier step(s) not shown (the total counts them).")
+    return "\n".join(lines)
+
+
 def branch_result(branch: Mapping[str, Any]) -> str:
     """How a branch of a fan-out ended, for people: ``merged `1a2b3c4d``` , ``cancelled (join: any)``, ..."""
     state = str(branch.get("state") or "pending")
@@ -137,9 +161,10 @@ def run_summary_markdown(
     pr_url: str | None = None,
     heading: str = "###",
     branches: Sequence[Mapping[str, Any]] = (),
+    costs: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """A Markdown summary of a run: phases, branches of fan-outs (when there are any), steps (attempts and
-    decisions), tokens, cost, branch, PR."""
+    decisions), checks, the cost and provider of each step (collapsed), tokens, cost, branch, PR."""
     title = f"Alphred {run_title(status)}"
     if include_status:
         reason = f" ({status['reason']})" if status.get("reason") else ""
@@ -154,6 +179,10 @@ def run_summary_markdown(
         if checks:
             failed = sum(1 for s in steps for c in s.get("checks") or () if not c.get("passed"))
             parts += ["", f"**Checks** ({failed} failed)" if failed else "**Checks** (all passed)", "", checks]
+    if costs:
+        total = format_cost(sum(float(r.get("cost_usd") or 0.0) for r in costs))
+        summary = f"Cost and provider by step ({total})"
+        parts += ["", f"<details><summary>{summary}</summary>", "", costs_table(costs), "", "</details>"]
     facts = [f"**Tokens** {format_tokens(status.get('tokens', 0))}", f"**Cost** {format_cost(status.get('cost_usd'))}"]
     if status.get("branch"):
         facts.append(f"**Branch** `{status['branch']}`")
@@ -172,10 +201,11 @@ def build_pr_body(
     report_text: str | None,
     limit: int = GITHUB_BODY_LIMIT,
     branches: Sequence[Mapping[str, Any]] = (),
+    costs: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The PR body: the ``body_from`` phase's latest report, then a generated summary of the run (with the
-    ``branches`` of its fan-outs and their merges, when it has any)."""
-    summary = run_summary_markdown(status, include_status=False, heading="####", branches=branches)
+    ``branches`` of its fan-outs and their merges, when it has any, and the ``costs`` of its steps)."""
+    summary = run_summary_markdown(status, include_status=False, heading="####", branches=branches, costs=costs)
     footer = f"\n---\n\n{summary}\n<sub>Opened by Alphred.</sub>\n"
     report = _report_markdown(report_text)
     room = max(limit - len(footer), 0)

@@ -11,7 +11,7 @@ from alphred.errors import DeliveryError, ScmNotReadyError
 from alphred.git.command import run_git
 from alphred.git.location import repository_dirs
 from alphred.scm.extras import PullRequestExtras
-from alphred.scm.preflight import choose_provider, pull_request_host
+from alphred.scm.preflight import PullRequestHost, choose_provider, pull_request_host
 from alphred.scm.push import push_branch
 from alphred.scm.remote import remote_url, tool_environment
 
@@ -56,14 +56,8 @@ def push_for(request: DeliveryRequest) -> None:
 def open_for(request: DeliveryRequest) -> DeliveryResult:
     """Delivery step two: report the branch's open PR, else open it (so a repeated step opens no second PR),
     then confirm that it exists for the branch (SPEC §9) before the run may complete."""
-    url, provider = _provider(request)
-    branch = request.branch
-    host = pull_request_host(provider, request.repo_root, url, request.env)
-    pr_url = host.find_open(branch)
-    created = False
-    if pr_url is None:
-        pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft)
-    confirmed = host.confirm(branch, pr_url)  # SPEC §9: the PR must exist for the branch before the run completes
+    provider, host, pr_url, created = _find_or_create(request, None)
+    confirmed = host.confirm(request.branch, pr_url)  # SPEC §9: the PR must exist for the branch first
     return DeliveryResult(confirmed, created=created, provider=provider)
 
 
@@ -100,17 +94,27 @@ def open_or_update(request: DeliveryRequest, extra: PullRequestExtras) -> PhaseP
     one pull request that the next attempt finds and updates.
     """
     push_for(request)
-    url, provider = _provider(request)
     branch = request.branch
-    host = pull_request_host(provider, request.repo_root, url, request.env)
-    pr_url = host.find_open(branch)
-    created = False
-    if pr_url is None:
-        pr_url, created = host.create(branch, request.base, request.title, request.body, request.draft, extra)
+    _, host, pr_url, created = _find_or_create(request, extra)
     if not created:
         host.update(branch, pr_url, request.title, request.body, extra)
     confirmed = host.confirm(branch, pr_url)
     return PhasePullRequest(confirmed, host.number(branch, confirmed), branch, created)
+
+
+def _find_or_create(
+    request: DeliveryRequest, extra: PullRequestExtras | None
+) -> tuple[str, PullRequestHost, str, bool]:
+    """The provider, its host, and the branch's open pull request (found, else created): ``created`` says which.
+
+    The open pull request is looked up before one is created, so a repeated call opens no second one."""
+    url, provider = _provider(request)
+    host = pull_request_host(provider, request.repo_root, url, request.env)
+    pr_url = host.find_open(request.branch)
+    if pr_url is not None:
+        return provider, host, pr_url, False
+    pr_url, created = host.create(request.branch, request.base, request.title, request.body, request.draft, extra)
+    return provider, host, pr_url, created
 
 
 def _provider(request: DeliveryRequest) -> tuple[str, str]:

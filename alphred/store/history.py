@@ -147,6 +147,17 @@ class HistoryOps(RunOps):
         row = self._conn.execute(_LATEST_ARTIFACT, {"_node_id": node_id, "_kind": kind}).first()
         return None if row is None else _artifact(row, node_key)
 
+    def latest_reports(self, run_id: int) -> dict[str, Any]:
+        """Each phase's latest report (SPEC §12): its object when it has one, else its text; phases without
+        a report are absent."""
+        query = (
+            select(NODES.c.node_key, ARTIFACTS.c.content_text, ARTIFACTS.c.content_json)
+            .join(NODES, NODES.c.id == ARTIFACTS.c.run_node_id)
+            .where(ARTIFACTS.c.run_id == run_id, ARTIFACTS.c.kind == "report")
+            .order_by(ARTIFACTS.c.attempt, ARTIFACTS.c.id)
+        )
+        return {key: data if data is not None else text for key, text, data in self._conn.execute(query)}
+
     def artifacts(self, run_id: int, node_key: str | None = None, kind: str | None = None) -> list[ArtifactRecord]:
         """The run's artifacts in the order they were stored, optionally of one phase and one kind."""
         query = self._artifact_query(run_id).order_by(ARTIFACTS.c.id)

@@ -153,6 +153,12 @@ def _create_v5(conn: Connection) -> None:
 
 
 def _create_v6(conn: Connection) -> None:
+    """Files kept outside the branch (SPEC §17): blobs and their chunks, run artifacts, memories."""
+    for table in schema.FILE_TABLES:
+        table.create(conn, checkfirst=True)
+
+
+def _create_v7(conn: Connection) -> None:
     """Usage limits (SPEC §15): the index of waiting runs' ``wake_at``; the providers a worker paused."""
     for table, name in ((schema.WORKFLOW_RUNS, "wake_at"), (schema.WORKERS, "paused")):
         present = {column["name"] for column in inspect(conn).get_columns(table.name)}
@@ -168,7 +174,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "run queue and workers", _create_v3),
     Migration(4, "pull_request and ci phases, wake_at", _create_v4),
     Migration(5, "routing explanations", _create_v5),
-    Migration(6, "usage-limit waits: wake_at index, workers' paused providers", _create_v6),
+    Migration(6, "run artifacts and memories", _create_v6),
+    Migration(7, "usage-limit waits: wake_at index, workers' paused providers", _create_v7),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -257,6 +257,33 @@ class ProcessRecord:
     started: str | None
 
 
+@dataclass(frozen=True)
+class RunFileRecord:
+    """A stored file of a run's artifacts or memory (SPEC §17): where it is, what it holds (by sha256)."""
+
+    id: int
+    run_id: int
+    area: str  # ``artifacts`` or ``memory``
+    path: str  # relative, with ``/``
+    sha256: str
+    size: int
+    mode: int
+    mtime_ns: int | None
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """A memory across runs (SPEC §17): its key, the run that saved it last, its files ``(path, size)``."""
+
+    repository: str
+    tree_key: str
+    name: str
+    run_id: int | None
+    saved_at: datetime
+    files: tuple[tuple[str, int], ...]
+
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 """A registered repository name: also a directory name under ``~/.alphred/repos/``."""
 

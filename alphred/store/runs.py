@@ -268,6 +268,29 @@ class RunOps:
         self.found_node_ids[(run_id, node_key)] = int(found)
         return int(found)
 
+    def add_node(self, run_id: int, node_key: str, base_key: str) -> None:
+        """Add phase ``node_key`` to run ``run_id`` as another instance of its phase ``base_key`` (a for_each
+        item's ``<phase>-<index>``, SPEC §13): pending, attempt 0; nothing when it exists already."""
+        if self._conn.execute(_NODE_ID, {"_run_id": run_id, "_node_key": node_key}).scalar() is not None:
+            return
+        base = self._conn.execute(_NODE, {"_run_id": run_id, "_node_key": base_key}).first()
+        if base is None:
+            raise KeyError(f"run {run_id} has no phase {base_key!r}")
+        self._conn.execute(
+            insert(NODES).values(
+                run_id=run_id,
+                tree_node_id=base.tree_node_id,
+                node_key=node_key,
+                sequence_index=base.sequence_index,
+                status=NodeStatus.PENDING.value,
+                attempt=0,
+                visits=0,
+                tokens=0,
+                cost_usd=0.0,
+                updated_at=utcnow(),
+            )
+        )
+
     def get_node(self, run_id: int, node_key: str) -> NodeRecord:
         """Phase ``node_key`` of run ``run_id`` (KeyError when there is none)."""
         row = self._conn.execute(_NODE, {"_run_id": run_id, "_node_key": node_key}).first()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -323,6 +325,73 @@ RUN_PROCESSES = Table(
     Index("ix_run_processes_run", "run_id"),
 )
 
+FILE_BLOBS = Table(
+    "file_blobs",
+    METADATA,
+    Column("sha256", String(64), primary_key=True),
+    Column("size", BigInteger, nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False, default=utcnow),
+    CheckConstraint("size >= 0", name="ck_file_blobs_size"),
+)
+
+FILE_CHUNKS = Table(
+    "file_chunks",
+    METADATA,
+    Column("sha256", String(64), ForeignKey("file_blobs.sha256", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("data", LargeBinary, nullable=False),
+)
+
+RUN_FILES = Table(
+    "run_files",
+    METADATA,
+    Column("id", Integer, primary_key=True),
+    Column("run_id", Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), nullable=False),
+    Column("area", String(16), nullable=False),
+    Column("path", Text, nullable=False),
+    Column("sha256", String(64), ForeignKey("file_blobs.sha256"), nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("mode", Integer, nullable=False, default=420),
+    Column("mtime_ns", BigInteger),
+    Column("updated_at", UtcDateTime(), nullable=False, default=utcnow),
+    UniqueConstraint("run_id", "area", "path", name="uq_run_files_path"),
+    CheckConstraint("area IN ('artifacts', 'memory')", name="ck_run_files_area"),
+)
+
+RUN_MEMORIES = Table(
+    "run_memories",
+    METADATA,
+    Column("run_id", Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("repository", Text, nullable=False),
+    Column("tree_key", String(64), nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("restored_from", Integer),
+)
+
+MEMORIES = Table(
+    "memories",
+    METADATA,
+    Column("id", Integer, primary_key=True),
+    Column("repository", Text, nullable=False),
+    Column("tree_key", String(64), nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("run_id", Integer),
+    Column("saved_at", UtcDateTime(), nullable=False, default=utcnow),
+    UniqueConstraint("repository", "tree_key", "name", name="uq_memories_key"),
+)
+
+MEMORY_FILES = Table(
+    "memory_files",
+    METADATA,
+    Column("id", Integer, primary_key=True),
+    Column("memory_id", Integer, ForeignKey("memories.id", ondelete="CASCADE"), nullable=False),
+    Column("path", Text, nullable=False),
+    Column("sha256", String(64), ForeignKey("file_blobs.sha256"), nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("mode", Integer, nullable=False, default=420),
+    UniqueConstraint("memory_id", "path", name="uq_memory_files_path"),
+)
+
 TOPOLOGY_TABLES = (
     WORKFLOW_TREES,
     PROMPT_TEMPLATES,
@@ -338,5 +407,13 @@ RUN_TABLES = (
     PHASE_ARTIFACTS,
     RUN_NODE_DIAGNOSTICS,
     RUN_NODE_STREAM_EVENTS,
+)
+FILE_TABLES = (
+    FILE_BLOBS,
+    FILE_CHUNKS,
+    RUN_FILES,
+    RUN_MEMORIES,
+    MEMORIES,
+    MEMORY_FILES,
 )
 QUEUE_COLUMNS = ("priority", "requires", "queued", "request", "repo_name", "repo_url", "repo_root")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import JSON, Boolean, Column, Float, Integer, String, Table, Text
+from sqlalchemy import JSON, BigInteger, Boolean, Column, Float, Integer, LargeBinary, String, Table, Text
 from sqlalchemy.schema import CheckConstraint, ForeignKeyConstraint, UniqueConstraint
 
 from alphred.store.columns import UtcDateTime, utcnow
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
@@ -37,6 +38,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -59,7 +61,7 @@ def _type(column: Column[object]) -> str:
         return "JSON(none_as_null=True)" if kind.none_as_null else "JSON()"
     if isinstance(kind, String) and not isinstance(kind, Text):
         return f"String({kind.length})"
-    for simple in (Text, Integer, Boolean, Float):
+    for simple in (Text, Integer, BigInteger, Boolean, Float, LargeBinary):
         if type(kind) is simple:
             return simple.__name__
     raise TypeError(f"schemagen: column type {kind!r} of {column} is not handled")
@@ -123,12 +125,13 @@ def render_schema() -> str:
     """The text of ``schema.py`` for the tables of ``tables.py``."""
     from sqlmodel import SQLModel
 
-    from alphred.store.tables import QUEUE_COLUMNS, RUN_MODELS, TOPOLOGY_MODELS, table
+    from alphred.store.tables import FILE_MODELS, QUEUE_COLUMNS, RUN_MODELS, TOPOLOGY_MODELS, table
 
     body = [_HEADER]
     for each in SQLModel.metadata.tables.values():
         body.append("\n".join(_table(each)) + "\n")
-    for name, models in (("TOPOLOGY_TABLES", TOPOLOGY_MODELS), ("RUN_TABLES", RUN_MODELS)):
+    groups = (("TOPOLOGY_TABLES", TOPOLOGY_MODELS), ("RUN_TABLES", RUN_MODELS), ("FILE_TABLES", FILE_MODELS))
+    for name, models in groups:
         listed = "".join(f"    {table(model).name.upper()},\n" for model in models)
         body.append(f"{name} = (\n{listed})")
     body.append(f"QUEUE_COLUMNS = {QUEUE_COLUMNS!r}\n")

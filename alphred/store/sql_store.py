@@ -26,6 +26,7 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL, make_url
 
 from alphred.store.connect import READ_ONLY, busy_timeout_seconds, install_error_translation, normalize_url
+from alphred.store.files import FileOps
 from alphred.store.history import HistoryOps
 from alphred.store.leases import LeaseOps
 from alphred.store.migrations import migrate, schema_version
@@ -47,7 +48,7 @@ _STORES: dict[str, type[SqlRunStore]] = {}
 _CONFIGURED: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
 
 
-class StoreTransaction(TopologyOps, HistoryOps, SnapshotOps, LeaseOps, ProcessOps, QueueOps, RepositoryOps):
+class StoreTransaction(TopologyOps, HistoryOps, SnapshotOps, LeaseOps, ProcessOps, QueueOps, RepositoryOps, FileOps):
     """The store's operations bound to one open transaction (see ``SqlRunStore.transaction``)."""
 
 
@@ -297,6 +298,7 @@ class SqlRunStore:
     routing_decisions = _reading(StoreTransaction.routing_decisions)
     add_diagnostic = _writing(StoreTransaction.add_diagnostic)
     list_steps = _reading(StoreTransaction.list_steps)
+    latest_reports = _reading(StoreTransaction.latest_reports)
     count_steps = _reading(StoreTransaction.count_steps)
     # the queue and the worker registry
     claimable_runs = _reading(StoreTransaction.claimable_runs)
@@ -315,3 +317,9 @@ class SqlRunStore:
     list_repositories = _reading(StoreTransaction.list_repositories)
     remove_repository = _writing(StoreTransaction.remove_repository)
     set_clone_status = _writing(StoreTransaction.set_clone_status)
+
+    run_files = _reading(StoreTransaction.run_files)
+    run_files_size = _reading(StoreTransaction.run_files_size)
+    blob_chunk = _reading(StoreTransaction.blob_chunk)
+    memories = _reading(StoreTransaction.memories)
+    clear_memory = _writing(StoreTransaction.clear_memory)

@@ -37,6 +37,7 @@ from alphred.store.records import (
     EventRecord,
     NodeRecord,
     RoutingRecord,
+    RunFileRecord,
     RunRecord,
     RunSnapshot,
     StepRecord,
@@ -100,6 +101,8 @@ _EVENT_SELECT = (
     "JOIN run_nodes n ON n.id = e.run_node_id WHERE e.workflow_run_id = ? AND e.id > ?"
 )
 _ROUTING_COLUMNS = _columns(column_fields(RoutingRecord, without=("node_key",)), "d")
+_RUN_FILE = RowReader(RunFileRecord)
+_RUN_FILE_COLUMNS = ", ".join(column_fields(RunFileRecord))
 
 
 class SqliteReader:
@@ -210,6 +213,19 @@ class SqliteReader:
         )
         return [step_record(row, routes) for row in self._query(sql, (run_id,))]
 
+    def latest_reports(self, run_id: int) -> dict[str, Any]:
+        """Each phase's latest report: its object when it has one, else its text (as ``SqlRunStore``)."""
+        sql = (
+            "SELECT n.node_key, a.content_text, a.content_json FROM phase_artifacts a "
+            "JOIN run_nodes n ON n.id = a.run_node_id WHERE a.run_id = ? AND a.kind = 'report' "
+            "ORDER BY a.attempt, a.id"
+        )
+        rows = self._query(sql, (run_id,))
+        return {
+            row["node_key"]: row["content_json"] if row["content_json"] is not None else row["content_text"]
+            for row in rows
+        }
+
     def events(
         self, run_id: int, node_key: str | None = None, after_id: int = 0, limit: int | None = None
     ) -> list[EventRecord]:
@@ -275,6 +291,15 @@ class SqliteReader:
                 held.setdefault(run["lease_owner"], []).append(run["id"])
         return [worker_object(row, held.get(row["id"], []), now, lost_after) for row in rows]
 
+    def run_files(self, run_id: int, area: str | None = None) -> list[RunFileRecord]:
+        """The stored files of a run (of one area, or both), by area and path."""
+        sql = f"SELECT {_RUN_FILE_COLUMNS} FROM run_files WHERE run_id = ?"
+        parameters: list[Any] = [run_id]
+        if area is not None:
+            sql += " AND area = ?"
+            parameters.append(area)
+        return [_RUN_FILE(_Row(row)) for row in self._query(sql + " ORDER BY area, path", parameters)]  # type: ignore[arg-type]
+
     def live_capabilities(self, lost_after: float) -> list[set[str]]:
         """What each live worker offers."""
         return [set(w["capabilities"]) for w in self.list_workers(lost_after) if w["state"] == "live"]
@@ -288,6 +313,7 @@ _READ_TABLES = {
     "workflow_runs": column_fields(RunRecord, without=("nodes", "tree_key", "tree_version")),
     "run_nodes": column_fields(NodeRecord),
     "routing_decisions": column_fields(RoutingRecord, without=("node_key",)),
+    "run_files": column_fields(RunFileRecord),
 }
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     String,
     Table,
     Text,
@@ -391,6 +393,92 @@ class RunProcess(SQLModel, table=True):
     created_at: datetime = ts_field(default_now=True)
 
 
+# --- files kept outside the branch (SPEC §17, migration 4) ----------------------------------------------
+
+
+class FileBlob(SQLModel, table=True):
+    """One stored file content, named by its sha256 (shared by every run file and memory file that holds it)."""
+
+    __tablename__ = "file_blobs"
+    __table_args__ = (CheckConstraint("size >= 0", name="ck_file_blobs_size"),)
+
+    sha256: str = Field(sa_column=Column(String(64), primary_key=True))
+    size: int = Field(sa_column=Column(BigInteger, nullable=False))
+    created_at: datetime = ts_field(default_now=True)
+
+
+class FileChunk(SQLModel, table=True):
+    """One piece (at most 1 MiB) of a blob, in order: a file is stored and read back piece by piece."""
+
+    __tablename__ = "file_chunks"
+
+    sha256: str = Field(
+        sa_column=Column(String(64), ForeignKey("file_blobs.sha256", ondelete="CASCADE"), primary_key=True)
+    )
+    seq: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class RunFile(SQLModel, table=True):
+    """A file of a run's ``$ALPHRED_ARTIFACTS`` (area ``artifacts``) or ``$ALPHRED_MEMORY`` (area ``memory``)."""
+
+    __tablename__ = "run_files"
+    __table_args__ = (
+        UniqueConstraint("run_id", "area", "path", name="uq_run_files_path"),
+        CheckConstraint("area IN ('artifacts', 'memory')", name="ck_run_files_area"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    run_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), nullable=False))
+    area: str = Field(sa_column=Column(String(16), nullable=False))
+    path: str = Field(sa_column=Column(Text, nullable=False))  # relative, with ``/``
+    sha256: str = Field(sa_column=Column(String(64), ForeignKey("file_blobs.sha256"), nullable=False))
+    size: int = Field(sa_column=Column(BigInteger, nullable=False))
+    mode: int = int_field(0o644)
+    mtime_ns: int | None = Field(default=None, sa_column=Column(BigInteger))  # of the file it was read from
+    updated_at: datetime = ts_field(default_now=True)
+
+
+class RunMemory(SQLModel, table=True):
+    """The memory a run uses (``memory: NAME``): the key its files are saved under when it completes."""
+
+    __tablename__ = "run_memories"
+
+    run_id: int = Field(sa_column=Column(Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE"), primary_key=True))
+    repository: str = Field(sa_column=Column(Text, nullable=False))
+    tree_key: str = Field(sa_column=Column(String(64), nullable=False))
+    name: str = Field(sa_column=Column(String(100), nullable=False))
+    restored_from: int | None = Field(default=None, sa_column=Column(Integer))  # the run that saved what it got
+
+
+class Memory(SQLModel, table=True):
+    """One memory across runs: repository, workflow key and name; the run that saved it last."""
+
+    __tablename__ = "memories"
+    __table_args__ = (UniqueConstraint("repository", "tree_key", "name", name="uq_memories_key"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    repository: str = Field(sa_column=Column(Text, nullable=False))
+    tree_key: str = Field(sa_column=Column(String(64), nullable=False))
+    name: str = Field(sa_column=Column(String(100), nullable=False))
+    run_id: int | None = Field(default=None, sa_column=Column(Integer))
+    saved_at: datetime = ts_field(default_now=True)
+
+
+class MemoryFile(SQLModel, table=True):
+    """A file of a memory as its last completed run left it."""
+
+    __tablename__ = "memory_files"
+    __table_args__ = (UniqueConstraint("memory_id", "path", name="uq_memory_files_path"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    memory_id: int = Field(sa_column=Column(Integer, ForeignKey("memories.id", ondelete="CASCADE"), nullable=False))
+    path: str = Field(sa_column=Column(Text, nullable=False))
+    sha256: str = Field(sa_column=Column(String(64), ForeignKey("file_blobs.sha256"), nullable=False))
+    size: int = Field(sa_column=Column(BigInteger, nullable=False))
+    mode: int = int_field(0o644)
+
+
 def table(model: type[SQLModel]) -> Table:
     """The SQLAlchemy ``Table`` behind a SQLModel table class."""
     result = model.__table__  # type: ignore[attr-defined]
@@ -414,9 +502,11 @@ RUN_MODELS: tuple[type[SQLModel], ...] = (
     RunNodeDiagnostic,
     RunNodeStreamEvent,
 )
+FILE_MODELS: tuple[type[SQLModel], ...] = (FileBlob, FileChunk, RunFile, RunMemory, Memory, MemoryFile)
 TABLE_NAMES = (
     *(table(m).name for m in (*TOPOLOGY_MODELS, *RUN_MODELS)),
     table(RunProcess).name,
     table(Worker).name,
+    *(table(m).name for m in FILE_MODELS),
 )
 """Every table of the schema except ``schema_migrations``, in creation order."""

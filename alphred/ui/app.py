@@ -12,12 +12,13 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -29,6 +30,7 @@ from alphred.errors import (
     RunStateError,
     StoreError,
     UnknownRunError,
+    UsageError,
 )
 from alphred.ui import controls
 from alphred.ui.data import RUN_STATUSES, UiData
@@ -140,6 +142,29 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
     def api_run(request: Request) -> Response:
         return JSONResponse(data.run(_run_id(request)))
 
+    def api_artifacts(request: Request) -> Response:
+        from alphred.views.status_text import artifacts_json
+
+        run_id = _run_id(request)
+        store = data.store()
+        if store is None or not data.exists(run_id):
+            raise UnknownRunError(run_id)
+        return JSONResponse(artifacts_json(store, run_id))
+
+    def artifact_download(request: Request) -> Response:
+        """One artifact, streamed as a download: never shown in the page's origin (an HTML artifact is data)."""
+        try:
+            record, pieces = data.artifact(_run_id(request), request.path_params["path"])
+        except UsageError as exc:  # no such artifact
+            return error_response(request.url.path, 404, exc.code, exc.message)
+        name = record.path.rsplit("/", 1)[-1]
+        headers = {
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(name, safe='')}",
+            "Content-Length": str(record.size),
+            "Content-Security-Policy": "sandbox",
+        }
+        return StreamingResponse(pieces, media_type="application/octet-stream", headers=headers)
+
     def api_events(request: Request) -> Response:
         run_id = _run_id(request)
         after = whole(request.query_params.get("after"), "after") or 0
@@ -194,9 +219,11 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
         Route("/runs/{run_id}", run_html),
         Route("/runs/{run_id}/stream", run_live),
         Route("/runs/{run_id}/live", run_live_parts),
+        Route("/runs/{run_id}/artifacts/{path:path}", artifact_download),
         Route("/api/runs", api_runs),
         Route("/api/runs/{run_id}", api_run),
         Route("/api/runs/{run_id}/events", api_events),
+        Route("/api/runs/{run_id}/artifacts", api_artifacts),
         Route("/api/runs/{run_id}/{action}", api_action_async, methods=["POST"]),
         Route("/healthz", healthz),
         Route("/favicon.ico", favicon),

@@ -10,11 +10,12 @@ with the run.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from alphred.errors import UnknownRunError
-from alphred.store import ArtifactRecord, EventRecord, RunRecord, SqlRunStore, StepRecord
+from alphred.errors import UnknownRunError, UsageError
+from alphred.store import ArtifactRecord, EventRecord, RunFileRecord, RunRecord, SqlRunStore, StepRecord
 from alphred.views.status import iso_utc, run_status, status_object, step_entry
 from alphred.workflow.layout import Graph, GraphEdge, GraphNode, arrange, workflow_graph
 
@@ -73,6 +74,7 @@ class RunView:
     older_diffs: int = 0
     events: list[dict[str, Any]] | None = None
     earlier_events: bool = False
+    files: list[RunFileRecord] = field(default_factory=list)  # the run's artifacts (SPEC §17)
 
     @property
     def newest_steps(self) -> bool:
@@ -166,7 +168,9 @@ class UiData:
         rows = [
             StepRow(start + i + 1, step_entry(step, branches.get(step.phase)), step) for i, step in enumerate(records)
         ]
-        view = RunView(record, status_object(record, None, branches), self.graph(record), total, rows)
+        reports = store.latest_reports(run_id) if artifacts else None  # each phase's latest (SPEC §12)
+        view = RunView(record, status_object(record, None, branches, reports), self.graph(record), total, rows)
+        view.files = store.run_files(run_id, "artifacts") if artifacts else []
         if artifacts:
             view.reports = store.recent_artifacts(run_id, MAX_ARTIFACTS, exclude=NOT_REPORTS)
             view.diffs = store.recent_artifacts(run_id, MAX_ARTIFACTS, kind="diff")
@@ -195,6 +199,16 @@ class UiData:
             return total, []
         branches = self.branches(store, record)
         return total, [step_entry(s, branches.get(s.phase)) for s in store.list_steps(run_id, known, limit)]
+
+    def artifact(self, run_id: int, path: str) -> tuple[RunFileRecord, Iterator[bytes]]:
+        """One artifact of a run and its content, piece by piece; UnknownRunError/UsageError when missing."""
+        from alphred.operations.artifacts import artifact_pieces
+
+        store, _record = self._record(run_id)
+        for record in store.run_files(run_id, "artifacts"):
+            if record.path == path:
+                return record, artifact_pieces(store, record)
+        raise UsageError(f"run {run_id} has no artifact '{path}'")
 
     # -- events -----------------------------------------------------------------------------------------
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
-from alphred.store import ArtifactRecord
+from alphred.store import ArtifactRecord, RunFileRecord
 from alphred.ui.html import h
 
 MAX_TEXT = 200_000
@@ -97,6 +98,18 @@ def reports(artifacts: Sequence[ArtifactRecord], older: int = 0, phases: Sequenc
             f"{artifact_body(a)}</article>"
         )
     return latest + note + "".join(items)
+
+
+def artifact_files(run_id: int, files: Sequence[RunFileRecord]) -> str:
+    """The artifacts section: each file of ``$ALPHRED_ARTIFACTS`` with its size and a download link."""
+    if not files:
+        return '<p class="empty">No artifact.</p>'
+    rows = "".join(
+        f'<li><a href="/runs/{run_id}/artifacts/{h(quote(f.path))}" download>{h(f.path)}</a>'
+        f' <span class="dim">{f.size:,} bytes</span></li>'
+        for f in files
+    )
+    return f'<ul class="artifacts">{rows}</ul>'
 
 
 def diffs(artifacts: Sequence[ArtifactRecord], older: int = 0) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 from alphred.ui.data import RunView, StepRow
 from alphred.ui.graph_svg import render_svg
 from alphred.ui.html import badge, duration, h, link, money, page, query, when
-from alphred.ui.reports_html import diffs, reports
+from alphred.ui.reports_html import artifact_files, diffs, reports
 from alphred.ui.timeline_svg import bars, lane_name, render_timeline
+from alphred.views.item_groups import item_base
 
 
 def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datetime | None = None) -> str:
@@ -29,10 +30,12 @@ def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datet
         f'<section id="actions" data-live>{parts["actions"]}</section>'
         f'<section id="graph" data-live>{parts["graph"]}</section>'
         f'<section id="timeline" data-live>{parts["timeline"]}</section>'
+        f'<section id="items" data-live>{parts.get("items", "")}</section>'
         f'<section id="steps"><h2>Steps</h2>{_steps(view)}</section>'
         f'<section id="events-box"><h2>Events</h2>{_events(run_id, view)}</section>'
         f'<section id="reports" data-live>{parts["reports"]}</section>'
         f'<section id="diffs" data-live>{parts["diffs"]}</section>'
+        f'<section id="artifacts" data-live>{parts.get("artifacts", "")}</section>'
     )
     attrs = (
         f' data-run-id="{run_id}" data-after="{after}" data-steps="{view.step_total}"'
@@ -73,8 +76,8 @@ def render_live(
 def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: datetime) -> dict[str, str]:
     """The inner HTML of every section a live update replaces (reports and diffs only when read)."""
     status = view.status
-    current = [p["key"] for p in status["phases"] if p["status"] == "running"]
-    states = {p["key"]: p for p in status["phases"]}
+    current = [item_base(p["key"]) or p["key"] for p in status["phases"] if p["status"] == "running"]
+    states = _grouped_states(status["phases"])
     sections = {
         "summary": _summary(status, view.step_total, now),
         "actions": _actions(view.record.id, actions, read_only),
@@ -82,10 +85,15 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
         f"{render_svg(view.graph, states, current=current, run=status, counts=_counts(view))}</div>",
         "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
     }
+    items = _items(status)
+    if items:  # a run with for_each items (SPEC §13)
+        sections["items"] = items
     if view.reports is not None:
         sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, view.older_reports, status['phases'])}"
     if view.diffs is not None:
         sections["diffs"] = f"<h2>Changes</h2>{diffs(view.diffs, view.older_diffs)}"
+    if view.reports is not None:  # a phase ended since the page read them: its files too (SPEC §17)
+        sections["artifacts"] = f"<h2>Artifacts</h2>{artifact_files(view.record.id, view.files)}"
     return sections
 
 
@@ -97,13 +105,44 @@ def state_key(status: dict[str, Any], steps: int) -> str:
 
 
 def _counts(view: RunView) -> dict[str, int]:
-    """How many branches each ``for_each`` phase ran (distinct branches among its steps shown)."""
+    """How many items (branches) each ``for_each`` phase ran: its instances ``<phase>-<index>`` (SPEC §13)."""
     each = {n.key for n in view.graph.nodes if n.each is not None}
-    seen: dict[str, set[str]] = {}
-    for row in view.steps:
-        if row.record.phase in each and row.entry.get("branch"):
-            seen.setdefault(row.record.phase, set()).add(str(row.entry["branch"]))
-    return {key: len(found) for key, found in seen.items()}
+    counts: dict[str, int] = {}
+    for p in view.status.get("phases") or []:
+        base = item_base(p["key"])
+        if base in each:
+            counts[base] = counts.get(base, 0) + 1
+    return counts
+
+
+def _grouped_states(phases: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The status entry of each phase for the graph; a for_each phase's stacked node stands for its items:
+    running while any runs, failed when any failed, completed once all completed."""
+    states = {p["key"]: p for p in phases}
+    items: dict[str, list[dict[str, Any]]] = {}
+    for p in phases:
+        base = item_base(p["key"])
+        if base is not None:
+            items.setdefault(base, []).append(p)
+    for base, group in items.items():
+        found = {p["status"] for p in group}
+        status = next((s for s in ("running", "failed", "pending") if s in found), group[0]["status"])
+        states[base] = {**states.get(base, {}), "status": status, "attempt": sum(p["attempt"] for p in group)}
+    return states
+
+
+def _items(status: dict[str, Any]) -> str:
+    """The branches of a run's for_each items as a table (empty without any)."""
+    rows = [p for p in status.get("phases") or [] if item_base(p["key"]) is not None]
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr><td class=mono>{h(p['key'])}</td><td>{badge(str(p['status']))}</td><td>{h(p['attempt'])}</td>"
+        f"<td>{h(p.get('decision') or '–')}</td><td class=mono>{h(p.get('branch') or '–')}</td></tr>"
+        for p in rows
+    )
+    head = "<tr><th>item phase</th><th>status</th><th>attempt</th><th>decision</th><th>git branch</th></tr>"
+    return f"<h2>Items</h2><table class=items><thead>{head}</thead><tbody>{body}</tbody></table>"
 
 
 def _summary(status: dict[str, Any], steps: int, now: datetime) -> str:

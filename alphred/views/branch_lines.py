@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from alphred.views.item_groups import counted, item_base
+
 if TYPE_CHECKING:
     from alphred.store import RunRecord, SqlRunStore
     from alphred.views.branch_status import BranchView
@@ -23,6 +25,7 @@ MARKS = {
     "cancelled": ("■", "magenta"),
     "failed": ("✗", "red"),
     "not merged": ("■", "dim"),
+    "skipped": ("–", "dim"),
 }
 
 
@@ -44,6 +47,8 @@ def doing(view: BranchView) -> str:
         return "merged " + ", ".join(sha[:12] for sha in view.merges)
     if state == "cancelled" and view.join_mode == "any":
         return "cancelled (join: any)"
+    if state == "skipped":
+        return "skipped (its guard was false)"
     return state
 
 
@@ -69,7 +74,17 @@ def branch_lines(
         lines.append(f"  fan-out of {source}{join}{mode}")
         rows: list[tuple[str, ...]] = [("BRANCH", "GIT BRANCH", "PHASES", "NOW")]
         marks: list[str] = []
+        items = [view for view in members if item_base(view.head) is not None]
+        if items:  # a for_each: its items in one row (`implement ×12 ... 9 merged, 2 running, 1 failed`)
+            rows.append(item_row(items))
+            worst = next(
+                (w for w in ("failed", "conflicted", "running", "merging") if any(v.state == w for v in items)), None
+            )
+            mark, style = MARKS.get(worst or items[0].state, ("·", ""))
+            marks.append(paint(mark, style))
         for view in members:
+            if view in items:
+                continue
             rows.append((view.head, view.branch, ", ".join(view.phases), doing(view)))
             mark, style = MARKS.get(view.state, ("·", ""))
             marks.append(paint(mark, style))
@@ -80,6 +95,18 @@ def branch_lines(
     if running:
         lines.append("running now: " + ", ".join(running))
     return lines
+
+
+def item_row(items: list[BranchView]) -> tuple[str, str, str, str]:
+    """One row for every item branch of a for_each (SPEC §13): count, git branches, phases, how they stand."""
+    first = items[0]
+    base = item_base(first.head) or first.head
+    phases = ", ".join(item_base(k) or k for k in first.phases)
+    now = counted([view.state for view in items])
+    failed = [view.head for view in items if view.state == "failed"]
+    if failed:
+        now += f" ({', '.join(failed)})"
+    return f"{base} ×{len(items)}", first.branch.rpartition(".")[0] + f".{base}-*", phases, now
 
 
 def running_now(record: RunRecord, state: Any) -> list[str]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.git.merges import lane_branch, merge_message
 from alphred.workflow.fan_outs import fan_outs
-from alphred.workflow.model import FanOut
+from alphred.workflow.model import FanOut, base_key, instance_key
 
 if TYPE_CHECKING:
     from alphred.engine import RunState
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # What a branch is doing, in the words ``alphred status`` and the Markdown summaries use.
 PENDING, RUNNING, QUEUED, ARRIVED = "pending", "running", "queued", "arrived"
 WAITING, MERGING, CONFLICTED, MERGED = "waiting to merge", "merging", "conflicted", "merged"
-CANCELLED, FAILED, NOT_MERGED = "cancelled", "failed", "not merged"
+CANCELLED, FAILED, NOT_MERGED, SKIPPED = "cancelled", "failed", "not merged", "skipped"
 
 
 @dataclass(frozen=True)
@@ -62,9 +62,12 @@ def phase_heads(workflow: Workflow) -> dict[str, str]:
     """The branch head (first phase) of every phase inside a branch of a fan-out."""
     found: dict[str, str] = {}
     for group in fan_outs(workflow):
+        items = range(workflow.limits.max_items) if is_for_each(workflow, group) else ()
         for head in group.branches:
             for key in group.regions[head]:
                 found.setdefault(key, head)
+                for index in items:  # a for_each item's phases work on the item's branch (SPEC §13)
+                    found.setdefault(instance_key(key, index), instance_key(head, index))
     return found
 
 
@@ -100,9 +103,9 @@ def branch_views(
     views: list[BranchView] = []
     for group in fan_outs(workflow):
         join = workflow.phase(group.join) if group.join is not None else None
-        for head in group.branches:
-            phases = tuple(k for k in workflow.phase_keys if k in group.regions[head])
-            state_word, phase, conflicts = _standing(group, head, steps, state, merges or {}, run_status)
+        for head, region in group_branches(workflow, group, steps, state):
+            phases = tuple(sorted(region, key=lambda k: workflow.phase(k).sequence_index))
+            state_word, phase, conflicts = _standing(group, head, region, steps, state, merges or {}, run_status)
             views.append(
                 BranchView(
                     fan_out=group.source,
@@ -121,9 +124,40 @@ def branch_views(
     return views
 
 
+def is_for_each(workflow: Workflow, group: FanOut) -> bool:
+    """True when ``group`` is a for_each (SPEC §13): its branches are its items, known at run time."""
+    return any(
+        t.priority == group.priority and t.for_each is not None for t in workflow.phase(group.source).transitions
+    )
+
+
+def group_branches(
+    workflow: Workflow, group: FanOut, steps: Sequence[Any], state: RunState | None
+) -> list[tuple[str, frozenset[str]]]:
+    """The branches of ``group`` with their phases: a static fan-out's listed ones; a for_each's items of its
+    latest visit (``<phase>-<index>``, from the engine's lanes and the steps after the fan-out)."""
+    if not is_for_each(workflow, group):
+        return [(head, group.regions[head]) for head in group.branches]
+    (target,) = group.branches
+    region = group.regions[target]
+    indices: set[int] = set()
+    if state is not None:
+        indices |= {lane.index for lane in state.lanes if lane.index is not None}
+    start = _last_fan_out(group, steps)
+    if start is not None:
+        fanned = str(_field(steps[start], "next") or "")
+        indices |= {int(h.rpartition("-")[2]) for h in fanned.split(",") if base_key(h) == target and h != target}
+        for step in steps[start + 1 :]:
+            key = str(_field(step, "phase"))
+            if base_key(key) != key and base_key(key) in region:
+                indices.add(int(key.rpartition("-")[2]))
+    return [(instance_key(target, i), frozenset(instance_key(k, i) for k in region)) for i in sorted(indices)]
+
+
 def _standing(
     group: FanOut,
     head: str,
+    region: frozenset[str],
     steps: Sequence[Any],
     state: RunState | None,
     merges: Mapping[str, Sequence[str]],
@@ -132,7 +166,11 @@ def _standing(
     """``(state word, phase, conflicts)`` of branch ``head`` of ``group``."""
     if state is not None:
         lane = next((lane for lane in state.lanes if lane.head == head), None)
+        if lane is not None and lane.skipped:
+            return SKIPPED, None, ()
         if lane is not None and state.status.value != "failed":  # a failed run keeps its lanes for a retry
+            if lane.failed:
+                return FAILED, None, ()
             if lane.current is not None:
                 return RUNNING, lane.current, ()
             if lane.queued is not None:
@@ -145,9 +183,10 @@ def _standing(
             if merge.pending[0] != head:
                 return WAITING, None, ()
             return (CONFLICTED, None, merge.conflicts) if merge.conflicts else (MERGING, None, ())
+    if state is not None and state.branches is not None and head in (state.branches.get("skipped") or ()):
+        return SKIPPED, None, ()
     start = _last_fan_out(group, steps)
     later = list(steps[start + 1 :]) if start is not None else []
-    region = group.regions[head]
     mine = [s for s in later if _field(s, "phase") in region]
     last = mine[-1] if mine else None
     last_phase = None if last is None else _field(last, "phase")
@@ -180,8 +219,15 @@ def _last_fan_out(group: FanOut, steps: Sequence[Any]) -> int | None:
     """Index of the latest step that took ``group``: its ``next`` lists the branches (the engine's history)
     or names the first (a stored routing decision); a branch head is entered by nothing else."""
     taken = {",".join(group.branches), *group.branches}
+    items = tuple(f"{head}-" for head in group.branches)  # a for_each's items (SPEC §13), or its join at once
     for index in range(len(steps) - 1, -1, -1):
-        if _field(steps[index], "phase") == group.source and _field(steps[index], "next") in taken:
+        if _field(steps[index], "phase") != group.source:
+            continue
+        following = str(_field(steps[index], "next") or "")
+        started = set(following.split(","))  # a guarded fan-out lists only the branches it started (SPEC §13)
+        if following in taken or started <= set(group.branches) or following.startswith(items):
+            return index
+        if following and following == group.join:  # nothing started: an empty list, every branch skipped
             return index
     return None
 
@@ -269,12 +315,14 @@ def run_branch_views(
         return []
     if state is None:
         state = stored_state(store, record.id, workflow)
-    heads = [head for group in groups for head in group.branches]
+    if steps is None:
+        steps = store.list_steps(record.id)
+    heads = [head for group in groups for head, _ in group_branches(workflow, group, steps, state)]
     merges = merge_commits(record.repo_path, record.branch, record.base_sha, record.tree_key, heads)
     return branch_views(
         workflow,
         record.branch,
-        store.list_steps(record.id) if steps is None else steps,
+        steps,
         state,
         merges,
         record.status.value,

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from alphred.redact import process_redactor
+from alphred.views.item_groups import item_base
 from alphred.views.style import (
     Painter,
     display_width,
@@ -113,6 +114,28 @@ def wrap_parts(text: str, first: int, rest: int) -> list[str]:
         current = fit(words[-1], rest)
     lines.append(current)
     return [line for line in lines if line] or [""]
+
+
+def _grouped_items(active: list[Active], now: float) -> list[str] | None:
+    """The live line's entries with a for_each's running items as one (``implement ×12 4.2s``, the oldest's
+    time; SPEC §13); None when no two running attempts are items of the same phase."""
+    bases = [item_base(a.label.split(" ", 1)[0]) for a in active]
+    counts: dict[str, int] = {}
+    for base in bases:
+        if base is not None:
+            counts[base] = counts.get(base, 0) + 1
+    if not any(n > 1 for n in counts.values()):
+        return None
+    entries: list[str] = []
+    shown: set[str] = set()
+    for a, base in zip(active, bases, strict=True):
+        if base is not None and counts[base] > 1:
+            if base not in shown:  # the first (oldest) item stands for them all
+                entries.append(f"{base} ×{counts[base]} {now - a.started:.1f}s")
+                shown.add(base)
+            continue
+        entries.append(f"{branch_tag(a.branch)}{a.label} {now - a.started:.1f}s")
+    return entries
 
 
 def branch_tag(branch: str | None) -> str:
@@ -212,7 +235,9 @@ class Progress:
                 text += f" · │ {output}"
             return fit(text, width)
         head = f"⟳ {len(active)} running: "
-        entries = [f"{branch_tag(a.branch)}{a.label} {now - a.started:.1f}s" for a in active]
+        entries = _grouped_items(active, now)
+        if entries is None:
+            entries = [f"{branch_tag(a.branch)}{a.label} {now - a.started:.1f}s" for a in active]
         room = width - display_width(head) - display_width(tail)
         listed = " · ".join(entries)
         if display_width(listed) > room:  # the short form: phase names and times only
@@ -278,6 +303,8 @@ class Progress:
 
         On the run branch it shows the run's step number; in a branch, the count of that branch's steps
         (the branches of a fan-out start together, when the run's count is already past them all)."""
+        if not self.enabled:  # -q: nobody watches, nothing to keep or format
+            return
         branch = effect.branch
         with self._lock:
             self._tokens = max(self._tokens, state.tokens)
@@ -297,6 +324,8 @@ class Progress:
 
     def step_finished(self, effect: RecordStep, stats: Measured) -> None:
         """A phase attempt finished (or was interrupted or cancelled)."""
+        if not self.enabled:
+            return
         with self._lock:
             self._active.pop((effect.phase, effect.attempt), None)
             self._tokens += stats.tokens

@@ -12,7 +12,7 @@ from typing import Any
 from alphred.engine import RunState, RunStatus, template_context
 from alphred.guards.templates import render_template
 from alphred.scm import build_pr_body, default_pr_title
-from alphred.store import RunRecord, SqlRunStore
+from alphred.store import RunRecord, SqlRunStore, StepRecord
 from alphred.views.branch_status import phase_branches, run_branch_views
 from alphred.views.status import status_object, with_state
 from alphred.workflow import Phase, Workflow
@@ -45,8 +45,24 @@ def pull_request_text(
         title = render_template(title_template, template_context(state, workflow, last)).strip()
     else:
         title = default_pr_title(status, workflow.name)
-    body = build_pr_body(status, report, branches=_branches(store, record, workflow, state))
+    costs = [_cost_row(workflow, step) for step in steps]
+    body = build_pr_body(status, report, branches=_branches(store, record, workflow, state), costs=costs)
     return title or default_pr_title(status, workflow.name), body
+
+
+def _cost_row(workflow: Workflow, step: StepRecord) -> dict[str, Any]:
+    """One row of the PR body's cost table: the step's phase, attempt, who ran it, tokens, cost, time."""
+    phase = workflow.phase(step.phase) if step.phase in workflow.phase_keys else None
+    provider = phase.provider if phase is not None and phase.provider else (phase.type.value if phase else None)
+    return {
+        "phase": step.phase,
+        "attempt": step.attempt,
+        "provider": provider,
+        "model": phase.model if phase is not None else None,
+        "tokens": step.tokens,
+        "cost_usd": step.cost_usd,
+        "duration_ms": step.duration_ms,
+    }
 
 
 def _branches(store: SqlRunStore, record: RunRecord, workflow: Workflow, state: RunState) -> list[dict[str, Any]]:

@@ -26,12 +26,16 @@ _time = iso_utc
 
 
 def status_object(
-    run: RunRecord, steps: list[StepRecord] | None = None, branches: Mapping[str, str] | None = None
+    run: RunRecord,
+    steps: list[StepRecord] | None = None,
+    branches: Mapping[str, str] | None = None,
+    reports: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Build the JSON status object of a run; ``steps`` is omitted when None (``runs --json``).
 
     ``branches`` maps each phase inside a branch of a fan-out to its git branch (``branches_by_run``); every
-    phase and step carries ``branch``, null on the run branch (SPEC §8).
+    phase and step carries ``branch``, null on the run branch (SPEC §8). With ``reports`` (the store's
+    ``latest_reports``: ``status --json``) every phase carries ``report``, its latest report (SPEC §12).
     """
     branches = branches or {}
     phases = [
@@ -47,6 +51,9 @@ def status_object(
         }
         for node in sorted(run.nodes, key=lambda n: n.sequence_index)
     ]
+    if reports is not None:
+        for phase in phases:
+            phase["report"] = reports.get(str(phase["key"]))
     obj: dict[str, Any] = {
         "run_id": run.id,
         "workflow": {"key": run.tree_key, "version": run.tree_version},
@@ -85,7 +92,7 @@ def run_status(store: SqlRunStore, run: RunRecord, *, with_steps: bool = True) -
     """The status object of ``run`` as ``status --json`` prints it: steps (unless not ``with_steps``) and
     the ``branch`` of every phase and step."""
     steps = store.list_steps(run.id) if with_steps else None
-    return status_object(run, steps, branches_by_run(store, [run])[run.id])
+    return status_object(run, steps, branches_by_run(store, [run])[run.id], store.latest_reports(run.id))
 
 
 def step_entry(step: StepRecord | RecordStep, branch: str | None = None) -> dict[str, Any]:

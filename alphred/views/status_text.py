@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.engine.state import failed_over
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
+from alphred.views.item_groups import counted, item_base
 from alphred.views.routing_text import explanation_lines, routes_by_step
 from alphred.views.status import shown_phase_status, status_object
 from alphred.views.style import Painter, table
@@ -39,7 +40,7 @@ def status_json(store: SqlRunStore, record: RunRecord, explain: bool = False) ->
         from alphred.views.branch_status import phase_branches
 
         branches = phase_branches(workflow, record.branch)
-    obj = status_object(record, store.list_steps(record.id), branches)
+    obj = status_object(record, store.list_steps(record.id), branches, store.latest_reports(record.id))
     if explain:
         routes = routes_by_step(store.routing_decisions(record.id))
         for step in obj["steps"]:
@@ -77,7 +78,23 @@ def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Pl
 
 def _phase_lines(obj: dict[str, Any]) -> list[str]:
     rows: list[tuple[str, ...]] = [("PHASE", "STATUS", "ATTEMPT", "VISITS", "DECISION", "EXIT", "TOKENS")]
+    items: dict[str, list[dict[str, Any]]] = {}
     for p in obj["phases"]:
+        base = item_base(p["key"])
+        if base is not None:
+            items.setdefault(base, []).append(p)
+    for p in obj["phases"]:
+        if item_base(p["key"]) is not None:
+            continue  # a for_each's items: one row for all of them, below
+        if p["key"] in items:  # `implement ×12  9 completed, 2 running, 1 failed`
+            group = items[p["key"]]
+            words = [shown_phase_status(obj["status"], obj["reason"], i["status"]) for i in group]
+            attempts, visits = sum(i["attempt"] for i in group), sum(i["visits"] for i in group)
+            tokens = sum(i["tokens"] for i in group)
+            rows.append(
+                (f"{p['key']} ×{len(group)}", counted(words), str(attempts), str(visits), "-", "-", f"{tokens:,}")
+            )
+            continue
         shown = shown_phase_status(obj["status"], obj["reason"], p["status"])  # the web view says the same
         exit_code = "-" if p["exit_code"] is None else str(p["exit_code"])
         rows.append(
@@ -147,4 +164,24 @@ def status_lines(
         record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
     )
     lines.append("next: " + " · ".join(hints))
+    return lines
+
+
+def artifacts_json(store: SqlRunStore, run_id: int) -> list[dict[str, Any]]:
+    """The run's artifacts for ``status --artifacts --json``: path, size, sha256, when stored."""
+    return [
+        {"path": f.path, "size": f.size, "sha256": f.sha256, "stored_at": f.updated_at.isoformat()}
+        for f in store.run_files(run_id, "artifacts")
+    ]
+
+
+def artifact_lines(store: SqlRunStore, run_id: int, place: Place) -> list[str]:
+    """The ``artifacts:`` block of ``status --artifacts``: each file with its size, and how to fetch them."""
+    files = store.run_files(run_id, "artifacts")
+    if not files:
+        return ["artifacts: none"]
+    total = sum(f.size for f in files)
+    lines = [f"artifacts: {len(files)} file{'s' if len(files) != 1 else ''}, {total:,} bytes"]
+    lines += [f"  {f.size:>12,}  {f.path}" for f in files]
+    lines.append(f"  fetch: {place.alphred(f'artifacts {run_id} -o DIR')}")
     return lines

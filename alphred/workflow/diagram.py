@@ -11,7 +11,13 @@ import json
 from alphred.workflow.layout import edge_label, workflow_graph
 from alphred.workflow.model import END, FAIL, Phase, Transition, Workflow
 
-_SHAPES = {"agent": ("[", "]"), "command": ("[/", "/]"), "approval": ("{", "}")}
+_SHAPES = {
+    "agent": ("[", "]"),
+    "command": ("[/", "/]"),
+    "approval": ("{", "}"),
+    "pull_request": ("[[", "]]"),
+    "ci": ("([", "])"),
+}
 
 
 def _edge_label(t: Transition) -> str:
@@ -62,7 +68,13 @@ def _mermaid_text(text: str) -> str:
 
 def render_dot(workflow: Workflow) -> str:
     """Graphviz DOT text with guards shown on the edges."""
-    shapes = {"agent": "box", "command": "parallelogram", "approval": "diamond"}
+    shapes = {
+        "agent": "box",
+        "command": "parallelogram",
+        "approval": "diamond",
+        "pull_request": "box3d",
+        "ci": "hexagon",
+    }
     lines = [f"digraph {json.dumps(workflow.key)} {{", "    rankdir=TB;"]
     for phase in _placed(workflow):
         lines.append(

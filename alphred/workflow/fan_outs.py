@@ -84,6 +84,12 @@ def _check_fan_out(workflow: Workflow, group: FanOut, nodes: NodeIndex, out: Col
                 out.error(
                     where, f"approval phase '{key}' inside branch '{head}' of {what}: approvals run on the run branch"
                 )
+            if phase.type in (PhaseType.PULL_REQUEST, PhaseType.CI):
+                out.error(
+                    where,
+                    f"{phase.type.value} phase '{key}' inside branch '{head}' of {what}: "
+                    "the pull request is the run branch's, so this phase runs on the run branch",
+                )
             if not phase.transitions:
                 out.error(
                     where,

@@ -33,6 +33,12 @@ def parse_duration(value: object) -> float | None:
 
 def read_str(node: yaml.Node, name: str, out: Collector) -> str | None:
     """A string scalar (numbers are accepted and turned into text)."""
+    if _unquoted_placeholder(node):
+        hint = f'{name}: "{{{{ ... }}}}"'
+        if name == "run":
+            hint = 'run: "sh -c {{ inputs.cmd }}" to run a command held in an input'
+        out.error(node, f"'{name}' starts with '{{{{' unquoted, which YAML reads as a mapping: quote it ({hint})")
+        return None
     if not isinstance(node, yaml.ScalarNode) or is_null(node):
         out.error(node, f"'{name}' must be a string")
         return None
@@ -41,6 +47,13 @@ def read_str(node: yaml.Node, name: str, out: Collector) -> str | None:
         out.error(node, f"'{name}' must be a string, not a boolean")
         return None
     return str(value)
+
+
+def _unquoted_placeholder(node: yaml.Node) -> bool:
+    """True for ``{{ x }}`` written without quotes: YAML reads a flow mapping whose key is a mapping."""
+    return (
+        isinstance(node, yaml.MappingNode) and len(node.value) == 1 and isinstance(node.value[0][0], yaml.MappingNode)
+    )
 
 
 def read_int(node: yaml.Node, name: str, out: Collector, minimum: int = 0) -> int | None:

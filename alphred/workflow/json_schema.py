@@ -29,6 +29,7 @@ from alphred.workflow.keys import (
     TRANSITION_KEYS,
 )
 from alphred.workflow.provider_keys import OPTIONS_KEY, JsonSchema, ProviderCatalogue, ProviderKeys
+from alphred.workflow.tooling import MCP_SCHEMA, TOOLS_SCHEMA
 
 SCHEMA_ID = "alphred-workflow-1.schema.json"
 PHASE_KEY_PATTERN = "^[a-z_][a-z0-9_]{0,63}$"
@@ -49,10 +50,25 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "max_visits": {"type": "integer", "minimum": 1},
     "timeout": DURATION,
     "idle_timeout": DURATION,
-    "context": {"oneOf": [{"type": "boolean"}, {"type": "null"}, {"type": "array", "items": STRING}]},
+    "context": {
+        "oneOf": [
+            {"type": "boolean"},
+            {"type": "null"},
+            {"type": "array", "items": STRING},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "from": {"type": "array", "items": STRING},
+                    "max_reports": {"type": "integer", "minimum": 1, "maximum": 32},
+                },
+            },
+        ]
+    },
     "join": {
-        "enum": ["all", "any"],
-        "description": "Fan-in: run once every branch (all) or the first branch (any) arrived",
+        "enum": ["all", "any", "all_done"],
+        "description": "Fan-in: run once every branch (all) or the first branch (any) arrived, or once every "
+        "branch ended, merging the ones that arrived (all_done)",
     },
     "on_conflict": {"type": "string", "description": "The phase that resolves a merge conflict at this join"},
     # agent, command and approval phases
@@ -69,9 +85,12 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "checks": {"$ref": "#/$defs/checks"},
     "run": STRING,
     "allow_failure": {"type": "boolean"},
+    "shell": {"enum": ["sh", "bash"], "description": "The shell of a command phase: sh (/bin/sh, the default) or bash"},
     "message": STRING,
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,
+    "tools": TOOLS_SCHEMA,
+    "mcp": MCP_SCHEMA,
     "output": {
         "$ref": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -90,6 +109,12 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
             ]
         },
         "description": "Providers the next attempt moves to after a usage limit, an auth failure or an outage",
+    },
+    "memory": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
+        "description": "$ALPHRED_MEMORY: a directory restored from the last completed run of this workflow and "
+        "memory name in the repository, saved when the run completes",
     },
 }
 SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
@@ -116,6 +141,16 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "minimum": 1,
             "description": "Consecutive stalled visits of a phase before the run fails 'stalled' (default 3)",
         },
+        "max_artifact_bytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Bytes a run may keep in $ALPHRED_ARTIFACTS, and in $ALPHRED_MEMORY (default 50 MiB)",
+        },
+        "max_items": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The longest list a for_each may fan out over (default 20)",
+        },
     },
     "pull_request": {
         "title": STRING,
@@ -139,6 +174,20 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
         "base": STRING,
         "labels": {"type": "array", "items": STRING},
         "reviewers": {"type": "array", "items": STRING},
+        "existing": {
+            "type": "string",
+            "description": "An open pull request (a number or URL, templated): its head branch is checked out into "
+            "the run's worktree and the run's commits are pushed to it; no new pull request is opened",
+        },
+        "allow_forks": {
+            "type": "boolean",
+            "description": "Accept an existing pull request from a fork (default false)",
+        },
+        "branch": {
+            "type": "string",
+            "description": "Open this phase's pull request from its own branch (templated, sanitised), cut from the "
+            "run branch when the phase runs: several such phases open several pull requests",
+        },
     },
     "ci": {
         "poll": {"$ref": "#/$defs/duration", "description": "How often the checks are looked at (default 30s)"},
@@ -152,7 +201,20 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
                     "type": "array",
                     "minItems": 2,
                     "uniqueItems": True,
-                    "items": {"type": "string", "pattern": PHASE_KEY_PATTERN},
+                    "items": {
+                        "oneOf": [
+                            {"type": "string", "pattern": PHASE_KEY_PATTERN},
+                            {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["phase"],
+                                "properties": {
+                                    "phase": {"type": "string", "pattern": PHASE_KEY_PATTERN},
+                                    "when": {"type": "string", "description": "The branch starts only when it holds"},
+                                },
+                            },
+                        ]
+                    },
                     "description": "A fan-out: each listed phase starts a parallel branch",
                 },
             ]
@@ -160,6 +222,8 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
         "when": {"type": "string", "description": "Guard expression; without it the transition is auto"},
         "max": {"type": "integer", "minimum": 1, "description": "How often this edge may be taken in one run"},
         "priority": {"type": "integer", "minimum": 0},
+        "for_each": {"type": "string", "description": "A guard path yielding a list: one branch per item"},
+        "as": {"type": "string", "pattern": "^[a-z_][a-z0-9_]{0,31}$", "description": "The item's path name"},
     },
 }
 CHECK_SCHEMAS: dict[str, JsonSchema] = {

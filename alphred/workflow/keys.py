@@ -17,12 +17,17 @@ TOP_KEYS = (
     "start",
     "pull_request",
     "git",
+    "memory",
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_wait", "max_stalls")
+LIMIT_KEYS = (
+    "max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_wait", "max_stalls", "max_artifact_bytes",
+    "max_items",
+)  # fmt: skip
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
-TRANSITION_KEYS = ("to", "when", "max", "priority")
+TRANSITION_KEYS = ("to", "when", "max", "priority", "for_each", "as")
+BRANCH_KEYS = ("phase", "when")  # a guarded branch of a static fan-out (SPEC §13)
 CHECK_KINDS = ("run", "changed", "unchanged", "report")
 CHECK_KEYS = (*CHECK_KINDS, "name", "timeout")
 REPORT_CHECK_KEYS = ("required",)
@@ -39,11 +44,25 @@ COMMON_PHASE_KEYS = (
     "on_conflict",
 )
 AGENT_KEYS = (
-    "provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output", "fallback",
-)  # fmt: skip
-COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output")
+    "provider",
+    "model",
+    "prompt",
+    "prompt_file",
+    "decisions",
+    "checks",
+    "sandbox",
+    "env",
+    "output",
+    "tools",
+    "mcp",
+    "fallback",
+)
+COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output", "shell")
+SHELLS = ("sh", "bash")  # ``shell:`` of a command phase: /bin/sh (the default) or bash
 APPROVAL_KEYS = ("message",)
-PULL_REQUEST_PHASE_KEYS = ("title", "body_from", "draft", "base", "labels", "reviewers")
+PULL_REQUEST_PHASE_KEYS = (
+    "title", "body_from", "draft", "base", "labels", "reviewers", "existing", "allow_forks", "branch",
+)  # fmt: skip
 CI_KEYS = ("poll", "required_only")
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares
@@ -56,8 +75,11 @@ COMMON_DEFAULTABLE_KEYS = (
     "timeout",
     "idle_timeout",
     "allow_failure",
+    "shell",
     "sandbox",
     "env",
+    "tools",
+    "mcp",
 )
 
 

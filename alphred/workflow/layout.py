@@ -91,13 +91,14 @@ def workflow_graph(workflow: Workflow) -> Graph:
     edges: list[GraphEdge] = []
     for phase in workflow.phases:
         for t in phase.transitions:
-            items = getattr(t, "for_each", None)  # a dynamic fan-out (SPEC §13), where the model has it
+            path = t.for_each  # a dynamic fan-out (SPEC §13)
+            items = ".".join(path) if path is not None else None
             kind = "for_each" if items else "fan_out" if t.fan_out else "next"
             label = f"for each {items}" if items else edge_label(t)
             for target in t.targets:
                 edges.append(GraphEdge(phase.key, target, label, kind))
                 if items:
-                    each[target] = str(items)
+                    each[target] = items
         if phase.on_conflict is not None:
             edges.append(GraphEdge(phase.key, phase.on_conflict, "on conflict", "conflict"))
     nodes = [

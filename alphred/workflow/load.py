@@ -21,6 +21,8 @@ from alphred.workflow.containment import read_git
 from alphred.workflow.files import MAX_WORKFLOW_BYTES, FileRefusedError, read_regular_text
 from alphred.workflow.keys import COMMON_DEFAULTABLE_KEYS, INPUT_KEYS, LIMIT_KEYS, PULL_REQUEST_KEYS, TOP_KEYS
 from alphred.workflow.model import (
+    DEFAULT_MAX_ARTIFACT_BYTES,
+    DEFAULT_MAX_ITEMS,
     DEFAULT_MAX_PARALLEL,
     DEFAULT_MAX_STALLS,
     DEFAULT_MAX_STEPS,
@@ -46,6 +48,7 @@ from alphred.workflow.yaml_source import (
 )
 
 WORKFLOW_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+MEMORY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 
 
@@ -142,6 +145,7 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
     if "pull_request" in top:
         pull_request, title, when = _pull_request(reading, top["pull_request"])
     hooks = read_git(top["git"], out) if "git" in top else False
+    memory = _memory(top["memory"], out) if "memory" in top else None
     if key is None or start is None or not phases:
         if "phases" in top and not phases and not out.has_errors:
             out.error(top["phases"], "a workflow needs at least one phase")
@@ -158,11 +162,21 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
         pull_request_title=title,
         pull_request_when=when,
         source_path=source,
-        content_hash=reading.hash.hexdigest(),
+        content_hash=str(reading.hash.hexdigest()),
         source_text=reading.text,
         source_files=dict(reading.files),
         git_hooks=hooks,
+        memory=memory,
     )
+
+
+def _memory(node: yaml.Node, out: Collector) -> str | None:
+    """``memory: NAME`` (SPEC §17): a name of letters, digits, ``.``, ``_`` and ``-``."""
+    name = f.read_str(node, "memory", out)
+    if name is not None and not MEMORY_NAME.fullmatch(name):
+        out.error(node, f"memory name '{name}' must match [A-Za-z0-9][A-Za-z0-9._-]{{0,99}}")
+        return None
+    return name
 
 
 def _inputs(reading: Reading, node: yaml.Node) -> tuple[InputSpec, ...]:
@@ -219,13 +233,20 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
     wait = f.read_duration(fields["max_wait"], "max_wait", out) if "max_wait" in fields else None
     stalls = f.read_int(fields["max_stalls"], "max_stalls", out, 1) if "max_stalls" in fields else None
+    artifact_bytes = None
+    if "max_artifact_bytes" in fields:
+        artifact_bytes = f.read_int(fields["max_artifact_bytes"], "max_artifact_bytes", out, 1)
+    artifact_bytes = artifact_bytes or DEFAULT_MAX_ARTIFACT_BYTES
+    items = f.read_int(fields["max_items"], "max_items", out, 1) if "max_items" in fields else None
     return Limits(
         steps or DEFAULT_MAX_STEPS,
         tokens,
         cost,
         par or DEFAULT_MAX_PARALLEL,
-        DEFAULT_MAX_WAIT if wait is None else wait,
-        stalls or DEFAULT_MAX_STALLS,
+        max_wait=DEFAULT_MAX_WAIT if wait is None else wait,
+        max_stalls=stalls or DEFAULT_MAX_STALLS,
+        max_artifact_bytes=artifact_bytes,
+        max_items=items or DEFAULT_MAX_ITEMS,
     )
 
 

@@ -23,7 +23,9 @@ DEFAULT_CHECK_TIMEOUT = 600.0
 DEFAULT_MAX_PARALLEL = 4
 DEFAULT_MAX_WAIT = 6 * 3600.0  # seconds a run may wait out usage limits in all (SPEC §15)
 DEFAULT_MAX_STALLS = 3  # consecutive stalled visits of a phase before the run fails ``stalled`` (SPEC §15)
-JOIN_MODES = ("all", "any")
+DEFAULT_MAX_ARTIFACT_BYTES = 50 * 1024 * 1024  # per run, artifacts and memory each (SPEC §17)
+JOIN_MODES = ("all", "any", "all_done")
+DEFAULT_MAX_ITEMS = 20  # a for_each list longer than this fails the run (SPEC §13)
 
 
 class PhaseType(StrEnum):
@@ -59,6 +61,10 @@ class Transition:
     max: int | None = None
     pos: SourcePos = SourcePos(0, 0)
     fan_out: tuple[str, ...] = ()  # a fan-out's branch phases (SPEC §8); ``target`` is then the first
+    branch_guards: tuple[Expr | None, ...] = ()  # per branch of a static fan-out: its ``when`` (SPEC §13)
+    branch_whens: tuple[str | None, ...] = ()  # the guards' text, as written
+    for_each: tuple[str, ...] | None = None  # the guard path of a dynamic fan-out's list (SPEC §13)
+    alias: str | None = None  # ``as``: the item's path name inside each branch (``<alias>_index``: its index)
 
     @property
     def auto(self) -> bool:
@@ -91,6 +97,8 @@ class Limits:
     max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
     max_wait: float = DEFAULT_MAX_WAIT  # seconds of waiting out usage limits, in all (SPEC §15)
     max_stalls: int = DEFAULT_MAX_STALLS  # consecutive stalled visits of one phase (SPEC §15)
+    max_artifact_bytes: int = DEFAULT_MAX_ARTIFACT_BYTES  # a run's $ALPHRED_ARTIFACTS (and $ALPHRED_MEMORY)
+    max_items: int = DEFAULT_MAX_ITEMS  # the longest list a for_each may fan out over (SPEC §13)
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,57 @@ class SandboxPolicy:
     network: bool = False
 
 
+MCP_PREFIX = "mcp__"
+
+
+@dataclass(frozen=True)
+class ToolPolicy:
+    """A phase's ``tools:`` (SPEC §14): ``allow`` (None: no allow-list) and ``deny``, tool names or patterns;
+    an MCP tool is named ``mcp__<server>__<tool>``."""
+
+    allow: tuple[str, ...] | None = None
+    deny: tuple[str, ...] = ()
+
+    def permits(self, name: str) -> bool:
+        """Whether a tool of this exact name may be used (patterns such as ``Bash(pytest:*)`` match the
+        calls their provider checks, not the bare name; ``mcp__server`` stands for all of its tools)."""
+        if any(_names(entry, name) for entry in self.deny):
+            return False
+        return self.allow is None or any(_names(entry, name) for entry in self.allow)
+
+
+def _names(entry: str, name: str) -> bool:
+    if entry == name:
+        return True
+    return entry.startswith(MCP_PREFIX) and entry.count("__") == 1 and name.startswith(entry + "__")
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """One entry of a phase's ``mcp:`` (SPEC §14): a stdio server (``command``, ``args``, ``cwd`` inside the
+    worktree) or a streamable-HTTP one (``url``, ``headers``); ``env`` names the variables (secrets) given to
+    this server only, resolved at run time; a header value may use ``${NAME}`` of one of them."""
+
+    name: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+    cwd: str | None = None
+    url: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def transport(self) -> str:
+        """``stdio`` or ``http``."""
+        return "http" if self.url is not None else "stdio"
+
+    def describe(self) -> str:
+        """One line: what runs (or where it is), and the variables it gets (names only)."""
+        what = self.url if self.url is not None else " ".join([self.command or "", *self.args])
+        env = f" (env: {', '.join(self.env)})" if self.env else ""
+        return f"{self.name}: {self.transport} {what}{env}"
+
+
 @dataclass(frozen=True)
 class Fallback:
     """One provider of an agent phase's ``fallback:`` list (SPEC §15): its model and its own provider keys,
@@ -175,16 +234,20 @@ class Phase:
     timeout: float | None = None
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     context: tuple[str, ...] | None = None  # None: every direct predecessor; (): no upstream context
+    max_reports: int | None = None  # ``context: {max_reports: N}``: how many reports it receives (None: 4)
     options: Mapping[str, Any] = field(default_factory=dict)  # provider-specific keys (script, sandbox...)
     templates: Mapping[str, Template] = field(default_factory=dict)  # "prompt" | "run" | "message"
     checks: tuple[Check, ...] = ()  # SPEC §9, run in order after the phase's work, before its commit
     pos: SourcePos = SourcePos(0, 0)
-    join: str | None = None  # "all" | "any": the fan-in of a fan-out (SPEC §8)
+    join: str | None = None  # "all" | "any" | "all_done": the fan-in of a fan-out (SPEC §8, §13)
     on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
     sandbox: SandboxPolicy | None = None  # SPEC §14: its processes run sandboxed (None: not)
     env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
+    tools: ToolPolicy | None = None  # SPEC §14: the tools its agent may use (None: the provider's own set)
+    mcp: tuple[McpServer, ...] = ()  # SPEC §14: the MCP servers offered to its agent
     # SPEC §12: the JSON Schema of its report (``decision`` merged in for an agent phase); None: untyped
     output: Mapping[str, Any] | None = None
+    shell: str = "sh"  # a command phase's shell: "sh" (/bin/sh) or "bash"
     fallback: tuple[Fallback, ...] = ()  # SPEC §15: providers the next attempt moves to, in order
 
     def providers(self) -> tuple[str, ...]:
@@ -229,10 +292,23 @@ class Workflow:
     source_text: str = field(default="", repr=False)  # the YAML text, stored with the tree for resume
     source_files: Mapping[str, str] = field(default_factory=dict, repr=False)  # prompt_file path -> text
     git_hooks: bool = False  # ``git: {hooks: true}``: Alphred's commits run the repository's hooks
+    memory: str | None = None  # ``memory: NAME``: $ALPHRED_MEMORY, kept across runs (SPEC §17)
 
     def phase(self, key: str) -> Phase:
-        """Return the phase called ``key`` (KeyError when there is none)."""
-        return self._by_key[key]
+        """Return the phase called ``key`` (KeyError when there is none); a for_each item's instance
+        ``<phase>-<index>`` (SPEC §13) is its phase."""
+        found = self._by_key.get(key) or self._instances.get(key)
+        if found is None:
+            found = self._instances[key] = replace(self._by_key[base_key(key)], key=key)
+        return found
+
+    @cached_property
+    def _instances(self) -> dict[str, Phase]:
+        return {}
+
+    def has_phase(self, key: str) -> bool:
+        """True when ``key`` is a phase of the workflow or a for_each item's instance of one."""
+        return key in self._by_key or (base_key(key) != key and base_key(key) in self._by_key)
 
     @cached_property
     def _by_key(self) -> dict[str, Phase]:
@@ -244,18 +320,46 @@ class Workflow:
         return tuple(p.key for p in self.phases)
 
     def predecessors(self, key: str) -> tuple[str, ...]:
-        """Phases with a transition into ``key``, in file order."""
-        return tuple(p.key for p in self.phases if any(key in t.targets for t in p.transitions))
+        """Phases with a transition into ``key``, in file order; for a for_each item's phase, the item's own
+        instances of the predecessors inside its branch."""
+        base = base_key(key)
+        found = tuple(p.key for p in self.phases if any(base in t.targets for t in p.transitions))
+        if base == key or self.item_alias(key) is None:
+            return found
+        index = int(key.rpartition("-")[2])
+        return tuple(instance_key(p, index) if self.item_alias(p) is not None else p for p in found)
 
     @cached_property
     def fan_outs(self) -> tuple[FanOut, ...]:
         """Every fan-out with its branches and join, in file order (SPEC §8)."""
         return compute_fan_outs(self)
 
+    def item_alias(self, key: str) -> str | None:
+        """The ``as`` name of the for_each whose branch holds phase ``key`` (SPEC §13), or None."""
+        for group in self.fan_outs:
+            t = next(t for t in self.phase(group.source).transitions if t.priority == group.priority)
+            if t.alias is not None and group.branch_of(base_key(key)) is not None:
+                return t.alias
+        return None
+
     @cached_property
     def parallel(self) -> bool:
         """True when the workflow has a fan-out (parallel branches, SPEC §8)."""
         return any(t.fan_out for p in self.phases for t in p.transitions)
+
+
+def base_key(key: str) -> str:
+    """The phase of a for_each item's instance key ``<phase>-<index>`` (SPEC §13); any other key itself.
+
+    Phase keys hold no ``-``, so an instance key never names a phase of its own.
+    """
+    base, dash, index = key.rpartition("-")
+    return base if dash and index.isdigit() else key
+
+
+def instance_key(key: str, index: int) -> str:
+    """The key of phase ``key`` running for item ``index`` of a for_each: ``<phase>-<index>``."""
+    return f"{key}-{index}"
 
 
 @dataclass(frozen=True)

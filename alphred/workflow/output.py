@@ -8,6 +8,7 @@ nothing more).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -49,10 +50,7 @@ def read_output(node: yaml.Node, key: str, out: Collector) -> dict[str, Any] | N
     if declared is not None and str(declared).rstrip("#") != DRAFT_2020_12:
         out.error(_node_at(node, ("$schema",)), f"'output' schemas are JSON Schema draft 2020-12 ({DRAFT_2020_12})")
         return None
-    from jsonschema import Draft202012Validator
-
-    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-    errors = sorted(meta.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(_meta_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     for error in errors:
         where = _node_at(node, tuple(error.absolute_path))
         location = "/".join(str(p) for p in error.absolute_path)
@@ -68,6 +66,14 @@ def read_output(node: yaml.Node, key: str, out: Collector) -> dict[str, Any] | N
         )
         return None
     return data
+
+
+@functools.cache
+def _meta_validator() -> Any:
+    """The draft 2020-12 meta-schema's validator (``jsonschema`` imported on first use, built once)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
 def with_decision(schema: Mapping[str, Any], decisions: Sequence[str], required: bool) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from alphred.guards.templates import Template
 from alphred.workflow import fields as f
 from alphred.workflow.check_block import read_checks
 from alphred.workflow.containment import enforces, is_mode_string, read_env, read_sandbox, switched_off
-from alphred.workflow.keys import allowed_phase_keys
+from alphred.workflow.keys import SHELLS, allowed_phase_keys
 from alphred.workflow.model import (
     APPROVAL_DECISIONS,
     DEFAULT_CI_POLL,
@@ -26,12 +26,15 @@ from alphred.workflow.model import (
     DEFAULT_MAX_VISITS,
     JOIN_MODES,
     Fallback,
+    McpServer,
     Phase,
     PhaseType,
+    ToolPolicy,
 )
 from alphred.workflow.output import read_output, with_decision
 from alphred.workflow.provider_keys import FREE_FORM, keys_of, names, read_settings
 from alphred.workflow.reading import Reading
+from alphred.workflow.tooling import ALIASES, check_tooling, read_aliases, read_mcp, read_tools
 from alphred.workflow.transitions import read_transitions
 from alphred.workflow.yaml_source import did_you_mean, is_null, mapping_items, pos, scalar_value
 
@@ -96,7 +99,9 @@ def _phase(
             out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
             continue
         merged[name] = value_node
-    return _phase_fields(reading, key, index, ptype, provider, key_node, merged)
+    work = _Work()
+    work.defaulted = frozenset(name for name in merged if name not in raw)
+    return _phase_fields(reading, key, index, ptype, provider, key_node, merged, work)
 
 
 def _phase_fields(
@@ -107,9 +112,9 @@ def _phase_fields(
     provider: str | None,
     key_node: yaml.Node,
     fields: dict[str, yaml.Node],
+    work: _Work,
 ) -> Phase:
     out = reading.out
-    work = _Work()
     if ptype is PhaseType.AGENT:
         _agent(reading, key, provider, key_node, fields, work)
     elif ptype is PhaseType.COMMAND:
@@ -132,12 +137,14 @@ def _phase_fields(
     if ptype is PhaseType.CI and timeout is None:
         timeout = DEFAULT_CI_TIMEOUT  # how long it waits for the checks, all polls together
     idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
-    context = _context(reading, fields["context"]) if "context" in fields else None
+    context, max_reports = _context(reading, fields["context"]) if "context" in fields else (None, None)
     transitions = read_transitions(reading, key, fields["transitions"]) if "transitions" in fields else ()
     checks = read_checks(fields["checks"], key, ptype, out, reading.template) if "checks" in fields else ()
     join = f.read_str(fields["join"], "join", out) if "join" in fields else None
     if join is not None and join not in JOIN_MODES:
-        out.error(fields["join"], f"join must be 'all' or 'any', not '{join}'{did_you_mean(join, JOIN_MODES)}")
+        out.error(
+            fields["join"], f"join must be 'all', 'any' or 'all_done', not '{join}'{did_you_mean(join, JOIN_MODES)}"
+        )
     on_conflict = f.read_str(fields["on_conflict"], "on_conflict", out) if "on_conflict" in fields else None
     sandbox = fields.get("sandbox")
     policy = read_sandbox(sandbox, out) if sandbox is not None and not is_mode_string(sandbox) else None
@@ -159,6 +166,7 @@ def _phase_fields(
         prompt_file=work.prompt_file,
         run=work.run,
         allow_failure=work.allow_failure,
+        shell=work.shell,
         message=work.message,
         decisions=work.decisions,
         max_retries=max_retries or 0,
@@ -166,6 +174,7 @@ def _phase_fields(
         timeout=timeout,
         idle_timeout=idle or DEFAULT_IDLE_TIMEOUT,
         context=context,
+        max_reports=max_reports,
         options=work.options,
         templates=work.templates,
         checks=checks,
@@ -175,6 +184,8 @@ def _phase_fields(
         sandbox=policy,
         fallback=work.fallback,
         env=env,
+        tools=work.tools,
+        mcp=work.mcp,
         output=output,
     )
 
@@ -191,8 +202,12 @@ class _Work:
         self.model: str | None = None
         self.decisions: tuple[str, ...] = ()
         self.allow_failure = False
+        self.shell = "sh"
         self.options: dict[str, Any] = {}
         self.fallback: tuple[Fallback, ...] = ()
+        self.tools: ToolPolicy | None = None
+        self.mcp: tuple[McpServer, ...] = ()
+        self.defaulted: frozenset[str] = frozenset()  # the keys taken from ``defaults:``
 
 
 def _agent(
@@ -226,6 +241,7 @@ def _agent(
             )
     elif sandbox is not None and "sandbox" not in names(keys):
         out.error(sandbox, "'sandbox' must be a mapping ({network: false}), true or false")
+    fields = _tooling(key, provider, keys, fields, work, out)
     settings = {name: node for name, node in fields.items() if name != "fallback"}
     work.options = read_settings(keys, key, key_node, settings, work.decisions, out)
     if "fallback" in fields:
@@ -279,6 +295,29 @@ def _fallbacks(
     return tuple(found)
 
 
+def _tooling(
+    key: str, provider: str | None, keys: Any, fields: dict[str, yaml.Node], work: _Work, out: Any
+) -> dict[str, yaml.Node]:
+    """Read ``tools:`` (or the old claude aliases) and ``mcp:``, refuse what the provider cannot enforce;
+    the fields left for the provider's own keys."""
+    tools = (read_tools(fields["tools"], out), fields["tools"]) if "tools" in fields else None
+    aliases = read_aliases(fields, key, out) if any(alias in names(keys) for alias in ALIASES) else None
+    if aliases is not None:
+        alias_node = next(fields[alias] for alias in ALIASES if alias in fields)
+        if tools is not None and "tools" in work.defaulted:  # the phase's own key wins over the default
+            tools = (aliases, alias_node)
+        elif tools is not None:
+            out.error(alias_node, f"phase '{key}' has both 'tools' and '{next(a for a in ALIASES if a in fields)}': "
+                      "keep 'tools'")  # fmt: skip
+        else:
+            tools = (aliases, alias_node)
+    mcp = (read_mcp(fields["mcp"], out), fields["mcp"]) if "mcp" in fields else None
+    check_tooling(keys, provider, key, tools, mcp, out)
+    work.tools = tools[0] if tools is not None else None
+    work.mcp = mcp[0] if mcp is not None else ()
+    return {name: node for name, node in fields.items() if name not in ("tools", "mcp", *ALIASES)}
+
+
 def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, yaml.Node], work: _Work) -> None:
     out = reading.out
     if "sandbox" in fields and is_mode_string(fields["sandbox"]):
@@ -291,6 +330,12 @@ def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, 
             work.templates["run"] = reading.template(fields["run"], work.run, (key, "run"))
     if "allow_failure" in fields:
         work.allow_failure = bool(f.read_bool(fields["allow_failure"], "allow_failure", out))
+    if "shell" in fields:
+        shell = f.read_str(fields["shell"], "shell", out)
+        if shell is not None and shell not in SHELLS:
+            out.error(fields["shell"], f"'shell' must be sh or bash, not '{shell}'{did_you_mean(shell, SHELLS)}")
+        elif shell is not None:
+            work.shell = shell
 
 
 def _pull_request(reading: Reading, key: str, fields: dict[str, yaml.Node], work: _Work) -> None:
@@ -313,6 +358,16 @@ def _pull_request(reading: Reading, key: str, fields: dict[str, yaml.Node], work
         if name in fields:
             items = f.read_str_list(fields[name], name, out)
             work.options[name] = [text for text, _ in items or ()]
+    if "existing" in fields:  # SPEC §17: a pull request that already exists (a number or URL), pushed to
+        existing = f.read_str(fields["existing"], "existing", out)
+        if existing is not None:
+            work.templates["existing"] = reading.template(fields["existing"], existing, (key, "existing"))
+    if "branch" in fields:  # SPEC §17: its own branch (cut from the run branch), its own pull request
+        branch = f.read_str(fields["branch"], "branch", out)
+        if branch is not None:
+            work.templates["branch"] = reading.template(fields["branch"], branch, (key, "branch"))
+    if "allow_forks" in fields:
+        work.options["allow_forks"] = bool(f.read_bool(fields["allow_forks"], "allow_forks", out))
 
 
 def _ci(reading: Reading, fields: dict[str, yaml.Node], work: _Work) -> None:
@@ -343,19 +398,35 @@ def _decisions(reading: Reading, node: yaml.Node) -> tuple[str, ...]:
     return tuple(seen) or DEFAULT_DECISIONS
 
 
-def _context(reading: Reading, node: yaml.Node) -> tuple[str, ...] | None:
+CONTEXT_KEYS = ("from", "max_reports")
+MAX_CONTEXT_REPORTS = 32
+
+
+def _context(reading: Reading, node: yaml.Node) -> tuple[tuple[str, ...] | None, int | None]:
+    """(the phases whose reports it receives: None for its direct predecessors; how many at most: None for
+    the default). ``context`` is false, true, a list of phases, or ``{from: [...], max_reports: N}``."""
     if isinstance(node, yaml.ScalarNode):
         value = scalar_value(node)
         if value is False:
-            return ()
+            return (), None
         if value is True or value is None:
-            return None
+            return None, None
+    if isinstance(node, yaml.MappingNode):
+        fields = reading.known_keys(node, CONTEXT_KEYS, "context")
+        chosen = _context(reading, fields["from"])[0] if "from" in fields else None
+        count = None
+        if "max_reports" in fields:
+            count = f.read_int(fields["max_reports"], "max_reports", reading.out, 1)
+            if count is not None and count > MAX_CONTEXT_REPORTS:
+                reading.out.error(fields["max_reports"], f"'max_reports' must be at most {MAX_CONTEXT_REPORTS}")
+                count = MAX_CONTEXT_REPORTS
+        return chosen, count
     items = f.read_str_list(node, "context", reading.out)
     if items is None:
-        return None
+        return None, None
     for text, item in items:
         reading.nodes.templates[("$context", text)] = item
-    return tuple(text for text, _ in items)
+    return tuple(text for text, _ in items), None
 
 
 def _provider_name(raw: dict[str, tuple[yaml.Node, yaml.Node]], defaults: dict[str, yaml.Node]) -> str | None:

@@ -3,15 +3,15 @@ templates and guards parsed with located errors, and the prompt files read into 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import yaml
 
+from alphred.digest import sha256
 from alphred.errors import GuardSyntaxError, TemplateError
 from alphred.guards import Expr, parse_guard
-from alphred.guards.shell import shell_problems
+from alphred.guards.shell import command_words, shell_problems
 from alphred.guards.templates import Template, parse_template
 from alphred.workflow.containment import refused_prompt_file
 from alphred.workflow.files import MAX_PROMPT_BYTES, FileRefusedError, allowed_roots, inside, read_regular_text
@@ -33,7 +33,7 @@ class Reading:
         self.providers = providers
         self.nodes = NodeIndex()
         self.files: dict[str, str] = {}  # prompt files read, by the path the workflow names them with
-        self.hash = hashlib.sha256(text.encode("utf-8"))
+        self.hash = sha256(text.encode("utf-8"))
 
     def known_keys(self, node: yaml.Node, allowed: Sequence[str], what: str) -> dict[str, yaml.Node]:
         """The value nodes of mapping ``node`` by key; other keys and a non-mapping are reported."""
@@ -62,6 +62,8 @@ class Reading:
         if owner[1] == "run" or owner[1].startswith("check '"):  # a shell command: values must reach it as data
             for offset, problem in shell_problems(template):
                 self.out.error(offset_pos(node, text, offset, self.text), f"{problem} in {owner[1]} of '{owner[0]}'")
+            for offset, problem in command_words(template):
+                self.out.warning(offset_pos(node, text, offset, self.text), f"{problem} in {owner[1]} of '{owner[0]}'")
         return template
 
     def prompt_file(self, node: yaml.Node, rel: str) -> str | None:

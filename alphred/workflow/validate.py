@@ -9,16 +9,18 @@ import yaml
 from alphred.guards import compared_strings, evaluate_guard, guard_paths
 from alphred.workflow.fan_outs import check_parallel, resolvers
 from alphred.workflow.model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Workflow
-from alphred.workflow.typed_paths import comparison_problems, typed_problem, untyped_owner
+from alphred.workflow.typed_paths import comparison_problems, declared_type, typed_problem, untyped_owner
 from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
 RUN_FIELDS = ("tokens", "cost_usd", "steps")
 MERGE_FIELDS = ("branch", "conflicts", "status")
+BRANCHES_FIELDS = ("completed", "failed", "skipped", "results")
 ROOTS = (
     "decision", "report", "exit_code", "attempt", "visits", "stalled_visits", "inputs", "phases", "run", "checks",
-    "merge",
+    "merge", "branches", "artifacts", "memory",
 )  # fmt: skip
+PLACE_FIELDS = ("dir",)  # artifacts.dir, memory.dir (SPEC §17)
 CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
 
@@ -48,9 +50,11 @@ def check_graph(workflow: Workflow, nodes: NodeIndex, out: Collector, strict: bo
         if isinstance(wanted, str) and wanted not in keys and node is not None:
             out.error(node, f"body_from names unknown phase '{wanted}'{did_you_mean(wanted, keys)}")
         _check_targets(phase, keys, nodes, out)
+        _check_edge_caps(workflow, phase, nodes, out)
         _check_context(phase, keys, nodes, out)
         _check_guards(workflow, phase, nodes, out, strict)
         _check_templates(workflow, phase, nodes, out, strict)
+        _check_dynamic(workflow, phase, nodes, out)
     if workflow.pull_request_title is not None:
         node = nodes.templates.get(("$pull_request", "title"))
         for placeholder in workflow.pull_request_title.paths:
@@ -71,12 +75,23 @@ def path_problem(
 
     ``guarded`` is the phase whose transition guard reads the path (``checks.*`` exist only there);
     ``templated`` the phase whose template reads it. A path into a typed report is checked against its
-    ``output:`` schema (SPEC §12).
+    ``output:`` schema (SPEC §12). A for_each item's ``as`` name (SPEC §13) exists only inside its branch.
     """
     dotted = ".".join(path)
     root = path[0]
     if root == "report":
         return typed_problem(workflow, path, guarded or templated, guarded is not None)
+    reader = guarded or templated
+    alias = workflow.item_alias(reader.key) if reader is not None else None
+    if alias is not None and root == alias:
+        return None
+    if alias is not None and root == f"{alias}_index":
+        return None if len(path) == 1 else f"unknown path '{dotted}' ('{root}' has no fields)"
+    if root == "branches":
+        if len(path) < 2 or path[1] not in BRANCHES_FIELDS:
+            hint = did_you_mean(path[1], BRANCHES_FIELDS) if len(path) > 1 else ""
+            return f"unknown path '{dotted}': branches has {', '.join(BRANCHES_FIELDS)}{hint}"
+        return None
     if root == "checks":
         return _checks_path_problem(path, guarded)
     if root in ("decision", "exit_code", "attempt", "visits", "stalled_visits"):
@@ -104,6 +119,12 @@ def path_problem(
         if len(path) != 2 or path[1] not in MERGE_FIELDS:
             hint = did_you_mean(path[1], MERGE_FIELDS) if len(path) > 1 else ""
             return f"unknown path '{dotted}': merge has {', '.join(MERGE_FIELDS)}{hint}"
+        return None
+    if root in ("artifacts", "memory"):
+        if root == "memory" and workflow.memory is None:
+            return f"unknown path '{dotted}': the workflow declares no 'memory:'"
+        if len(path) != 2 or path[1] not in PLACE_FIELDS:
+            return f"unknown path '{dotted}' (use {root}.dir)"
         return None
     if root == "run":
         if len(path) != 2 or path[1] not in RUN_FIELDS:
@@ -141,6 +162,25 @@ def _check_targets(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: C
             if target.startswith("$"):
                 message = f"unknown reserved target '{target}' (use $end or $fail)"
             out.error(node if node is not None else t.pos, message)
+
+
+def _check_edge_caps(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector) -> None:
+    """Warn about an edge ``max`` the target's ``max_visits`` would cut short (the run fails on the visit cap
+    before the edge is used up, so route-on-exhaustion never happens)."""
+    for t in phase.transitions:
+        if t.max is None:
+            continue
+        for target in t.targets:
+            if target not in workflow.phase_keys or t.max <= workflow.phase(target).max_visits:
+                continue
+            visits = workflow.phase(target).max_visits
+            node = nodes.templates.get(("$max", f"{phase.key}#{t.priority}"))
+            out.warning(
+                node if node is not None else t.pos,
+                f"transition of '{phase.key}' to '{target}' has max {t.max}, more than max_visits {visits} of "
+                f"'{target}': the run fails on the visit cap (max_visits) before the edge is used up; lower max "
+                f"or raise max_visits",
+            )
 
 
 def _check_context(phase: Phase, keys: tuple[str, ...], nodes: NodeIndex, out: Collector) -> None:
@@ -205,6 +245,35 @@ def _check_templates(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Co
             problem = path_problem(workflow, placeholder.path, templated=phase)
             if problem:
                 out.error(node or check.pos, f"{problem} in check '{check.name}' of '{phase.key}'")
+
+
+def _check_dynamic(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Collector) -> None:
+    """SPEC §13: a for_each path must exist and its ``as`` shadow no reserved path; a guarded branch's
+    ``when`` reads known paths."""
+    for t in phase.transitions:
+        for index, guard in enumerate(t.branch_guards):
+            if guard is None:
+                continue
+            where = nodes.templates.get(("$branch_when", f"{phase.key}#{t.priority}#{index}")) or t.pos
+            for path in guard_paths(guard):
+                problem = path_problem(workflow, path, phase)
+                if problem:
+                    out.error(where, f"{problem} in guard of branch '{t.fan_out[index]}' of '{phase.key}'")
+        if t.for_each is None or t.alias is None:
+            continue
+        where = nodes.templates.get(("$for_each", f"{phase.key}#{t.priority}")) or t.pos
+        problem = path_problem(workflow, t.for_each, phase)
+        if problem:
+            out.error(where, f"{problem} in for_each of '{phase.key}'")
+        declared = declared_type(workflow, t.for_each, phase)
+        if declared is not None and declared.types and "array" not in declared.types:
+            dotted = ".".join(t.for_each)
+            out.error(where, f"for_each of '{phase.key}' reads '{dotted}', which is {declared.shown}, not a list")
+        if t.alias in ROOTS:
+            alias_node = nodes.templates.get(("$as", f"{phase.key}#{t.alias}")) or t.pos
+            out.error(
+                alias_node, f"'as: {t.alias}' shadows the reserved path '{t.alias}' (use another name, e.g. task)"
+            )
 
 
 def _warn_untyped(

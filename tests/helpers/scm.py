@@ -14,7 +14,7 @@ from helpers.repos import IDENTITY, add_origin, git, make_repo, process_env
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GIT = shutil.which("git") or "/usr/bin/git"
-__all__ = ["ScmWorld", "git", "install_fake", "make_world"]
+__all__ = ["ScmWorld", "git", "install_fake", "make_world", "parse_outputs", "phase_reports"]
 
 
 def install_fake(bin_dir: Path, name: str) -> Path:
@@ -85,3 +85,31 @@ def make_world(tmp_path: Path, *, with_origin: bool = True) -> ScmWorld:
     if with_origin:
         add_origin(repo, origin, env=env)
     return ScmWorld(tmp_path, repo, origin, bin_dir, log, env)
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    """Read GitHub's ``name<<DELIMITER`` output file format."""
+    values: dict[str, str] = {}
+    lines = iter(text.splitlines())
+    for line in lines:
+        name, _, delimiter = line.partition("<<")
+        body = []
+        for value in lines:
+            if value == delimiter:
+                break
+            body.append(value)
+        values[name] = "\n".join(body)
+    return values
+
+
+def phase_reports(repo: Path, run_id: int, phase: str) -> list[Any]:
+    """The stored structured reports of ``phase`` in run ``run_id`` (the repository's SQLite file), by attempt."""
+    import sqlite3
+
+    with sqlite3.connect(repo / ".alphred" / "alphred.db") as db:
+        rows = db.execute(
+            "SELECT a.content_json FROM phase_artifacts a JOIN run_nodes n ON n.id = a.run_node_id "
+            "WHERE a.run_id = ? AND n.node_key = ? AND a.kind = 'report' ORDER BY a.attempt",
+            (run_id, phase),
+        ).fetchall()
+    return [json.loads(row[0]) for row in rows]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from helpers.scm import ScmWorld, git, make_world
+from helpers.scm import ScmWorld, git, make_world, parse_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "fixtures" / "events"
@@ -33,18 +33,7 @@ phases:
 
 
 def read_outputs(path: Path) -> dict[str, str]:
-    """GitHub's ``name<<DELIMITER`` output file."""
-    values: dict[str, str] = {}
-    lines = iter(path.read_text().splitlines() if path.exists() else [])
-    for line in lines:
-        name, _, delimiter = line.partition("<<")
-        body = []
-        for value in lines:
-            if value == delimiter:
-                break
-            body.append(value)
-        values[name] = "\n".join(body)
-    return values
+    return parse_outputs(path.read_text() if path.exists() else "")
 
 
 def step(world: ScmWorld, name: str, env: dict[str, str], outputs: Path) -> subprocess.CompletedProcess[str]:

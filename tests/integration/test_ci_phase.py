@@ -14,7 +14,9 @@ from typing import Any
 
 import yaml
 from helpers.processes import run_alphred
-from helpers.scm import ScmWorld, make_world
+from helpers.scm import ScmWorld, make_world, phase_reports
+
+from alphred.scm.checks import LOG_TAIL_CHARS, PullRequestCheck, failed_log_tail
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_LINK = "https://github.com/acme/widgets/actions/runs/901/job/77"
@@ -51,13 +53,7 @@ def offline_template(world: ScmWorld, poll: str = "0.05") -> Path:
 
 
 def reports(world: ScmWorld, run_id: int, phase: str) -> list[Any]:
-    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as db:
-        rows = db.execute(
-            "SELECT a.content_json FROM phase_artifacts a JOIN run_nodes n ON n.id = a.run_node_id "
-            "WHERE a.run_id = ? AND n.node_key = ? AND a.kind = 'report' ORDER BY a.attempt",
-            (run_id, phase),
-        ).fetchall()
-    return [json.loads(row[0]) for row in rows]
+    return phase_reports(world.repo, run_id, phase)
 
 
 def gh_calls(world: ScmWorld, *words: str) -> list[list[str]]:
@@ -68,7 +64,8 @@ def test_fix_until_green_loops_fix_push_wait_until_ci_passes(tmp_path: Path) -> 
     world = make_world(tmp_path)
     rounds = [[check("test", "pending")], [check("test", "fail"), check("lint", "pass")]]
     rounds += [[check("test", "pending")], [check("test", "pass"), check("lint", "pass")]]
-    env = with_checks(world, rounds, FAKE_GH_RUN_LOG="test\tRun pytest\tFAILED tests/test_app.py::test_add\n")
+    log = "test\tRun pytest\tusing token s3cr3t-deploy-value-42\ntest\tRun pytest\tFAILED tests/test_app.py::test_add\n"
+    env = with_checks(world, rounds, FAKE_GH_RUN_LOG=log, DEPLOY_TOKEN="s3cr3t-deploy-value-42")
     result = alphred(world, "run", str(offline_template(world)), "-i", "task=Add x", "--json", env=env)
     assert result.returncode == 0, result.stderr
     status = json.loads(result.stdout)
@@ -81,7 +78,11 @@ def test_fix_until_green_loops_fix_push_wait_until_ci_passes(tmp_path: Path) -> 
     assert first == {
         "state": "failed",
         "failed": [
-            {"name": "CI / test", "url": RUN_LINK, "log_tail": "test\tRun pytest\tFAILED tests/test_app.py::test_add"}
+            {
+                "name": "CI / test",
+                "url": RUN_LINK,
+                "log_tail": "test\tRun pytest\tusing token [REDACTED]\ntest\tRun pytest\tFAILED tests/test_app.py::test_add",
+            }
         ],
     }
     assert second == {"state": "passed", "failed": []}
@@ -171,3 +172,32 @@ def test_ctrl_c_while_waiting_leaves_the_run_waiting(tmp_path: Path) -> None:
     assert "phase ci waits for the pull request's checks, holding nothing; its next look at " in said
     status = json.loads(alphred(world, "status", "1", "--json", env=env).stdout)
     assert (status["status"], status["reason"]) == ("paused", "waiting_for_ci")
+
+
+def test_a_run_waiting_for_ci_can_be_cancelled(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    env = with_checks(world, [[check("test", "pending")]])
+    killed = alphred(
+        world,
+        "run",
+        str(offline_template(world)),
+        "-i",
+        "task=Add x",
+        env={**env, "ALPHRED_CRASH_AT": "waiting_for_ci"},
+    )
+    assert killed.returncode in (-9, 137)
+    cancelled = alphred(world, "cancel", "1", env=env)
+    assert cancelled.returncode in (0, 3), cancelled.stderr
+    status = json.loads(alphred(world, "status", "1", "--json", env=env).stdout)
+    assert status["status"] == "cancelled"
+    assert alphred(world, "worker", "--once", "--poll", "0.05", env=env).returncode == 0
+    assert len(gh_calls(world, "pr", "checks")) == 1  # nobody looks at a cancelled run's checks again
+
+
+def test_a_failed_log_is_cut_to_its_tail(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    env = {**world.env, "FAKE_GH_RUN_LOG": "".join(f"line {n}\n" for n in range(2000))}
+    tail = failed_log_tail(world.repo, str(world.origin), env, PullRequestCheck("test", "fail", RUN_LINK))
+    assert len(tail) == LOG_TAIL_CHARS and tail.startswith("…") and tail.endswith("line 1999")
+    outside = PullRequestCheck("external", "fail", "https://ci.example.test/build/5")
+    assert failed_log_tail(world.repo, str(world.origin), env, outside) == ""  # not an Actions run: no log

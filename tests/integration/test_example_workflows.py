@@ -20,22 +20,26 @@ from helpers.scm import ScmWorld, make_world
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "workflows").glob("*.yaml"))
 INPUTS = {
+    "address-review": ["-i", "pr=123"],
     "design-implement-review": ["-i", "task=Add a --verbose flag", "-i", "test_command=true", "--approve-all"],
     "fix-issue": ["-i", "issue=Crash on an empty config file", "-i", "test_command=test -d . && true"],
     "fix-until-green": ["-i", "task=Support Python 3.13"],
     "ralph-loop": ["-i", "task=Make the check pass", "-i", "check=test -f README.md && grep -q project README.md"],
     "review-only": ["-i", "against=main"],
     "parallel-review": ["-i", "against=main"],
+    "plan-parallel": ["-i", "goal=Add a --config flag", "-i", "test_command=true"],
 }
 EXPECTED_STEPS = {
+    "address-review": ["checkout", "review", "address", "push"],  # a dry run checks nothing out, pushes nothing
     "design-implement-review": ["design", "implement", "tests", "review", "gate"],
     "fix-issue": ["implement", "review"],
     "fix-until-green": ["implement", "open_pr", "ci"],  # a dry run opens no pull request: no checks to wait for
     "review-only": ["review", "post"],
     "ralph-loop": ["work", "check"],
     "parallel-review": ["scope", "security", "tests", "style", "verdict"],  # the reviewers at once: any order
+    "plan-parallel": ["plan", "implement-0", "implement-1", "integrate", "review"],  # two dry-run tasks
 }
-PARALLEL = {"parallel-review"}
+PARALLEL = {"parallel-review", "plan-parallel"}
 
 
 def alphred(world: ScmWorld, *args: str) -> subprocess.CompletedProcess[str]:

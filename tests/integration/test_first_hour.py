@@ -167,6 +167,7 @@ def test_dry_run_of_every_bundled_workflow_runs_no_command_and_opens_no_pr(tmp_p
         "fix-issue": ["-i", "issue=12", "-i", f"test_command={touch}"],
         "fix-until-green": ["-i", f"task=t; {touch}"],
         "parallel-review": ["-i", f"against=main; {touch}"],
+        "plan-parallel": ["-i", "goal=g", "-i", f"test_command={touch}"],
         "ralph-loop": ["-i", "task=t", "-i", f"check={touch}"],
         "review-only": ["-i", "pr=7"],
     }

@@ -4,12 +4,12 @@ end-of-run pull request's ``when:`` and ``required:``; a run with nothing to del
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from helpers.processes import run_alphred
-from helpers.scm import ScmWorld, make_world
+from helpers.scm import ScmWorld, make_world, phase_reports
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,15 +48,8 @@ def pr_calls(world: ScmWorld, verb: str) -> list[list[str]]:
     return [c["argv"] for c in world.calls() if c["argv"][:2] == ["pr", verb]]
 
 
-def reports(world: ScmWorld, run_id: int, phase: str) -> list[object]:
-    """The stored reports of ``phase``, attempt by attempt."""
-    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as db:
-        rows = db.execute(
-            "SELECT a.content_json FROM phase_artifacts a JOIN run_nodes n ON n.id = a.run_node_id "
-            "WHERE a.run_id = ? AND n.node_key = ? AND a.kind = 'report' ORDER BY a.attempt",
-            (run_id, phase),
-        ).fetchall()
-    return [json.loads(row[0]) for row in rows]
+def reports(world: ScmWorld, run_id: int, phase: str) -> list[Any]:
+    return phase_reports(world.repo, run_id, phase)
 
 
 def test_two_visits_open_one_pull_request_and_update_it(tmp_path: Path) -> None:
@@ -72,6 +65,8 @@ def test_two_visits_open_one_pull_request_and_update_it(tmp_path: Path) -> None:
     assert edit[2] == "https://github.com/acme/widgets/pull/42" and "--title=Draft 2" in edit
     (edited,) = [c for c in world.calls() if c["argv"][:2] == ["pr", "edit"]]
     assert edited["body"].startswith("Second draft of a.txt.")
+    costs = edited["body"].split("<details><summary>Cost and provider by step ($0.0000)</summary>")[1]
+    assert "| 1 | write | 1 | scripted | – | 0 | $0.0000 |" in costs and "| 2 | pr | 1 | pull_request |" in costs
     assert world.remote_sha(status["branch"]) == status["head"]  # the second visit pushed the new commit
     assert "pull request" in result.stderr and status["pr_url"] in result.stderr
 
@@ -88,7 +83,12 @@ def test_a_kill_after_the_pull_request_opened_leaves_one_pull_request(tmp_path: 
     assert len(pr_calls(world, "create")) == 1  # the repeated attempt found it: no second pull request
     assert [argv[2] for argv in pr_calls(world, "edit")] == ["https://github.com/acme/widgets/pull/42"] * 2
     (last,) = reports(world, 1, "pr")[-1:]
-    assert last == {"url": "https://github.com/acme/widgets/pull/42", "number": 42, "head": "alphred/midpr/1"}
+    assert last == {
+        "url": "https://github.com/acme/widgets/pull/42",
+        "number": 42,
+        "head": "alphred/midpr/1",
+        "sha": world.remote_sha("alphred/midpr/1"),
+    }
 
 
 CONDITIONAL = """\

@@ -41,6 +41,7 @@ def test_demo_workflow_completes_with_commits_and_full_history(repo: Path) -> No
     assert phases["review"] == {
         "key": "review", "status": "completed", "attempt": 2, "visits": 2,
         "decision": "approved", "exit_code": None, "tokens": 0, "branch": None,
+        "report": {"severity": "none", "summary": "Looks good."},  # its latest report (SPEC §12)
     }  # fmt: skip
     assert phases["check"]["exit_code"] == 0
     branch = status["branch"]

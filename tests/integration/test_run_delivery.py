@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 from helpers.processes import run_alphred
-from helpers.scm import ScmWorld, git, make_world
+from helpers.scm import ScmWorld, git, make_world, parse_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,21 +31,6 @@ phases:
 
 def alphred(world: ScmWorld, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return run_alphred(*args, "--repo", str(world.repo), env={**(env or world.env), "PYTHONPATH": str(ROOT)})
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    """Read GitHub's ``name<<DELIMITER`` output file format."""
-    values: dict[str, str] = {}
-    lines = iter(text.splitlines())
-    for line in lines:
-        name, _, delimiter = line.partition("<<")
-        body = []
-        for value in lines:
-            if value == delimiter:
-                break
-            body.append(value)
-        values[name] = "\n".join(body)
-    return values
 
 
 def write(world: ScmWorld, text: str = WORKFLOW) -> Path:

@@ -6,13 +6,21 @@ URL is a local bare repository, so the push is real and offline.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from helpers.scm import ScmWorld, git, make_world
 
 from alphred.errors import DeliveryError, ScmNotReadyError
-from alphred.scm import DeliveryRequest, deliver_pull_request, preflight_pull_request
+from alphred.scm import (
+    DeliveryRequest,
+    PullRequestExtras,
+    deliver_pull_request,
+    open_or_update,
+    preflight_pull_request,
+)
+from alphred.scm.checks import look_at_checks
 
 BRANCH = "alphred/fix-issue/3"
 AZURE_URL = "https://acme@dev.azure.com/acme/widgets/_git/widgets"
@@ -120,3 +128,48 @@ def test_a_failing_az_fails_the_delivery(world: ScmWorld) -> None:
 def test_an_unknown_provider_is_refused(world: ScmWorld) -> None:
     with pytest.raises(ScmNotReadyError, match="unknown pull request provider 'bitbucket'"):
         preflight_pull_request(world.repo, world.env, provider="bitbucket")
+
+
+def test_a_pull_request_phase_updates_the_open_azure_pull_request(world: ScmWorld) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    extras = PullRequestExtras(labels=("bot",), reviewers=("alice@acme.test",))
+    first = open_or_update(request(world), extras)
+    assert (first.url, first.number, first.head, first.created) == (
+        "https://dev.azure.com/acme/widgets/_git/widgets/pullrequest/17", 17, BRANCH, True,
+    )  # fmt: skip
+    again = open_or_update(request(world, title="Fix: v2", body="Second.\n"), extras)
+    assert (again.number, again.created) == (17, False)
+    creates = [c["argv"] for c in world.calls() if c["argv"][:3] == ["repos", "pr", "create"]]
+    assert len(creates) == 1 and "--labels" in creates[0] and "--reviewers" in creates[0]
+    (update,) = [c["argv"] for c in world.calls() if c["argv"][:3] == ["repos", "pr", "update"]]
+    assert update[:6] == ["repos", "pr", "update", "--id", "17", "--title=Fix: v2"]
+    assert "--description=Second.\n" in update and update[-4:] == [
+        "--organization", "https://dev.azure.com/acme", "--detect", "false",
+    ]  # fmt: skip
+
+
+def test_ci_reads_the_pull_requests_policy_evaluations(world: ScmWorld, tmp_path: Path) -> None:
+    world.commit_on_branch(BRANCH, {"fix.py": "x = 1\n"})
+    deliver_pull_request(request(world))
+    build = {"type": {"displayName": "Build"}, "settings": {"displayName": "CI build"}, "isBlocking": True}
+    optional = {"type": {"displayName": "Comment requirements"}, "isBlocking": False}
+    rounds = [
+        [{"status": "running", "configuration": build, "context": {"buildId": 5}}],
+        [
+            {"status": "rejected", "configuration": build, "context": {"buildId": 6}},
+            {"status": "queued", "configuration": optional},
+        ],
+    ]
+    policies = tmp_path / "policies.json"
+    policies.write_text(json.dumps(rounds))
+    env = {**world.env, "FAKE_AZ_POLICIES": str(policies)}
+    running = look_at_checks("azure", world.repo, AZURE_URL, env, BRANCH, required_only=True)
+    assert running.pending and running.summary() == "1 pending"
+    done = look_at_checks("azure", world.repo, AZURE_URL, env, BRANCH, required_only=True)
+    assert not done.pending and done.summary() == "1 failed"
+    (failed,) = done.failed
+    assert (failed.name, failed.url) == ("CI build", "https://dev.azure.com/acme/widgets/_build/results?buildId=6")
+    everything = look_at_checks("azure", world.repo, AZURE_URL, env, BRANCH, required_only=False)
+    assert everything.pending and everything.summary() == "1 pending, 1 failed"
+    (policy_call, *_) = [c["argv"] for c in world.calls() if c["argv"][:4] == ["repos", "pr", "policy", "list"]]
+    assert policy_call[:7] == ["repos", "pr", "policy", "list", "--id", "17", "--output"]

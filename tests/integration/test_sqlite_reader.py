@@ -49,10 +49,12 @@ def test_the_reader_returns_what_the_store_returns(filled: str) -> None:
         for run in runs:
             assert reader.find_run(run.id) == store.find_run(run.id)
             assert reader.list_steps(run.id) == store.list_steps(run.id)
+            assert reader.latest_reports(run.id) == store.latest_reports(run.id)
             assert reader.routing_decisions(run.id) == store.routing_decisions(run.id)
             assert reader.events(run.id) == store.events(run.id)
             assert reader.events(run.id, "implement", 2, 3) == store.events(run.id, "implement", 2, 3)
             assert reader.run_snapshot(run.id) == store.run_snapshot(run.id)
+        assert any(reader.latest_reports(run.id) for run in runs)
         trees = [r.tree_id for r in runs]
         assert reader.workflow_sources(trees) == store.workflow_sources(trees)
         assert reader.trees_with_fan_outs(trees) == store.trees_with_fan_outs(trees) != set()

@@ -19,6 +19,7 @@ from alphred.store import (
     NodeRecord,
     RepositoryRecord,
     RoutingRecord,
+    RunFileRecord,
     RunRecord,
     SqlRunStore,
     schema,
@@ -70,6 +71,7 @@ def test_records_carry_exactly_their_tables_columns() -> None:
     assert names(RoutingRecord) == columns(schema.ROUTING_DECISIONS) | {"node_key"}
     assert names(RepositoryRecord) == columns(schema.REPOSITORIES)
     assert names(Candidate) <= columns(schema.WORKFLOW_RUNS) | {"tree_key"}  # tree_key: its tree's
+    assert names(RunFileRecord) == columns(schema.RUN_FILES)
 
 
 def test_the_url_chooses_the_store_of_its_database(store: SqlRunStore, db_url: str, tmp_path: Path) -> None:

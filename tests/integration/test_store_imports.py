@@ -52,7 +52,8 @@ def column_facts(table: Table) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize("dialect", [sqlite.dialect(), postgresql.dialect()], ids=["sqlite", "postgresql"])
 def test_the_core_tables_are_the_sqlmodel_tables(dialect: Any) -> None:
-    models = {t.name: t for t in (tables.table(m) for m in (*tables.TOPOLOGY_MODELS, *tables.RUN_MODELS))}
+    every = (*tables.TOPOLOGY_MODELS, *tables.RUN_MODELS, *tables.FILE_MODELS)
+    models = {t.name: t for t in (tables.table(m) for m in every)}
     models |= {
         tables.table(m).name: tables.table(m) for m in (tables.SchemaMigration, tables.RunProcess, tables.Worker)
     }
@@ -66,6 +67,7 @@ def test_the_core_tables_are_the_sqlmodel_tables(dialect: Any) -> None:
         assert dict(core.dialect_kwargs) == dict(model.dialect_kwargs), name
     assert [t.name for t in schema.TOPOLOGY_TABLES] == [tables.table(m).name for m in tables.TOPOLOGY_MODELS]
     assert [t.name for t in schema.RUN_TABLES] == [tables.table(m).name for m in tables.RUN_MODELS]
+    assert [t.name for t in schema.FILE_TABLES] == [tables.table(m).name for m in tables.FILE_MODELS]
     assert schema.QUEUE_COLUMNS == tables.QUEUE_COLUMNS
 
 

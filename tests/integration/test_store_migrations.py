@@ -195,7 +195,7 @@ def test_explanation_migration_adds_its_column_to_a_version_4_database_keeping_r
             tx.add_routing_decision(run_id, "implement", 1, "tests", priority=1)
         with store.engine.begin() as conn:  # back to schema 4
             conn.execute(text("ALTER TABLE routing_decisions DROP COLUMN explanation"))
-            conn.execute(text("DROP INDEX ix_workflow_runs_wake"))  # and what migration 6 adds (SPEC §15)
+            conn.execute(text("DROP INDEX ix_workflow_runs_wake"))  # and what migration 7 adds (SPEC §15)
             conn.execute(text("ALTER TABLE workers DROP COLUMN paused"))
             conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 5))
         assert schema_version(store.engine) == 4

@@ -28,6 +28,7 @@ TEMPLATES = [
     "fix-issue",
     "fix-until-green",
     "parallel-review",
+    "plan-parallel",
     "ralph-loop",
     "review-only",
 ]

@@ -207,3 +207,107 @@ def test_alphred_output_works_inside_the_sandbox(repo: Path, monkeypatch: pytest
     assert result.exit_code == 0, result.stderr
     assert [s[0] for s in steps(status)] == ["measure", "improve"]
     assert (Path(status["worktree"]) / "where.txt").read_text().strip() == "/tmp/alphred-output.json"
+
+
+def test_status_json_carries_each_phase_s_latest_report(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COVERAGE", "42.5")
+    result, _status = run(repo, COMMAND)
+    assert result.exit_code == 0, result.stderr
+    shown = cli("status", "1", "--json", "--repo", str(repo))
+    assert shown.exit_code == 0, shown.stderr
+    reports = {p["key"]: p["report"] for p in json.loads(shown.stdout)["phases"]}
+    assert reports == {"measure": {"coverage": 42.5, "files": ["a.py"]}, "improve": "improving 42.5\n"}
+
+
+def test_the_pull_request_body_shows_a_typed_report_as_a_list(tmp_path: Path) -> None:
+    from helpers.processes import run_alphred
+    from helpers.scm import make_world
+
+    world = make_world(tmp_path)
+    path = world.root / "ship.yaml"
+    path.write_text(
+        "alphred: 1\nkey: ship\npull_request: {body_from: review}\nphases:\n  review:\n    provider: scripted\n"
+        "    output: {type: object, required: [summary, risk], properties: {summary: {type: string}, "
+        "risk: {enum: [low, high]}, files: {type: array, items: {type: string}}}}\n"
+        "    script: [{report: {summary: Looks good., risk: low, files: [a.py, b.py]}, files: {a.py: 'x'}}]\n"
+    )
+    result = run_alphred("run", str(path), "--repo", str(world.repo), "--json", env=world.env)
+    assert result.returncode == 0, result.stderr
+    (create,) = [c for c in world.calls() if c["argv"][:2] == ["pr", "create"]]
+    assert create["body"].startswith("Looks good.\n\n- **files**: \n  - a.py\n  - b.py\n- **risk**: low\n")
+
+
+def test_script_by_visit_replays_the_visit_s_entry_on_a_retry_and_entries_delete_files(
+    repo: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "checked-once"
+    body = f"""\
+    phases:
+      a:
+        provider: scripted
+        script_by: visit
+        max_retries: 1
+        script:
+          - {{report: v1, files: {{x.txt: "one"}}}}
+          - {{report: v2, delete: [x.txt]}}
+        checks:
+          - run: test -f {marker} || {{ touch {marker}; exit 1; }}
+        transitions: [{{to: b}}]
+      b:
+        type: command
+        run: test -f x.txt
+        allow_failure: true
+        transitions:
+          - {{to: a, when: exit_code == 0, max: 1}}
+          - to: $end
+    """
+    result, status = run(repo, body)
+    assert result.exit_code == 0, result.stderr
+    assert steps(status) == [
+        ("a", 1, "failed"), ("a", 2, "completed"), ("b", 1, "completed"), ("a", 3, "completed"), ("b", 2, "completed"),
+    ]  # fmt: skip
+    reports = query(
+        repo,
+        "select a.content_text from phase_artifacts a join run_nodes n on n.id = a.run_node_id "
+        "where n.node_key = 'a' and a.kind = 'report' order by a.attempt",
+    )
+    assert [r for (r,) in reports] == ["v1", "v2"]  # attempt 2 replayed the first visit's entry
+    assert not (Path(status["worktree"]) / "x.txt").exists()
+
+
+def test_shell_bash_in_defaults_or_on_the_phase_chooses_bash(repo: Path) -> None:
+    body = """\
+    defaults: {shell: bash}
+    phases:
+      a:
+        type: command
+        run: 'echo "a:[${BASH_VERSION:+bash}]"; [[ -n "$BASH_VERSION" ]]'
+        transitions: [{to: b}]
+      b:
+        type: command
+        shell: sh
+        run: 'echo "b:[${BASH_VERSION:+bash}]"'
+    """
+    result, _status = run(repo, body)
+    assert result.exit_code == 0, result.stderr
+    lines = [
+        text for (text,) in query(repo, "select content from run_node_stream_events where event_type = 'tool_result'")
+    ]
+    assert "a:[bash]" in lines and "b:[]" in lines
+
+
+def test_a_failed_check_shows_its_command_with_the_values_in_place(repo: Path) -> None:
+    body = """\
+    inputs: {suite: {default: "unit tests"}}
+    phases:
+      a:
+        type: command
+        run: "true"
+        checks:
+          - {name: suite, run: "test {{ inputs.suite }} = nothing"}
+    """
+    result, _status = run(repo, body)
+    assert result.exit_code == 1
+    message = failure(repo, "a")[2]
+    assert "- suite (run: test 'unit tests' = nothing): exit code 1" in message, message
+    assert "ALPHRED_INPUTS" not in message

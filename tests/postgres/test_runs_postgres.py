@@ -142,3 +142,85 @@ def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fr
         ("held", 2, "completed"),
     ]
     assert {p["key"]: p["branch"] for p in final["phases"]}["held"] == f"{final['branch']}.held"
+
+
+def test_artifacts_and_memory_are_kept_in_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    wf = repo.parent / "outside.yaml"
+    wf.write_text(
+        textwrap.dedent(
+            """\
+            alphred: 1
+            key: outside
+            memory: seen
+            phases:
+              note:
+                type: command
+                run: |
+                  n=$(cat "$ALPHRED_MEMORY/n" 2>/dev/null || echo 0); echo $((n + 1)) > "$ALPHRED_MEMORY/n"
+                  head -c 2500000 /dev/urandom > "$ALPHRED_ARTIFACTS/big.bin"; echo "run $n" > "$ALPHRED_ARTIFACTS/a.txt"
+            """
+        )
+    )
+    for _ in range(2):
+        result = alphred(repo, fresh_postgres_url, "run", str(wf), "--json")
+        assert result.returncode == 0, result.stderr
+    assert alphred(repo, fresh_postgres_url, "artifacts", "2", "a.txt").stdout == "run 1\n"
+    out = repo.parent / "out"
+    assert alphred(repo, fresh_postgres_url, "artifacts", "1", "-o", str(out)).returncode == 0
+    assert (out / "big.bin").stat().st_size == 2_500_000
+    assert "saved by run 2" in alphred(repo, fresh_postgres_url, "memory", "seen").stdout
+    assert count(fresh_postgres_url, "select count(*) from file_chunks where seq = 2") == 2  # 3 pieces each
+    assert not (repo / ".alphred" / "alphred.db").exists()
+
+
+def test_for_each_killed_mid_item_then_worker_takes_it_over_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    """SPEC §13 on PostgreSQL: kill -9 while one item runs, then `worker --once` merges every item once."""
+    flag, pid_file = repo.parent / "flag", repo.parent / "held.pid"
+    wf = repo.parent / "items.yaml"
+    wf.write_text(
+        textwrap.dedent(
+            f"""\
+            alphred: 1
+            key: items
+            defaults: {{provider: scripted}}
+            phases:
+              plan:
+                script: [{{report: {{tasks: [quick, held, late]}}}}]
+                transitions: [{{to: implement, for_each: report.tasks, as: task}}]
+              implement:
+                type: command
+                run: >-
+                  test {{{{ task }}}} != held || {{ echo $$ > {pid_file}; while [ ! -f {flag} ]; do sleep 0.05; done; }};
+                  echo {{{{ task }}}} > {{{{ task }}}}.txt
+                transitions: [{{to: join}}]
+              join: {{join: all_done, type: command, run: "ls quick.txt held.txt late.txt"}}
+            """
+        )
+    )
+    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
+    sql = "select count(*) from run_nodes where node_key like 'implement-%' and status = 'completed'"
+    wait_until(
+        lambda: pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 2,
+        what="items quick and late done, item held running",
+        ignore=(Exception,),  # the schema is still being created
+    )
+    kill_group(process)
+    flag.touch()
+    worker = run_alphred(
+        "worker", "--once", "--db", fresh_postgres_url, env=environment(repo.parent), cwd=repo, timeout=180
+    )
+    assert worker.returncode == 0, worker.stderr
+    result = alphred(repo, fresh_postgres_url, "status", "1", "--json")
+    final = json.loads(result.stdout)
+    assert final["status"] == "completed", final
+    steps = [(s["phase"], s["attempt"], s["outcome"]) for s in final["steps"]]
+    assert [s for s in steps if s[0] == "plan"] == [("plan", 1, "completed")]  # never planned again
+    assert ("implement-1", 1, "interrupted") in steps and ("implement-1", 2, "completed") in steps
+    assert [s for s in steps if s[0] in ("implement-0", "implement-2")] == [
+        ("implement-0", 1, "completed"),
+        ("implement-2", 1, "completed"),
+    ]
+    merges = subprocess.run(
+        ["git", "log", "--first-parent", "--format=%s", final["branch"]], cwd=repo, capture_output=True, text=True
+    ).stdout.splitlines()
+    assert [m for m in merges if " merge " in m] == [f"alphred(items): merge implement-{i}" for i in (2, 1, 0)]

@@ -198,7 +198,15 @@ def test_a_phase_report_and_a_provider_are_shown_when_the_status_carries_them(ru
     finally:
         data.close()
     plain = render_run(view, actions=[], read_only=False)
-    assert "<th>provider</th>" not in plain and 'class="latest-reports"' not in plain
+    assert "<th>provider</th>" not in plain
+    # the status carries each phase's latest report (SPEC §12): an object as a definition list, text as text
+    shown = plain[plain.index('class="latest-reports"') :]
+    assert shown.startswith('class="latest-reports"><article class="report latest" data-phase="plan">')
+    assert '<dt>risk</dt><dd><span class="text">&lt;b&gt;low&lt;/b&gt;</span></dd>' in shown
+    assert (
+        '<article class="report latest" data-phase="backend"><h3>backend <span class="kind">latest</span></h3>' in shown
+    )
+    assert view.status["phases"][1]["report"] == "api done"
     view.status["phases"][0]["report"] = {"severity": "high", "tasks": [{"title": "a <b>"}]}
     view.steps[0].entry["provider"] = "claude"
     page = render_run(view, actions=[], read_only=False)

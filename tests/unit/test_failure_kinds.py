@@ -9,6 +9,7 @@ from alphred.errors import (
     KINDS,
     RETRYABLE_KINDS,
     AlphredError,
+    ArtifactsTooLargeError,
     AttemptInterruptedError,
     AttemptTimeoutError,
     AuthError,
@@ -37,6 +38,7 @@ RETRIED = {
     "invalid_request": False,
     "internal": True,
     "worktree_tampered": False,  # found by the runtime after an attempt (SPEC §14), never by a provider
+    "artifacts_too_large": False,  # found by the runtime as an attempt ends (SPEC §17)
 }
 
 
@@ -53,6 +55,7 @@ def test_the_kinds_and_their_strings_did_not_change() -> None:
         InvalidRequestError,
         InternalProviderError,
         WorktreeTamperedError,
+        ArtifactsTooLargeError,
     ]
 
 

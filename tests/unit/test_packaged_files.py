@@ -50,7 +50,7 @@ def test_init_writes_a_valid_workflow_and_keeps_an_existing_file(
     again = CliRunner().invoke(app, ["init"])
     assert again.exit_code == 2 and "already exists" in again.stderr
     unknown = CliRunner().invoke(app, ["init", "-t", "nope"])
-    assert unknown.exit_code == 2 and "choose one of: demo" in unknown.stderr
+    assert unknown.exit_code == 2 and "choose one of: address-review, demo" in unknown.stderr
     listed = CliRunner().invoke(app, ["init", "--list"])
     assert all(name in listed.stdout for name in template_names())
 

@@ -163,3 +163,19 @@ def test_one_phase_on_the_run_branch_keeps_the_single_phase_live_line() -> None:
     start(progress, "implement", None)
     progress.tick()
     assert visible_lines(stream.getvalue())[-1].startswith("⟳ implement (agent) attempt 1 · ")
+
+
+def test_the_running_items_of_a_for_each_are_one_entry_of_the_live_line() -> None:
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=4, environ={"NO_COLOR": "1", "COLUMNS": "200"})
+    for index in range(3):
+        start(progress, f"implement-{index}", f"implement-{index}")
+    start(progress, "docs", "docs")
+    progress.tick()
+    live = visible_lines(stream.getvalue())[-1]
+    assert live.startswith("⟳ 4 running: implement ×3 ") and "[docs] docs (agent) attempt 1" in live
+    assert "implement-1" not in live
+    finish(progress, "implement-0", "implement-0")
+    finish(progress, "implement-1", "implement-1")
+    live = visible_lines(stream.getvalue())[-1]
+    assert live.startswith("⟳ 2 running: [implement-2] implement-2 (agent) attempt 1 ")  # one item: itself

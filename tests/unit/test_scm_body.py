@@ -7,7 +7,15 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from alphred.scm.body import build_pr_body, cell, cut_text, default_pr_title, run_summary_markdown, steps_table
+from alphred.scm.body import (
+    build_pr_body,
+    cell,
+    costs_table,
+    cut_text,
+    default_pr_title,
+    run_summary_markdown,
+    steps_table,
+)
 
 
 def status(**changes: Any) -> dict[str, Any]:
@@ -124,3 +132,24 @@ def test_the_summary_lists_the_checks_of_every_step() -> None:
     assert "| implement | 1 | tests | **failed** | 1 |" in text and "| implement | 1 | code | passed | – |" in text
     assert "| implement | 2 | tests | passed | 0 |" in text and "| review |" not in text.split("**Checks**")[1]
     assert "**Checks**" not in run_summary_markdown(status())  # no step ran a check: no section
+
+
+def test_the_pr_body_has_a_collapsible_cost_and_provider_table_by_step() -> None:
+    costs = [
+        {"phase": "implement", "attempt": 1, "provider": "claude", "model": "claude-sonnet-4-5", "tokens": 1200,
+         "cost_usd": 0.25, "duration_ms": 61000},
+        {"phase": "open_pr", "attempt": 1, "provider": "pull_request", "model": None, "tokens": 0, "cost_usd": 0.0,
+         "duration_ms": 900},
+        {"phase": "fix", "attempt": 1, "provider": "codex", "model": None, "tokens": 800, "cost_usd": 0.125,
+         "duration_ms": None},
+    ]  # fmt: skip
+    body = build_pr_body(status(), "Fixed it.", costs=costs)
+    table = body.split("<details><summary>Cost and provider by step ($0.3750)</summary>")[1].split("</details>")[0]
+    assert "| 1 | implement | 1 | claude | claude-sonnet-4-5 | 1,200 | $0.2500 | 61.0s |" in table
+    assert "| 2 | open_pr | 1 | pull_request | – | 0 | $0.0000 | 0.9s |" in table
+    assert "| 3 | fix | 1 | codex | – | 800 | $0.1250 | – |" in table
+    assert "| | **total** | | | | **2,000** | **$0.3750** | |" in table
+    many = costs_table([{**costs[0], "attempt": n} for n in range(1, 6)], limit=2)
+    assert many.count("| implement |") == 2 and "3 earlier step(s) not shown (the total counts them)." in many
+    assert "**6,000**" in many
+    assert "Cost and provider" not in build_pr_body(status(), "Fixed it.")

@@ -403,3 +403,33 @@ def test_pull_request_and_ci_phases_and_the_conditional_pull_request_are_validat
         30.0,
         True,
     )
+
+
+def test_pull_request_and_ci_phases_run_on_the_run_branch_only() -> None:
+    found = errors(
+        """\
+        alphred: 1
+        key: wf
+        phases:
+          a: {provider: scripted, script: [{report: r}], transitions: [{to: [pr, wait]}]}
+          pr: {type: pull_request, transitions: [{to: j}]}
+          wait: {type: ci, transitions: [{to: j}]}
+          j: {type: command, run: "true", join: all}
+        """
+    )
+    assert any(":5:" in e and "pull_request phase 'pr' inside branch 'pr'" in e for e in found), found
+    assert any(":6:" in e and "ci phase 'wait' inside branch 'wait'" in e for e in found), found
+
+
+def test_graph_draws_pull_request_and_ci_phases() -> None:
+    from pathlib import Path
+
+    from alphred.workflow.diagram import render_dot, render_mermaid
+
+    path = Path(__file__).resolve().parents[2] / "workflows" / "fix-until-green.yaml"
+    workflow, _ = check_workflow(str(path), path.read_text(), providers=default_registry(builtin_only=True))
+    assert workflow is not None
+    mermaid = render_mermaid(workflow)
+    assert 'p_open_pr[["open_pr (pull_request)"]]' in mermaid and 'p_ci(["ci (ci)"])' in mermaid
+    dot = render_dot(workflow)
+    assert "shape=box3d" in dot and "shape=hexagon" in dot

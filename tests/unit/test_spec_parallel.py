@@ -83,7 +83,7 @@ def test_bad_fan_out_lists_and_keys_are_located() -> None:
         """
     )
     assert "wf.yaml:4:24: error: 'max_parallel' must be at least 1" in found[0]
-    assert any(":7:11: error: join must be 'all' or 'any', not 'some'" in d for d in found)
+    assert any(":7:11: error: join must be 'all', 'any' or 'all_done', not 'some'" in d for d in found)
     assert any(":9:13: error: a fan-out of 'a' needs at least two phases" in d for d in found)
     assert any(":10:17: error: phase 'b' is listed twice in the fan-out of 'a'" in d for d in found)
     assert any(":11:17: error: a fan-out cannot go to '$end'" in d for d in found)

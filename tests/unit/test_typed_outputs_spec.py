@@ -201,3 +201,16 @@ def test_answers_are_validated_with_each_violation_as_a_pointer() -> None:
     assert plain.violations == () and plain.decision == "approved"
     missing = typed_answer(phase, "approved", None, "no json here")
     assert missing.report is None and missing.violations[0].startswith("(root): the phase gave no report object")
+
+
+def test_the_dry_run_stand_in_answers_a_conforming_report_that_meets_the_guard() -> None:
+    from jsonschema import Draft202012Validator
+
+    from alphred.providers.dryrun_reports import stub_reports
+
+    wf = load(HEAD + TRIAGE.replace("WHEN", 'report.severity == "high"').replace("PROMPT", "go"))
+    report = stub_reports(wf)["triage"]
+    assert report == {"severity": "high", "tasks": []}
+    schema = wf.phase("triage").output
+    assert schema is not None
+    assert list(Draft202012Validator(schema).iter_errors({**report, "decision": "approved"})) == []
