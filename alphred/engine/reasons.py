@@ -16,6 +16,7 @@ INVALID_DECISION = "invalid_decision"
 DELIVERY_FAILED = "delivery_failed"
 CHECKS_FAILED = "checks_failed"  # an attempt's checks failed (SPEC §9); also the run's reason once retries are out
 OUTPUT_INVALID = "output_invalid"  # a typed report is missing or does not match its ``output:`` (SPEC §12)
+TIMEOUT = "timeout"  # the run ran past ``limits.timeout``, measured from its stored start (SPEC §8)
 MERGE_CONFLICT = "merge_conflict"  # a join's merge conflicted and the join has no ``on_conflict`` phase
 
 DELIVERY_STEPS = ("push", "open")

@@ -111,6 +111,10 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "minimum": 1,
             "description": "Phases executing at the same moment (default 4)",
         },
+        "timeout": {
+            "$ref": "#/$defs/duration",
+            "description": "Run-wide wall clock from the run's start; past it the run fails with reason timeout",
+        },
     },
     "pull_request": {
         "title": STRING,

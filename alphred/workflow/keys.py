@@ -20,7 +20,7 @@ TOP_KEYS = (
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel")
+LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "timeout")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
 TRANSITION_KEYS = ("to", "when", "max", "priority")
 CHECK_KINDS = ("run", "changed", "unchanged", "report")

@@ -215,7 +215,8 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     tokens = f.read_int(fields["max_tokens"], "max_tokens", out, 1) if "max_tokens" in fields else None
     cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", out) if "max_cost_usd" in fields else None
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
-    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL)
+    timeout = f.read_duration(fields["timeout"], "timeout", out) if "timeout" in fields else None
+    return Limits(steps or DEFAULT_MAX_STEPS, tokens, cost, par or DEFAULT_MAX_PARALLEL, timeout)
 
 
 def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None, Expr | None]:

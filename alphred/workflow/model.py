@@ -87,6 +87,7 @@ class Limits:
     max_tokens: int | None = None
     max_cost_usd: float | None = None
     max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
+    timeout: float | None = None  # run-wide wall clock in seconds from the run's stored start (reason timeout)
 
 
 @dataclass(frozen=True)
