@@ -15,21 +15,37 @@ until the edge cap sends the last ``review`` to ``$end`` (``--phases`` execution
   steps), SQLite system database; time per step = workflow wall time / steps (launched beforehand).
 
 Each system runs in its own fresh interpreter, round-robin, ``--runs`` times; medians are printed with the
-ratios. Usage::
+ratios.
+
+**At the command line** (``--cli``, the figure users feel): whole processes as a user runs them,
+``alphred run loop.yaml --json`` (and with ``-q``) in a fresh scratch repository each time, for an N-visit
+loop and a 1-visit loop; per phase = (wall(N) - wall(1)) / (steps(N) - steps(1)), so interpreter start-up,
+imports, validation, run creation, ``git worktree add`` and its removal cancel out. The peer runs the same
+loop the same way: a whole ``python`` process building the LangGraph graph with ``SqliteSaver`` and invoking
+it, N-visit minus 1-visit. Two loops: the scripted review loop above (no edits) and a loop of two command
+phases (``run: "true"``; the peer's nodes spawn ``sh -c true`` too). Samples alternate between the systems
+(medians of ``--runs``); each process's user + system CPU time is printed beside its wall time.
+Usage::
 
     pip install -r benchmarks/requirements.txt   # the peers (dev-only)
-    python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]
+    python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]          # in-process
+    python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
+    python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar, TypedDict
 
 from common import ROOT, make_repo, median, peer_available, scratch, spread, subprocess_env, table, verdict
@@ -70,6 +86,30 @@ phases:
 {entries}
     transitions:
       - to: review
+"""
+
+
+def command_workflow_yaml(phases: int) -> str:
+    """A loop of two command phases (``run: "true"``), ``phases`` executions (rounded up to odd)."""
+    rounds = max(phases // 2, 1)
+    return f"""\
+alphred: 1
+key: command-loop
+defaults: {{max_visits: {phases + 10}}}
+limits: {{max_steps: {phases + 10}}}
+phases:
+  check:
+    type: command
+    run: "true"
+    transitions:
+      - to: tidy
+        max: {rounds}
+      - to: $end
+  tidy:
+    type: command
+    run: "true"
+    transitions:
+      - to: check
 """
 
 
@@ -161,8 +201,9 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
     }
 
 
-def run_langgraph(phases: int, edits: bool) -> dict[str, Any]:
-    """The same loop as a LangGraph graph with the SQLite checkpointer."""
+def run_langgraph(phases: int, edits: bool, command: bool = False) -> dict[str, Any]:
+    """The same loop as a LangGraph graph with the SQLite checkpointer (``command``: each node spawns
+    ``sh -c true``, as Alphred's command phases do)."""
     import sqlite3
 
     from langgraph.checkpoint.sqlite import SqliteSaver
@@ -173,9 +214,13 @@ def run_langgraph(phases: int, edits: bool) -> dict[str, Any]:
     with scratch("langgraph") as tmp:
 
         def review(state: Loop) -> dict[str, Any]:
+            if command:
+                subprocess.run(["sh", "-c", "true"], check=True)
             return {"reviews": state["reviews"] + 1, "decision": "changes_requested", "report": "please fix"}
 
         def fix(state: Loop) -> dict[str, Any]:
+            if command:
+                subprocess.run(["sh", "-c", "true"], check=True)
             if edits:
                 (tmp / "fix.txt").write_text(f"round {state['fixes'] + 1}\n")
             return {"fixes": state["fixes"] + 1, "report": "fixed"}
@@ -238,7 +283,11 @@ def run_dbos(phases: int, edits: bool) -> dict[str, Any]:
     return {"steps": steps, "loop_s": elapsed, "provider_s": 0.0, "total_s": elapsed}
 
 
-WORKERS = {"alphred": run_alphred, "langgraph": run_langgraph, "dbos": run_dbos}
+WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
+    "alphred": run_alphred,
+    "langgraph": run_langgraph,
+    "dbos": run_dbos,
+}
 
 
 SOURCE: list[str] = []  # --source: another checkout of Alphred to measure (before/after figures)
@@ -259,6 +308,138 @@ def measure(system: str, phases: int, edits: bool) -> dict[str, Any]:
     return result
 
 
+# -- at the command line: whole processes, N visits minus 1 visit -------------------------------------------
+
+ENTRY = "from alphred.cli import main; main()"  # what the ``alphred`` console script runs
+
+
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cli_alphred(phases: int, command: bool, quiet: bool, source: str | None = None) -> tuple[float, float, int]:
+    """``alphred run loop.yaml --json`` in a fresh repository: (wall s, CPU s, steps); ``source``: the
+    checkout to run (default: ``--source`` or this one)."""
+    with scratch("cli") as tmp:
+        repo = make_repo(tmp / "repo")
+        path = tmp / "loop.yaml"
+        path.write_text(command_workflow_yaml(phases) if command else workflow_yaml(phases, False))
+        args = [sys.executable, "-c", ENTRY, "run", str(path), "--json", *(["-q"] if quiet else [])]
+        env = subprocess_env()
+        if source or SOURCE:
+            env["PYTHONPATH"] = os.pathsep.join((source or SOURCE[0], env["PYTHONPATH"]))
+        cpu = _child_cpu()
+        started = time.perf_counter()
+        out = subprocess.run(args, capture_output=True, text=True, env=env, cwd=repo, check=False)
+        wall = time.perf_counter() - started
+        cpu = _child_cpu() - cpu
+    if out.returncode != 0:
+        raise SystemExit(f"alphred run failed ({out.returncode}):\n{out.stderr[-3000:]}")
+    status = json.loads(out.stdout)
+    assert status["status"] == "completed", status
+    return wall, cpu, len(status["steps"])
+
+
+def cli_langgraph(phases: int, command: bool) -> tuple[float, float, int]:
+    """The LangGraph loop as a whole process: (wall s, CPU s, steps)."""
+    args = [sys.executable, __file__, "--worker", "langgraph", "--phases", str(phases)]
+    if command:
+        args.append("--command")
+    cpu = _child_cpu()
+    started = time.perf_counter()
+    out = subprocess.run(args, capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, check=False)
+    wall = time.perf_counter() - started
+    cpu = _child_cpu() - cpu
+    if out.returncode != 0:
+        raise SystemExit(f"langgraph worker failed:\n{out.stderr[-3000:]}")
+    return wall, cpu, int(json.loads(out.stdout.strip().splitlines()[-1])["steps"])
+
+
+def cli_main(phases: int, runs: int, compare: str | None = None) -> None:
+    """The command-line figures: every system's N-visit and 1-visit process alternating, ``runs`` rounds;
+    ``compare``: another checkout measured in the same rounds (before/after figures)."""
+    systems: list[tuple[str, Callable[[int], tuple[float, float, int]]]] = []
+    for command in (False, True):
+        loop = "command loop" if command else "scripted loop"
+        for flags, quiet in (("--json", False), ("--json -q", True)):
+            run = functools.partial(cli_alphred, command=command, quiet=quiet)
+            systems.append((f"alphred run {flags} ({loop})", run))
+            if compare:
+                before = functools.partial(cli_alphred, command=command, quiet=quiet, source=compare)
+                systems.append((f"alphred@compare run {flags} ({loop})", before))
+        if peer_available("langgraph"):
+            systems.append((f"LangGraph + SqliteSaver ({loop})", functools.partial(cli_langgraph, command=command)))
+    if not peer_available("langgraph"):
+        print("note: langgraph not installed (pip install -r benchmarks/requirements.txt); no peer figure")
+    for _, measure_one in systems:  # warm the file cache and the bytecode
+        measure_one(1)
+    long: dict[str, list[tuple[float, float, int]]] = {name: [] for name, _ in systems}
+    short: dict[str, list[tuple[float, float, int]]] = {name: [] for name, _ in systems}
+    for _ in range(runs):
+        for name, measure_one in systems:
+            long[name].append(measure_one(phases))
+            short[name].append(measure_one(1))
+    per_phase: dict[str, float] = {}
+    per_phase_cpu: dict[str, float] = {}
+    rows = []
+    for name, _ in systems:
+        steps = long[name][0][2] - short[name][0][2]
+        walls = [(a[0] - b[0]) / steps * 1000 for a, b in zip(long[name], short[name], strict=True)]
+        cpus = [(a[1] - b[1]) / steps * 1000 for a, b in zip(long[name], short[name], strict=True)]
+        per_phase[name] = median(walls)
+        per_phase_cpu[name] = median(cpus)
+        one = median([b[0] for b in short[name]]) * 1000
+        rows.append([name, steps, f"{per_phase[name]:.2f}", spread(walls), f"{median(cpus):.2f}", f"{one:.0f}"])
+    print(f"\nPer phase at the command line: {phases}-visit run minus 1-visit run, median of {runs} round(s):\n")
+    print(table(rows, ["system", "steps", "ms/phase", "range", "CPU ms/phase", "1-visit run ms"]))
+    print()
+    for name in per_phase:
+        if name.startswith("alphred"):  # this checkout and --compare, each against the peer
+            loop = name[name.index("(") :]
+            peer = f"LangGraph + SqliteSaver {loop}"
+            if peer in per_phase:
+                ratio = per_phase[name] / per_phase[peer]
+                goal = f"goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}"
+                cpu = per_phase_cpu[name] / per_phase_cpu[peer] if per_phase_cpu[peer] > 0 else float("nan")
+                print(f"{name} / LangGraph: {ratio:.2f}x wall ({goal}), {cpu:.2f}x CPU")
+
+
+def cli_profile(phases: int, top: int = 25) -> None:
+    """py-spy (every thread, idle waits left out) over one N-visit ``alphred run --json -q`` of the scripted
+    loop: the top inclusive costs on the event loop's thread and on the worker threads, in % of samples."""
+    import collections
+    import shutil
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    with scratch("profile") as tmp:
+        repo = make_repo(tmp / "repo")
+        path = tmp / "loop.yaml"
+        path.write_text(workflow_yaml(phases, False))
+        out = tmp / "spy.txt"
+        args = [spy, "record", "-r", "500", "-f", "raw", "-o", str(out), "--", sys.executable, "-c", ENTRY]
+        args += ["run", str(path), "--json", "-q"]
+        done = subprocess.run(args, capture_output=True, text=True, env=subprocess_env(), cwd=repo, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"py-spy failed:\n{done.stderr[-3000:]}")
+        lines = out.read_text().splitlines()
+    idle = ("thread.py:81)", "selectors.py:468)")  # a worker thread waiting for work, the loop waiting for I/O
+    for title, marker in (("event loop thread", "Runner.run (asyncio"), ("worker threads", "_WorkItem.run")):
+        inclusive: collections.Counter[str] = collections.Counter()
+        total = 0
+        for line in lines:
+            stack, _, count = line.rpartition(" ")
+            frames = stack.split(";")
+            if not count.isdigit() or marker not in stack or frames[-1].endswith(idle):
+                continue
+            total += int(count)
+            for frame in set(frames):
+                inclusive[frame] += int(count)
+        print(f"\n{title}: {total} samples at 500 Hz (inclusive share, top {top}; frames in every sample left out)")
+        for frame, count in [(f, c) for f, c in inclusive.most_common() if c < total * 0.99][:top]:
+            print(f"  {count / max(total, 1) * 100:5.1f}%  {frame}")
+
+
 def per_step_ms(result: dict[str, Any]) -> float:
     """Orchestration overhead per step in milliseconds."""
     return float((result["loop_s"] - result["provider_s"]) / result["steps"] * 1000)
@@ -272,12 +453,25 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smoke mode: 41 phases, 1 run")
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument("--edits", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--command", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--cli", action="store_true", help="measure whole `alphred run` processes (the CLI figure)")
+    parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
+    parser.add_argument("--profile", action="store_true", help="py-spy over one CLI run: top costs per thread")
+    parser.add_argument("--compare", help="with --cli: another Alphred checkout measured in the same rounds")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
     if args.source:
         SOURCE.append(os.path.abspath(args.source))
     if args.worker:
-        print(json.dumps(WORKERS[args.worker](args.phases, args.edits)))
+        extra = {"command": True} if args.command else {}
+        print(json.dumps(WORKERS[args.worker](args.phases, args.edits, **extra)))
+        return
+    if args.profile:
+        cli_profile(41 if args.quick else args.cli_phases)
+        return
+    if args.cli:
+        compare = os.path.abspath(args.compare) if args.compare else None
+        cli_main(*((41, 1) if args.quick else (args.cli_phases, args.runs)), compare=compare)
         return
     phases, runs = (41, 1) if args.quick else (args.phases, args.runs)
     variants = [("alphred", False, "Alphred (no edits: change detection only)")]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from importlib import resources
 from pathlib import Path
 
 import click
@@ -13,6 +12,8 @@ from alphred.cli.main import app
 
 def packaged_text(*parts: str) -> str:
     """A file shipped in the ``alphred`` package (``templates/``), as text."""
+    from importlib import resources  # here: ``importlib.resources`` costs every other command its start-up
+
     node = resources.files("alphred")
     for part in parts:
         node = node.joinpath(part)
@@ -21,6 +22,8 @@ def packaged_text(*parts: str) -> str:
 
 def template_names() -> list[str]:
     """The workflow templates ``alphred init`` can write (the bundled ``workflows/*.yaml``)."""
+    from importlib import resources
+
     folder = resources.files("alphred").joinpath("templates")
     return sorted(entry.name[: -len(".yaml")] for entry in folder.iterdir() if entry.name.endswith(".yaml"))
 

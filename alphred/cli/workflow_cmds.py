@@ -24,6 +24,7 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool, repo: str | None
     and no repository: --repo and --db are accepted for uniformity and ignored.
     """
     from alphred.providers import default_registry
+    from alphred.views.tooling import tooling_lines
     from alphred.workflow import check_workflow
 
     providers = default_registry()
@@ -39,6 +40,8 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool, repo: str | None
         elif not quiet and workflow is not None:
             note = f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""
             click.echo(f"{path}: ok: workflow '{workflow.key}', {len(workflow.phases)} phases{note}", err=True)
+            for line in tooling_lines(workflow):  # what each agent will have (SPEC §14)
+                click.echo(line, err=True)
     return 2 if failed else 0
 
 

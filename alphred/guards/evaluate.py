@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from decimal import Decimal
 from numbers import Real
 from typing import Any, TypeGuard
 
@@ -165,7 +165,12 @@ def _mappings_equal(left: Mapping[object, object], right: Mapping[object, object
 
 
 def _is_number(value: object) -> TypeGuard[Any]:
-    return isinstance(value, Real | Decimal) and not isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, Real):
+        return True
+    decimal = sys.modules.get("decimal")  # no value is a Decimal before ``decimal`` is imported: spared at start-up
+    return decimal is not None and isinstance(value, decimal.Decimal)
 
 
 def _is_list(value: object) -> TypeGuard[list[object] | tuple[object, ...]]:

@@ -167,16 +167,16 @@ def _parser() -> Lark:
     the temp directory, which anyone may plant. The tables are plain JSON data.
     """
     import json
-    from importlib import resources
+    import pkgutil  # not ``importlib.resources``: it loads ``tempfile`` and ``zipfile`` for nothing here
 
     from lark import Lark
 
-    package = resources.files("alphred.guards")
-    grammar = package.joinpath("guard.lark").read_text(encoding="utf-8")
+    grammar = (pkgutil.get_data(__package__, "guard.lark") or b"").decode("utf-8")
     try:
-        digest, _, encoded = package.joinpath(TABLES_FILE).read_text(encoding="utf-8").partition("\n")
+        tables_text = (pkgutil.get_data(__package__, TABLES_FILE) or b"").decode("utf-8")
     except OSError:
-        digest = encoded = ""
+        tables_text = ""
+    digest, _, encoded = tables_text.partition("\n")
     if digest == _grammar_digest(grammar):
         tables = json.loads(encoded, object_hook=_from_json)
         loaded: Lark = Lark._load_from_dict(  # type: ignore[no-untyped-call]  # what lark's standalone tool uses
@@ -200,9 +200,9 @@ def _build(grammar: str, transformer: Any = None) -> Lark:
 
 
 def _grammar_digest(grammar: str) -> str:
-    import hashlib
+    from alphred.digest import sha256
 
-    return "sha256:" + hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+    return "sha256:" + str(sha256(grammar.encode("utf-8")).hexdigest())
 
 
 def write_tables() -> str:

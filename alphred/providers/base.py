@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     import asyncio  # only named in a type: importing the provider contract starts no event loop machinery
 
 from alphred.engine.provider_events import EventType as EventType  # defined below providers and store
-from alphred.workflow.model import SandboxPolicy
+from alphred.workflow.model import McpServer, SandboxPolicy, ToolPolicy
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,12 @@ class ProviderOptions:
     sandbox: SandboxPolicy | None = None
     # Wraps a command's argv so that it runs inside Alphred's sandbox (bubblewrap): set with ``sandbox``
     confine: Callable[[Sequence[str]], list[str]] | None = None
+    # ``tools:`` (SPEC §14): the allow/deny lists the provider enforces; None: its own tool set
+    tools: ToolPolicy | None = None
+    # ``mcp:`` (SPEC §14): the MCP servers offered to the agent, and per server the values of the variables its
+    # ``env`` names (resolved by the runtime from the run's environment; given to that server only)
+    mcp: tuple[McpServer, ...] = ()
+    mcp_env: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # ``output:`` (SPEC §12): the JSON Schema the answer must match (``decision`` merged in when the phase has
     # decisions); the provider asks its model for it by its own mechanism. None: the decision schema.
     output: Mapping[str, Any] | None = None

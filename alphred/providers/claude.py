@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import json
 import logging
 import os
 import shutil
 import sys
+import tempfile
+import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -38,9 +41,12 @@ from alphred.providers.claude_errors import (
 )
 from alphred.providers.claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
 from alphred.providers.contract import answer_schema, compose_prompt
+from alphred.providers.mcp_client import expand
+from alphred.workflow.model import MCP_PREFIX, ToolPolicy
 
 ENV_CLI = "ALPHRED_CLAUDE_CLI"
 DEFAULT_PERMISSION_MODE = "bypassPermissions"
+ALLOW_LIST_MODE = "dontAsk"  # with ``tools.allow``: Claude Code refuses every tool the allow-list does not cover
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
 STDERR_LINES = 200
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
@@ -83,6 +89,8 @@ class ClaudeProvider:
     async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
         """Run one Claude Code session in ``options.working_directory`` and map its messages to events."""
         mode = str(options.settings.get("permission_mode") or DEFAULT_PERMISSION_MODE)
+        if options.tools is not None and options.tools.allow is not None:
+            mode = ALLOW_LIST_MODE  # every tool not pre-approved (the allow-list) is refused, never asked
         ready = self.check_phase(options.settings)
         if not ready.ready:
             code = CLAUDE_ROOT_BYPASS if ready.detail.startswith("Claude Code refuses") else CLAUDE_BAD_SETTINGS
@@ -95,13 +103,19 @@ class ClaudeProvider:
             ) from None
         _quiet_sdk_logger()
         stderr: deque[str] = deque(maxlen=STDERR_LINES)
-        client = sdk.ClaudeSDKClient(self._sdk_options(sdk, options, mode, stderr.append))
+        scratch = tempfile.TemporaryDirectory(prefix="alphred-claude-") if options.mcp else None
+        mcp = mcp_config(options, Path(scratch.name)) if scratch is not None else {}
+        client = sdk.ClaudeSDKClient(self._sdk_options(sdk, options, mode, stderr.append, mcp))
         mapper = ClaudeEventMapper(sdk, mode, answer_schema(options) is not None)
         watcher: asyncio.Task[None] | None = None
         responses: AsyncIterator[Any] | None = None
         try:
             try:
-                await client.connect()
+                with warnings.catch_warnings():  # the allow-list shadows the callback by design (tool_settings)
+                    warnings.simplefilter("ignore", getattr(sdk, "CanUseToolShadowedWarning", UserWarning))
+                    await client.connect()
+                if scratch is not None:  # read by the CLI at start: gone before the agent's first turn
+                    scratch.cleanup()
                 if options.cancel is not None:
                     watcher = asyncio.create_task(_interrupt_when_set(options.cancel, client, mapper))
                 await client.query(compose_prompt(prompt, options.context, options.decisions, options.output))
@@ -120,6 +134,8 @@ class ClaudeProvider:
                 detail = tail(list(stderr)) or "the stream ended"
                 raise provider_error(KIND_CODES, f"claude ended without a result: {detail}", "internal", code=NO_RESULT)
         finally:
+            if scratch is not None:
+                scratch.cleanup()
             if watcher is not None:
                 watcher.cancel()
             if responses is not None:
@@ -127,7 +143,9 @@ class ClaudeProvider:
                     await responses.aclose()  # type: ignore[attr-defined]
             await _shutdown(client, graceful=mapper.result is not None)
 
-    def _sdk_options(self, sdk: Any, options: ProviderOptions, mode: str, on_stderr: Any) -> Any:
+    def _sdk_options(
+        self, sdk: Any, options: ProviderOptions, mode: str, on_stderr: Any, mcp: Mapping[str, Any] | None = None
+    ) -> Any:
         settings = options.settings
         system_prompt: dict[str, Any] = {"type": "preset", "preset": "claude_code"}
         extra = options.system_prompt or settings.get("system_prompt")
@@ -140,8 +158,8 @@ class ClaudeProvider:
             model=options.model,
             permission_mode=mode,
             max_turns=int(max_turns) if max_turns else None,
-            allowed_tools=_names(settings.get("allowed_tools")),
-            disallowed_tools=_names(settings.get("disallowed_tools")),
+            **tool_settings(options.tools),
+            **(mcp or {}),
             system_prompt=system_prompt,
             setting_sources=[],
             output_format=_output_format(options),
@@ -167,6 +185,80 @@ class ClaudeProvider:
         return {**env, **self.env, **options.environment}
 
 
+def tool_settings(policy: ToolPolicy | None) -> dict[str, Any]:
+    """``tools:`` (SPEC §14) as Claude Code's options: ``tools`` (the built-in tools offered: those the
+    allow-list names), ``allowed_tools`` (pre-approved; patterns kept) with the ``dontAsk`` mode (set by
+    ``run``: every other tool refused), ``disallowed_tools``, and a ``can_use_tool`` callback refusing what
+    the lists refuse, should the CLI ever ask."""
+    if policy is None:
+        return {}
+    found: dict[str, Any] = {"disallowed_tools": list(policy.deny)}
+    if policy.allow is not None:
+        found["allowed_tools"] = list(policy.allow)
+        found["tools"] = list(dict.fromkeys(base_tool(e) for e in policy.allow if not e.startswith(MCP_PREFIX)))
+    found["can_use_tool"] = _permission_callback(policy)
+    return found
+
+
+def base_tool(entry: str) -> str:
+    """The tool a rule names: ``Bash`` of ``Bash(pytest:*)``."""
+    return entry.split("(", 1)[0]
+
+
+def rule_permits(entry: str, tool: str, arguments: Mapping[str, Any]) -> bool:
+    """Whether rule ``entry`` covers a call of ``tool``: a name (``mcp__server`` covers its tools), or
+    ``Bash(prefix:*)`` / ``Bash(command)`` for a Bash command."""
+    if "(" not in entry:
+        return ToolPolicy(allow=(entry,)).permits(tool)
+    name, _, spec = entry.partition("(")
+    spec = spec[:-1] if spec.endswith(")") else spec
+    if name != tool:
+        return False
+    command = str(arguments.get("command", "")).strip()
+    if spec.endswith(":*"):
+        prefix = spec[:-2]
+        return command == prefix or command.startswith(prefix + " ")
+    return command == spec
+
+
+def _permission_callback(policy: ToolPolicy) -> Any:
+    async def decide(tool: str, arguments: dict[str, Any], context: Any) -> Any:
+        from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
+
+        denied = any(rule_permits(rule, tool, arguments) for rule in policy.deny)
+        allowed = policy.allow is None or any(rule_permits(rule, tool, arguments) for rule in policy.allow)
+        if allowed and not denied:
+            return PermissionResultAllow()
+        return PermissionResultDeny(message=f"tool {tool} is not allowed in this phase (tools:)")
+
+    return decide
+
+
+def mcp_config(options: ProviderOptions, scratch: Path) -> dict[str, Any]:
+    """The phase's MCP servers (SPEC §14) as Claude Code's ``--mcp-config`` file (``strict``: no other
+    server), written with the servers' variables into ``scratch`` (0700, removed once the CLI has read it):
+    no secret on a command line."""
+    servers: dict[str, Any] = {}
+    for server in options.mcp:
+        values = dict(options.mcp_env.get(server.name, {}))
+        if server.url is not None:
+            headers = {k: expand(v, values) for k, v in server.headers}
+            servers[server.name] = {"type": "http", "url": server.url, "headers": headers}
+            continue
+        argv = [server.command or "", *server.args]
+        if server.cwd:
+            argv = ["env", "-C", str(options.working_directory / server.cwd), *argv]
+        if options.confine is not None:
+            argv = options.confine(argv)
+        servers[server.name] = {"type": "stdio", "command": argv[0], "args": argv[1:], "env": values}
+    scratch.chmod(0o700)
+    path = scratch / "mcp.json"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        json.dump({"mcpServers": servers}, handle)
+    return {"mcp_servers": str(path), "strict_mcp_config": True}
+
+
 def _sandbox_settings(options: ProviderOptions) -> dict[str, Any]:
     """Alphred's ``sandbox:`` (SPEC §14) as Claude Code's own sandbox: every Bash command sandboxed, none let
     out, the network closed (no domain allowed) unless ``network: true``."""
@@ -181,12 +273,6 @@ def _sandbox_settings(options: ProviderOptions) -> dict[str, Any]:
             "network": {"allowedDomains": domains},
         }
     }
-
-
-def _names(value: Any) -> list[str]:
-    """Tool names from a list, or from one comma-separated string."""
-    items = value.split(",") if isinstance(value, str) else list(value or ())
-    return [str(item).strip() for item in items if str(item).strip()]
 
 
 def _quiet_sdk_logger() -> None:

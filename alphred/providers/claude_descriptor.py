@@ -19,10 +19,12 @@ CLAUDE = ProviderDescriptor(
     phase_keys=(
         PhaseKey("permission_mode", {"type": "string"}, text),
         PhaseKey("max_turns", {"type": "integer", "minimum": 1}, integer(1)),
-        PhaseKey("allowed_tools", TOOL_LIST, text_list),
-        PhaseKey("disallowed_tools", TOOL_LIST, text_list),
+        # deprecated aliases of tools.allow / tools.deny (the loader reads them as ``tools:``, with a warning)
+        PhaseKey("allowed_tools", {**TOOL_LIST, "deprecated": True}, text_list),
+        PhaseKey("disallowed_tools", {**TOOL_LIST, "deprecated": True}, text_list),
         PhaseKey("system_prompt", {"type": "string"}, text),
     ),
     error_codes=CODES,
-    capabilities=Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True),  # Claude Code's sandbox
+    # tools.allow: --tools, --allowedTools and the dontAsk mode (every other tool refused); Claude Code's sandbox
+    capabilities=Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True, mcp=True, tool_patterns=True),
 )

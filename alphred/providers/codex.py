@@ -38,6 +38,8 @@ from alphred.providers.codex_errors import (
     KIND_CODES,
 )
 from alphred.providers.contract import answer_schema, cap_text, compose_prompt, decision_and_report, token_count
+from alphred.providers.mcp_client import REFERENCE
+from alphred.workflow.model import MCP_PREFIX
 
 ENV_BIN = "ALPHRED_CODEX_BIN"
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")
@@ -138,10 +140,11 @@ class CodexProvider:
     def _environment(self, options: ProviderOptions) -> dict[str, str]:
         """The run's environment (its secrets dropped by the runtime) plus codex's own key, which codex gives to
         its model client; its shell policy leaves ``*KEY*``/``*TOKEN*``/``*SECRET*`` variables out of commands."""
+        servers = {name: value for values in options.mcp_env.values() for name, value in values.items()}
         if options.base_environment is None:
-            return {**os.environ, **self.env, **options.environment}
+            return {**os.environ, **servers, **self.env, **options.environment}
         own = {name: os.environ[name] for name in OWN_KEYS if name in os.environ}
-        return {**options.base_environment, **own, **self.env, **options.environment}
+        return {**options.base_environment, **own, **servers, **self.env, **options.environment}
 
     def _arguments(self, binary: str, prompt: str, options: ProviderOptions, scratch: Path) -> list[str]:
         sandbox = str(options.settings.get("sandbox") or DEFAULT_SANDBOX)
@@ -151,6 +154,7 @@ class CodexProvider:
         if options.sandbox is not None:
             network = "true" if options.sandbox.network else "false"
             args += ["-c", f"sandbox_workspace_write.network_access={network}"]
+        args += mcp_arguments(options)
         if options.model:
             args += ["-m", options.model]
         wanted = answer_schema(options)  # SPEC §12: ``output:``, else the decision schema
@@ -162,6 +166,66 @@ class CodexProvider:
         if options.system_prompt:
             text = f"{options.system_prompt.strip()}\n\n{text}"
         return [*args, "--", text]
+
+
+def mcp_arguments(options: ProviderOptions) -> list[str]:
+    """The phase's MCP servers and MCP tool filters (SPEC §14) as ``-c mcp_servers.NAME.*`` overrides.
+
+    A server's variables are given to codex's environment by name (``env_vars``, ``bearer_token_env_var``,
+    ``env_http_headers``: never on the command line) and kept out of the agent's shell
+    (``shell_environment_policy.exclude``). ``tools.deny`` of ``mcp__server`` disables that server,
+    ``mcp__server__tool`` lists the tool in its ``disabled_tools``.
+    """
+    args: list[str] = []
+    hidden: list[str] = []
+    own_denied = [e for e in options.tools.deny if not e.startswith(MCP_PREFIX)] if options.tools is not None else []
+    if options.tools is not None and (options.tools.allow is not None or own_denied):
+        raise InvalidRequestError(
+            "codex cannot enforce a list of its own tools (shell, apply_patch): only tools.deny of MCP tools",
+            code=CODEX_BAD_SETTINGS,
+        )
+
+    def put(server: str, key: str, value: object) -> None:
+        args.extend(["-c", f"mcp_servers.{server}.{key}={json.dumps(value)}"])
+
+    for server in options.mcp:
+        if server.url is not None:
+            put(server.name, "url", server.url)
+            for header, value in server.headers:
+                whole = REFERENCE.fullmatch(value)
+                bearer = REFERENCE.fullmatch(value.removeprefix("Bearer ")) if value.startswith("Bearer ") else None
+                if header.lower() == "authorization" and bearer is not None:
+                    put(server.name, "bearer_token_env_var", bearer.group(1))
+                elif whole is not None:
+                    put(server.name, f"env_http_headers.{json.dumps(header)}", whole.group(1))
+                elif REFERENCE.search(value) is None:
+                    put(server.name, f"http_headers.{json.dumps(header)}", value)
+                else:
+                    raise InvalidRequestError(
+                        f"codex takes a header of MCP server '{server.name}' either literal, '${{NAME}}' or "
+                        f"(Authorization) 'Bearer ${{NAME}}', not {value!r}",
+                        code=CODEX_BAD_SETTINGS,
+                    )
+        else:
+            put(server.name, "command", server.command or "")
+            put(server.name, "args", list(server.args))
+            if server.cwd:
+                put(server.name, "cwd", str(options.working_directory / server.cwd))
+            if server.env:
+                put(server.name, "env_vars", list(server.env))
+        hidden.extend(server.env)
+    denied: dict[str, list[str]] = {}
+    for entry in options.tools.deny if options.tools is not None else ():
+        name, _, tool = entry.removeprefix(MCP_PREFIX).partition("__")
+        if entry.startswith(MCP_PREFIX) and not tool:
+            put(name, "enabled", False)
+        elif entry.startswith(MCP_PREFIX):
+            denied.setdefault(name, []).append(tool)
+    for name, tools in denied.items():
+        put(name, "disabled_tools", tools)
+    if hidden:
+        args.extend(["-c", f"shell_environment_policy.exclude={json.dumps(sorted(set(hidden)))}"])
+    return args
 
 
 class CodexEventMapper:

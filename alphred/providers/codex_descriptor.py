@@ -24,5 +24,11 @@ CODEX = ProviderDescriptor(
     summary="the Codex CLI, `codex exec --json` as a subprocess",
     phase_keys=(SANDBOX_KEY,),
     error_codes=CODES,
-    capabilities=Capabilities(sandbox=True),
+    capabilities=Capabilities(
+        sandbox=True,
+        mcp=True,
+        mcp_tool_filters=True,  # -c mcp_servers.NAME.disabled_tools=[...]
+        tools_note="codex cannot switch off its own tools (shell, apply_patch): confine it with 'sandbox:', "
+        "or deny MCP tools by their mcp__server__tool names",
+    ),
 )

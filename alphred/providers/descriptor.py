@@ -23,15 +23,22 @@ ProviderFactory = Callable[[], Provider]
 class Capabilities:
     """What a provider can enforce on a phase; ``validate`` will refuse a setting a provider cannot enforce.
 
-    ``allowed_tools``/``disallowed_tools``: it honours a list of tools a phase may (may not) use;
-    ``sandbox``: it confines what the agent's commands may write; ``mcp``: it connects MCP servers a phase
-    names.
+    ``allowed_tools``/``disallowed_tools``: it enforces ``tools.allow`` (every tool not listed refused) /
+    ``tools.deny``; ``mcp_tool_filters``: it can refuse MCP tools by name (``tools.deny`` of
+    ``mcp__server__tool`` entries) even without a deny-list of its own tools; ``sandbox``: it confines what
+    the agent's commands may write; ``mcp``: it connects the MCP servers a phase names. ``tool_names``: the
+    names of its own tools when it knows them all (``validate`` then checks the names), ``tool_patterns``:
+    it checks patterns such as ``Bash(pytest:*)``; ``tools_note``: why it cannot enforce more (in messages).
     """
 
     allowed_tools: bool = False
     disallowed_tools: bool = False
+    mcp_tool_filters: bool = False
     sandbox: bool = False
     mcp: bool = False
+    tool_names: tuple[str, ...] | None = None
+    tool_patterns: bool = False
+    tools_note: str = ""
 
 
 @dataclass(frozen=True)

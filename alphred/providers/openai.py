@@ -21,7 +21,7 @@ import os
 import socket
 import ssl
 import threading
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from alphred.errors import AttemptInterruptedError, ProviderError, install_hint
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.contract import cap_text, json_object
+from alphred.providers.mcp_client import McpServers
 from alphred.providers.openai_api import ChatConversation, Conversation, ResponsesConversation, Turn
 from alphred.providers.openai_errors import (
     OPENAI_BAD_SETTINGS,
@@ -39,7 +40,8 @@ from alphred.providers.openai_errors import (
     classify_exception,
     failure,
 )
-from alphred.providers.openai_tools import Toolbox, ToolCall, tool_specs
+from alphred.providers.openai_tools import TOOL_NAMES, Toolbox, ToolCall, ToolOutcome, cut, tool_specs
+from alphred.workflow.model import MCP_PREFIX
 
 APIS = ("responses", "chat")
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -239,11 +241,17 @@ class _Session:
         env: dict[str, str],
     ) -> None:
         self.provider, self.sdk, self.settings, self.options = provider, sdk, settings, options
-        self.prompt = compose_openai_prompt(prompt, options.context, options.decisions, options.output is not None)
         # the agent's shell gets the run's environment (its secrets dropped by the runtime), never the key
         base = env if options.base_environment is None else {**options.base_environment, **options.environment}
         shell_env = {k: v for k, v in base.items() if k != settings.key_env}
-        self.toolbox = Toolbox(options.working_directory, options.decisions, shell_env, options.confine, options.output)
+        self.toolbox = Toolbox(
+            options.working_directory, options.decisions, shell_env, options.confine, options.output, options.tools
+        )
+        self.shell_env = shell_env  # MCP servers start from it too (never the model server's key)
+        self.prompt = compose_openai_prompt(
+            prompt, options.context, options.decisions, options.output is not None, self.toolbox.offered
+        )
+        self.mcp: McpServers | None = None
         self.key = env.get(settings.key_env, "") if settings.key_env else NO_KEY_PLACEHOLDER
         self.interrupted = False
         self.tokens = 0
@@ -266,7 +274,8 @@ class _Session:
                 timeout=self.sdk.Timeout(self.provider.request_timeout, connect=CONNECT_TIMEOUT),
                 http_client=self.sdk.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
             )
-            await self.loop(client, emit)
+            async with self.mcp_servers(emit):
+                await self.loop(client, emit)
             queue.put_nowait(None)
         except asyncio.CancelledError:
             if self.interrupted:  # else the stream was closed and nobody reads the queue any more
@@ -282,11 +291,46 @@ class _Session:
                 with contextlib.suppress(Exception):
                     await asyncio.shield(client.close())
 
+    @contextlib.asynccontextmanager
+    async def mcp_servers(self, emit: Any) -> AsyncIterator[None]:
+        """The phase's MCP servers (SPEC §14), started for this attempt and stopped with it."""
+        if not self.options.mcp:
+            yield
+            return
+        servers = McpServers(
+            self.options.mcp,
+            worktree=self.options.working_directory,
+            environment=self.shell_env,
+            server_env=self.options.mcp_env,
+            policy=self.options.tools,
+            confine=self.options.confine,
+        )
+        async with servers:
+            self.mcp = servers
+            for name, seconds, count in servers.started:
+                listed = ", ".join(t.name for t in servers.tools if t.server == name) or "none"
+                meta = {"mcp_server": name, "tools": count, "start_seconds": round(seconds, 3)}
+                await emit(
+                    ProviderEvent(
+                        EventType.SYSTEM, f"MCP server {name}: {count} tool(s) offered ({listed})", metadata=meta
+                    )
+                )
+            yield
+
+    async def call_tool(self, call: ToolCall) -> ToolOutcome:
+        """An MCP tool through its server, any other through the toolbox."""
+        if self.mcp is not None and call.name.startswith(MCP_PREFIX):
+            answer = await self.mcp.call(call.name, call.arguments)
+            return ToolOutcome(cut(answer.output), answer.is_error, metadata={"mcp_server": call.name.split("__")[1]})
+        return await self.toolbox.call(call)
+
     async def loop(self, client: Any, emit: Any) -> None:
         s = self.settings
         system = self.options.system_prompt or self.options.settings.get("system_prompt") or None
         dialect = ResponsesConversation if s.api == "responses" else ChatConversation
-        tools = tool_specs(self.options.decisions, self.options.output)
+        tools = tool_specs(self.options.decisions, self.options.output, self.options.tools)
+        if self.mcp is not None:
+            tools += [tool.spec() for tool in self.mcp.tools]
         conversation: Conversation = dialect(client, s.model, system, self.prompt, tools, self.provider.stream)
         for turn_number in range(1, s.max_turns + 1):
             turn = await conversation.request(emit)
@@ -299,7 +343,7 @@ class _Session:
             answers: list[tuple[ToolCall, str]] = []
             for call in turn.calls:
                 await emit(_tool_use(call))
-                outcome = await self.toolbox.call(call)
+                outcome = await self.call_tool(call)
                 meta = {"tool": call.name, "call_id": call.call_id, "is_error": outcome.is_error, **outcome.metadata}
                 await emit(ProviderEvent(EventType.TOOL_RESULT, cap_text(outcome.output), metadata=meta))
                 if outcome.finish is not None:
@@ -337,13 +381,18 @@ def _tool_use(call: ToolCall) -> ProviderEvent:
 
 
 def compose_openai_prompt(
-    prompt: str, context: tuple[str, ...], decisions: tuple[str, ...], typed: bool = False
+    prompt: str,
+    context: tuple[str, ...],
+    decisions: tuple[str, ...],
+    typed: bool = False,
+    tools: Sequence[str] = TOOL_NAMES,
 ) -> str:
     """Upstream context, the phase prompt and how to end: call ``finish`` with a decision and a report (for a
     typed phase: a report object matching the ``report`` parameter's schema, SPEC §12)."""
     parts = [envelope.strip() for envelope in context if envelope.strip()]
     parts.append(prompt.strip() or "Carry out this phase of the workflow.")
-    ending = "You work in a git worktree through the tools shell, read_file, write_file, edit_file and list_files. "
+    own = [name for name in tools if name != "finish"]
+    ending = f"You work in a git worktree through the tools {', '.join(own)}. " if own else ""
     if typed:
         ending += "When you are done, call the `finish` tool once with `report` (an object matching its schema)"
     else:

@@ -147,6 +147,13 @@ OPENAI = ProviderDescriptor(
     ),
     validate_phase=check_model,
     error_codes=CODES,
-    # the model gets fixed tools (openai_tools): no tool lists or MCP yet; its shell runs in Alphred's sandbox
-    capabilities=Capabilities(sandbox=True),
+    # the model is offered only the allowed of its tools (openai_tools) and of its MCP servers' tools (an MCP
+    # client: providers/mcp_client.py); its shell runs in Alphred's sandbox. ``finish`` is always offered.
+    capabilities=Capabilities(
+        allowed_tools=True,
+        disallowed_tools=True,
+        sandbox=True,
+        mcp=True,
+        tool_names=("shell", "read_file", "write_file", "edit_file", "list_files"),
+    ),
 )

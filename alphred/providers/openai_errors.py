@@ -39,6 +39,8 @@ OPENAI_INTERRUPTED = "OPENAI_INTERRUPTED"
 OPENAI_NO_KEY = "OPENAI_NO_KEY"
 OPENAI_SDK_MISSING = "OPENAI_SDK_MISSING"
 OPENAI_BAD_SETTINGS = "OPENAI_BAD_SETTINGS"
+MCP_SERVER_FAILED = "MCP_SERVER_FAILED"  # an MCP server of the phase did not start (providers/mcp_client.py)
+MCP_MISSING = "MCP_MISSING"  # the phase has MCP servers and the mcp package is not installed
 
 CODES = (
     OPENAI_AUTH,
@@ -54,6 +56,8 @@ CODES = (
     OPENAI_NO_KEY,
     OPENAI_SDK_MISSING,
     OPENAI_BAD_SETTINGS,
+    MCP_SERVER_FAILED,
+    MCP_MISSING,
 )
 """Every code the ``openai`` provider's failures carry (its descriptor declares them)."""
 

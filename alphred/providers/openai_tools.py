@@ -23,6 +23,7 @@ from typing import Any
 
 from alphred.providers import groups
 from alphred.providers.contract import report_parameters
+from alphred.workflow.model import ToolPolicy
 
 OUTPUT_CAP = 30_000
 DEFAULT_SHELL_TIMEOUT = 120.0
@@ -58,9 +59,20 @@ class ToolError(Exception):
     """Raised when: a tool call cannot be carried out; its message goes back to the model as the result."""
 
 
-def tool_specs(decisions: Sequence[str], output: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The six tools as (name, description, JSON-schema parameters) dicts, API-neutral; a typed phase's
-    ``finish`` takes its ``output:`` schema (without ``decision``) as its ``report`` (SPEC §12)."""
+def tool_specs(
+    decisions: Sequence[str], output: Mapping[str, Any] | None = None, policy: ToolPolicy | None = None
+) -> list[dict[str, Any]]:
+    """The tools ``policy`` permits of the six (``finish`` always) as (name, description, JSON-schema
+    parameters) dicts, API-neutral; a typed phase's ``finish`` takes its ``output:`` schema (without
+    ``decision``) as its ``report`` (SPEC §12)."""
+    return [
+        spec
+        for spec in _all_specs(decisions, output)
+        if spec["name"] == "finish" or policy is None or policy.permits(spec["name"])
+    ]
+
+
+def _all_specs(decisions: Sequence[str], output: Mapping[str, Any] | None) -> list[dict[str, Any]]:
 
     def obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
         return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
@@ -128,17 +140,25 @@ class Toolbox:
         shell_env: Mapping[str, str],
         confine: Callable[[Sequence[str]], list[str]] | None = None,
         output: Mapping[str, Any] | None = None,
+        policy: ToolPolicy | None = None,
     ) -> None:
         self.root = root.resolve()
         self.decisions = tuple(decisions)
         self.output = output  # a typed phase's schema: ``finish`` refuses a report that breaks it
         self.shell_env = dict(shell_env)
         self.confine = confine
+        self.offered = tuple(spec["name"] for spec in tool_specs(decisions, output, policy))
 
     async def call(self, call: ToolCall) -> ToolOutcome:
         """Run one call; every failure is a ToolOutcome with ``is_error`` (never an exception)."""
         if call.name not in TOOL_NAMES:
-            return ToolOutcome(f"error: unknown tool '{call.name}'; the tools are: {', '.join(TOOL_NAMES)}", True)
+            return ToolOutcome(f"error: unknown tool '{call.name}'; the tools are: {', '.join(self.offered)}", True)
+        if call.name not in self.offered:
+            return ToolOutcome(
+                f"error: tool '{call.name}' is not allowed in this phase (tools:); the tools are: "
+                f"{', '.join(self.offered)}",
+                True,
+            )
         try:
             args = json.loads(call.arguments or "{}")
         except ValueError as exc:

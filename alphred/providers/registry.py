@@ -7,21 +7,34 @@ name is ignored. An entry point naming a provider class, factory or instance ins
 older form) is described for it: one free-form ``options:`` mapping.
 
 Entry points are listed without being loaded; a descriptor is loaded the first time it is looked up (the
-loader asks only for the providers a workflow names), its adapter the first time it is resolved.
+loader asks only for the providers a workflow names), its adapter the first time it is resolved. Since a
+name Alphred registers is always Alphred's, its own four are found without listing any entry point
+(``BUILTIN``, the same targets as ``pyproject.toml``; a test keeps them equal): the installed entry points
+are listed (``importlib.metadata``, ~30 ms of start-up) only when a name that is not Alphred's is looked up
+or every name is asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from importlib.metadata import EntryPoint, entry_points
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from alphred.errors import UnknownProviderError
 from alphred.providers.base import Provider
 from alphred.providers.descriptor import ProviderDescriptor, ProviderFactory
 
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
 ENTRY_POINT_GROUP = "alphred.providers"
-DISTRIBUTION = "alphred"  # the distribution whose entry points are the built-in providers
+BUILTIN = {  # Alphred's own entry points (``pyproject.toml``), found without listing the installed ones
+    "claude": "alphred.providers.claude_descriptor:CLAUDE",
+    "codex": "alphred.providers.codex_descriptor:CODEX",
+    "openai": "alphred.providers.openai_descriptor:OPENAI",
+    "scripted": "alphred.providers.scripted:SCRIPTED",
+}
 STALE_INSTALL = "Alphred's own providers are not registered: reinstall Alphred (`pip install -e .` in a checkout)"
 
 
@@ -38,8 +51,10 @@ class ProviderRegistry(Mapping[str, ProviderDescriptor]):
         *,
         loaders: Mapping[str, Callable[[], ProviderDescriptor]] | None = None,
         hint: str | None = None,
+        discover: Callable[[], Mapping[str, Callable[[], ProviderDescriptor]]] | None = None,
     ) -> None:
         self._loaders: dict[str, Callable[[], ProviderDescriptor]] = dict(loaders or {})
+        self._discover = discover  # more loaders, asked for once, when a name is not found or all are listed
         self._descriptors: dict[str, ProviderDescriptor] = {}
         for name, given in providers.items():
             self._descriptors[name] = given if isinstance(given, ProviderDescriptor) else described(name, given)
@@ -47,14 +62,25 @@ class ProviderRegistry(Mapping[str, ProviderDescriptor]):
         self._instances: dict[str, Provider] = {}
         self._hint = hint  # added to UNKNOWN_AGENT_PROVIDER (Alphred's own providers missing)
 
+    def _discovered(self) -> None:
+        """Add the loaders ``discover`` gives (once); the names known already keep theirs."""
+        discover, self._discover = self._discover, None
+        if discover is not None:
+            for name, load in discover().items():
+                if name not in self._descriptors:
+                    self._loaders.setdefault(name, load)
+
     @property
     def names(self) -> tuple[str, ...]:
         """Every registered provider name, sorted."""
+        self._discovered()
         return tuple(sorted({*self._descriptors, *self._loaders}))
 
     def __getitem__(self, name: str) -> ProviderDescriptor:
         found = self._descriptors.get(name)
         if found is None:
+            if name not in self._loaders:
+                self._discovered()
             load = self._loaders.get(name)
             if load is None:
                 raise KeyError(name)
@@ -62,7 +88,10 @@ class ProviderRegistry(Mapping[str, ProviderDescriptor]):
         return found
 
     def __contains__(self, name: object) -> bool:
-        return name in self._descriptors or name in self._loaders
+        if name in self._descriptors or name in self._loaders:
+            return True
+        self._discovered()
+        return name in self._loaders
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names)
@@ -84,24 +113,36 @@ class ProviderRegistry(Mapping[str, ProviderDescriptor]):
 
     def with_provider(self, name: str, provider: ProviderDescriptor | ProviderFactory) -> ProviderRegistry:
         """A copy of this registry with ``name`` (re)bound to ``provider``."""
+        self._discovered()
         copy = ProviderRegistry({**self._descriptors, name: provider}, loaders=self._loaders, hint=self._hint)
         return copy
 
 
 def default_registry(*, builtin_only: bool = False) -> ProviderRegistry:
-    """Every installed ``alphred.providers`` entry point (Alphred's own win a name), none loaded yet.
-
+    """Alphred's own providers and every installed ``alphred.providers`` entry point (Alphred's own win a
+    name), none loaded yet; the entry points are listed only when first needed (see the module docstring).
     ``builtin_only``: Alphred's own providers alone (what ``schemas/workflow.schema.json`` is made from).
     """
-    chosen: dict[str, EntryPoint] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if builtin_only and not _is_builtin(point):
-            continue
-        if point.name not in chosen or not _is_builtin(chosen[point.name]):
-            chosen[point.name] = point
-    loaders = {name: _loader(point) for name, point in chosen.items()}
-    builtins = any(_is_builtin(point) for point in chosen.values())
-    return ProviderRegistry({}, loaders=loaders, hint=None if builtins else STALE_INSTALL)
+    loaders = {name: _target_loader(name, target) for name, target in BUILTIN.items()}
+    return ProviderRegistry({}, loaders=loaders, discover=None if builtin_only else _plugins)
+
+
+def _plugins() -> dict[str, Callable[[], ProviderDescriptor]]:
+    """The installed entry points of the group other than Alphred's own names (the last one of a name wins)."""
+    from importlib.metadata import entry_points
+
+    return {point.name: _loader(point) for point in entry_points(group=ENTRY_POINT_GROUP) if point.name not in BUILTIN}
+
+
+def _target_loader(name: str, target: str) -> Callable[[], ProviderDescriptor]:
+    module, _, attribute = target.partition(":")
+
+    def load() -> ProviderDescriptor:
+        descriptor = getattr(import_module(module), attribute)
+        assert isinstance(descriptor, ProviderDescriptor) and descriptor.name == name, target
+        return descriptor
+
+    return load
 
 
 def described(name: str, target: object) -> ProviderDescriptor:
@@ -137,8 +178,3 @@ def _raiser(exc: Exception) -> ProviderFactory:
         raise exc
 
     return create
-
-
-def _is_builtin(point: EntryPoint) -> bool:
-    dist = getattr(point, "dist", None)
-    return dist is not None and str(dist.name).lower() == DISTRIBUTION

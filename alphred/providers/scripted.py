@@ -57,14 +57,19 @@ class ScriptedProvider:
 
     async def run(self, prompt: str, options: ProviderOptions) -> AsyncIterator[ProviderEvent]:
         """Play the script entry of this attempt."""
-        script: list[dict[str, Any]] = list(options.settings.get("script") or [{}])
+        script: list[dict[str, Any]] = options.settings.get("script") or [{}]  # read, never copied: O(1) an attempt
         number = options.visit if options.settings.get("script_by") == "visit" else options.attempt
         index = min(max(number, 1), len(script)) - 1
         entry = script[index]
         yield ProviderEvent(
             EventType.SYSTEM,
             f"scripted: phase {options.phase} attempt {options.attempt} plays entry {index + 1}/{len(script)}",
-            metadata={"entry": index + 1, "prompt_chars": len(prompt), "context_items": len(options.context)},
+            metadata={
+                "entry": index + 1,
+                "prompt_chars": len(prompt),
+                "context_items": len(options.context),
+                **recorded_tooling(options),
+            },
         )
         sleep = float(entry.get("sleep") or 0)
         if sleep > 0:
@@ -91,6 +96,18 @@ class ScriptedProvider:
         text = report if isinstance(report, str) else json.dumps(report, sort_keys=True) if report else ""
         yield (ProviderEvent(EventType.ASSISTANT, text) if text else ProviderEvent(EventType.ASSISTANT, "(no report)"))
         yield result_event(text, entry.get("decision"), report if isinstance(report, dict) else None)
+
+
+def recorded_tooling(options: ProviderOptions) -> dict[str, Any]:
+    """``tools:`` and ``mcp:`` as the attempt's first event records them (SPEC §14: tests assert on them);
+    MCP servers by name and transport, never a variable's value."""
+    found: dict[str, Any] = {}
+    if options.tools is not None:
+        allow = list(options.tools.allow) if options.tools.allow is not None else None
+        found["tools"] = {"allow": allow, "deny": list(options.tools.deny)}
+    if options.mcp:
+        found["mcp"] = {server.name: server.describe() for server in options.mcp}
+    return found
 
 
 def _inside(root: Path, rel: str) -> Path:
@@ -227,5 +244,6 @@ SCRIPTED = ProviderDescriptor(
     ),
     validate_phase=check_decisions,
     error_codes=(SCRIPTED_FAIL,),
-    capabilities=Capabilities(sandbox=True),  # it starts no process and writes inside the worktree only
+    # it starts no process and writes inside the worktree only; ``tools:`` and ``mcp:`` are recorded on the attempt
+    capabilities=Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True, mcp=True, tool_patterns=True),
 )

@@ -15,6 +15,7 @@ from alphred.git import GitWorktrees
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
+from alphred.runtime.environment import phase_environment
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
@@ -74,3 +75,13 @@ class PhaseContext:
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
     pull_request: PullRequestPlan | None = None  # how ``type: pull_request``/``ci`` phases reach the PR (SPEC §16)
     describe: PullRequestText | None = None  # writes a pull_request phase's title and body
+    # ``environ`` without its secrets, per phase ``env:`` list: built once per run, not once per attempt
+    environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
+
+    def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
+        """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:
+        the run's environment does not change while it runs. The caller copies it before adding to it."""
+        found = self.environments.get(allow)
+        if found is None:
+            found = self.environments[allow] = phase_environment(self.environ, allow)
+        return found

@@ -26,7 +26,8 @@ import sys
 from collections.abc import Iterable, Mapping
 
 from alphred.git.command import REPOSITORY_VARIABLES
-from alphred.redact import SECRET_NAME
+from alphred.redact import SECRET_NAME, Redactor, register_secrets
+from alphred.workflow import Phase
 
 ATTEMPT_MARKER = "ALPHRED_ATTEMPT"
 """Set in the environment of every process an attempt starts: ``<lease owner>/<run>/<phase>/<attempt>``."""
@@ -59,6 +60,19 @@ def phase_environment(
     if extra:
         env.update(extra)
     return env
+
+
+def mcp_environment(phase: Phase, environ: Mapping[str, str], redactor: Redactor) -> dict[str, dict[str, str]]:
+    """Per MCP server of ``phase``, the values of the variables its ``env:`` names, read from the run's
+    environment now (never stored); each value is added to ``redactor`` and to the process's (the store's),
+    whatever the variable's name, so it is masked wherever it might surface (a tool result, an error)."""
+    values: dict[str, dict[str, str]] = {}
+    for server in phase.mcp:
+        given = {name: environ[name] for name in server.env if name in environ}
+        redactor.add(given.values())
+        register_secrets(given.values())  # the store's redactor too
+        values[server.name] = given
+    return values
 
 
 def attempt_marker(owner: str, run_id: int, phase: str, attempt: int) -> str:

@@ -22,18 +22,49 @@ MARKER = "ALPHRED_LEASE_OWNER"
 PR_SET_CHILD_SUBREAPER = 36
 
 
-def marked_processes(owner: str, marker: str = MARKER) -> list[int]:
+_subreaper = False  # set once ``become_subreaper`` succeeded in this process
+
+
+def marked_processes(owner: str, marker: str = MARKER, among: list[int] | None = None) -> list[int]:
     """Pids on this host whose environment carries ``MARKER=owner`` (never this process); ``marker`` names
-    another variable (``ALPHRED_ATTEMPT``: the processes of one attempt)."""
+    another variable (``ALPHRED_ATTEMPT``: the processes of one attempt); ``among``: only these pids are
+    looked at (default: every process on the host)."""
     wanted = f"{marker}={owner}".encode()
     found = []
     me = os.getpid()
-    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
-        if not entry.name.isdigit() or int(entry.name) == me:
+    if among is None:
+        proc = Path("/proc")
+        among = [int(entry.name) for entry in proc.iterdir() if entry.name.isdigit()] if proc.is_dir() else []
+    for pid in among:
+        if pid == me:
             continue
         with contextlib.suppress(OSError):
-            if wanted in (entry / "environ").read_bytes().split(b"\0"):
-                found.append(int(entry.name))
+            if wanted in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+                found.append(pid)
+    return found
+
+
+def descendants() -> list[int] | None:
+    """Every process below this one (children of all its threads, theirs, ...), or None when that cannot be
+    known from ``/proc/<pid>/task/<tid>/children`` (another system, a kernel without it)."""
+    me = os.getpid()
+    if not Path(f"/proc/{me}/task/{me}/children").is_file():
+        return None
+    found: list[int] = []
+    todo = [me]
+    while todo:
+        pid = todo.pop()
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        except OSError:  # it ended meanwhile
+            continue
+        for task in tasks:
+            try:
+                children = [int(child) for child in (task / "children").read_text().split()]
+            except (OSError, ValueError):
+                continue
+            found += children
+            todo += children
     return found
 
 
@@ -70,22 +101,28 @@ def become_subreaper() -> bool:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+        done = int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
+    global _subreaper
+    _subreaper = _subreaper or done
+    return done
 
 
 def kill_attempt_processes(marker: str) -> int:
     """SIGKILL every process on this host whose environment says it belongs to the attempt ``marker``
     (``ALPHRED_ATTEMPT``), ``setsid`` ones included, and reap those adopted by this process; return how many.
 
-    Called when an attempt ends or is cancelled: no process it started outlives it.
+    Called when an attempt ends or is cancelled: no process it started outlives it. In a child subreaper
+    (``become_subreaper``: every runner) each process an attempt started is below this one, its orphans
+    included, so only this process's descendants are looked at, not every process on the host.
     """
     from alphred.runtime.environment import ATTEMPT_MARKER
 
     hit = 0
     for _ in range(3):  # a process may fork while the first ones die: look again until none is left
-        found = marked_processes(marker, ATTEMPT_MARKER)
+        among = descendants() if _subreaper else None
+        found = marked_processes(marker, ATTEMPT_MARKER, among)
         alive = [pid for pid in found if not _zombie(pid)]
         for pid in found:
             with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -35,7 +35,7 @@ from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
 from alphred.runtime.ci_phase import CI_WAIT, ci_events
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
-from alphred.runtime.environment import ATTEMPT_MARKER
+from alphred.runtime.environment import ATTEMPT_MARKER, mcp_environment
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
 from alphred.runtime.pr_phase import pull_request_events
@@ -168,10 +168,20 @@ def _ended(
     seal: WorktreeSeal,
     key: tuple[str, int],
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
-    """The end of an attempt, in one worker thread: its last events and the run's pause flag in one
-    transaction, then ``complete`` (the report, the commit) — unless it tampered with git: then what it
-    changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed)."""
-    stats.pause_requested = sink.flush_with(lambda tx: tx.run_requests(ctx.run_id)[0])
+    """The end of an attempt, in one worker thread: the run's pause flag is read, then ``complete`` (the
+    report, the commit) — unless it tampered with git: then what it changed there is restored and the attempt
+    fails ``WORKTREE_TAMPERED`` (nothing is committed).
+
+    The attempt's last events join its pending writes: they are written with its outcome, in the transaction
+    that records its commit's intent (before the commit) or else in the one that persists the outcome — one
+    write transaction for a phase that changes nothing. A kill before that loses them as it loses any event
+    still buffered (the attempt is interrupted and run again; see docs/architecture.md, "Crash guarantees").
+    """
+    rows = sink.take()
+    if rows:
+        ctx.pending.append(lambda tx: tx.append_events(rows))
+    with ctx.store.reading() as tx:
+        stats.pause_requested = tx.run_requests(ctx.run_id)[0]
     broken = seal.broken()
     if broken:
         return _tampered(ctx, stats, seal, broken, key)
@@ -321,6 +331,9 @@ def _events_for(
         base_environment=room.environ,
         sandbox=phase.sandbox,
         confine=room.confine,
+        tools=phase.tools,
+        mcp=phase.mcp,
+        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
         output=phase.output,
     )
     return provider.run(prompt, options)

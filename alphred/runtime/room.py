@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from alphred.runtime.attempt_context import PhaseContext
-from alphred.runtime.environment import ATTEMPT_MARKER, attempt_marker, phase_environment
+from alphred.runtime.environment import ATTEMPT_MARKER, attempt_marker
 from alphred.runtime.orphans import MARKER, kill_attempt_processes
 from alphred.runtime.sandbox import Sandbox, close_sandbox, open_sandbox
 from alphred.runtime.typed_output import OUTPUT_FILE
@@ -33,9 +33,10 @@ class AttemptRoom:
         self.phase = phase
         owner = ctx.environ.get(MARKER) or f"pid{os.getpid()}"
         self.marker = attempt_marker(owner, ctx.run_id, phase.key, attempt)
-        self.environ = phase_environment(ctx.environ, phase.env, {ATTEMPT_MARKER: self.marker})
+        self.environ = {**ctx.phase_environ(tuple(phase.env)), ATTEMPT_MARKER: self.marker}
         self.sandbox: Sandbox | None = None
         self.spawns = _spawns(ctx, phase)
+        self._cleared = False  # ``clear`` ran to its end: nothing the attempt started is left
         self.outputs: Path | None = None  # the directory of ``$ALPHRED_OUTPUT`` outside a sandbox
 
     def output_file(self) -> tuple[str, Path]:
@@ -67,8 +68,13 @@ class AttemptRoom:
         """Kill what the attempt started that is still running (never this process's own helpers)."""
         if self.spawns:
             await asyncio.to_thread(kill_attempt_processes, self.marker)
+        self._cleared = True
 
     async def close(self) -> None:
+        """``clear`` (again, unless it ran and nothing could start since: no ``run`` check follows the clear
+        at the provider's end), then remove the sandbox's private ``/tmp``."""
+        if not self._cleared or any(check.run for check in self.phase.checks):
+            await self.clear()
         """``clear``, then remove the sandbox's private ``/tmp``."""
         await self.clear()
         if self.outputs is not None:

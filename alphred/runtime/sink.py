@@ -1,8 +1,9 @@
 """Provider events into ``run_node_stream_events``: redacted, ordered, gap-free per attempt, batched.
 
 ``add`` runs on the event loop and only buffers; ``flush`` (the SQL) runs in a worker thread, called every
-FLUSH_EVERY_SECONDS by the attempt and once at its end, where it also runs the attempt's closing read (``also``)
-in the same transaction. A lock keeps concurrent flushes in order.
+FLUSH_EVERY_SECONDS by the attempt. At its end the attempt ``take``s the last events and leaves them to the
+transaction that writes its outcome (its commit's intent, or the transition that records it): one write
+transaction for a phase that changes nothing. A lock keeps concurrent flushes in order.
 """
 
 from __future__ import annotations
@@ -12,16 +13,14 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from alphred.providers.base import ProviderEvent
 from alphred.redact import Redactor, cut_event_content
-from alphred.store import EventRow, SqlRunStore, StoreTransaction
+from alphred.store import EventRow, SqlRunStore
 
 FLUSH_EVERY_EVENTS = 2000
 FLUSH_EVERY_SECONDS = 0.1
-
-T = TypeVar("T")
 
 
 class EventSink:
@@ -92,23 +91,12 @@ class EventSink:
                 self._store.append_events(pending)
             self._last_flush = time.monotonic()
 
-    def flush_with(self, also: Callable[[StoreTransaction], T]) -> T:
-        """``flush``, then ``also`` in the same transaction (a read transaction when no event is pending).
-
-        The order lock is taken before the transaction starts: a periodic flush still writing finishes first.
-        """
-        with self._writing:
-            with self._lock:
-                pending, self._pending = self._pending, []
-            if pending:
-                with self._store.transaction() as tx:
-                    tx.append_events(pending)
-                    result = also(tx)
-            else:
-                with self._store.reading() as tx:
-                    result = also(tx)
-            self._last_flush = time.monotonic()
-        return result
+    def take(self) -> list[EventRow]:
+        """Hand over every pending event (the caller writes them); waits for a flush under way, so what is
+        handed over follows what was written."""
+        with self._writing, self._lock:
+            pending, self._pending = self._pending, []
+        return pending
 
 
 def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:

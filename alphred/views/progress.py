@@ -270,6 +270,8 @@ class Progress:
 
         On the run branch it shows the run's step number; in a branch, the count of that branch's steps
         (the branches of a fan-out start together, when the run's count is already past them all)."""
+        if not self.enabled:  # -q: nobody watches, nothing to keep or format
+            return
         branch = effect.branch
         with self._lock:
             self._tokens = max(self._tokens, state.tokens)
@@ -289,6 +291,8 @@ class Progress:
 
     def step_finished(self, effect: RecordStep, stats: Measured) -> None:
         """A phase attempt finished (or was interrupted or cancelled)."""
+        if not self.enabled:
+            return
         with self._lock:
             self._active.pop((effect.phase, effect.attempt), None)
             self._tokens += stats.tokens

@@ -29,6 +29,7 @@ from alphred.workflow.keys import (
     TRANSITION_KEYS,
 )
 from alphred.workflow.provider_keys import OPTIONS_KEY, JsonSchema, ProviderCatalogue, ProviderKeys
+from alphred.workflow.tooling import MCP_SCHEMA, TOOLS_SCHEMA
 
 SCHEMA_ID = "alphred-workflow-1.schema.json"
 PHASE_KEY_PATTERN = "^[a-z_][a-z0-9_]{0,63}$"
@@ -87,6 +88,8 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
     "message": STRING,
     "sandbox": SANDBOX_SCHEMA,
     "env": ENV_SCHEMA,
+    "tools": TOOLS_SCHEMA,
+    "mcp": MCP_SCHEMA,
     "output": {
         "$ref": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",

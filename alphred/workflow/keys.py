@@ -38,7 +38,19 @@ COMMON_PHASE_KEYS = (
     "join",
     "on_conflict",
 )
-AGENT_KEYS = ("provider", "model", "prompt", "prompt_file", "decisions", "checks", "sandbox", "env", "output")
+AGENT_KEYS = (
+    "provider",
+    "model",
+    "prompt",
+    "prompt_file",
+    "decisions",
+    "checks",
+    "sandbox",
+    "env",
+    "output",
+    "tools",
+    "mcp",
+)
 COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output", "shell")
 SHELLS = ("sh", "bash")  # ``shell:`` of a command phase: /bin/sh (the default) or bash
 APPROVAL_KEYS = ("message",)
@@ -58,6 +70,8 @@ COMMON_DEFAULTABLE_KEYS = (
     "shell",
     "sandbox",
     "env",
+    "tools",
+    "mcp",
 )
 
 

@@ -156,7 +156,7 @@ def _build(reading: Reading, root: yaml.MappingNode, source: str) -> Workflow | 
         pull_request_title=title,
         pull_request_when=when,
         source_path=source,
-        content_hash=reading.hash.hexdigest(),
+        content_hash=str(reading.hash.hexdigest()),
         source_text=reading.text,
         source_files=dict(reading.files),
         git_hooks=hooks,

@@ -141,6 +141,57 @@ class SandboxPolicy:
     network: bool = False
 
 
+MCP_PREFIX = "mcp__"
+
+
+@dataclass(frozen=True)
+class ToolPolicy:
+    """A phase's ``tools:`` (SPEC §14): ``allow`` (None: no allow-list) and ``deny``, tool names or patterns;
+    an MCP tool is named ``mcp__<server>__<tool>``."""
+
+    allow: tuple[str, ...] | None = None
+    deny: tuple[str, ...] = ()
+
+    def permits(self, name: str) -> bool:
+        """Whether a tool of this exact name may be used (patterns such as ``Bash(pytest:*)`` match the
+        calls their provider checks, not the bare name; ``mcp__server`` stands for all of its tools)."""
+        if any(_names(entry, name) for entry in self.deny):
+            return False
+        return self.allow is None or any(_names(entry, name) for entry in self.allow)
+
+
+def _names(entry: str, name: str) -> bool:
+    if entry == name:
+        return True
+    return entry.startswith(MCP_PREFIX) and entry.count("__") == 1 and name.startswith(entry + "__")
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """One entry of a phase's ``mcp:`` (SPEC §14): a stdio server (``command``, ``args``, ``cwd`` inside the
+    worktree) or a streamable-HTTP one (``url``, ``headers``); ``env`` names the variables (secrets) given to
+    this server only, resolved at run time; a header value may use ``${NAME}`` of one of them."""
+
+    name: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+    cwd: str | None = None
+    url: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def transport(self) -> str:
+        """``stdio`` or ``http``."""
+        return "http" if self.url is not None else "stdio"
+
+    def describe(self) -> str:
+        """One line: what runs (or where it is), and the variables it gets (names only)."""
+        what = self.url if self.url is not None else " ".join([self.command or "", *self.args])
+        env = f" (env: {', '.join(self.env)})" if self.env else ""
+        return f"{self.name}: {self.transport} {what}{env}"
+
+
 @dataclass(frozen=True)
 class Phase:
     """One node of the workflow graph, with every default already applied."""
@@ -171,6 +222,8 @@ class Phase:
     on_conflict: str | None = None  # the phase that resolves a merge conflict at this join
     sandbox: SandboxPolicy | None = None  # SPEC §14: its processes run sandboxed (None: not)
     env: tuple[str, ...] = ()  # secret variables its processes may see (SPEC §14)
+    tools: ToolPolicy | None = None  # SPEC §14: the tools its agent may use (None: the provider's own set)
+    mcp: tuple[McpServer, ...] = ()  # SPEC §14: the MCP servers offered to its agent
     # SPEC §12: the JSON Schema of its report (``decision`` merged in for an agent phase); None: untyped
     output: Mapping[str, Any] | None = None
     shell: str = "sh"  # a command phase's shell: "sh" (/bin/sh) or "bash"

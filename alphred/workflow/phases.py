@@ -25,12 +25,15 @@ from alphred.workflow.model import (
     DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_VISITS,
     JOIN_MODES,
+    McpServer,
     Phase,
     PhaseType,
+    ToolPolicy,
 )
 from alphred.workflow.output import read_output, with_decision
 from alphred.workflow.provider_keys import FREE_FORM, keys_of, names, read_settings
 from alphred.workflow.reading import Reading
+from alphred.workflow.tooling import ALIASES, check_tooling, read_aliases, read_mcp, read_tools
 from alphred.workflow.transitions import read_transitions
 from alphred.workflow.yaml_source import did_you_mean, is_null, mapping_items, pos, scalar_value
 
@@ -95,7 +98,9 @@ def _phase(
             out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
             continue
         merged[name] = value_node
-    return _phase_fields(reading, key, index, ptype, provider, key_node, merged)
+    work = _Work()
+    work.defaulted = frozenset(name for name in merged if name not in raw)
+    return _phase_fields(reading, key, index, ptype, provider, key_node, merged, work)
 
 
 def _phase_fields(
@@ -106,9 +111,9 @@ def _phase_fields(
     provider: str | None,
     key_node: yaml.Node,
     fields: dict[str, yaml.Node],
+    work: _Work,
 ) -> Phase:
     out = reading.out
-    work = _Work()
     if ptype is PhaseType.AGENT:
         _agent(reading, key, provider, key_node, fields, work)
     elif ptype is PhaseType.COMMAND:
@@ -175,6 +180,8 @@ def _phase_fields(
         on_conflict=on_conflict,
         sandbox=policy,
         env=env,
+        tools=work.tools,
+        mcp=work.mcp,
         output=output,
     )
 
@@ -193,6 +200,9 @@ class _Work:
         self.allow_failure = False
         self.shell = "sh"
         self.options: dict[str, Any] = {}
+        self.tools: ToolPolicy | None = None
+        self.mcp: tuple[McpServer, ...] = ()
+        self.defaulted: frozenset[str] = frozenset()  # the keys taken from ``defaults:``
 
 
 def _agent(
@@ -226,7 +236,31 @@ def _agent(
             )
     elif sandbox is not None and "sandbox" not in names(keys):
         out.error(sandbox, "'sandbox' must be a mapping ({network: false}), true or false")
+    fields = _tooling(key, provider, keys, fields, work, out)
     work.options = read_settings(keys, key, key_node, fields, work.decisions, out)
+
+
+def _tooling(
+    key: str, provider: str | None, keys: Any, fields: dict[str, yaml.Node], work: _Work, out: Any
+) -> dict[str, yaml.Node]:
+    """Read ``tools:`` (or the old claude aliases) and ``mcp:``, refuse what the provider cannot enforce;
+    the fields left for the provider's own keys."""
+    tools = (read_tools(fields["tools"], out), fields["tools"]) if "tools" in fields else None
+    aliases = read_aliases(fields, key, out) if any(alias in names(keys) for alias in ALIASES) else None
+    if aliases is not None:
+        alias_node = next(fields[alias] for alias in ALIASES if alias in fields)
+        if tools is not None and "tools" in work.defaulted:  # the phase's own key wins over the default
+            tools = (aliases, alias_node)
+        elif tools is not None:
+            out.error(alias_node, f"phase '{key}' has both 'tools' and '{next(a for a in ALIASES if a in fields)}': "
+                      "keep 'tools'")  # fmt: skip
+        else:
+            tools = (aliases, alias_node)
+    mcp = (read_mcp(fields["mcp"], out), fields["mcp"]) if "mcp" in fields else None
+    check_tooling(keys, provider, key, tools, mcp, out)
+    work.tools = tools[0] if tools is not None else None
+    work.mcp = mcp[0] if mcp is not None else ()
+    return {name: node for name, node in fields.items() if name not in ("tools", "mcp", *ALIASES)}
 
 
 def _command(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, yaml.Node], work: _Work) -> None:

@@ -3,12 +3,12 @@ templates and guards parsed with located errors, and the prompt files read into 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import yaml
 
+from alphred.digest import sha256
 from alphred.errors import GuardSyntaxError, TemplateError
 from alphred.guards import Expr, parse_guard
 from alphred.guards.shell import command_words, shell_problems
@@ -33,7 +33,7 @@ class Reading:
         self.providers = providers
         self.nodes = NodeIndex()
         self.files: dict[str, str] = {}  # prompt files read, by the path the workflow names them with
-        self.hash = hashlib.sha256(text.encode("utf-8"))
+        self.hash = sha256(text.encode("utf-8"))
 
     def known_keys(self, node: yaml.Node, allowed: Sequence[str], what: str) -> dict[str, yaml.Node]:
         """The value nodes of mapping ``node`` by key; other keys and a non-mapping are reported."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -142,6 +141,8 @@ def pos(node: yaml.Node) -> SourcePos:
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A `` (did you mean 'x'?)`` suffix, or an empty string when nothing is close."""
+    import difflib  # here: only a misspelt key needs it
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

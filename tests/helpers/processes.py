@@ -6,6 +6,7 @@ deadline, and children meant to race are held at a barrier (their stdin) until e
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -48,7 +49,8 @@ def spawn_alphred(*args: str, env: Mapping[str, str], cwd: Path | None = None) -
 
 def kill_group(process: subprocess.Popen[str]) -> None:
     """SIGKILL the process's group (a crash, as far as alphred can tell) and collect what it wrote."""
-    os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):  # the group already ended on its own: nothing left to kill
+        os.killpg(process.pid, signal.SIGKILL)
     process.communicate(timeout=30)
 
 

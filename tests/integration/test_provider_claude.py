@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import subprocess
@@ -21,8 +22,15 @@ from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
 from alphred.providers import EventType, ProviderOptions
 from alphred.providers import claude as claude_module
-from alphred.providers.claude import ClaudeProvider, credentials_source, root_bypass_problem
+from alphred.providers.claude import (
+    ClaudeProvider,
+    credentials_source,
+    root_bypass_problem,
+    rule_permits,
+    tool_settings,
+)
 from alphred.providers.contract import checked
+from alphred.workflow import McpServer, ToolPolicy
 
 pytest.importorskip("claude_agent_sdk")
 
@@ -56,14 +64,13 @@ def test_success_maps_messages_to_events_and_takes_the_structured_decision(fake:
 
 
 def test_session_is_hermetic_in_the_worktree_with_the_phase_settings(fake: FakeClaude) -> None:
-    settings = {
-        "permission_mode": "acceptEdits",
-        "max_turns": 7,
-        "allowed_tools": ["Read", "Edit"],
-        "disallowed_tools": ["WebFetch"],
-    }
+    settings = {"permission_mode": "acceptEdits", "max_turns": 7}
     options = fake.options(
-        model="claude-test", system_prompt="Be terse.", settings=settings, context=("<upstream>plan</upstream>",)
+        model="claude-test",
+        system_prompt="Be terse.",
+        settings=settings,
+        context=("<upstream>plan</upstream>",),
+        tools=ToolPolicy(deny=("WebFetch",)),
     )
     _, error = collect(ClaudeProvider(str(fake.cli)), "Implement it", options)
     assert error is None
@@ -74,7 +81,7 @@ def test_session_is_hermetic_in_the_worktree_with_the_phase_settings(fake: FakeC
     pairs = {argv[i]: argv[i + 1] for i in range(len(argv) - 1)}
     assert pairs["--permission-mode"] == "acceptEdits"
     assert pairs["--max-turns"] == "7" and pairs["--model"] == "claude-test"
-    assert pairs["--allowedTools"] == "Read,Edit" and pairs["--disallowedTools"] == "WebFetch"
+    assert "--allowedTools" not in pairs and pairs["--disallowedTools"] == "WebFetch"
     assert pairs["--append-system-prompt"] == "Be terse."
     assert json.loads(pairs["--json-schema"])["properties"]["decision"]["enum"] == list(DECISIONS)
     prompt = next(e for e in fake.entries() if e.get("type") == "user")["message"]["content"]
@@ -387,6 +394,66 @@ def test_real_claude_code_cli_with_a_rejected_key_fails_fast_as_auth(real_claude
     assert handler.requests < 11, handler.requests
 
 
+def test_an_allow_list_offers_only_its_tools_and_refuses_the_rest(fake: FakeClaude) -> None:
+    policy = ToolPolicy(allow=("Read", "Bash(pytest:*)", "mcp__issues__get"), deny=("WebFetch",))
+    options = fake.options(settings={"permission_mode": "bypassPermissions"}, tools=policy)
+    _, error = collect(ClaudeProvider(str(fake.cli)), "go", options)
+    assert error is None
+    argv = fake.invocation()["argv"]
+    pairs = {argv[i]: argv[i + 1] for i in range(len(argv) - 1)}
+    assert pairs["--permission-mode"] == "dontAsk"  # every tool the allow-list does not cover: refused
+    assert pairs["--tools"] == "Read,Bash"
+    assert pairs["--allowedTools"] == "Read,Bash(pytest:*),mcp__issues__get"
+    assert pairs["--disallowedTools"] == "WebFetch"
+    assert pairs["--permission-prompt-tool"] == "stdio"  # the can_use_tool callback answers any question
+
+
+def test_the_permission_callback_follows_the_rules() -> None:
+    assert rule_permits("Bash(pytest:*)", "Bash", {"command": "pytest -q"})
+    assert not rule_permits("Bash(pytest:*)", "Bash", {"command": "pytestx; rm -rf /"})
+    assert not rule_permits("Bash(pytest:*)", "Read", {})
+    assert rule_permits("mcp__issues", "mcp__issues__get", {})
+    assert not rule_permits("mcp__issues", "mcp__issuesx__get", {})
+    decide = tool_settings(ToolPolicy(allow=("Read", "Bash(git status)"), deny=("Bash(git status)",)))["can_use_tool"]
+    import asyncio
+
+    from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
+
+    assert isinstance(asyncio.run(decide("Read", {}, None)), PermissionResultAllow)
+    assert isinstance(asyncio.run(decide("Write", {}, None)), PermissionResultDeny)
+    assert isinstance(asyncio.run(decide("Bash", {"command": "git status"}, None)), PermissionResultDeny)
+
+
+def test_mcp_servers_reach_the_cli_in_a_file_removed_before_the_first_turn(fake: FakeClaude) -> None:
+    servers = (
+        McpServer(name="issues", command="python", args=("-m", "srv"), env=("GH_TOKEN",), cwd="tools"),
+        McpServer(
+            name="web",
+            url="http://127.0.0.1:9/mcp",
+            env=("W_TOKEN",),
+            headers=(("Authorization", "Bearer ${W_TOKEN}"),),
+        ),
+    )
+    secrets = {"issues": {"GH_TOKEN": "ghs-secret-value"}, "web": {"W_TOKEN": "web-secret-value"}}
+    _, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options(mcp=servers, mcp_env=secrets))
+    assert error is None
+    argv = fake.invocation()["argv"]
+    assert not any("secret-value" in arg for arg in argv)  # never on a command line
+    assert "--strict-mcp-config" in argv
+    config = Path(argv[argv.index("--mcp-config") + 1])
+    assert not config.exists()  # removed once the CLI started
+    seen = fake.invocation().get("mcp_config")
+    assert seen is not None, "the fake CLI records the file it was given"
+    issues, web = seen["mcpServers"]["issues"], seen["mcpServers"]["web"]
+    assert issues["command"] == "env" and issues["args"][:2] == ["-C", str(fake.worktree / "tools")]
+    assert issues["args"][2:] == ["python", "-m", "srv"] and issues["env"] == {"GH_TOKEN": "ghs-secret-value"}
+    assert web == {
+        "type": "http",
+        "url": "http://127.0.0.1:9/mcp",
+        "headers": {"Authorization": "Bearer web-secret-value"},
+    }
+
+
 TYPED = {
     "type": "object",
     "required": ["severity", "decision"],
@@ -409,3 +476,30 @@ def test_a_typed_phase_asks_for_its_output_schema_and_gets_the_object(fake: Fake
 
 def _flag(argv: list[str], name: str) -> str:
     return argv[argv.index(name) + 1]
+
+
+def test_real_claude_code_cli_refuses_a_tool_its_allow_list_leaves_out(
+    real_claude: tuple[type[_Messages], Path],
+) -> None:
+    handler, worktree = real_claude
+    offered: list[list[str]] = []
+    answer = handler.do_POST
+
+    def record(self: _Messages) -> None:  # the tools the CLI offers the model, then the scripted answer
+        length = int(self.headers.get("Content-Length", 0))
+        raw = self.rfile.read(length)
+        offered.append([tool.get("name") for tool in json.loads(raw).get("tools", [])])
+        self.rfile = io.BytesIO(raw)
+        answer(self)
+
+    handler.do_POST = record  # type: ignore[method-assign]
+    options = ProviderOptions(
+        worktree, "implement", 1, model="claude-fake", decisions=DECISIONS, tools=ToolPolicy(allow=("Read",))
+    )
+    events, error = collect(ClaudeProvider(), "Write hello.txt, then approve.", options)
+    assert error is None, error
+    assert not (worktree / "hello.txt").exists()  # Write is not the agent's: refused, nothing written
+    assert offered and "Write" not in offered[0] and "Read" in offered[0]
+    refused = [e for e in events if e.type is EventType.TOOL_RESULT and e.metadata.get("is_error")]
+    assert refused, [e.content for e in events]
+    assert events[-1].metadata["routingDecision"] == "approved"  # the structured answer still reaches Alphred

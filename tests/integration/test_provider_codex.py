@@ -22,6 +22,7 @@ from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.codex import CodexEventMapper, CodexProvider, credentials_source, find_codex
+from alphred.workflow import McpServer, ToolPolicy
 
 
 @pytest.fixture
@@ -373,6 +374,42 @@ def test_real_codex_binary_against_a_local_fake_responses_api(
     assert any(e.type is EventType.TOOL_USE and "codex_was_here.txt" in e.content for e in events)
     assert events[-1].metadata["routingDecision"] == "approved"
     assert tokens_of(events) == 30
+
+
+def test_mcp_servers_and_mcp_tool_filters_become_config_overrides_without_secrets(fake: FakeCodex) -> None:
+    servers = (
+        McpServer(name="issues", command="python", args=("-m", "srv"), env=("GH_TOKEN",), cwd="tools"),
+        McpServer(
+            name="web",
+            url="http://127.0.0.1:9/mcp",
+            env=("W_TOKEN",),
+            headers=(("Authorization", "Bearer ${W_TOKEN}"),),
+        ),
+    )
+    options = fake.options(
+        mcp=servers,
+        mcp_env={"issues": {"GH_TOKEN": "ghs-secret-value"}, "web": {"W_TOKEN": "web-secret-value"}},
+        tools=ToolPolicy(deny=("mcp__issues__delete", "mcp__web")),
+    )
+    _, error = collect(CodexProvider(str(fake.binary)), "go", options)
+    assert error is None
+    argv = fake.invocation()["argv"]
+    assert not any("secret-value" in arg for arg in argv)
+    overrides = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-c"]
+    assert 'mcp_servers.issues.command="python"' in overrides
+    assert 'mcp_servers.issues.args=["-m", "srv"]' in overrides
+    assert f'mcp_servers.issues.cwd="{fake.worktree / "tools"}"' in overrides
+    assert 'mcp_servers.issues.env_vars=["GH_TOKEN"]' in overrides
+    assert 'mcp_servers.web.url="http://127.0.0.1:9/mcp"' in overrides
+    assert 'mcp_servers.web.bearer_token_env_var="W_TOKEN"' in overrides
+    assert "mcp_servers.web.enabled=false" in overrides
+    assert 'mcp_servers.issues.disabled_tools=["delete"]' in overrides
+    assert 'shell_environment_policy.exclude=["GH_TOKEN", "W_TOKEN"]' in overrides
+
+
+def test_codex_refuses_a_list_of_its_own_tools(fake: FakeCodex) -> None:
+    _, error = collect(CodexProvider(str(fake.binary)), "go", fake.options(tools=ToolPolicy(allow=("shell",))))
+    assert error is not None and error.code == "CODEX_BAD_SETTINGS" and "cannot enforce" in error.message
 
 
 def test_a_typed_phase_gets_its_output_schema_from_a_file_outside_the_worktree(fake: FakeCodex) -> None:

@@ -14,7 +14,7 @@ from alphred.providers import claude_errors, codex_errors, default_registry, ope
 from alphred.providers.classification import provider_error
 
 ROOT = Path(__file__).resolve().parents[2]
-CODE = re.compile(r"\b(?:CLAUDE|CODEX|OPENAI)_[A-Z_]+\b")
+CODE = re.compile(r"\b(?:CLAUDE|CODEX|OPENAI|MCP)_[A-Z_]+\b")
 SETTINGS = {  # variables and constants that are not codes
     "CLAUDE_CLI",
     "CLAUDE_CONFIG_DIR",
@@ -30,7 +30,7 @@ KIND_CODES = {"CLAUDE": claude_errors.KIND_CODES, "CODEX": codex_errors.KIND_COD
 
 
 def is_code(name: str) -> bool:
-    return name not in SETTINGS and not name.startswith("CLAUDE_CODE_")  # CLAUDE_CODE_*: Claude's variables
+    return name not in SETTINGS and not name.startswith("CLAUDE_CODE_") and name != "MCP_PREFIX"  # not codes
 
 
 def code_constants(module: ModuleType) -> dict[str, str]:

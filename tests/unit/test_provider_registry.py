@@ -20,7 +20,7 @@ from alphred.providers import (
     default_registry,
 )
 from alphred.providers.base import ProviderEvent, result_event
-from alphred.providers.registry import STALE_INSTALL
+from alphred.providers.registry import BUILTIN, STALE_INSTALL
 from alphred.providers.scripted import SCRIPTED, ScriptedProvider
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,10 +50,42 @@ def test_alphreds_providers_are_entry_points_and_describe_themselves() -> None:
         "openai": ["base_url", "api", "api_key_env", "max_turns", "system_prompt", "price_per_mtok"],
         "scripted": ["script", "script_by"],
     }
-    assert registry["claude"].capabilities == Capabilities(allowed_tools=True, disallowed_tools=True, sandbox=True)
-    assert registry["codex"].capabilities == Capabilities(sandbox=True)
-    # SPEC §14: openai's shell runs in Alphred's sandbox; scripted starts no process
-    assert registry["openai"].capabilities == registry["scripted"].capabilities == Capabilities(sandbox=True)
+    # SPEC §14: what each enforces (docs/providers.md, "Tools and MCP servers")
+    every = {"allowed_tools": True, "disallowed_tools": True, "sandbox": True, "mcp": True}
+    assert registry["claude"].capabilities == Capabilities(**every, tool_patterns=True)
+    assert registry["scripted"].capabilities == Capabilities(**every, tool_patterns=True)  # it records them
+    codex = registry["codex"].capabilities
+    assert (codex.allowed_tools, codex.disallowed_tools, codex.mcp_tool_filters, codex.mcp, codex.sandbox) == (
+        False,
+        False,
+        True,
+        True,
+        True,
+    )
+    assert "shell, apply_patch" in codex.tools_note
+    openai = registry["openai"].capabilities  # its shell runs in Alphred's sandbox; it is the MCP client
+    assert openai == Capabilities(**every, tool_names=("shell", "read_file", "write_file", "edit_file", "list_files"))
+
+
+def test_the_builtin_table_is_alphreds_own_entry_points() -> None:
+    from importlib.metadata import distribution
+
+    points = {p.name: p.value for p in distribution("alphred").entry_points if p.group == "alphred.providers"}
+    assert points == BUILTIN
+
+
+def test_a_workflow_of_builtin_providers_lists_no_entry_point_but_a_plugin_name_does() -> None:
+    code = (
+        "import sys\n"
+        "from alphred.providers import default_registry\n"
+        "registry = default_registry()\n"
+        "assert registry['scripted'].name == 'scripted' and 'claude' in registry\n"
+        "assert 'importlib.metadata' not in sys.modules, 'listed the entry points for a built-in name'\n"
+        "assert 'no-such-plugin' not in registry and 'importlib.metadata' in sys.modules\n"
+        "assert registry.names[:4] == ('claude', 'codex', 'openai', 'scripted')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
 
 
 def test_describing_loads_no_adapter() -> None:

@@ -1,0 +1,134 @@
+"""Issue 29: a phase that changes nothing costs ONE write transaction besides the event batches a long
+attempt flushes on its own (its last events are written with its outcome), and the attempt's clean-up looks
+at this process's descendants only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.runs import workflow
+
+from alphred.git import locate_repository
+from alphred.operations.start import start_run
+from alphred.operations.where import resolve_for_write
+from alphred.operations.workspace import Workspace
+from alphred.providers import default_registry
+from alphred.runtime.options import RunOptions
+from alphred.store import SqlRunStore
+from alphred.views.progress import Progress
+from alphred.workflow import load_workflow
+
+EVENTS_TABLE = "run_node_stream_events"
+
+
+def loop(visits: int) -> str:
+    """A scripted review loop of ``visits`` executions (odd), no file changes."""
+    return f"""\
+defaults: {{provider: scripted, max_visits: {visits + 5}}}
+limits: {{max_steps: {visits + 5}}}
+phases:
+  review:
+    prompt: Review.
+    decisions: [approved, changes_requested]
+    script: [{{decision: changes_requested, report: please fix}}]
+    transitions:
+      - {{to: fix, when: decision == "changes_requested", max: {visits // 2}}}
+      - to: $end
+  fix:
+    prompt: "Fix: {{{{ phases.review.report }}}}"
+    script: [{{report: fixed}}]
+    transitions: [{{to: review}}]
+"""
+
+
+class WriteCounter:
+    """Sorts the write transactions (``BEGIN IMMEDIATE``) of an engine: those that insert rows (run creation,
+    the transitions), those that only append provider events (the periodic flush of an attempt running longer
+    than its interval) and the rest (lease renewals of the heartbeat: timing, not work)."""
+
+    def __init__(self) -> None:
+        self.inserting = 0  # transactions that insert rows, event-only batches apart
+        self.event_batches = 0
+        self.steps_without_events = 0  # transitions recording a step whose attempt's events came apart
+        self._open = threading.local()
+
+    def attach(self, engine: Any) -> None:
+        from sqlalchemy import event
+
+        event.listen(engine, "before_cursor_execute", self._statement)
+        event.listen(engine, "commit", self._commit)
+
+    def _statement(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.startswith("BEGIN IMMEDIATE"):
+            self._open.statements = []
+        elif getattr(self._open, "statements", None) is not None:
+            self._open.statements.append(statement.lstrip().upper())
+
+    def _commit(self, conn: Any) -> None:
+        statements = getattr(self._open, "statements", None)
+        if statements is None:
+            return  # a read transaction
+        self._open.statements = None
+        inserts = [s for s in statements if s.startswith("INSERT")]
+        events = [s for s in inserts if EVENTS_TABLE.upper() in s]
+        if events and len(events) == len(statements):
+            self.event_batches += 1
+        elif inserts:
+            self.inserting += 1
+            if any("RUN_NODE_DIAGNOSTICS" in s for s in inserts) and not events:
+                self.steps_without_events += 1
+
+
+def run_counted(repo: Path, visits: int) -> tuple[int, int]:
+    """(steps, write transactions other than event batches) of one in-process run of ``loop(visits)``."""
+    path = workflow(repo, loop(visits))
+    registry = default_registry()
+    loaded = load_workflow(path, providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    counter = WriteCounter()
+    with SqlRunStore(url) as store:
+        counter.attach(store.engine)
+        workspace = Workspace(
+            store=store,
+            location=location,
+            registry_for=lambda _w, _d: registry,
+            progress=lambda run_id: Progress(enabled=False, run_id=run_id),
+        )
+        record = start_run(workspace, loaded, RunOptions(), registry)
+    assert record.status.value == "completed", (record.status, record.reason)
+    assert counter.steps_without_events == 0  # each attempt's last events went with its outcome
+    return record.steps, counter.inserting
+
+
+def test_an_unchanged_phase_costs_one_write_transaction(repo: Path) -> None:
+    short_steps, short_writes = run_counted(repo, 5)
+    long_steps, long_writes = run_counted(repo, 15)
+    assert long_steps - short_steps == 10
+    # every extra phase: the transition that records it (with its events, artifacts and the next start)
+    assert long_writes - short_writes == long_steps - short_steps
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").is_file(), reason="Linux /proc")
+def test_the_attempt_clean_up_sees_descendants_only_and_orphans_below_a_subreaper() -> None:
+    code = """
+import os, subprocess, sys, time
+from alphred.runtime import orphans
+assert orphans.become_subreaper()
+mark = {**os.environ, "ALPHRED_ATTEMPT": "probe"}
+shell = subprocess.Popen(["sh", "-c", "setsid sleep 300 & echo $!"], env=mark, stdout=subprocess.PIPE, text=True)
+orphan = int(shell.stdout.readline())
+shell.wait()  # the setsid child is orphaned: adopted by this process, the subreaper
+assert orphan in orphans.descendants(), (orphan, orphans.descendants())
+assert os.getppid() not in orphans.descendants()
+assert orphans.kill_attempt_processes("probe") == 1
+assert not orphans.marked_processes("probe", "ALPHRED_ATTEMPT")
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
