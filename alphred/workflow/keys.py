@@ -21,7 +21,7 @@ TOP_KEYS = (
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_artifact_bytes", "max_items")
+LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_artifact_bytes", "max_items", "timeout")
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
 TRANSITION_KEYS = ("to", "when", "max", "priority", "for_each", "as")
 BRANCH_KEYS = ("phase", "when")  # a guarded branch of a static fan-out (SPEC §13)

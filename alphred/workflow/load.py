@@ -229,6 +229,7 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     tokens = f.read_int(fields["max_tokens"], "max_tokens", out, 1) if "max_tokens" in fields else None
     cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", out) if "max_cost_usd" in fields else None
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
+    timeout = f.read_duration(fields["timeout"], "timeout", out) if "timeout" in fields else None
     artifact_bytes = None
     if "max_artifact_bytes" in fields:
         artifact_bytes = f.read_int(fields["max_artifact_bytes"], "max_artifact_bytes", out, 1)
@@ -241,6 +242,7 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
         par or DEFAULT_MAX_PARALLEL,
         max_artifact_bytes=artifact_bytes,
         max_items=items or DEFAULT_MAX_ITEMS,
+        timeout=timeout,
     )
 
 
