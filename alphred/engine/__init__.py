@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         SetRunStatus,
         StartPhase,
         StopPhase,
+        TimedOut,
     )
     from alphred.engine.machine import (
         decision_problem,
@@ -138,6 +139,7 @@ _LAZY = {
     "AwaitCi": "alphred.engine.events",
     "CiWaiting": "alphred.engine.events",
     "CancelRequested": "alphred.engine.events",
+    "TimedOut": "alphred.engine.events",
     "Deliver": "alphred.engine.events",
     "DeliveryDone": "alphred.engine.events",
     "DeliveryFailed": "alphred.engine.events",
@@ -274,6 +276,7 @@ __all__ = [
     "Step",
     "StepOutcome",
     "StopPhase",
+    "TimedOut",
     "TokenCounter",
     "UpstreamReport",
     "allowed_actions",

@@ -88,6 +88,11 @@ class CancelRequested:
 
 
 @dataclass(frozen=True)
+class TimedOut:
+    """The run is past its ``limits.timeout`` (the runtime measured it from the run's stored start)."""
+
+
+@dataclass(frozen=True)
 class RetryRun:
     """An operator retries a failed run."""
 
@@ -149,6 +154,7 @@ Event: TypeAlias = (
     | PauseRequested
     | Resume
     | CancelRequested
+    | TimedOut
     | RetryRun
     | DeliveryDone
     | DeliveryFailed

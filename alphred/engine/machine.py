@@ -34,6 +34,7 @@ from alphred.engine.events import (
     RetryRun,
     RunStarted,
     StartPhase,
+    TimedOut,
 )
 from alphred.engine.fan_out import (
     complete_in_lane,
@@ -62,6 +63,7 @@ from alphred.engine.reasons import (
     OUTPUT_INVALID,
     RETRIES_EXHAUSTED,
     STALLED,
+    TIMEOUT,
     USAGE_LIMIT,
     WAITING_FOR_CI,
 )
@@ -101,6 +103,8 @@ def transition(state: RunState, event: Event) -> Result:
             return _on_resume(state)
         case CancelRequested():
             return _on_cancel(state)
+        case TimedOut():
+            return _on_timed_out(state)
         case RetryRun():
             return _on_retry(state)
         case DeliveryDone():
@@ -343,6 +347,26 @@ def _on_cancel(state: RunState) -> Result:
             fold.phase_status(key, _N.CANCELLED)
     fold.update(queued=None, queued_new_visit=False, lanes=(), interrupting=False)
     fold.finish(_R.CANCELLED, CANCELLED)
+    return fold.result()
+
+
+def _on_timed_out(state: RunState) -> Result:
+    """Past ``limits.timeout``: the attempts under way fail ``timeout`` and so does the run (nothing is left to
+    retry: the deadline is measured from the run's start and never moves). A paused run (approval, CI, an
+    interrupt) is failed as it is taken up again; delivering the finished work is not cut off."""
+    started = state.status in (_R.RUNNING, _R.PAUSED)
+    if not started or state.delivery is not None:
+        return state, ()
+    fold = Fold(state)
+    if state.status is _R.PAUSED:  # SPEC §5 has no paused -> failed: the run is taken up, then fails
+        fold.run_status(_R.RUNNING, None)
+    for key in state.workflow.phase_keys:
+        ps = state.phase(key)
+        if ps.status is _N.RUNNING:
+            fold.phase_status(key, _N.FAILED)
+            fold.record_step(Step(key, ps.attempt, StepOutcome.FAILED, reason=TIMEOUT))
+    fold.update(queued=None, queued_new_visit=False, lanes=(), interrupting=False)
+    fold.finish(_R.FAILED, TIMEOUT)
     return fold.result()
 
 

@@ -20,6 +20,7 @@ STALLED = "stalled"  # a loop's visits changed nothing limits.max_stalls times i
 TOO_MANY_ITEMS = "too_many_items"  # a for_each list is longer than ``limits.max_items`` (SPEC §13)
 NOT_A_LIST = "for_each_not_a_list"  # a for_each path did not yield a list (SPEC §13)
 OUTPUT_INVALID = "output_invalid"  # a typed report is missing or does not match its ``output:`` (SPEC §12)
+TIMEOUT = "timeout"  # the run ran past ``limits.timeout``, measured from its stored start (SPEC §8)
 MERGE_CONFLICT = "merge_conflict"  # a join's merge conflicted and the join has no ``on_conflict`` phase
 
 DELIVERY_STEPS = ("push", "open")

@@ -43,6 +43,7 @@ from alphred.engine import (
     RunStatus,
     StartPhase,
     StopPhase,
+    TimedOut,
     transition,
 )
 from alphred.engine.fan_out import is_resolving
@@ -56,6 +57,7 @@ from alphred.runtime.attempts import Active, Attempts
 from alphred.runtime.branches import BranchScheduler
 from alphred.runtime.cleanup import remove_worktree
 from alphred.runtime.crash import crash_point
+from alphred.runtime.deadline import run_deadline
 from alphred.runtime.delivery import PullRequestText, deliver_step
 from alphred.runtime.environment import hide_secrets_from_proc
 from alphred.runtime.observer import QuietObserver, RunObserver
@@ -64,7 +66,7 @@ from alphred.runtime.orphans import MARKER, become_subreaper
 from alphred.runtime.persist import Persister, Write
 from alphred.runtime.phase import run_attempt
 from alphred.runtime.run_files import RunFiles, run_directory
-from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, Supervisor
+from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
 from alphred.workflow import PhaseType, Workflow
@@ -158,12 +160,19 @@ class Runner:
                     await asyncio.to_thread(self.store.release_lease, self.run_id, self.persister.owner)
 
     async def _drive(self, state: RunState, first: Sequence[Event]) -> RunState:
+        await self._read_deadline()
+        if self.supervisor.timed_out():  # resumed, approved, retried or taken over too late: start nothing
+            first = [TimedOut()]
         fed: deque[Fed] = deque((event, None) for event in first)
         while True:
             if not fed:
                 stop = self.supervisor.stop
-                if stop == CANCEL and state.status not in TERMINAL_RUN_STATUSES and not self.branches.in_flight:
-                    fed.append((CancelRequested(), None))
+                if (
+                    stop in (CANCEL, TIMEOUT)
+                    and state.status not in TERMINAL_RUN_STATUSES
+                    and not self.branches.in_flight
+                ):
+                    fed.append((CancelRequested() if stop == CANCEL else TimedOut(), None))
                 elif self.branches.in_flight:
                     arrived = await self.branches.next_posted()  # the next parallel-branch attempt that ended
                     fed.extend((reported, arrived) for reported in arrived.events)
@@ -177,6 +186,8 @@ class Runner:
             if new != state or effects:
                 await self._persist(new, effects, posted)
             state = new
+            if self.supervisor.deadline is None and effects:
+                await self._read_deadline()  # the run's first transition stored its start
             if isinstance(event, MergeDone) and effects:  # merged and recorded: the branch's worktree can go
                 await self.branches.merged(state, event.branch)
             for effect in effects:
@@ -186,6 +197,12 @@ class Runner:
         if pending:
             await asyncio.to_thread(self.persister.write, pending)
         return state
+
+    async def _read_deadline(self) -> None:
+        """Read ``limits.timeout``'s deadline from the run's stored start (a resume keeps the run's deadline)."""
+        timeout = self.workflow.limits.timeout
+        if timeout is not None:
+            self.supervisor.deadline = await asyncio.to_thread(run_deadline, self.store, self.run_id, timeout)
 
     async def _persist(self, state: RunState, effects: tuple[Effect, ...], posted: Posted | None) -> None:
         """Persist one transition (in a thread), then report it."""
@@ -278,6 +295,8 @@ class Runner:
             return Posted((PhaseInterrupted(effect.phase, effect.attempt),), key, stats)
         if self.supervisor.stop == CANCEL:
             return Posted((CancelRequested(),), key, stats)
+        if self.supervisor.timed_out():  # past the deadline (the heartbeat may not have looked yet): start nothing
+            return Posted((TimedOut(),), key, stats)
         with self.attempts.under_way(effect, stats) as active:
             return Posted(tuple(await self._attempt(state, effect, ctx, active, stats)), key, stats)
 
@@ -325,6 +344,8 @@ class Runner:
             return []  # StopPhase ended it: the engine has recorded it cancelled
         if self.supervisor.stop == CANCEL:
             return [CancelRequested()]
+        if self.supervisor.stop == TIMEOUT:
+            return [TimedOut()]
         return [PhaseInterrupted(effect.phase, effect.attempt)]
 
 

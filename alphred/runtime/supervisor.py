@@ -1,7 +1,8 @@
 """Out of band of a run's loop: the heartbeat, signals, and the stop or pause they ask for.
 
 The heartbeat (every HEARTBEAT_SECONDS, in a worker thread) renews the run's lease and the leases of its
-running phases and reads the ``pause``/``cancel`` requests another process recorded. Ctrl+C/SIGTERM
+running phases, reads the ``pause``/``cancel`` requests another process recorded and looks at the run's
+``limits.timeout`` deadline. Ctrl+C/SIGTERM
 interrupt the active attempts (a second one kills every process group and exits at once). While a run is
 watched, every process it starts carries its owner in ``ALPHRED_LEASE_OWNER`` and every process group is
 recorded with its attempt.
@@ -15,11 +16,13 @@ import os
 import signal
 import sys
 from collections.abc import AsyncIterator
+from datetime import datetime
 
 from alphred.errors import AlphredError
 from alphred.providers import groups
 from alphred.runtime.acts import heartbeat
 from alphred.runtime.attempts import Attempts
+from alphred.runtime.deadline import passed
 from alphred.runtime.observer import RunObserver
 from alphred.runtime.orphans import MARKER
 from alphred.store import SqlRunStore
@@ -29,6 +32,7 @@ TICK_SECONDS = 0.5
 
 INTERRUPT = "interrupt"
 CANCEL = "cancel"
+TIMEOUT = "timeout"  # past ``limits.timeout``
 LOST = "lost"
 
 
@@ -44,7 +48,8 @@ class Supervisor:
         self.ttl = ttl
         self.attempts = attempts
         self.observer = observer
-        self.stop: str | None = None  # INTERRUPT | CANCEL | LOST
+        self.stop: str | None = None  # INTERRUPT | CANCEL | TIMEOUT | LOST
+        self.deadline: datetime | None = None  # ``limits.timeout`` from the run's stored start (once known)
         self.pause = False  # a pause was asked (the heartbeat saw it, or an attempt's last read did)
         self.wake = asyncio.Event()  # ends a retry's backoff when the run stops
         self.cancel = asyncio.Event()  # the providers' cancellation handle (``ProviderOptions.cancel``)
@@ -98,12 +103,18 @@ class Supervisor:
             loop.call_soon_threadsafe(self.interrupt)
 
     def request_stop(self, why: str) -> None:
-        """Stop the run (``INTERRUPT``, ``CANCEL``, ``LOST``): every attempt under way ends now."""
+        """Stop the run (``INTERRUPT``, ``CANCEL``, ``TIMEOUT``, ``LOST``): every attempt under way ends now."""
         if self.stop is None or why == LOST:
             self.stop = why
         self.wake.set()
         self.cancel.set()  # providers watching their cancellation handle stop their agent
         self.attempts.stop_all()
+
+    def timed_out(self) -> bool:
+        """True once the run is past its deadline: then the run stops (``TIMEOUT``) if nothing stopped it yet."""
+        if self.stop is None and passed(self.deadline):
+            self.request_stop(TIMEOUT)
+        return self.stop == TIMEOUT
 
     def _on_signal(self, sig: signal.Signals) -> None:
         self._signals += 1
@@ -124,6 +135,7 @@ class Supervisor:
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
+            self.timed_out()
             phases = tuple(self.attempts.active)
             try:
                 flags = await asyncio.to_thread(heartbeat, self.store, self.run_id, self.owner, self.ttl, phases)

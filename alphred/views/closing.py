@@ -35,6 +35,7 @@ LIMIT_REASONS = {
     "max_steps": "the run reached its limit of steps (limits.max_steps in the workflow).",
     "max_visits": "a phase was entered as often as its max_visits allows.",
     "budget_exhausted": "the run used up its budget (limits.max_tokens or limits.max_cost_usd in the workflow).",
+    "timeout": "the run ran past its wall clock (limits.timeout in the workflow, from the run's start).",
 }
 MARKS = {"completed": "✓", "failed": "✗", "cancelled": "■", "paused": "‖", "running": "⟳", "pending": "·"}
 

@@ -151,6 +151,10 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "minimum": 1,
             "description": "The longest list a for_each may fan out over (default 20)",
         },
+        "timeout": {
+            "$ref": "#/$defs/duration",
+            "description": "Run-wide wall clock from the run's start; past it the run fails with reason timeout",
+        },
     },
     "pull_request": {
         "title": STRING,

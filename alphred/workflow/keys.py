@@ -23,7 +23,7 @@ TOP_KEYS = (
 INPUT_KEYS = ("required", "default", "description")
 LIMIT_KEYS = (
     "max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_wait", "max_stalls", "max_artifact_bytes",
-    "max_items",
+    "max_items", "timeout",
 )  # fmt: skip
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
 TRANSITION_KEYS = ("to", "when", "max", "priority", "for_each", "as")

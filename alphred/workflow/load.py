@@ -233,6 +233,7 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
     wait = f.read_duration(fields["max_wait"], "max_wait", out) if "max_wait" in fields else None
     stalls = f.read_int(fields["max_stalls"], "max_stalls", out, 1) if "max_stalls" in fields else None
+    timeout = f.read_duration(fields["timeout"], "timeout", out) if "timeout" in fields else None
     artifact_bytes = None
     if "max_artifact_bytes" in fields:
         artifact_bytes = f.read_int(fields["max_artifact_bytes"], "max_artifact_bytes", out, 1)
@@ -247,6 +248,7 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
         max_stalls=stalls or DEFAULT_MAX_STALLS,
         max_artifact_bytes=artifact_bytes,
         max_items=items or DEFAULT_MAX_ITEMS,
+        timeout=timeout,
     )
 
 

@@ -99,6 +99,7 @@ class Limits:
     max_stalls: int = DEFAULT_MAX_STALLS  # consecutive stalled visits of one phase (SPEC §15)
     max_artifact_bytes: int = DEFAULT_MAX_ARTIFACT_BYTES  # a run's $ALPHRED_ARTIFACTS (and $ALPHRED_MEMORY)
     max_items: int = DEFAULT_MAX_ITEMS  # the longest list a for_each may fan out over (SPEC §13)
+    timeout: float | None = None  # run-wide wall clock in seconds from the run's stored start (reason timeout)
 
 
 @dataclass(frozen=True)

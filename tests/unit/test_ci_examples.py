@@ -23,7 +23,8 @@ from alphred.views.ci_outputs import OUTPUT_NAMES
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "ci.md").read_text()
 BLOCKS = re.findall(r"```yaml\n(.*?)```", DOC, re.S)
-GITHUB, GITLAB = BLOCKS[0], BLOCKS[1]
+GITHUB = next(block for block in BLOCKS if "\njobs:" in block)  # the first GitHub workflow (not a workflow example)
+GITLAB = next(block for block in BLOCKS if block.startswith("stages:") or "\nstages:" in block)
 ACTION_EXAMPLES = [block for block in BLOCKS if "uses: your-org/alphred@v1" in block]  # the three triggers
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
 LINT_JS = """
