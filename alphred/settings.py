@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import threading
+import time
 from collections.abc import Mapping
 
 from alphred.errors import SettingError
@@ -34,3 +36,22 @@ def check_settings(env: Mapping[str, str]) -> None:
     """Raise SettingError for the first numeric setting in ``env`` that is set to a bad value."""
     for name in SECONDS_SETTINGS:
         seconds_setting(env, name, 0.0)
+
+
+class Clock:
+    """Wall-clock time in seconds since the epoch, and waiting for a moment: what a usage-limit wait reads
+    (SPEC §15). Tests inject a clock whose ``sleep`` moves time on instead of taking hours."""
+
+    def now(self) -> float:
+        """Seconds since the epoch."""
+        return time.time()
+
+    def sleep(self, seconds: float, stop: threading.Event | None = None) -> bool:
+        """Wait ``seconds`` (at most); True when ``stop`` was set meanwhile."""
+        if stop is None:
+            time.sleep(max(0.0, seconds))
+            return False
+        return stop.wait(max(0.0, seconds))
+
+
+SYSTEM_CLOCK = Clock()

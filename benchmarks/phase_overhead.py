@@ -67,7 +67,7 @@ def workflow_yaml(phases: int, edits: bool) -> str:
 alphred: 1
 key: review-loop
 defaults: {{provider: scripted, max_visits: {phases + 10}}}
-limits: {{max_steps: {phases + 10}}}
+limits: {{max_steps: {phases + 10}, max_stalls: {phases + 10}}}  # a no-edit loop is a stall: measured anyway
 phases:
   review:
     prompt: Review the change.

@@ -125,13 +125,19 @@ def workers(db: str | None, repo: str | None, as_json: bool) -> int:
     from alphred.views.style import format_seconds, table
 
     now = datetime.now(UTC)
-    lines: list[tuple[str, ...]] = [("WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS")]
+    lines: list[tuple[str, ...]] = [("WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS", "PAUSED")]
     for row in rows:
         beat = datetime.fromisoformat(row["heartbeat_at"])
         ago = format_seconds(max((now - beat).total_seconds(), 0.0))
         started = local_time(datetime.fromisoformat(row["started_at"]))
         runs = ",".join(str(r) for r in row["runs"]) or "-"
-        lines.append((row["id"], row["state"], started, f"{ago} ago", ",".join(row["capabilities"]) or "-", runs))
+        paused = ", ".join(  # providers waiting out a usage limit on this worker (SPEC §15)
+            f"{provider} until {local_time(datetime.fromisoformat(wake))}"
+            for provider, wake in sorted(row.get("paused", {}).items())
+            if datetime.fromisoformat(wake) > now
+        )
+        capabilities = ",".join(row["capabilities"]) or "-"
+        lines.append((row["id"], row["state"], started, f"{ago} ago", capabilities, runs, paused or "-"))
     for line in table(lines):
         click.echo(line)
     return 0

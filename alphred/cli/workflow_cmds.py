@@ -34,7 +34,7 @@ def validate(files: tuple[str, ...], strict: bool, quiet: bool, repo: str | None
         for diagnostic in diagnostics:
             click.echo(diagnostic.format(), err=True)
         errors = sum(d.severity == "error" for d in diagnostics)
-        warnings = len(diagnostics) - errors
+        warnings = sum(d.severity == "warning" for d in diagnostics)
         if errors or (strict and warnings):
             failed = True
         elif not quiet and workflow is not None:

@@ -87,6 +87,8 @@ if TYPE_CHECKING:
         OUTPUT_INVALID,
         PAUSED,
         RETRIES_EXHAUSTED,
+        STALLED,
+        USAGE_LIMIT,
         WAITING_FOR_CI,
     )
     from alphred.engine.routing import (
@@ -181,6 +183,8 @@ _LAZY = {
     "MISSING_DECISION": "alphred.engine.reasons",
     "PAUSED": "alphred.engine.reasons",
     "RETRIES_EXHAUSTED": "alphred.engine.reasons",
+    "STALLED": "alphred.engine.reasons",
+    "USAGE_LIMIT": "alphred.engine.reasons",
     "WAITING_FOR_CI": "alphred.engine.reasons",
     "NO_ROUTE": "alphred.engine.routing",
     "guard_context": "alphred.engine.routing",
@@ -229,7 +233,9 @@ __all__ = [
     "PAUSED",
     "RETRIES_EXHAUSTED",
     "RUN_MOVES",
+    "STALLED",
     "TERMINAL_RUN_STATUSES",
+    "USAGE_LIMIT",
     "WAITING_FOR_CI",
     "Action",
     "AddPhase",

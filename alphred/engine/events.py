@@ -29,6 +29,7 @@ class PhaseCompleted:
     tokens: int = 0
     cost_usd: float = 0.0
     checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # name -> {passed, exit_code}
+    tree: str | None = None  # the git tree the attempt left (stall detection, SPEC §15); None: unknown
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class PhaseFailed:
     error_code: str | None = None
     tokens: int = 0
     cost_usd: float = 0.0
+    wake_at: float | None = None  # a usage limit (SPEC §15): when it resets, in seconds since the epoch
+    wait_seconds: float = 0.0  # how long the run would wait for it (``wake_at`` minus the time it was seen)
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ class RecordStep:
     reason: str | None = None
     error_code: str | None = None
     branch: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
+    provider: str | None = field(default=None, compare=False)  # the provider that ran it (SPEC §15)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from alphred.engine.reasons import (
     PAUSED,
     RETRIES_EXHAUSTED,
     TOO_MANY_ITEMS,
+    USAGE_LIMIT,
 )
 from alphred.engine.routing import NO_ROUTE, Explanation, choose_transition, guard_context
 from alphred.engine.state import Lane, MergeState, PhaseState, RunState, Step, StepOutcome
@@ -161,7 +162,9 @@ def schedule(fold: Fold) -> None:
         return
     if fold.state.pause_requested or fold.state.interrupting:
         if running_count(fold.state) == 0:
-            reason = INTERRUPTED if fold.state.interrupting else PAUSED
+            reason = PAUSED
+            if fold.state.interrupting:  # a usage limit in a lane: the run waits for it (SPEC §15)
+                reason = USAGE_LIMIT if fold.state.wake_at is not None else INTERRUPTED
             fold.update(pause_requested=False, interrupting=False)
             fold.run_status(_R.PAUSED, reason)
         return
@@ -280,10 +283,13 @@ def fail_in_lane(
         schedule(fold)
 
 
-def interrupt_in_lane(fold: Fold, head: str, key: str, attempt: int) -> None:
-    """An attempt in lane ``head`` was interrupted: nothing new starts; the run pauses once no lane runs."""
+def interrupt_in_lane(
+    fold: Fold, head: str, key: str, attempt: int, reason: str = INTERRUPTED, error_code: str | None = None
+) -> None:
+    """An attempt in lane ``head`` was interrupted (or hit a usage limit, ``reason``): nothing new starts; the
+    run pauses once no lane runs."""
     fold.phase_status(key, _N.PENDING)
-    fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=INTERRUPTED, branch=head))
+    fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=reason, error_code=error_code, branch=head))
     _set_lane(fold, replace(_lane(fold, head), current=None, queued=key, queued_new_visit=False))
     fold.update(interrupting=True)
     schedule(fold)

@@ -63,12 +63,17 @@ class Fold:
         self.effects.append(SetPhaseStatus(key, status, ps.attempt, values))
 
     def record_step(self, step: Step) -> None:
-        """Add ``step`` to the history and ask for its diagnostics row."""
+        """Add ``step`` to the history and ask for its diagnostics row (with the provider that ran it)."""
+        if step.provider is None:
+            step = replace(step, provider=provider_of(self.state, step.phase))
         self.update(history=(*self.state.history, step))
         outcome, decision, reason = step.outcome, step.decision, step.reason
         self.effects.append(
-            RecordStep(step.phase, step.attempt, outcome, decision, step.next, reason, step.error_code, step.branch)
-        )
+            RecordStep(
+                step.phase, step.attempt, outcome, decision, step.next, reason, step.error_code, step.branch,
+                step.provider,
+            )
+        )  # fmt: skip
 
     def add_usage(self, key: str, tokens: int, cost_usd: float) -> None:
         """Count an attempt's tokens and cost for its phase and the run."""
@@ -95,6 +100,32 @@ class Fold:
         self.run_status(status, reason)
         self.update(current=None, pause_requested=False)
         self.effects.append(RunFinished(status, reason))
+
+
+def provider_of(state: RunState, key: str) -> str | None:
+    """The provider that runs ``key``'s attempts now (its own, or the fallback it moved to); None: no agent."""
+    providers = state.workflow.phase(key).providers()
+    return providers[min(state.phase(key).provider, len(providers) - 1)] if providers else None
+
+
+FAIL_OVER_REASONS = frozenset({"usage_limit", "auth"})
+"""Failures after which the next attempt moves to the phase's next provider at once (SPEC §15)."""
+OUTAGE_REASONS = frozenset({"transport", "internal", "rate_limit", "timeout"})
+"""Failures that move to the next provider once the phase's retries are spent (a provider outage)."""
+
+
+def fail_over(fold: Fold, key: str, reason: str, exhausted: bool) -> bool:
+    """Move ``key`` to its next fallback provider and start its next attempt there (SPEC §15): after a usage
+    limit or an auth failure, or an outage that outlived the retries (``exhausted``). False: no fallback left."""
+    ps = fold.state.phase(key)
+    if ps.provider >= len(fold.state.workflow.phase(key).fallback):
+        return False
+    if reason not in FAIL_OVER_REASONS and not (exhausted and reason in OUTAGE_REASONS):
+        return False
+    fold.state = fold.state.with_phase(key, provider=ps.provider + 1, consecutive_failures=0)
+    fold.update(current=None, queued=key, queued_new_visit=False)
+    start(fold, key, new_visit=False)
+    return True
 
 
 def cap_reason(state: RunState, key: str, new_visit: bool) -> str | None:

@@ -48,7 +48,7 @@ from alphred.engine.fan_out import (
     resolved,
     resume_lanes,
 )
-from alphred.engine.fold import Fold, Result, enter, skip_unchosen, start
+from alphred.engine.fold import Fold, Result, enter, fail_over, skip_unchosen, start
 from alphred.engine.reasons import (
     AWAITING_APPROVAL,
     CANCELLED,
@@ -62,7 +62,9 @@ from alphred.engine.reasons import (
     NOTHING_TO_DELIVER,
     OUTPUT_INVALID,
     RETRIES_EXHAUSTED,
+    STALLED,
     TIMEOUT,
+    USAGE_LIMIT,
     WAITING_FOR_CI,
 )
 from alphred.engine.routing import NO_ROUTE, choose_transition
@@ -154,7 +156,7 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
     else:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
         fold.state = fold.state.with_phase(event.phase, checks=dict(event.checks))
-        _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code)
+        _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code, event.tree)
         url = event.report.get("url") if isinstance(event.report, Mapping) else None
         if phase.type is PhaseType.PULL_REQUEST and isinstance(url, str) and url:
             fold.effects.append(RecordPullRequest(url))  # the run's pull request, shown like a delivered one
@@ -166,12 +168,46 @@ def _on_failed(state: RunState, event: PhaseFailed) -> Result:
         return state, ()
     fold = Fold(state)
     fold.add_usage(event.phase, event.tokens, event.cost_usd)
+    if event.wake_at is not None:
+        _usage_limited(fold, event, event.wake_at)
+        return fold.result()
     head = _lane_head(state, event.phase)
     if head is not None:
         fail_in_lane(fold, head, event.phase, event.attempt, event.reason, event.retryable, event.error_code)
         return fold.result()
     _fail_attempt(fold, event.phase, event.attempt, event.reason, event.retryable, event.error_code, None)
     return fold.result()
+
+
+def _usage_limited(fold: Fold, event: PhaseFailed, wake_at: float) -> None:
+    """A usage limit (SPEC §15): the attempt ends ``interrupted`` and the run waits until ``wake_at``; past
+    ``limits.max_wait`` of waiting in all, the run fails ``usage_limit``."""
+    state = fold.state
+    key, attempt, code = event.phase, event.attempt, event.error_code
+    head = _lane_head(state, key)
+    if head is None and state.phase(key).provider < len(state.workflow.phase(key).fallback):
+        fold.phase_status(key, _N.PENDING)  # a fallback takes over at once: nothing to wait for
+        fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=USAGE_LIMIT, error_code=code))
+        fail_over(fold, key, USAGE_LIMIT, False)
+        return
+    if state.waited + event.wait_seconds > state.workflow.limits.max_wait:
+        if head is not None:
+            fail_in_lane(fold, head, key, attempt, USAGE_LIMIT, False, code)
+        else:
+            _fail_attempt(fold, key, attempt, USAGE_LIMIT, False, code, None)
+        return
+    if state.wake_at is None:
+        fold.update(wake_at=wake_at, waited=state.waited + event.wait_seconds)
+    else:  # another branch's limit while the run stops its branches: it waits for the later reset
+        later = max(wake_at, state.wake_at)
+        fold.update(wake_at=later, waited=state.waited + later - state.wake_at)
+    if head is not None:
+        interrupt_in_lane(fold, head, key, attempt, USAGE_LIMIT, code)
+        return
+    fold.phase_status(key, _N.PENDING)
+    fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=USAGE_LIMIT, error_code=code))
+    fold.update(current=None, queued=key, queued_new_visit=False, pause_requested=False)
+    fold.run_status(_R.PAUSED, USAGE_LIMIT)
 
 
 def _on_interrupted(state: RunState, event: PhaseInterrupted) -> Result:
@@ -245,6 +281,7 @@ def _on_resume(state: RunState) -> Result:
     if not can_resume(state):
         return state, ()
     fold = Fold(state)
+    fold.update(wake_at=None)  # a usage limit waited out: the operations layer resumes at wake_at (SPEC §15)
     if state.lanes:
         resume_lanes(fold)
         return fold.result()
@@ -359,6 +396,9 @@ def _fail_attempt(
     fold.phase_status(key, _N.FAILED, consecutive_failures=failures)
     fold.record_step(Step(key, attempt, StepOutcome.FAILED, decision, None, reason, error_code))
     fold.update(current=None, queued=key, queued_new_visit=False)
+    exhausted = retryable and failures > fold.state.workflow.phase(key).max_retries
+    if fail_over(fold, key, reason, exhausted):
+        return
     if not retryable:
         fold.finish(_R.FAILED, reason)
     elif failures > fold.state.workflow.phase(key).max_retries:
@@ -367,8 +407,17 @@ def _fail_attempt(
         start(fold, key, new_visit=False)
 
 
-def _complete(fold: Fold, key: str, attempt: int, decision: str | None, report: Report, exit_code: int | None) -> None:
+def _complete(
+    fold: Fold,
+    key: str,
+    attempt: int,
+    decision: str | None,
+    report: Report,
+    exit_code: int | None,
+    tree: str | None = None,
+) -> None:
     ps = fold.state.phase(key)
+    stalled = tree is not None and ps.visits > 0 and tree == ps.tree and report == ps.report
     fold.phase_status(
         key,
         _N.COMPLETED,
@@ -377,8 +426,15 @@ def _complete(fold: Fold, key: str, attempt: int, decision: str | None, report: 
         decision=decision,
         report=report,
         exit_code=exit_code,
+        tree=tree,
+        stalls=ps.stalls + 1 if stalled else 0,
     )
     head = _lane_head(fold.state, key)
+    if head is None and fold.state.phase(key).stalls >= fold.state.workflow.limits.max_stalls:
+        fold.update(current=None)  # the loop changes nothing: stop before it spends the budget (SPEC §15)
+        fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, None, STALLED))
+        fold.finish(_R.FAILED, STALLED)
+        return
     if head is not None:
         complete_in_lane(fold, head, key, attempt, decision)
         return

@@ -33,6 +33,7 @@ def guard_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[s
         exit_code=ps.exit_code,
         attempt=ps.attempt,
         visits=ps.visits,
+        stalled_visits=ps.stalls,  # consecutive visits that left the tree and report as the one before (§15)
         merge=_merge_context(state, workflow, phase_key),
         checks={name: dict(outcome) for name, outcome in ps.checks.items()},
     )
@@ -54,6 +55,7 @@ def template_context(state: RunState, workflow: Workflow, phase_key: str) -> dic
         exit_code=source.exit_code if source else None,
         attempt=ps.attempt,
         visits=ps.visits,
+        stalled_visits=ps.stalls,
         merge=_merge_context(state, workflow, phase_key),
     )
     return context

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -47,6 +47,9 @@ class PhaseState:
     cost_usd: float = 0.0
     entered_from: str | None = None
     checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # last completion's checks (§9)
+    tree: str | None = None  # the git tree the last completed visit left (SPEC §15)
+    stalls: int = 0  # consecutive completed visits whose tree and report equal the visit before (SPEC §15)
+    provider: int = 0  # which provider runs the next attempt: 0 its own, n its n-th fallback (SPEC §15)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class Step:
     reason: str | None = None
     error_code: str | None = None
     branch: str | None = None  # the branch (its head phase) the execution ran in; None: the run branch
+    provider: str | None = None  # the provider that ran it (an agent phase; SPEC §15)
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,8 @@ class RunState:
     lanes: tuple[Lane, ...] = ()
     merge: MergeState | None = None
     interrupting: bool = False
+    wake_at: float | None = None  # paused by a usage limit: when it resets (seconds since the epoch, SPEC §15)
+    waited: float = 0.0  # seconds of usage-limit waits so far (bounded by limits.max_wait)
     branches: Mapping[str, Any] | None = None  # ``branches.*`` of the last join (SPEC §13), from its merge on
 
     def phase(self, key: str) -> PhaseState:
@@ -152,6 +158,15 @@ class RunState:
         phases = dict(self.phases)
         phases[key] = replace(phases[key], **changes)
         return replace(self, phases=phases)
+
+
+def failed_over(steps: Iterable[Mapping[str, Any]]) -> bool:
+    """True when some phase's steps ran on more than one provider (a ``fallback`` took over, SPEC §15)."""
+    seen: dict[Any, Any] = {}
+    for s in steps:
+        if s.get("provider") is not None and seen.setdefault(s.get("phase"), s["provider"]) != s["provider"]:
+            return True
+    return False
 
 
 def initial_state(workflow: Workflow, inputs: Mapping[str, str], *, deliver: bool = False) -> RunState:
@@ -195,6 +210,8 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         "lanes": [_lane_to_json(lane) for lane in state.lanes],
         "merge": None if state.merge is None else _merge_to_json(state.merge),
         "interrupting": state.interrupting,
+        "wake_at": state.wake_at,
+        "waited": state.waited,
         "branches": None if state.branches is None else dict(state.branches),
     }
 
@@ -289,6 +306,8 @@ def _state_from_json(workflow: Workflow, data: Mapping[str, Any]) -> RunState:
         lanes=tuple(_lane_from_json(lane, known) for lane in data.get("lanes", ())),
         merge=_merge_from_json(data.get("merge"), known),
         interrupting=bool(data.get("interrupting", False)),
+        wake_at=None if data.get("wake_at") is None else _number(data["wake_at"]),
+        waited=_number(data.get("waited", 0.0)),
         branches=data.get("branches"),
     )
 
@@ -314,6 +333,9 @@ def _phase_to_json(ps: PhaseState) -> dict[str, Any]:
         "cost_usd": ps.cost_usd,
         "entered_from": ps.entered_from,
         "checks": {name: dict(outcome) for name, outcome in ps.checks.items()},
+        "tree": ps.tree,
+        "stalls": ps.stalls,
+        "provider": ps.provider,
     }
 
 
@@ -334,6 +356,9 @@ def _phase_from_json(data: Mapping[str, Any]) -> PhaseState:
         cost_usd=_number(data["cost_usd"]),
         entered_from=data["entered_from"],
         checks=_checks_from_json(data.get("checks") or {}),
+        tree=None if data.get("tree") is None else str(data["tree"]),
+        stalls=int(data.get("stalls", 0)),
+        provider=int(data.get("provider", 0)),
     )
 
 
@@ -355,6 +380,7 @@ def _step_to_json(step: Step) -> dict[str, Any]:
         "reason": step.reason,
         "error_code": step.error_code,
         "lane": step.branch,  # the stored key keeps the engine's older word
+        "provider": step.provider,
     }
 
 
@@ -368,4 +394,5 @@ def _step_from_json(data: Mapping[str, Any]) -> Step:
         reason=data["reason"],
         error_code=data.get("error_code"),
         branch=data.get("lane"),
+        provider=data.get("provider"),
     )

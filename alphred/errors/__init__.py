@@ -29,6 +29,7 @@ The tree::
     │   │                                          (``errors.failures``) a class per ``kind``, which says ``retryable``:
     │   ├── AuthError                  auth             no        credentials missing, refused or expired
     │   ├── RateLimitError             rate_limit       yes       the provider throttles (HTTP 429/529, quota)
+    │   │   └── UsageLimitError        usage_limit      no        a usage limit with its reset time: the run waits (§15)
     │   ├── AttemptTimeoutError        timeout          yes       the attempt (TIMEOUT) or an answer took too long
     │   │   └── IdleTimeoutError       idle_timeout     yes       no event for the phase's idle_timeout (IDLE_TIMEOUT)
     │   ├── TransportError             transport        yes       network, connection, HTTP 5xx
@@ -93,7 +94,7 @@ class Diagnostic:
     file: str
     line: int
     column: int
-    severity: str  # "error" | "warning"
+    severity: str  # "error" | "warning" | "info"
     message: str
 
     def format(self) -> str:
@@ -402,6 +403,7 @@ from alphred.errors.failures import KINDS as KINDS  # noqa: E402
 from alphred.errors.failures import NO_RESULT as NO_RESULT  # noqa: E402
 from alphred.errors.failures import PROVIDER_CRASH as PROVIDER_CRASH  # noqa: E402
 from alphred.errors.failures import TIMEOUT as TIMEOUT  # noqa: E402
+from alphred.errors.failures import USAGE_LIMIT_SECONDS as USAGE_LIMIT_SECONDS  # noqa: E402
 from alphred.errors.failures import VALUE_TOO_LARGE as VALUE_TOO_LARGE  # noqa: E402
 from alphred.errors.failures import ArtifactsTooLargeError as ArtifactsTooLargeError  # noqa: E402
 from alphred.errors.failures import AttemptInterruptedError as AttemptInterruptedError  # noqa: E402
@@ -417,6 +419,7 @@ from alphred.errors.failures import RateLimitError as RateLimitError  # noqa: E4
 from alphred.errors.failures import RuntimeFailure as RuntimeFailure  # noqa: E402
 from alphred.errors.failures import TransportError as TransportError  # noqa: E402
 from alphred.errors.failures import UnsafeCommandError as UnsafeCommandError  # noqa: E402
+from alphred.errors.failures import UsageLimitError as UsageLimitError  # noqa: E402
 from alphred.errors.failures import WorktreeTamperedError as WorktreeTamperedError  # noqa: E402
 from alphred.errors.usage import DatabaseUrlError as DatabaseUrlError  # noqa: E402
 from alphred.errors.usage import MissingInputError as MissingInputError  # noqa: E402

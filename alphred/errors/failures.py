@@ -69,6 +69,54 @@ class RateLimitError(ProviderError):
     retryable = True
 
 
+class UsageLimitError(RateLimitError):
+    """Raised when: the provider reports a usage limit with its reset time (SPEC §15): claude's rate-limit
+    event, codex's usage-limit error, an HTTP 429 whose ``retry-after`` is over ``USAGE_LIMIT_SECONDS``.
+
+    Not retried within the attempt: the attempt ends ``interrupted`` and the run waits until ``reset_at``
+    (seconds since the epoch) or ``retry_after`` seconds from now, or fails over to a ``fallback`` provider.
+    """
+
+    kind = "usage_limit"
+    retryable = False
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str | None = None,
+        code: str | None = None,
+        retry_after: float | None = None,
+        reset_at: float | None = None,
+    ) -> None:
+        super().__init__(message, kind=kind, code=code, retry_after=retry_after)
+        self.reset_at = reset_at
+
+    def __new__(
+        cls,
+        message: str,
+        *,
+        kind: str | None = None,
+        code: str | None = None,
+        retry_after: float | None = None,
+        reset_at: float | None = None,
+    ) -> UsageLimitError:
+        made = super().__new__(cls, message, kind=kind, code=code, retry_after=retry_after)
+        assert isinstance(made, UsageLimitError)
+        return made
+
+    def wake_at(self, now: float) -> float:
+        """When the limit resets: ``reset_at``, else ``retry_after`` seconds after ``now`` (at least ``now``)."""
+        if self.reset_at is not None:
+            return max(now, self.reset_at)
+        return now + max(0.0, self.retry_after or 0.0)
+
+
+USAGE_LIMIT_SECONDS = 60.0
+"""A rate limit that resets later than this is a usage limit the run waits out (SPEC §15); a shorter one is
+retried within the attempt's retries after a backoff."""
+
+
 class AttemptTimeoutError(ProviderError):
     """Raised when: the attempt ran past its ``timeout`` (``TIMEOUT``) or the provider did not answer in time."""
 
@@ -160,6 +208,7 @@ FAILURE_KINDS: dict[str, type[ProviderError]] = {
     for cls in (
         AuthError,
         RateLimitError,
+        UsageLimitError,
         AttemptTimeoutError,
         IdleTimeoutError,
         TransportError,
@@ -171,11 +220,11 @@ FAILURE_KINDS: dict[str, type[ProviderError]] = {
 }
 """Each failure kind's class: what ``ProviderError(message, kind=...)`` builds."""
 
-_OWN_KINDS = (IdleTimeoutError.kind, WorktreeTamperedError.kind, ArtifactsTooLargeError.kind)
+_OWN_KINDS = (IdleTimeoutError.kind, WorktreeTamperedError.kind, ArtifactsTooLargeError.kind, UsageLimitError.kind)
 KINDS = tuple(kind for kind in FAILURE_KINDS if kind not in _OWN_KINDS)
 """The kinds a provider reports (SPEC §4); ``idle_timeout`` is Alphred's own (and so is ``worktree_tampered``,
 ``WorktreeTamperedError``, and ``artifacts_too_large``, which no provider reports: the runtime finds them after
-the attempt)."""
+the attempt). A usage limit (SPEC §15) is a ``rate_limit`` with its reset time, raised as ``UsageLimitError``."""
 
 
 class RuntimeFailure(AlphredError):

@@ -10,6 +10,7 @@ import contextlib
 import re
 import shutil
 import subprocess
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +102,7 @@ class GitWorktrees:
         self._clean: dict[Path, WorktreeSnapshot] = {}
         self._excludes_file: Path | None = None  # ``core.excludesFile``, read with the identity
         self._gitdirs: dict[Path, Path] = {}  # worktree -> its registered git directory
+        self._trees: dict[str, str] = {}  # commit -> its tree (stall detection reads one per completed visit)
 
     def worktree_path(self, run_id: int) -> Path:
         """Where the worktree of run ``run_id`` lives."""
@@ -216,6 +218,32 @@ class GitWorktrees:
             if sha is not None:
                 return sha
         return self._git("rev-parse", "--verify", "HEAD", cwd=worktree).stdout.decode().strip()
+
+    def tree_sha(self, worktree: Path, commit: str) -> str:
+        """The tree of ``commit`` (remembered: a visit that changed nothing spawns no git process for it)."""
+        tree = self._trees.get(commit) or self._loose_tree(commit)
+        if tree is None:
+            tree = self._git("rev-parse", "--verify", f"{commit}^{{tree}}", cwd=worktree).stdout.decode().strip()
+            if len(self._trees) > 256:
+                self._trees.clear()
+            self._trees[commit] = tree
+        return tree
+
+    def _loose_tree(self, commit: str) -> str | None:
+        """The tree of ``commit`` read from its loose object (a commit git just wrote is one), without a git
+        process; None when it is packed or unreadable (then git is asked)."""
+        if len(commit) != 40 or any(c not in "0123456789abcdef" for c in commit):
+            return None
+        path = self.location.git_common_dir / "objects" / commit[:2] / commit[2:]
+        try:
+            raw = zlib.decompressobj().decompress(path.read_bytes(), 200)
+        except (OSError, zlib.error):
+            return None
+        header, _, body = raw.partition(b"\0")
+        if not header.startswith(b"commit ") or not body.startswith(b"tree ") or len(body) < 45:
+            return None
+        tree = body[5:45].decode("ascii", errors="replace")
+        return tree if all(c in "0123456789abcdef" for c in tree) else None
 
     def remove(self, worktree: Path) -> None:
         """Delete a run's worktree and its registration; its branch (and commits) stay."""

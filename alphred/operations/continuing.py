@@ -13,6 +13,7 @@ from typing import Any
 
 from alphred.engine import (
     AWAITING_APPROVAL,
+    USAGE_LIMIT,
     Action,
     ApprovalGiven,
     Event,
@@ -41,6 +42,7 @@ from alphred.runtime.cleanup import finish_cleanups, pending_cleanups
 from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner
+from alphred.views.waits import clock_time, countdown, waiting_note
 
 
 def continue_run(
@@ -56,7 +58,71 @@ def continue_run(
     """``resume``, ``retry``, ``approve`` or ``reject`` a run and drive it on in this process.
 
     ``owner``: a worker that already leased the run (its claim, from ``taken_from``) continues it under it.
+    A run waiting out a usage limit is resumed at its ``wake_at`` (SPEC §15): ``resume`` waits for it first
+    (``workspace.waits``), and a run that hits a limit again waits again.
     """
+    record = find_run(workspace.store, run_id)
+    if (
+        action == "resume"
+        and workspace.waits
+        and usage_wait(record) is not None
+        and not wait_for_wake(workspace, record)
+    ):
+        return workspace.store.get_run(run_id)
+    final = _continue_once(workspace, run_id, action, comment, approve_all, owner, taken_from)
+    return go_on_after_waits(workspace, final)
+
+
+def usage_wait(record: RunRecord) -> float | None:
+    """When the run, paused by a usage limit, may go on (seconds since the epoch); None when it does not wait."""
+    if record.status == RunStatus.PAUSED and record.reason == USAGE_LIMIT and record.wake_at is not None:
+        return record.wake_at.timestamp()
+    return None
+
+
+def wait_for_wake(workspace: Workspace, record: RunRecord) -> bool:
+    """Count down on the live line until the run's ``wake_at``; False when Ctrl+C ended the wait (the run
+    stays paused, waiting: exit 4)."""
+    wake_at = usage_wait(record)
+    if wake_at is None:
+        return True
+    clock = workspace.clock
+    progress = workspace.progress(record.id)
+    try:
+        progress.note(waiting_note(wake_at, clock.now()), "yellow")
+        while (left := wake_at - clock.now()) > 0:
+            progress.countdown(f"⏸ usage limit · goes on in {countdown(left)} · at {clock_time(wake_at)}")
+            clock.sleep(min(1.0, left))
+    except KeyboardInterrupt:
+        progress.clear()
+        progress.note(f"left waiting until {clock_time(wake_at)}: alphred resume {record.id} goes on then", "yellow")
+        return False
+    progress.clear()
+    return True
+
+
+def go_on_after_waits(workspace: Workspace, final: RunRecord) -> RunRecord:
+    """After a drive: while the run waits out a usage limit, wait for it and resume (``workspace.waits``)."""
+    while workspace.waits and usage_wait(final) is not None:
+        try:
+            woke = wait_for_wake(workspace, final)
+        except KeyboardInterrupt:  # Ctrl+C as the drive ended, before the countdown began: the same answer
+            woke = False
+        if not woke:
+            return workspace.store.get_run(final.id)
+        final = _continue_once(workspace, final.id, "resume", None, None, None, None)
+    return final
+
+
+def _continue_once(
+    workspace: Workspace,
+    run_id: int,
+    action: str,
+    comment: str | None,
+    approve_all: bool | None,
+    owner: LeaseOwner | None,
+    taken_from: str | None,
+) -> RunRecord:
     store = workspace.store
     record = find_run(store, run_id)
     if action == "resume" and any(left.run_id == run_id for left in pending_cleanups(store, workspace.location)):

@@ -11,6 +11,7 @@ from typing import Any
 from alphred.engine import RunStarted, RunState, initial_state, state_to_json
 from alphred.errors import AlphredError
 from alphred.git import GitWorktrees, branch_tokens, choose_branch_template, render_branch_name
+from alphred.operations.continuing import go_on_after_waits
 from alphred.operations.memory import repository_key
 from alphred.operations.remote_branch import check_branch_pushable, discard_unstarted_run
 from alphred.operations.workspace import WANTED_BRANCH, Workspace, drive, make_worktree
@@ -99,7 +100,8 @@ def start_run(workspace: Workspace, workflow: Workflow, options: RunOptions, reg
     say = f"run {run_id} of {workflow.key} on branch {record.branch} in {shown_path(worktree)}"
     workspace.progress(run_id).note(say)
     runtime = {WANTED_BRANCH: record.branch}
-    return drive(workspace, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()], runtime)
+    final = drive(workspace, workflow, run_id, worktree, options, registry, owner, state, [RunStarted()], runtime)
+    return go_on_after_waits(workspace, final)  # a usage limit: wait for its reset and go on (SPEC §15)
 
 
 def check_out_at_start(

@@ -69,6 +69,6 @@ def requested_action(record: RunRecord) -> tuple[str, str | None] | None:
         return str(action), request.get("comment")
     if record.status in (RunStatus.PENDING, RunStatus.RUNNING):
         return "resume", None
-    if record.status is RunStatus.PAUSED and record.reason in ("interrupted", WAITING_FOR_CI):
-        return "resume", None
+    if record.status is RunStatus.PAUSED and record.reason in ("interrupted", WAITING_FOR_CI, "usage_limit"):
+        return "resume", None  # a usage limit's run is claimed only once its wake_at has passed (SPEC §15)
     return None

@@ -27,8 +27,10 @@ from alphred.operations.takers import WORKFLOW_LABEL, workflow_allowed
 from alphred.operations.workspace import Workspace
 from alphred.runtime.cleanup import finish_cleanups
 from alphred.runtime.runner import Runner
+from alphred.settings import SYSTEM_CLOCK
 from alphred.store import Candidate, SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_free, lease_ttl
+from alphred.views.waits import clock_time
 
 
 @dataclass
@@ -97,6 +99,8 @@ class Worker:
         self._runners: dict[int, Runner] = {}
         self._excluded: set[int] = set()
         self._claimed = 0
+        self.clock = SYSTEM_CLOCK  # when a provider's usage limit resets (SPEC §15)
+        self.paused: dict[str, float] = {}  # provider -> wake_at: no claim of a run that needs it until then
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -140,6 +144,7 @@ class Worker:
 
     def _fill(self) -> bool:
         """Claim runs while a slot is free; True when at least one was claimed."""
+        self._wake_providers()
         claimed = False
         while len(self._active) < self.options.concurrency and not self.stopping.is_set() and not self._budget_spent():
             candidate = self.store.claim_run(self.host, self.id, lease_ttl(), self._accept)
@@ -158,6 +163,8 @@ class Worker:
     def _accept(self, candidate: Candidate) -> bool:
         if candidate.id in self._excluded or candidate.id in self._active:
             return False
+        if any(provider in self.paused for provider in candidate.requires):
+            return False  # a provider it needs waits out a usage limit on this worker (SPEC §15)
         if not set(candidate.requires) <= set(self.capabilities):
             return False
         if not workflow_allowed(candidate.tree_key, self.capabilities):
@@ -210,6 +217,7 @@ class Worker:
         action, comment = chosen
         location = self.chooser.location_for(record.repo_url, record.repo_root, record.repo_path, record.base_sha)
         workspace = self.make_workspace(location)
+        workspace.waits = False  # a usage limit: the run goes back to the queue until its wake_at (SPEC §15)
         workspace.on_runner = lambda runner: self._track(run_id, runner)
         note = comment if action in ("approve", "reject") else None
         final = continue_run(
@@ -218,12 +226,42 @@ class Worker:
         if record.request is not None:
             with contextlib.suppress(AlphredError):
                 self.store.update_run(run_id, request=None)
+        if final.status.value == "paused" and final.reason == "usage_limit" and final.wake_at is not None:
+            self._pause_provider(run_id, final.wake_at.timestamp())
         if final.status.value == "paused" and final.reason == "interrupted" and self.stopping.is_set():
             self.say(f"run {run_id}: interrupted (left to the other workers)")
             return
         self.stats.finished.append(run_id)
         reason = f" ({final.reason})" if final.reason else ""
         self.say(f"run {run_id}: {final.status.value}{reason}")
+
+    def _pause_provider(self, run_id: int, wake_at: float) -> None:
+        """A run hit its provider's usage limit: this worker claims no run needing that provider until
+        ``wake_at`` (runs of other providers go on); ``alphred workers`` shows it."""
+        steps = self.store.list_steps(run_id)
+        provider = next((s.provider for s in reversed(steps) if s.reason == "usage_limit" and s.provider), None)
+        if provider is None:
+            return
+        with self._lock:
+            self.paused[provider] = max(wake_at, self.paused.get(provider, wake_at))
+        self.say(f"provider {provider}: usage limit, no claims for it on this worker until {clock_time(wake_at)}")
+        self._store_pauses()
+
+    def _wake_providers(self) -> None:
+        """Forget the pauses whose wake_at has passed."""
+        now = self.clock.now()
+        with self._lock:
+            woken = [p for p, wake in self.paused.items() if wake <= now]
+            for provider in woken:
+                del self.paused[provider]
+        if woken:
+            self._store_pauses()
+
+    def _store_pauses(self) -> None:
+        with self._lock:
+            shown = {p: datetime.fromtimestamp(w, UTC).isoformat() for p, w in sorted(self.paused.items())}
+        with contextlib.suppress(AlphredError):
+            self.store.set_worker_paused(self.id, shown)
 
     def _track(self, run_id: int, runner: Runner) -> None:
         with self._lock:

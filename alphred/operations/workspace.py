@@ -14,6 +14,7 @@ from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, default_registry
 from alphred.runtime.delivery import PullRequestPlan
 from alphred.runtime.runner import Runner, RunOptions
+from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_free, lease_ttl
 from alphred.views.jsonl import JsonlEvents
@@ -37,6 +38,8 @@ class Workspace:
     progress: Callable[[int], Progress]
     events: JsonlEvents | None = None
     on_runner: Callable[[Runner], None] | None = None  # a worker keeps its runners, to interrupt them
+    clock: Clock = SYSTEM_CLOCK  # usage limits: when they reset, and waiting for it (SPEC §15)
+    waits: bool = True  # wait out a usage limit and go on (run, resume); a worker gives the run back instead
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ def drive(
     runtime: Mapping[str, Any],
 ) -> RunRecord:
     """Drive the run under ``owner``'s lease from ``first`` until it ends or waits; return its stored record."""
+    options.clock = workspace.clock
     observer = RunObservers(run_id, workspace.progress(run_id), workspace.events)
     runner = Runner(
         workspace.store, workflow, run_id, workspace.location, registry, worktree=worktree, options=options,

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 
-from alphred.errors import FAILURE_KINDS, KINDS, ProviderError
+from alphred.errors import FAILURE_KINDS, KINDS, USAGE_LIMIT_SECONDS, ProviderError, RateLimitError, UsageLimitError
+from alphred.providers.usage_limits import reset_from_text
 
 # First match wins; checked against the lower-cased message.
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -78,6 +80,23 @@ def provider_error(
     """
     resolved = kind if kind in KINDS else classify_text(message)
     return FAILURE_KINDS[resolved](message, code=code or kind_codes[resolved], retry_after=retry_after)
+
+
+def usage_limit(
+    error: ProviderError, reset_at: float | None, now: float, code: str, *, text: str | None = None
+) -> ProviderError:
+    """``error`` (a rate limit) as the usage limit it is when it resets more than ``USAGE_LIMIT_SECONDS`` after
+    ``now`` (SPEC §15): the run then waits for ``reset_at``; a shorter limit stays a retried rate limit.
+    ``text`` is read for the reset time (``usage_limits.reset_from_text``) when ``reset_at`` is None."""
+    if reset_at is None and text is not None:
+        reset_at = reset_from_text(text, now)
+    if error.kind != RateLimitError.kind or reset_at is None or reset_at - now <= USAGE_LIMIT_SECONDS:
+        return error
+    return UsageLimitError(f"{error.message} (usage limit: resets {_utc(reset_at)})", code=code, reset_at=reset_at)
+
+
+def _utc(moment: float) -> str:
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def tail(lines: list[str], limit: int = 2000) -> str:

@@ -13,6 +13,7 @@ CLAUDE_TRANSPORT = "CLAUDE_TRANSPORT"
 CLAUDE_INVALID_REQUEST = "CLAUDE_INVALID_REQUEST"
 CLAUDE_INTERNAL = "CLAUDE_INTERNAL"
 # ... and the more precise ones:
+CLAUDE_USAGE_LIMIT = "CLAUDE_USAGE_LIMIT"  # a usage limit with its reset time: the run waits for it (SPEC §15)
 CLAUDE_BILLING = "CLAUDE_BILLING"  # the account cannot pay
 CLAUDE_BUDGET = "CLAUDE_BUDGET"  # the run's budget is spent
 CLAUDE_MAX_TURNS = "CLAUDE_MAX_TURNS"  # the turn limit was reached
@@ -38,6 +39,7 @@ KIND_CODES: dict[str, str] = {
 
 CODES = (
     *KIND_CODES.values(),
+    CLAUDE_USAGE_LIMIT,
     CLAUDE_BILLING,
     CLAUDE_BUDGET,
     CLAUDE_MAX_TURNS,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from alphred.errors import AttemptInterruptedError, ProviderError
 from alphred.providers.base import EventType, ProviderEvent, result_event
-from alphred.providers.classification import classify_status, classify_text, provider_error
+from alphred.providers.classification import classify_status, classify_text, provider_error, usage_limit
 from alphred.providers.claude_errors import (
     CLAUDE_AUTH,
     CLAUDE_BILLING,
@@ -18,6 +19,7 @@ from alphred.providers.claude_errors import (
     CLAUDE_NO_DECISION,
     CLAUDE_RATE_LIMIT,
     CLAUDE_TRANSPORT,
+    CLAUDE_USAGE_LIMIT,
     KIND_CODES,
 )
 from alphred.providers.contract import cap_text, decision_and_report, token_count
@@ -52,6 +54,7 @@ class ClaudeEventMapper:
         self.failure: ProviderError | None = None
         self.interrupted = False
         self.api_error: str | None = None
+        self.resets_at: float | None = None  # a rejected rate-limit window's reset (SPEC §15)
         self._tokens_by_message: dict[str, int] = {}
 
     def events(self, message: Any) -> list[ProviderEvent]:
@@ -69,6 +72,9 @@ class ClaudeEventMapper:
             return [_system(message)]
         if isinstance(message, sdk_types(sdk, "RateLimitEvent")):
             info = message.rate_limit_info
+            if info.status == "rejected":
+                reset = info.overage_resets_at if info.rate_limit_type == "overage" else info.resets_at
+                self.resets_at = float(reset) if isinstance(reset, int | float) and reset > 0 else None
             meta = {"rate_limit": {"status": info.status, "resets_at": info.resets_at, "type": info.rate_limit_type}}
             return [ProviderEvent(EventType.SYSTEM, f"rate limit status: {info.status}", metadata=meta)]
         return []
@@ -171,7 +177,8 @@ class ClaudeEventMapper:
             kind = classify_text(text)
         fix = f" (fix: {LOGIN_FIX})" if kind == "auth" else ""
         subtype = f" [{message.subtype}]" if message.subtype != "success" else ""
-        return provider_error(KIND_CODES, f"claude failed{subtype}: {text}{fix}", kind, code=code)
+        error = provider_error(KIND_CODES, f"claude failed{subtype}: {text}{fix}", kind, code=code)
+        return usage_limit(error, self.resets_at, time.time(), CLAUDE_USAGE_LIMIT, text=text)
 
 
 def sdk_types(sdk: Any, *names: str) -> Any:

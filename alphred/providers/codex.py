@@ -20,6 +20,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -28,13 +29,14 @@ from typing import Any
 from alphred.errors import NO_RESULT, AttemptInterruptedError, InvalidRequestError, ProviderError, install_hint
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
-from alphred.providers.classification import classify_text, provider_error, tail
+from alphred.providers.classification import classify_text, provider_error, tail, usage_limit
 from alphred.providers.codex_errors import (
     CODEX_BAD_SETTINGS,
     CODEX_CRASH,
     CODEX_INTERRUPTED,
     CODEX_NOT_FOUND,
     CODEX_SANDBOX_BROKEN,
+    CODEX_USAGE_LIMIT,
     KIND_CODES,
 )
 from alphred.providers.contract import answer_schema, cap_text, compose_prompt, decision_and_report, token_count
@@ -359,7 +361,8 @@ class CodexEventMapper:
 def _failure(message: str, detail: str) -> ProviderError:
     kind = classify_text(detail)
     fix = f" (fix: {LOGIN_FIX})" if kind == "auth" else ""
-    return provider_error(KIND_CODES, f"{message}{fix}", kind)
+    error = provider_error(KIND_CODES, f"{message}{fix}", kind)
+    return usage_limit(error, None, time.time(), CODEX_USAGE_LIMIT, text=detail)  # "try again at ..." (SPEC §15)
 
 
 def _mapping(value: Any) -> dict[str, Any]:

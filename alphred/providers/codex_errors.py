@@ -13,6 +13,7 @@ CODEX_TRANSPORT = "CODEX_TRANSPORT"
 CODEX_INVALID_REQUEST = "CODEX_INVALID_REQUEST"
 CODEX_INTERNAL = "CODEX_INTERNAL"
 # ... and the more precise ones:
+CODEX_USAGE_LIMIT = "CODEX_USAGE_LIMIT"  # a usage limit with its reset time: the run waits for it (SPEC §15)
 CODEX_NOT_FOUND = "CODEX_NOT_FOUND"  # no codex binary
 CODEX_BAD_SETTINGS = "CODEX_BAD_SETTINGS"  # an unknown sandbox
 CODEX_CRASH = "CODEX_CRASH"  # codex exited non-zero
@@ -31,6 +32,7 @@ KIND_CODES: dict[str, str] = {
 
 CODES = (
     *KIND_CODES.values(),
+    CODEX_USAGE_LIMIT,
     CODEX_NOT_FOUND,
     CODEX_BAD_SETTINGS,
     CODEX_CRASH,

@@ -8,6 +8,7 @@ SDK exception                      kind              retryable  code
 AuthenticationError (401)          auth              no         OPENAI_AUTH
 PermissionDeniedError (403)        auth              no         OPENAI_AUTH
 RateLimitError (429)               rate_limit        yes        OPENAI_RATE_LIMIT (``retry-after`` kept)
+  ... with ``retry-after`` > 60 s  usage_limit       no (waits) OPENAI_USAGE_LIMIT (SPEC §15)
 APITimeoutError                    timeout           yes        OPENAI_TIMEOUT
 APIConnectionError                 transport         yes        OPENAI_CONNECTION
 BadRequestError (400), 404, 422    invalid_request   no         OPENAI_INVALID_REQUEST
@@ -24,7 +25,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from alphred.errors import FAILURE_KINDS, ProviderError
+from alphred.errors import FAILURE_KINDS, USAGE_LIMIT_SECONDS, ProviderError, UsageLimitError
 
 OPENAI_AUTH = "OPENAI_AUTH"
 OPENAI_RATE_LIMIT = "OPENAI_RATE_LIMIT"
@@ -39,6 +40,7 @@ OPENAI_INTERRUPTED = "OPENAI_INTERRUPTED"
 OPENAI_NO_KEY = "OPENAI_NO_KEY"
 OPENAI_SDK_MISSING = "OPENAI_SDK_MISSING"
 OPENAI_BAD_SETTINGS = "OPENAI_BAD_SETTINGS"
+OPENAI_USAGE_LIMIT = "OPENAI_USAGE_LIMIT"  # HTTP 429 with retry-after over 60 s: the run waits (SPEC §15)
 MCP_SERVER_FAILED = "MCP_SERVER_FAILED"  # an MCP server of the phase did not start (providers/mcp_client.py)
 MCP_MISSING = "MCP_MISSING"  # the phase has MCP servers and the mcp package is not installed
 
@@ -56,12 +58,14 @@ CODES = (
     OPENAI_NO_KEY,
     OPENAI_SDK_MISSING,
     OPENAI_BAD_SETTINGS,
+    OPENAI_USAGE_LIMIT,
     MCP_SERVER_FAILED,
     MCP_MISSING,
 )
 """Every code the ``openai`` provider's failures carry (its descriptor declares them)."""
 
 MAX_RETRY_AFTER = 3600.0
+MAX_USAGE_WAIT = 7 * 86400.0  # the longest reset a 429 may announce; limits.max_wait decides what is waited
 
 # `error.code` of a failed Responses API response (streamed ``response.failed``/``error``) -> kind.
 _RESPONSE_ERROR_KINDS = {
@@ -88,7 +92,10 @@ def classify_exception(sdk: Any, exc: BaseException, *, key_env: str | None, bas
             fix = f"check the key in {key_env}" if key_env else "this server wants a key: set api_key_env"
             return failure(f"{detail} — {fix}", "auth", OPENAI_AUTH)
         if isinstance(exc, sdk.RateLimitError) or status == 429:
-            after = retry_after_seconds(exc.response.headers)
+            after = retry_after_seconds(exc.response.headers, cap=MAX_USAGE_WAIT)
+            if after is not None and after > USAGE_LIMIT_SECONDS:  # a usage limit: the run waits (SPEC §15)
+                message = f"usage limit, {detail} (retry-after {after:g}s)"
+                return UsageLimitError(message, code=OPENAI_USAGE_LIMIT, retry_after=after)
             return failure(f"rate limited, {detail}", "rate_limit", OPENAI_RATE_LIMIT, retry_after=after)
         if status == 408:
             return failure(detail, "timeout", OPENAI_TIMEOUT)
@@ -112,13 +119,16 @@ def response_failure(error: Mapping[str, Any] | None, status: str) -> ProviderEr
     return failure(f"the model server failed the response: {message} ({code or status})", kind, OPENAI_RESPONSE_FAILED)
 
 
-def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date); None if absent."""
+def retry_after_seconds(
+    headers: Mapping[str, str], now: float | None = None, cap: float = MAX_RETRY_AFTER
+) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date), at most ``cap``;
+    None if absent."""
     milliseconds = headers.get("retry-after-ms")
     if milliseconds is not None:
         seconds = _non_negative(milliseconds)
         if seconds is not None:
-            return min(seconds / 1000.0, MAX_RETRY_AFTER)
+            return min(seconds / 1000.0, cap)
     value = headers.get("retry-after")
     if value is None:
         return None
@@ -129,7 +139,7 @@ def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) ->
         except (TypeError, ValueError, IndexError):
             return None
         seconds = max(0.0, moment.timestamp() - (time.time() if now is None else now))
-    return min(seconds, MAX_RETRY_AFTER)
+    return min(seconds, cap)
 
 
 def _non_negative(text: str) -> float | None:

@@ -17,6 +17,7 @@ from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
 from alphred.runtime.environment import phase_environment
 from alphred.runtime.run_files import RunFiles
+from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
@@ -74,6 +75,7 @@ class PhaseContext:
     # Set when the run is interrupted: providers stop their agent (their ``ProviderOptions.cancel``).
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     branch: str | None = None  # the parallel branch (its head phase) whose worktree this is; None: the run's own
+    clock: Clock = SYSTEM_CLOCK  # what a usage limit's wake_at is reckoned from (SPEC §15)
     files: RunFiles | None = None  # $ALPHRED_ARTIFACTS and $ALPHRED_MEMORY (SPEC §17)
     pull_request: PullRequestPlan | None = None  # how ``type: pull_request``/``ci`` phases reach the PR (SPEC §16)
     describe: PullRequestText | None = None  # writes a pull_request phase's title and body

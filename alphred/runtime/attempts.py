@@ -101,7 +101,7 @@ class Attempts:
 
     def ended(self, effect: StartPhase, outcome: object, stats: AttemptStats) -> None:
         """Remember how an attempt ended: a retry is told why the one before failed."""
-        if isinstance(outcome, PhaseFailed):
+        if isinstance(outcome, PhaseFailed) and outcome.wake_at is None:  # a usage limit is no failure to tell
             error = stats.details.get("error", {})
             self._failures[effect.phase] = _Failure(
                 effect.attempt, outcome.reason, stats.message or outcome.reason, error.get("retry_after")

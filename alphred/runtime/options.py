@@ -10,7 +10,7 @@ from typing import Any
 
 from alphred.errors import SettingError
 from alphred.runtime.delivery import PullRequestPlan
-from alphred.settings import seconds_setting
+from alphred.settings import SYSTEM_CLOCK, Clock, seconds_setting
 
 
 @dataclass
@@ -28,6 +28,7 @@ class RunOptions:
     pull_request: PullRequestPlan | None = None
     pr_branch: bool = False  # check the existing pull request's head out at run start (SPEC §17)
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))  # of the processes it starts
+    clock: Clock = SYSTEM_CLOCK  # when a usage limit resets, and waiting for it (SPEC §15)
 
     def stored(self) -> dict[str, Any]:
         """The part that a later ``resume`` must honour."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from alphred.engine import CHECKS_FAILED, OUTPUT_INVALID, PhaseCompleted, PhaseFailed, decision_problem
@@ -136,7 +136,8 @@ def complete_attempt(
     if commit is not None:
         ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
         stats.details["commit"] = commit.sha
-    return completed
+    head = commit.sha if commit is not None else since or ctx.worktrees.head_sha(ctx.worktree)
+    return replace(completed, tree=ctx.worktrees.tree_sha(ctx.worktree, head))  # for stall detection (§15)
 
 
 MERGE_UNRESOLVED = "merge_unresolved"

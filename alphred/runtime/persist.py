@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from alphred.engine import (
@@ -68,6 +69,10 @@ class Persister:
                 "cost_usd": state.cost_usd,
                 "steps": state.steps,
             }
+            if state.wake_at is not None:  # paused by a usage limit (SPEC §15): when it goes on
+                fields["wake_at"] = datetime.fromtimestamp(state.wake_at, UTC)
+            elif any(isinstance(e, SetRunStatus) and e.status is RunStatus.RUNNING for e in effects):
+                fields["wake_at"] = None  # going on: no wait is pending (a CI wait sets its own, SPEC §16)
             if clear_pause:
                 fields["pause_requested"] = False
             tx.update_run(self.run_id, **fields)
@@ -98,6 +103,8 @@ class Persister:
             details = dict(stats.details) if stats else {}
             if stats and stats.message:
                 details["message"] = stats.message
+            if effect.provider is not None:
+                details["provider"] = effect.provider  # which provider ran it (SPEC §15)
             tx.add_diagnostic(
                 self.run_id,
                 effect.phase,

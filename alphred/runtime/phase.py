@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import shlex
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from alphred.engine import (
@@ -24,6 +25,7 @@ from alphred.errors import (
     AlphredError,
     InvalidRequestError,
     ProviderError,
+    UsageLimitError,
     WorktreeTamperedError,
 )
 from alphred.git.tamper import WorktreeSeal
@@ -72,6 +74,8 @@ async def run_attempt(
     ``resolving`` the conflicted paths when the attempt resolves a join's merge (SPEC §8): its completion
     commits the merge instead of a phase commit.
     """
+
+    phase = phase.with_provider(state.phase(phase.key).provider)  # a fallback took over (SPEC §15)
 
     def prepare() -> tuple[int, int, str, dict[str, UpstreamReport], WorktreeSeal]:
         with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
@@ -137,6 +141,11 @@ async def _end(
         failed = PhaseFailed(
             phase.key, attempt, failure.kind, failure.retryable, failure.code, stats.tokens, stats.cost_usd
         )
+        if isinstance(failure, UsageLimitError):  # the run waits for the reset (SPEC §15): not a retry
+            now = ctx.clock.now()
+            wake_at = failure.wake_at(now)
+            stats.details["error"]["wake_at"] = wake_at
+            failed = replace(failed, wake_at=wake_at, wait_seconds=wake_at - now)
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt), False)
     assert outcome.result is not None
     wait = outcome.result.metadata.get(CI_WAIT)

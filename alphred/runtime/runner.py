@@ -113,6 +113,7 @@ class Runner:
             environ=environ,
             on_event=self.observer.provider_event,
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
+            clock=options.clock,
             files=RunFiles(
                 run_id,
                 run_directory(location.alphred_dir, run_id),

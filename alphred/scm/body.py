@@ -9,6 +9,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from alphred.engine.state import failed_over
+
 MAX_STEP_ROWS = 100
 SHORT_SHA = 12
 GITHUB_BODY_LIMIT = 65_000  # GitHub rejects bodies over 65,536 characters
@@ -63,13 +65,18 @@ def phases_table(phases: Sequence[Mapping[str, Any]]) -> str:
 
 
 def steps_table(steps: Sequence[Mapping[str, Any]], limit: int = MAX_STEP_ROWS) -> str:
-    """The run's steps (attempts, decisions, routing) as a Markdown table; only the last ``limit`` rows."""
+    """The run's steps (attempts, decisions, routing) as a Markdown table; only the last ``limit`` rows. A run
+    where a fallback provider took over gets a Provider column (which provider did each step)."""
     shown = list(steps)[-limit:] if limit > 0 else []
     first = len(steps) - len(shown) + 1
-    rows = ["| # | Phase | Attempt | Outcome | Decision | Next |", "| ---: | --- | ---: | --- | --- | --- |"]
+    providers = failed_over(steps)
+    head = "| # | Phase | Provider | Attempt |" if providers else "| # | Phase | Attempt |"
+    rule = "| ---: | --- | --- | ---: |" if providers else "| ---: | --- | ---: |"
+    rows = [f"{head} Outcome | Decision | Next |", f"{rule} --- | --- | --- |"]
     for number, s in enumerate(shown, start=first):
+        provider = f" {cell(s.get('provider'))} |" if providers else ""
         rows.append(
-            f"| {number} | {cell(s.get('phase'))} | {cell(s.get('attempt'))} | {cell(s.get('outcome'))} "
+            f"| {number} | {cell(s.get('phase'))} |{provider} {cell(s.get('attempt'))} | {cell(s.get('outcome'))} "
             f"| {cell(s.get('decision'))} | {cell(s.get('next'))} |"
         )
     if first > 1:

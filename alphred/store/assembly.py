@@ -44,8 +44,14 @@ def step_record(m: Any, routes: Mapping[tuple[int, int], RoutingRecord]) -> Step
         decision=found.decision if found else None, next=found.target if found else None,
         reason=m["reason"], error_code=m["error_code"], duration_ms=m["duration_ms"],
         tokens=m["tokens"], cost_usd=m["cost_usd"], event_count=m["event_count"],
-        created_at=m["created_at"], checks=_checks(m["details"]),
+        created_at=m["created_at"], checks=_checks(m["details"]), provider=_provider(m["details"]),
     )  # fmt: skip
+
+
+def _provider(details: Any) -> str | None:
+    """The provider a diagnostics row's details name (SPEC §15), or None."""
+    found = details.get("provider") if isinstance(details, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def _checks(details: Any) -> tuple[Mapping[str, Any], ...]:
@@ -88,4 +94,18 @@ def worker_object(row: Any, runs: list[int], now: datetime, lost_after: float) -
         "capabilities": list(row["capabilities"] or []),
         "runs": runs,
         "state": "live" if (now - heartbeat).total_seconds() <= lost_after else "lost",
+        "paused": dict(_json(row, "paused") or {}),  # provider -> wake_at: its usage limit (SPEC §15)
     }
+
+
+def _json(row: Any, name: str) -> Any:
+    """A JSON column of ``row`` (read as text by ``sqlite3``, as a value by SQLAlchemy); None when absent."""
+    try:
+        value = row[name]
+    except (KeyError, IndexError):
+        return None
+    if isinstance(value, str):
+        import json
+
+        return json.loads(value)
+    return value

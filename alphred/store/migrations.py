@@ -158,6 +158,16 @@ def _create_v6(conn: Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
+def _create_v7(conn: Connection) -> None:
+    """Usage limits (SPEC §15): the index of waiting runs' ``wake_at``; the providers a worker paused."""
+    for table, name in ((schema.WORKFLOW_RUNS, "wake_at"), (schema.WORKERS, "paused")):
+        present = {column["name"] for column in inspect(conn).get_columns(table.name)}
+        if name not in present:
+            kind = table.c[name].type.compile(dialect=conn.dialect)
+            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {name} {kind}")
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_workflow_runs_wake ON workflow_runs (status, wake_at)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
@@ -165,6 +175,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "pull_request and ci phases, wake_at", _create_v4),
     Migration(5, "routing explanations", _create_v5),
     Migration(6, "run artifacts and memories", _create_v6),
+    Migration(7, "usage-limit waits: wake_at index, workers' paused providers", _create_v7),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

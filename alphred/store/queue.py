@@ -28,21 +28,34 @@ RUNS = schema.WORKFLOW_RUNS
 WORKERS = schema.WORKERS
 
 _INTERRUPTED = "interrupted"
+_USAGE_LIMIT = "usage_limit"
 _WAITING_FOR_CI = "waiting_for_ci"  # SPEC §16: any worker looks at the checks again once ``wake_at`` has come
 
 
-def _claimable(now: datetime, host: str) -> Any:
-    """Rows a worker on ``host`` may look at: waiting work whose lease is free or held on this host."""
+def _claimable(now: datetime, host: str, woken_by: datetime | None = None) -> Any:
+    """Rows a worker on ``host`` may look at: waiting work whose lease is free or held on this host.
+
+    A run paused by a usage limit is claimable once its ``wake_at`` has passed, found through
+    ``ix_workflow_runs_wake`` (status, wake_at); before it, not even a detached ``resume`` takes it.
+    """
+    paused = RunStatus.PAUSED.value
     waiting = or_(
         RUNS.c.status.in_([RunStatus.PENDING.value, RunStatus.RUNNING.value]),
         and_(RUNS.c.status == RunStatus.PAUSED.value, RUNS.c.reason == _WAITING_FOR_CI, RUNS.c.wake_at <= now),
         and_(
             RUNS.c.queued.is_(True),
-            RUNS.c.status.in_([RunStatus.PAUSED.value, RunStatus.FAILED.value]),
+            RUNS.c.status.in_([paused, RunStatus.FAILED.value]),
+            or_(RUNS.c.reason.is_(None), RUNS.c.reason != _USAGE_LIMIT),  # those: the branch below
             or_(
                 RUNS.c.request.is_not(None),
-                and_(RUNS.c.status == RunStatus.PAUSED.value, RUNS.c.reason == _INTERRUPTED),
+                and_(RUNS.c.status == paused, RUNS.c.reason == _INTERRUPTED),
             ),
+        ),
+        and_(
+            RUNS.c.status == paused,
+            RUNS.c.wake_at <= (woken_by or now),
+            RUNS.c.reason == _USAGE_LIMIT,
+            RUNS.c.queued.is_(True),
         ),
     )
     free = or_(
@@ -63,9 +76,10 @@ class QueueOps:
 
     _conn: Connection
 
-    def claimable_runs(self, host: str, *, limit: int = 50) -> list[Candidate]:
-        """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest."""
-        waiting, free = _claimable(utcnow(), host)
+    def claimable_runs(self, host: str, *, limit: int = 50, now: datetime | None = None) -> list[Candidate]:
+        """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest
+        (``now``: the moment a usage limit's ``wake_at`` is compared with)."""
+        waiting, free = _claimable(utcnow(), host, now)
         query = (
             select(*_COLUMNS)
             .join(TREES, TREES.c.id == RUNS.c.tree_id)
@@ -83,6 +97,7 @@ class QueueOps:
         accept: Callable[[Candidate], bool],
         *,
         limit: int = 50,
+        now: datetime | None = None,
     ) -> Candidate | None:
         """Lease the first claimable run ``accept`` takes to ``owner``, in this transaction; None if none.
 
@@ -90,11 +105,11 @@ class QueueOps:
         first acceptable one still claimable is locked (``_lock_claim``) and leased by a compare-and-set
         UPDATE: of two workers that both pick a run, only one wins it.
         """
-        wanted = {c.id: c for c in self.claimable_runs(host, limit=limit) if accept(c)}
+        wanted = {c.id: c for c in self.claimable_runs(host, limit=limit, now=now) if accept(c)}
         if not wanted:
             return None
-        now = utcnow()
-        waiting, free = _claimable(now, host)
+        moment = utcnow()
+        waiting, free = _claimable(moment, host, now)
         pick = (
             select(RUNS.c.id, RUNS.c.status, RUNS.c.lease_owner)
             .where(RUNS.c.id.in_(list(wanted)), waiting, free)
@@ -108,7 +123,7 @@ class QueueOps:
             taken = self._conn.execute(
                 update(RUNS)
                 .where(RUNS.c.id == run_id, RUNS.c.status == status, same)
-                .values(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl_seconds), queued=True)
+                .values(lease_owner=owner, lease_expires_at=moment + timedelta(seconds=ttl_seconds), queued=True)
             )  # a run a worker took is the workers' from now on: interrupted, another worker goes on with it
             if taken.rowcount == 1:
                 return wanted[run_id]
@@ -136,6 +151,12 @@ class QueueOps:
     def beat_worker(self, worker_id: str) -> None:
         """The worker is alive now."""
         self._conn.execute(update(WORKERS).where(WORKERS.c.id == worker_id).values(heartbeat_at=utcnow()))
+
+    def set_worker_paused(self, worker_id: str, paused: dict[str, str]) -> None:
+        """The providers this worker claims no run for until their usage limit resets (SPEC §15):
+        provider -> wake_at (ISO 8601, UTC); empty when none is paused."""
+        values = {"paused": dict(paused) or None}
+        self._conn.execute(update(WORKERS).where(WORKERS.c.id == worker_id).values(**values))
 
     def unregister_worker(self, worker_id: str) -> None:
         """A worker that stopped cleanly leaves the registry."""

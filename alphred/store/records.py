@@ -77,7 +77,7 @@ class RunRecord:
     repo_name: str | None = None
     repo_url: str | None = None
     repo_root: str | None = None
-    wake_at: datetime | None = None  # a run waiting for CI (SPEC §16): when it looks at the checks again
+    wake_at: datetime | None = None  # when a paused run goes on: a usage limit's reset (§15), CI's next look (§16)
 
     def node(self, key: str) -> NodeRecord:
         """The phase called ``key`` (KeyError when the run has none)."""
@@ -154,6 +154,7 @@ class StepRecord:
     event_count: int
     created_at: datetime
     checks: tuple[Mapping[str, Any], ...] = ()  # the attempt's checks (SPEC §9), from its diagnostics details
+    provider: str | None = None  # the provider that ran it (SPEC §15), from its diagnostics details
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,7 @@ class Candidate:
     repo_root: str | None
     priority: int
     tree_key: str | None = None  # its workflow's key (``alphred worker --allow-workflows``)
+    wake_at: datetime | None = None  # a usage limit's reset: no claim before it (SPEC §15)
 
 
 @dataclass(frozen=True)

@@ -184,6 +184,7 @@ WORKFLOW_RUNS = Table(
     Index("ix_workflow_runs_created_at", "created_at"),
     Index("ix_workflow_runs_queue", "status", "priority", "id"),
     Index("ix_workflow_runs_status", "status"),
+    Index("ix_workflow_runs_wake", "status", "wake_at"),
     sqlite_autoincrement=True,
 )
 
@@ -196,6 +197,7 @@ WORKERS = Table(
     Column("capabilities", JSON(none_as_null=True)),
     Column("started_at", UtcDateTime(), nullable=False, default=utcnow),
     Column("heartbeat_at", UtcDateTime(), nullable=False, default=utcnow),
+    Column("paused", JSON(none_as_null=True)),
 )
 
 RUN_NODES = Table(

@@ -307,6 +307,7 @@ class SqlRunStore:
     register_worker = _writing(StoreTransaction.register_worker)
     beat_worker = _writing(StoreTransaction.beat_worker)
     unregister_worker = _writing(StoreTransaction.unregister_worker)
+    set_worker_paused = _writing(StoreTransaction.set_worker_paused)
     list_workers = _reading(StoreTransaction.list_workers)
     live_capabilities = _reading(StoreTransaction.live_capabilities)
     # the repository registry

@@ -281,7 +281,7 @@ class SqliteReader:
         """Every registered worker as SPEC §10's object; ``lost`` when silent for ``lost_after`` seconds."""
         now = datetime.now(UTC)
         rows = self._query(
-            "SELECT id, host, pid, capabilities, started_at, heartbeat_at FROM workers ORDER BY started_at, id"
+            "SELECT id, host, pid, capabilities, started_at, heartbeat_at, paused FROM workers ORDER BY started_at, id"
         )
         held: dict[str, list[int]] = {}
         if rows:

@@ -193,6 +193,7 @@ class WorkflowRun(SQLModel, table=True):
         Index("ix_workflow_runs_status", "status"),
         Index("ix_workflow_runs_created_at", "created_at"),
         Index("ix_workflow_runs_queue", "status", "priority", "id"),  # the workers' claimable-runs query
+        Index("ix_workflow_runs_wake", "status", "wake_at"),  # runs waiting out a usage limit (SPEC §15)
         {"sqlite_autoincrement": True},  # run ids are never reused, even after a delete
     )
 
@@ -228,7 +229,8 @@ class WorkflowRun(SQLModel, table=True):
     repo_name: str | None = text_field()  # repository identity: registered name, origin URL, root commit
     repo_url: str | None = text_field()
     repo_root: str | None = Field(default=None, sa_column=Column(String(64)))
-    # SPEC §16 (migration 4): when a run waiting for CI looks at the checks again
+    # SPEC §16 (migration 4): when a run waiting for CI looks at the checks again; SPEC §15: when a run
+    # paused by a usage limit goes on (workers claim it only after then)
     wake_at: datetime | None = ts_field()
 
 
@@ -247,6 +249,8 @@ class Worker(SQLModel, table=True):
     capabilities: list[str] | None = json_field()
     started_at: datetime = ts_field(default_now=True)
     heartbeat_at: datetime = ts_field(default_now=True)
+    # SPEC §15 (migration 6): providers this worker claims no run for until their usage limit resets
+    paused: dict[str, Any] | None = json_field()  # provider -> wake_at (ISO 8601, UTC)
 
 
 class RunNode(SQLModel, table=True):

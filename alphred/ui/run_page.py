@@ -197,9 +197,10 @@ def _actions(run_id: int, actions: list[str], read_only: bool) -> str:
 
 
 def _columns(view: RunView) -> tuple[bool, bool]:
-    """Whether the steps table has a branch column (a parallel run) and a provider column."""
+    """Whether the steps table has a branch column (a parallel run) and a provider column (the steps ran on
+    more than one provider: several agents, or a ``fallback`` took over, SPEC §15)."""
     parallel = any(n.lane for n in view.graph.nodes)
-    return parallel, any(row.entry.get("provider") for row in view.steps)
+    return parallel, len({row.entry.get("provider") for row in view.steps} - {None}) > 1
 
 
 def _steps(view: RunView) -> str:

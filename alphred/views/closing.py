@@ -110,6 +110,10 @@ def _failure_lines(
 ) -> list[str]:
     if record.reason in LIMIT_REASONS:
         return [f"  {LIMIT_REASONS[record.reason]}"]
+    if record.reason == "stalled":
+        return _stalled_lines(store, record, steps)
+    if record.reason == "usage_limit":
+        return ["  the provider's usage limit outlasted limits.max_wait (default 6h) of waiting in all."]
     if record.reason == "no_route":
         return no_route_lines(store, record)
     step = failed_step(steps)
@@ -137,6 +141,23 @@ def _failure_lines(
         else:
             lines.append(f"  phase {step.phase} routed the run to $fail{_guard_text(store, record, step, dry_run)}.")
     return lines
+
+
+def _stalled_lines(store: SqlRunStore, record: RunRecord, steps: list[StepRecord]) -> list[str]:
+    """Which phase stalled and which of its visits changed nothing (SPEC §15), from the stored engine state."""
+    step = next((s for s in reversed(steps) if s.reason == "stalled"), None)
+    if step is None:
+        return ["  a loop changed nothing for limits.max_stalls visits in a row."]
+    try:
+        phase = ((store.run_snapshot(record.id).engine or {}).get("phases") or {}).get(step.phase) or {}
+        visits, stalls = int(phase.get("visits", 0)), int(phase.get("stalls", 0))
+    except Exception:  # an unreadable snapshot only loses the visit numbers
+        visits, stalls = 0, 0
+    if visits and stalls:
+        which = f"visits {visits - stalls} to {visits} left the same tree and the same report"
+    else:
+        which = "its last visits left the same tree and the same report"
+    return [f"  phase {step.phase} stalled: {which} (limits.max_stalls in a row), so the loop makes no progress."]
 
 
 def no_route_lines(store: SqlRunStore, record: RunRecord) -> list[str]:

@@ -259,6 +259,14 @@ class Progress:
             self.stream.write(f"{CLEAR_LINE}{self.paint(text, 'cyan')}")
             self.stream.flush()
 
+    def countdown(self, text: str) -> None:
+        """Show ``text`` (a usage-limit wait, SPEC §15) on the live line; off a terminal nothing is drawn."""
+        if not self.live or not self.enabled:
+            return
+        with self._lock:
+            self.stream.write(f"{CLEAR_LINE}{self.paint(fit(text, self._width()), 'yellow')}")
+            self.stream.flush()
+
     def clear(self) -> None:
         """Remove the live status line (before something else writes to the terminal)."""
         if self.live and self.enabled:

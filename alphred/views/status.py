@@ -69,6 +69,7 @@ def status_object(
         "cost_usd": run.cost_usd,
         "started_at": _time(run.started_at),
         "completed_at": _time(run.completed_at),
+        "wake_at": _time(run.wake_at),  # paused by a usage limit: when it goes on (SPEC §15); else null
         "phases": phases,
     }
     if steps is not None:
@@ -107,6 +108,7 @@ def step_entry(step: StepRecord | RecordStep, branch: str | None = None) -> dict
             for c in getattr(step, "checks", ())
         ],
         "branch": branch,
+        "provider": getattr(step, "provider", None),  # the provider that ran it (SPEC §15); null: no agent
     }
 
 

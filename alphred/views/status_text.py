@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from alphred.engine.state import failed_over
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
 from alphred.views.item_groups import counted, item_base
 from alphred.views.routing_text import explanation_lines, routes_by_step
@@ -53,6 +54,8 @@ def _run_lines(record: RunRecord, obj: dict[str, Any], paint: Painter, place: Pl
     reason = f" ({obj['reason']})" if obj["reason"] and obj["reason"] != obj["status"] else ""
     state = paint.status(obj["status"], obj["status"])
     lines = [f"run {record.id}: {state}{reason} · {obj['workflow']['key']} v{obj['workflow']['version']}"]
+    if record.wake_at is not None and obj["reason"] == "usage_limit":
+        lines.append(paint(f"  waits out a usage limit until {local_time(record.wake_at)}", "yellow"))
     if facts["owner_gone"]:
         resume = place.alphred(f"resume {record.id}")
         lines.append(paint(f"  the process running it is gone — run `{resume}` to continue it", "yellow"))
@@ -102,10 +105,14 @@ def _phase_lines(obj: dict[str, Any]) -> list[str]:
 
 def _step_lines(obj: dict[str, Any], heads: dict[str, str], explained: dict[tuple[str, int], list[str]]) -> list[str]:
     lines = ["steps:"]
+    providers = failed_over(obj["steps"])  # a fallback took over: say which provider did each step (SPEC §15)
     for number, s in enumerate(obj["steps"], start=1):
         decision = f" [{s['decision']}]" if s["decision"] else ""
         tag = f"[{heads[s['phase']]}] " if s["phase"] in heads else ""
-        lines.append(f"  {number:>3}. {tag}{s['phase']} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}")
+        by = f" ({s['provider']})" if providers and s.get("provider") else ""
+        lines.append(
+            f"  {number:>3}. {tag}{s['phase']}{by} #{s['attempt']} {s['outcome']}{decision} → {s['next'] or '-'}"
+        )
         lines += explained.get((s["phase"], s["attempt"]), [])
         for c in s.get("checks") or ():
             if not c["passed"]:

@@ -99,6 +99,17 @@ KEY_SCHEMAS: dict[str, JsonSchema] = {
         "description": "JSON Schema (draft 2020-12) of the phase's report object (SPEC §12)",
     },
     "git": GIT_SCHEMA,
+    "fallback": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+            "oneOf": [
+                STRING,
+                {"type": "object", "required": ["provider"], "properties": {"provider": STRING, "model": STRING}},
+            ]
+        },
+        "description": "Providers the next attempt moves to after a usage limit, an auth failure or an outage",
+    },
     "memory": {
         "type": "string",
         "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
@@ -120,6 +131,15 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "type": "integer",
             "minimum": 1,
             "description": "Phases executing at the same moment (default 4)",
+        },
+        "max_wait": {
+            **DURATION,
+            "description": "Total time a run may wait out provider usage limits before it fails (default 6h)",
+        },
+        "max_stalls": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Consecutive stalled visits of a phase before the run fails 'stalled' (default 3)",
         },
         "max_artifact_bytes": {
             "type": "integer",

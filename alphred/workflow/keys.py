@@ -21,7 +21,10 @@ TOP_KEYS = (
     "phases",
 )
 INPUT_KEYS = ("required", "default", "description")
-LIMIT_KEYS = ("max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_artifact_bytes", "max_items", "timeout")
+LIMIT_KEYS = (
+    "max_steps", "max_tokens", "max_cost_usd", "max_parallel", "max_wait", "max_stalls", "max_artifact_bytes",
+    "max_items", "timeout",
+)  # fmt: skip
 PULL_REQUEST_KEYS = ("title", "body_from", "draft", "base", "provider", "when", "required")
 TRANSITION_KEYS = ("to", "when", "max", "priority", "for_each", "as")
 BRANCH_KEYS = ("phase", "when")  # a guarded branch of a static fan-out (SPEC §13)
@@ -52,6 +55,7 @@ AGENT_KEYS = (
     "output",
     "tools",
     "mcp",
+    "fallback",
 )
 COMMAND_KEYS = ("run", "allow_failure", "checks", "sandbox", "env", "output", "shell")
 SHELLS = ("sh", "bash")  # ``shell:`` of a command phase: /bin/sh (the default) or bash

@@ -24,7 +24,9 @@ from alphred.workflow.model import (
     DEFAULT_MAX_ARTIFACT_BYTES,
     DEFAULT_MAX_ITEMS,
     DEFAULT_MAX_PARALLEL,
+    DEFAULT_MAX_STALLS,
     DEFAULT_MAX_STEPS,
+    DEFAULT_MAX_WAIT,
     InputSpec,
     Limits,
     PullRequestSpec,
@@ -229,6 +231,8 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
     tokens = f.read_int(fields["max_tokens"], "max_tokens", out, 1) if "max_tokens" in fields else None
     cost = f.read_number(fields["max_cost_usd"], "max_cost_usd", out) if "max_cost_usd" in fields else None
     par = f.read_int(fields["max_parallel"], "max_parallel", out, 1) if "max_parallel" in fields else None
+    wait = f.read_duration(fields["max_wait"], "max_wait", out) if "max_wait" in fields else None
+    stalls = f.read_int(fields["max_stalls"], "max_stalls", out, 1) if "max_stalls" in fields else None
     timeout = f.read_duration(fields["timeout"], "timeout", out) if "timeout" in fields else None
     artifact_bytes = None
     if "max_artifact_bytes" in fields:
@@ -240,6 +244,8 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
         tokens,
         cost,
         par or DEFAULT_MAX_PARALLEL,
+        max_wait=DEFAULT_MAX_WAIT if wait is None else wait,
+        max_stalls=stalls or DEFAULT_MAX_STALLS,
         max_artifact_bytes=artifact_bytes,
         max_items=items or DEFAULT_MAX_ITEMS,
         timeout=timeout,

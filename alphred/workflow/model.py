@@ -21,6 +21,8 @@ DEFAULT_MAX_STEPS = 100
 DEFAULT_IDLE_TIMEOUT = 600.0
 DEFAULT_CHECK_TIMEOUT = 600.0
 DEFAULT_MAX_PARALLEL = 4
+DEFAULT_MAX_WAIT = 6 * 3600.0  # seconds a run may wait out usage limits in all (SPEC §15)
+DEFAULT_MAX_STALLS = 3  # consecutive stalled visits of a phase before the run fails ``stalled`` (SPEC §15)
 DEFAULT_MAX_ARTIFACT_BYTES = 50 * 1024 * 1024  # per run, artifacts and memory each (SPEC §17)
 JOIN_MODES = ("all", "any", "all_done")
 DEFAULT_MAX_ITEMS = 20  # a for_each list longer than this fails the run (SPEC §13)
@@ -93,6 +95,8 @@ class Limits:
     max_tokens: int | None = None
     max_cost_usd: float | None = None
     max_parallel: int = DEFAULT_MAX_PARALLEL  # phases executing at the same moment (SPEC §8)
+    max_wait: float = DEFAULT_MAX_WAIT  # seconds of waiting out usage limits, in all (SPEC §15)
+    max_stalls: int = DEFAULT_MAX_STALLS  # consecutive stalled visits of one phase (SPEC §15)
     max_artifact_bytes: int = DEFAULT_MAX_ARTIFACT_BYTES  # a run's $ALPHRED_ARTIFACTS (and $ALPHRED_MEMORY)
     max_items: int = DEFAULT_MAX_ITEMS  # the longest list a for_each may fan out over (SPEC §13)
     timeout: float | None = None  # run-wide wall clock in seconds from the run's stored start (reason timeout)
@@ -201,6 +205,16 @@ class McpServer:
 
 
 @dataclass(frozen=True)
+class Fallback:
+    """One provider of an agent phase's ``fallback:`` list (SPEC §15): its model and its own provider keys,
+    with the phase's keys that this provider knows (the others are dropped for it)."""
+
+    provider: str
+    model: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Phase:
     """One node of the workflow graph, with every default already applied."""
 
@@ -235,6 +249,20 @@ class Phase:
     # SPEC §12: the JSON Schema of its report (``decision`` merged in for an agent phase); None: untyped
     output: Mapping[str, Any] | None = None
     shell: str = "sh"  # a command phase's shell: "sh" (/bin/sh) or "bash"
+    fallback: tuple[Fallback, ...] = ()  # SPEC §15: providers the next attempt moves to, in order
+
+    def providers(self) -> tuple[str, ...]:
+        """The phase's provider, then its fallbacks' (empty for a command or approval phase)."""
+        if self.provider is None:
+            return ()
+        return (self.provider, *(f.provider for f in self.fallback))
+
+    def with_provider(self, index: int) -> Phase:
+        """The phase as its ``index``-th provider runs it (0: its own; 1: its first fallback...)."""
+        if index <= 0 or not self.fallback:
+            return self
+        chosen = self.fallback[min(index, len(self.fallback)) - 1]
+        return replace(self, provider=chosen.provider, model=chosen.model, options=chosen.options, fallback=())
 
     @property
     def needs_decision(self) -> bool:

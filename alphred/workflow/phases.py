@@ -25,6 +25,7 @@ from alphred.workflow.model import (
     DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_VISITS,
     JOIN_MODES,
+    Fallback,
     McpServer,
     Phase,
     PhaseType,
@@ -181,6 +182,7 @@ def _phase_fields(
         join=join if join in JOIN_MODES else None,
         on_conflict=on_conflict,
         sandbox=policy,
+        fallback=work.fallback,
         env=env,
         tools=work.tools,
         mcp=work.mcp,
@@ -202,6 +204,7 @@ class _Work:
         self.allow_failure = False
         self.shell = "sh"
         self.options: dict[str, Any] = {}
+        self.fallback: tuple[Fallback, ...] = ()
         self.tools: ToolPolicy | None = None
         self.mcp: tuple[McpServer, ...] = ()
         self.defaulted: frozenset[str] = frozenset()  # the keys taken from ``defaults:``
@@ -239,7 +242,57 @@ def _agent(
     elif sandbox is not None and "sandbox" not in names(keys):
         out.error(sandbox, "'sandbox' must be a mapping ({network: false}), true or false")
     fields = _tooling(key, provider, keys, fields, work, out)
-    work.options = read_settings(keys, key, key_node, fields, work.decisions, out)
+    settings = {name: node for name, node in fields.items() if name != "fallback"}
+    work.options = read_settings(keys, key, key_node, settings, work.decisions, out)
+    if "fallback" in fields:
+        work.fallback = _fallbacks(reading, key, fields["fallback"], work, fields.get("sandbox"))
+
+
+def _fallbacks(
+    reading: Reading, key: str, node: yaml.Node, work: _Work, sandbox: yaml.Node | None
+) -> tuple[Fallback, ...]:
+    """``fallback: [codex, {provider: openai, model: ..., base_url: ...}]`` (SPEC §15): each entry's own keys
+    are its provider's; the phase's provider keys it does not know are dropped for it (said as info)."""
+    out = reading.out
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        out.error(node, "'fallback' must list providers: [codex, {provider: openai, model: gpt-5.5-mini}]")
+        return ()
+    found: list[Fallback] = []
+    for item in node.value:
+        entry: dict[str, yaml.Node] = {}
+        if isinstance(item, yaml.MappingNode):
+            entry = {name: value for name, _, value in mapping_items(item, out)}
+            name = f.read_str(entry["provider"], "provider", out) if "provider" in entry else None
+            if name is None:
+                out.error(item, "a fallback entry needs 'provider'")
+                continue
+        else:
+            name = f.read_str(item, "fallback", out)
+            if name is None:
+                continue
+        if name not in reading.providers:
+            out.error(item, f"unknown provider '{name}' in fallback{did_you_mean(name, list(reading.providers))}")
+            continue
+        keys = keys_of(reading.providers, name)
+        known = names(keys)
+        for extra in entry:
+            if extra not in ("provider", "model", *known):
+                out.error(
+                    entry[extra], f"unknown key '{extra}' for fallback provider '{name}'{did_you_mean(extra, known)}"
+                )
+        if sandbox is not None and not switched_off(sandbox) and not enforces(keys, "sandbox"):
+            out.error(item, f"fallback provider '{name}' of phase '{key}' cannot enforce the phase's 'sandbox'")
+        model = f.read_str(entry["model"], "model", out) if "model" in entry else None
+        own = {n: v for n, v in entry.items() if n in (*known, "model")}  # "model": the provider's check reads it
+        inherited = {n: v for n, v in work.options.items() if n in known and n not in own}
+        dropped = [n for n in work.options if n not in known]
+        if dropped:
+            out.info(item, f"fallback '{name}' of phase '{key}' does not know {', '.join(dropped)}: dropped for it")
+        settings = read_settings(
+            keys, key, item, {**({"model": entry["model"]} if "model" in entry else {}), **own}, work.decisions, out
+        )
+        found.append(Fallback(name, model, {**inherited, **settings}))
+    return tuple(found)
 
 
 def _tooling(

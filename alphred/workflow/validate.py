@@ -17,8 +17,8 @@ RUN_FIELDS = ("tokens", "cost_usd", "steps")
 MERGE_FIELDS = ("branch", "conflicts", "status")
 BRANCHES_FIELDS = ("completed", "failed", "skipped", "results")
 ROOTS = (
-    "decision", "report", "exit_code", "attempt", "visits", "inputs", "phases", "run", "checks", "merge", "branches",
-    "artifacts", "memory",
+    "decision", "report", "exit_code", "attempt", "visits", "stalled_visits", "inputs", "phases", "run", "checks",
+    "merge", "branches", "artifacts", "memory",
 )  # fmt: skip
 PLACE_FIELDS = ("dir",)  # artifacts.dir, memory.dir (SPEC §17)
 CHECK_FIELDS = ("passed", "exit_code")
@@ -94,7 +94,7 @@ def path_problem(
         return None
     if root == "checks":
         return _checks_path_problem(path, guarded)
-    if root in ("decision", "exit_code", "attempt", "visits"):
+    if root in ("decision", "exit_code", "attempt", "visits", "stalled_visits"):
         return None if len(path) == 1 else f"unknown path '{dotted}' ('{root}' has no fields)"
     if root == "inputs":
         names = [i.name for i in workflow.inputs]

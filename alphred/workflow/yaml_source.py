@@ -162,6 +162,10 @@ class Collector:
         """Record a warning at a node or position."""
         self._add(where, "warning", message)
 
+    def info(self, where: yaml.Node | SourcePos, message: str) -> None:
+        """Record a note that needs no change (``validate`` prints it; ``--strict`` ignores it)."""
+        self._add(where, "info", message)
+
     def _add(self, where: yaml.Node | SourcePos, severity: str, message: str) -> None:
         p = where if isinstance(where, SourcePos) else pos(where)
         self.diagnostics.append(Diagnostic(self.file, p.line, p.column, severity, message))

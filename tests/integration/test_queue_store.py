@@ -75,3 +75,46 @@ def test_worker_registry_lists_live_and_lost_workers_with_their_runs(
         tx.unregister_worker("h:2:3:def")
     with store.reading() as tx:
         assert [w["id"] for w in tx.list_workers(60)] == ["h:1:2:abc"]
+
+
+def test_a_run_waiting_out_a_usage_limit_is_claimable_only_after_wake_at(
+    store: SqlRunStore, make_workflow: Callable[..., Workflow]
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    tree_id, _ = store.compile(make_workflow())
+    wake_at = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=2)
+    waiting = store.create_run(tree_id, queued=True)
+    store.set_run_status(waiting, "running")
+    store.set_run_status(waiting, "paused", "usage_limit")
+    store.update_run(waiting, wake_at=wake_at, request={"action": "resume", "steps": 0})  # a detached resume too
+    with store.reading() as tx:
+        assert [c.id for c in tx.claimable_runs(HOST)] == []
+        assert [c.id for c in tx.claimable_runs(HOST, now=wake_at - timedelta(seconds=1))] == []
+        found = tx.claimable_runs(HOST, now=wake_at)
+    assert [c.id for c in found] == [waiting] and found[0].wake_at == wake_at
+    with store.transaction() as tx:
+        assert tx.claim_run(HOST, "w1", 30, lambda c: True) is None  # now: still before wake_at
+    with store.transaction() as tx:
+        got = tx.claim_run(HOST, "w1", 30, lambda c: True, now=wake_at + timedelta(seconds=1))
+    assert got is not None and got.id == waiting
+    record = store.get_run(waiting)
+    assert record.lease_owner == "w1" and record.lease_expires_at is not None
+    assert record.lease_expires_at < datetime.now(UTC) + timedelta(minutes=5)  # the lease counts from now
+    if store.dialect == "sqlite":
+        with store.reading() as tx:
+            plan = " ".join(
+                str(row[-1])
+                for row in tx.connection.execute(
+                    text("EXPLAIN QUERY PLAN SELECT id FROM workflow_runs WHERE status = 'paused' AND wake_at <= 1")
+                )
+            )
+        assert "ix_workflow_runs_wake" in plan
+
+
+def test_a_worker_records_the_providers_it_paused(store: SqlRunStore) -> None:
+    store.register_worker("host:1:2:t", "host", 1, ["claude", "codex"])
+    store.set_worker_paused("host:1:2:t", {"claude": "2026-11-26T17:10:00+00:00"})
+    assert store.list_workers(60)[0]["paused"] == {"claude": "2026-11-26T17:10:00+00:00"}
+    store.set_worker_paused("host:1:2:t", {})
+    assert store.list_workers(60)[0]["paused"] == {}

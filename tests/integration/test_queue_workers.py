@@ -310,7 +310,7 @@ def test_allow_workflows_limits_what_a_worker_takes_and_status_says_why(
     assert status(world, other)["status"] == "pending"
     assert "workflow:fix-*" in workers(world)[0]["capabilities"]
     shown = cli(world, "workers").stdout.splitlines()  # a table with a header and human times
-    assert shown[0].split() == ["WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS"]
+    assert shown[0].split() == ["WORKER", "STATE", "STARTED", "HEARTBEAT", "CAPABILITIES", "RUNS", "PAUSED"]
     assert " ago " in shown[1] and " live " in shown[1]
     idle.send_signal(signal.SIGTERM)
     idle.communicate(timeout=60)

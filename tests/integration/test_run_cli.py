@@ -287,6 +287,7 @@ def test_dry_run_takes_the_first_declared_decision(repo: Path) -> None:
             "next": "$end",
             "checks": [],
             "branch": None,
+            "provider": "claude",  # the provider the step ran on (SPEC §15), a dry-run stand-in here
         }
     ]
 

@@ -116,8 +116,9 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
         run_id = store.create_run(tree_id, repo_path="/somewhere")
         with store.engine.begin() as conn:  # back to schema 2: what migrations 3 and 4 add is gone
             conn.execute(text("DROP INDEX ix_workflow_runs_queue"))
+            conn.execute(text("DROP INDEX ix_workflow_runs_wake"))  # and what migration 4 adds (SPEC §15)
             conn.execute(text("DROP TABLE workers"))
-            for name in QUEUE_COLUMNS:
+            for name in (*QUEUE_COLUMNS, "wake_at"):
                 conn.execute(text(f"ALTER TABLE workflow_runs DROP COLUMN {name}"))
             conn.execute(text("ALTER TABLE routing_decisions DROP COLUMN explanation"))
             conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 3))
@@ -126,6 +127,8 @@ def test_queue_migration_adds_its_columns_to_a_version_2_database_keeping_rows(
         assert migrate(engine) == LATEST_VERSION
         columns = {c["name"] for c in inspect(engine).get_columns("workflow_runs")}
         assert set(QUEUE_COLUMNS) <= columns and inspect(engine).has_table("workers")
+        assert "wake_at" in columns and "paused" in {c["name"] for c in inspect(engine).get_columns("workers")}
+        assert "ix_workflow_runs_wake" in {i["name"] for i in inspect(engine).get_indexes("workflow_runs")}
         record = store.get_run(run_id)
         assert (record.repo_path, record.priority, record.queued, record.requires) == ("/somewhere", 0, False, ())
 
@@ -192,6 +195,8 @@ def test_explanation_migration_adds_its_column_to_a_version_4_database_keeping_r
             tx.add_routing_decision(run_id, "implement", 1, "tests", priority=1)
         with store.engine.begin() as conn:  # back to schema 4
             conn.execute(text("ALTER TABLE routing_decisions DROP COLUMN explanation"))
+            conn.execute(text("DROP INDEX ix_workflow_runs_wake"))  # and what migration 7 adds (SPEC §15)
+            conn.execute(text("ALTER TABLE workers DROP COLUMN paused"))
             conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 5))
         assert schema_version(store.engine) == 4
         assert migrate(store.engine) == LATEST_VERSION

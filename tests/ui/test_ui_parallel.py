@@ -13,6 +13,7 @@ from uihelpers import PARALLEL, Runs, Server, auth
 LOOP = """\
 alphred: 1
 key: loop
+limits: {max_stalls: 10}  # the same round each time: a stall (SPEC §15), allowed here
 phases:
   work:
     type: command

@@ -92,6 +92,7 @@ def test_guard_context_has_every_spec_path() -> None:
         "exit_code": None,
         "attempt": 1,
         "visits": 1,
+        "stalled_visits": 0,  # SPEC §15
         "merge": None,  # SPEC §8: null outside a join and its resolver
         "branches": None,  # SPEC §13: null before the first join
         "checks": {},

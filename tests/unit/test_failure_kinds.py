@@ -23,6 +23,7 @@ from alphred.errors import (
     RateLimitError,
     TransportError,
     UnsafeCommandError,
+    UsageLimitError,
     WorktreeTamperedError,
 )
 
@@ -30,6 +31,7 @@ from alphred.errors import (
 RETRIED = {
     "auth": False,
     "rate_limit": True,
+    "usage_limit": False,  # not retried: the run waits for the reset (SPEC §15)
     "timeout": True,
     "idle_timeout": True,
     "transport": True,
@@ -46,6 +48,7 @@ def test_the_kinds_and_their_strings_did_not_change() -> None:
     assert [FAILURE_KINDS[k] for k in RETRIED] == [
         AuthError,
         RateLimitError,
+        UsageLimitError,
         AttemptTimeoutError,
         IdleTimeoutError,
         TransportError,

@@ -187,3 +187,19 @@ def test_a_long_sentence_goes_on_below_between_its_words() -> None:
     assert all(display_width(line) <= 59 for line in shown), shown
     assert re.fullmatch(r"\[run 3 \+\d+\.\ds\] run 3 of longish_workflow_name on branch", shown[0]), shown
     assert " ".join(line.strip() for line in shown).endswith(text)  # every word is there, in order
+
+
+def test_a_usage_limit_countdown_is_drawn_on_the_live_line_only() -> None:
+    from alphred.views.waits import countdown, waiting_note
+
+    stream = Terminal()
+    progress = Progress(stream=stream, run_id=1, environ={"NO_COLOR": "1", "COLUMNS": "60"})
+    progress.countdown(f"⏸ usage limit · goes on in {countdown(3725.2)} · at 2026-11-26 17:10:00 UTC and more words")
+    text = stream.getvalue()
+    assert text.startswith(CLEAR_LINE) and "in 1h02m06s" in text and "\n" not in text
+    assert display_width(text[len(CLEAR_LINE) :]) <= 59  # cut to the terminal's width
+    plain = io.StringIO()
+    Progress(stream=plain, run_id=1).countdown("⏸ usage limit")
+    assert plain.getvalue() == ""  # off a terminal: no countdown, only the note that says when
+    assert countdown(0.2) == "1s" and countdown(61) == "1m01s" and countdown(0) == "0s"
+    assert "(in 1h00m00s)" in waiting_note(7200.0, 3600.0) and "Ctrl+C leaves the run waiting" in waiting_note(1, 0)
