@@ -8,7 +8,7 @@ import yaml
 
 from alphred.guards import compared_strings, evaluate_guard, guard_paths
 from alphred.workflow.fan_outs import check_parallel, resolvers
-from alphred.workflow.model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Workflow
+from alphred.workflow.model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Transition, Workflow
 from alphred.workflow.typed_paths import comparison_problems, declared_type, typed_problem, untyped_owner
 from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
@@ -20,6 +20,7 @@ ROOTS = (
     "decision", "report", "exit_code", "attempt", "visits", "stalled_visits", "inputs", "phases", "run", "checks",
     "merge", "branches", "artifacts", "memory",
 )  # fmt: skip
+MAX_INSTANCE_KEY = 64  # run_nodes.node_key: a for_each instance key <phase>-<index> must fit
 PLACE_FIELDS = ("dir",)  # artifacts.dir, memory.dir (SPEC §17)
 CHECK_FIELDS = ("passed", "exit_code")
 EXIT_CODES = (0, 1, 2, 124, 127, 130, 255)
@@ -273,6 +274,25 @@ def _check_dynamic(workflow: Workflow, phase: Phase, nodes: NodeIndex, out: Coll
             alias_node = nodes.templates.get(("$as", f"{phase.key}#{t.alias}")) or t.pos
             out.error(
                 alias_node, f"'as: {t.alias}' shadows the reserved path '{t.alias}' (use another name, e.g. task)"
+            )
+        _check_instance_keys(workflow, phase, t, where, out)
+
+
+def _check_instance_keys(
+    workflow: Workflow, phase: Phase, t: Transition, where: yaml.Node | SourcePos, out: Collector
+) -> None:
+    """Each phase of a for_each branch runs as ``<phase>-<index>``, a key stored in 64 characters: the
+    longest index (``limits.max_items`` - 1) must fit after every phase key of the branch."""
+    group = next((g for g in workflow.fan_outs if (g.source, g.priority) == (phase.key, t.priority)), None)
+    if group is None:
+        return
+    suffix = len(f"-{workflow.limits.max_items - 1}")
+    for key in sorted(set().union(*group.regions.values())):
+        if len(key) + suffix > MAX_INSTANCE_KEY:
+            out.error(
+                where,
+                f"phase '{key}' of the for_each of '{phase.key}' runs as '{key}-<index>', longer than "
+                f"{MAX_INSTANCE_KEY} characters with {workflow.limits.max_items} items: shorten its key",
             )
 
 

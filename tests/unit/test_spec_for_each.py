@@ -145,3 +145,13 @@ def test_a_typed_for_each_path_must_be_a_list_of_the_schema() -> None:
     assert any("reads 'report.count', which is a number, not a list" in line for line in found), found
     found = errors(TYPED.replace("for_each: report.tasks", "for_each: report.taks"))
     assert any("has no 'taks'" in line and "did you mean 'tasks'" in line for line in found), found
+
+
+def test_a_branch_phase_whose_instance_key_cannot_be_stored_is_an_error() -> None:
+    # run_nodes.node_key holds 64 characters: "<phase>-<index>" must fit for the largest index
+    long_key = "t" * 62  # "-6" fits (max_items 7); "-19" (the default 20 items) does not
+    fits = GOOD.replace("test", long_key)
+    assert errors(fits) == []
+    too_long = fits.replace("limits: {max_items: 7}\n", "")
+    (message,) = errors(too_long)
+    assert f"phase '{long_key}' of the for_each of 'plan'" in message and "longer than 64 characters" in message
