@@ -344,6 +344,7 @@ def test_approve_and_reject_with_comments(repo: Path) -> None:
             "next": "$end",
             "checks": [],
             "branch": None,
+            "provider": None,
         }
     ]
     assert alphred(repo, "run", str(wf)).returncode == 4

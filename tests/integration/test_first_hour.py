@@ -162,6 +162,7 @@ def test_dry_run_of_every_bundled_workflow_runs_no_command_and_opens_no_pr(tmp_p
     marker = tmp_path / "touched-outside"
     touch = f"touch {marker}"
     inputs = {
+        "address-review": ["-i", "pr=12"],
         "demo": ["-i", f"greeting=x; {touch}"],
         "design-implement-review": ["-i", "task=t", "-i", f"test_command={touch}"],
         "fix-issue": ["-i", "issue=12", "-i", f"test_command={touch}"],

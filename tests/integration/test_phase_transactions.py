@@ -28,10 +28,10 @@ EVENTS_TABLE = "run_node_stream_events"
 
 
 def loop(visits: int) -> str:
-    """A scripted review loop of ``visits`` executions (odd), no file changes."""
+    """A scripted review loop of ``visits`` executions (odd), no file changes (so stall detection is off)."""
     return f"""\
 defaults: {{provider: scripted, max_visits: {visits + 5}}}
-limits: {{max_steps: {visits + 5}}}
+limits: {{max_steps: {visits + 5}, max_stalls: {visits + 5}}}
 phases:
   review:
     prompt: Review.
