@@ -206,7 +206,17 @@ def test_capabilities_route_runs_and_status_says_why_one_waits(world: dict[str, 
     wait_for(lambda: row(world, plain).status == "completed")
     listed = workers(world)
     assert len(listed) == 1 and listed[0]["state"] == "live" and listed[0]["pid"] == idle.pid
-    assert set(listed[0]) == {"id", "host", "pid", "started_at", "heartbeat_at", "capabilities", "runs", "state", "paused"}
+    assert set(listed[0]) == {
+        "id",
+        "host",
+        "pid",
+        "started_at",
+        "heartbeat_at",
+        "capabilities",
+        "runs",
+        "state",
+        "paused",
+    }
     assert "arm" in listed[0]["capabilities"] and "scripted" in listed[0]["capabilities"]
     assert "waiting: no live worker offers gpu" in cli(world, "status", str(gpu)).stdout
     assert status(world, gpu)["status"] == "pending"
