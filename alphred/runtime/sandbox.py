@@ -25,6 +25,7 @@ import importlib.util
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,6 +56,9 @@ class Sandbox:
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", str(self.tmp), "/tmp"]
         for git_dir in self.git_dirs:  # read-only already, unless below /tmp (hidden by the private one)
             args += ["--ro-bind", str(git_dir), str(git_dir)]
+        prefix = Path(sys.prefix)  # Alphred's own Python environment (its venv may live below /tmp too):
+        if prefix.is_relative_to("/tmp"):  # a server or command started with its interpreter must find it
+            args += ["--ro-bind", str(prefix), str(prefix)]
         worktree = str(self.worktree)
         args += ["--bind", worktree, worktree]
         for place in self.writable:

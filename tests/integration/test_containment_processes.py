@@ -343,3 +343,26 @@ def _alphred_argv() -> list[str]:
     import sys
 
     return [sys.executable, "-m", "alphred"]
+
+
+@needs_bwrap
+def test_alphreds_python_environment_below_tmp_stays_visible_in_the_sandbox(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CI may clone (and create its venv) below /tmp, which the sandbox's private /tmp hides: an MCP server or command
+    # started with Alphred's interpreter must still find it (read-only); the rest of the host's /tmp stays hidden
+    from alphred.runtime.sandbox import Sandbox
+
+    prefix, other, worktree, private = (tmp_path / name for name in ("venv", "other", "wt", "private"))
+    for place in (prefix, other, worktree, private):
+        place.mkdir()
+    (prefix / "marker").write_text("seen\n")
+    (other / "secret").write_text("hidden\n")
+    monkeypatch.setattr("sys.prefix", str(prefix))
+    sandbox = Sandbox(str(find_bwrap()), worktree, (), private)
+    seen = subprocess.run(sandbox.confine(["cat", str(prefix / "marker")]), capture_output=True, text=True)
+    assert (seen.returncode, seen.stdout) == (0, "seen\n"), seen.stderr
+    write = subprocess.run(sandbox.confine(["touch", str(prefix / "new")]), capture_output=True, text=True)
+    assert write.returncode != 0 and not (prefix / "new").exists()
+    hidden = subprocess.run(sandbox.confine(["cat", str(other / "secret")]), capture_output=True, text=True)
+    assert hidden.returncode != 0 and "hidden" not in hidden.stdout
