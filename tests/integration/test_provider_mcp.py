@@ -5,6 +5,7 @@ client against the fake model server; and its ``tools:`` allow/deny lists."""
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import subprocess
 import sys
@@ -248,7 +249,11 @@ def test_a_stdio_server_runs_inside_the_phase_sandbox(model: Any, worktree: Path
                 {"calls": [{"name": "finish", "arguments": {"decision": "done", "report": "ok"}}]},
             ],
         )
-        _events, error = run(model, worktree, mcp=(stdio(cwd="sub"),), sandbox=SandboxPolicy(), confine=sandbox.confine)
+        # the server's script inside the worktree: a checkout below /tmp is hidden by the sandbox's private /tmp
+        inside = worktree / "mcp_server.py"
+        shutil.copyfile(SERVER, inside)
+        server = McpServer(name="calc", command=sys.executable, args=(str(inside),), cwd="sub")
+        _events, error = run(model, worktree, mcp=(server,), sandbox=SandboxPolicy(), confine=sandbox.confine)
         assert error is None, error
         assert tool_outputs(model.requests[1]) == [str((worktree / "sub").resolve())]
     finally:
