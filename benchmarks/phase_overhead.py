@@ -96,7 +96,7 @@ def command_workflow_yaml(phases: int) -> str:
 alphred: 1
 key: command-loop
 defaults: {{max_visits: {phases + 10}}}
-limits: {{max_steps: {phases + 10}}}
+limits: {{max_steps: {phases + 10}, max_stalls: {phases + 10}}}  # a no-edit loop is a stall: measured anyway
 phases:
   check:
     type: command
