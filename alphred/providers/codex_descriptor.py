@@ -24,6 +24,7 @@ SANDBOX_KEY = PhaseKey(
     text,
 )
 
+
 def header_variable(header: str, value: str) -> tuple[str, str | None] | None:
     """How codex takes MCP header ``header: value``: ``("bearer", NAME)`` (``Authorization: Bearer ${NAME}``),
     ``("env", NAME)`` (``${NAME}``), ``("literal", None)`` (no reference), or None: a mix of text and

@@ -45,7 +45,7 @@ _json = st.recursive(
 def _schemas() -> st.SearchStrategy[Any]:
     keyword_values = st.one_of(_json, st.lists(st.sampled_from(sorted(_type_names())), max_size=3))
     return st.recursive(
-        st.one_of(st.booleans(), st.dictionaries(st.sampled_from(sorted(_KEYWORDS) + ["x-other"]), keyword_values)),
+        st.one_of(st.booleans(), st.dictionaries(st.sampled_from([*sorted(_KEYWORDS), "x-other"]), keyword_values)),
         lambda inner: st.one_of(
             st.dictionaries(st.sampled_from(sorted(_KEYWORDS)), st.one_of(inner, st.lists(inner, max_size=3))),
             st.dictionaries(st.sampled_from(sorted(_KEYWORDS)), st.dictionaries(st.sampled_from("abc"), inner)),

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from alphred.errors import UnknownProviderError
-from alphred.workflow.provider_keys import declares
 from alphred.providers import (
     Capabilities,
     ProviderDescriptor,
@@ -24,6 +23,7 @@ from alphred.providers import (
 from alphred.providers.base import ProviderEvent, result_event
 from alphred.providers.registry import BUILTIN, STALE_INSTALL
 from alphred.providers.scripted import SCRIPTED, ScriptedProvider
+from alphred.workflow.provider_keys import declares
 
 ROOT = Path(__file__).resolve().parents[2]
 
