@@ -254,7 +254,6 @@ CHECK_SCHEMAS: dict[str, JsonSchema] = {
 
 def workflow_schema(providers: ProviderCatalogue) -> dict[str, Any]:
     """The JSON Schema of a workflow file whose agent phases may use the providers of ``providers``."""
-    providers = dict(sorted(providers.items()))  # one order, whatever order the catalogue lists them in
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
