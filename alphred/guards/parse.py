@@ -1,8 +1,4 @@
-"""``parse_guard``: guard source text -> AST, with the Lark grammar in ``guard.lark`` (LALR, built once).
-
-A guard that parses is read by ``descent.read_guard`` without importing ``lark``; the LALR parser reads
-the others and says where and why they do not parse.
-"""
+"""``parse_guard``: guard source text -> AST, with the Lark grammar in ``guard.lark`` (LALR, built once)."""
 
 from __future__ import annotations
 
@@ -11,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.errors import GuardSyntaxError
 from alphred.guards.ast import And, Compare, CompareOp, Expr, ListExpr, Literal, Not, Or, Path, Value
-from alphred.guards.descent import read_guard
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -66,13 +61,9 @@ def parse_guard(text: str) -> Expr:
 def _parse_cached(text: str) -> Expr:
     if not text.strip():
         raise GuardSyntaxError(text, 1, "empty guard expression")
-    _check_nesting(text)
-    read = read_guard(text, MAX_NUMBER_CHARS)  # the common case, without importing lark
-    if read is not None:
-        _check_depth(text, read)
-        return read
     from lark.exceptions import UnexpectedInput
 
+    _check_nesting(text)
     try:
         tree: Expr = _parser().parse(text)  # type: ignore[assignment]  # the transformer builds the AST
     except _BadLiteralError as exc:
