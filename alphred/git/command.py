@@ -1,9 +1,11 @@
-"""Run ``git`` through GitPython's command interface: a clean environment, git's own words in every error.
+"""Run the real ``git`` binary: a clean environment, git's own words in every error.
 
-GitPython (imported on first use only: ``--help``, ``validate``, ``status`` and ``runs`` never load it)
-runs the real ``git`` binary, so ``.gitattributes`` filters and eol rules behave exactly as in git; its
-``GitCommandError`` is mapped onto Alphred's error tree (``GitError``, ``GitLockedError``). Commits are
-never written through its pure-Python index (slower than git and blind to ``eol=lf``).
+Every call is one ``git`` process started with ``subprocess`` (no shell), so ``.gitattributes`` filters
+and eol rules behave exactly as in git; a failure becomes Alphred's ``GitError`` (``GitLockedError`` for
+lock contention) quoting what git printed. git speaks English to Alphred (``LC_ALL=C``, ``LANGUAGE=C``):
+the messages it parses (a lock held) do not depend on the user's locale. GitPython is not used: its
+import and the ``git version`` processes it starts on import cost ``alphred run`` ~10 % of its start-up
+for nothing its command interface added (issue 29).
 
 Alphred's git is not the agent's to steer (SPEC §14): every call names the git directory (and work tree)
 Alphred recorded (``GitDirs``), so a ``.git`` file an agent rewrote is never followed, and runs with
@@ -18,11 +20,11 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from alphred.errors import GitError, GitLockedError
 
-_LOCKED = b".lock': File exists"  # git: "fatal: Unable to create '.../index.lock': File exists."
+_ENGLISH = {"LANGUAGE": "C", "LC_ALL": "C"}  # git's messages as Alphred parses them, whatever the locale
+_LOCKED = ".lock': File exists"  # git: "fatal: Unable to create '.../index.lock': File exists."
 
 # Configuration that would make Alphred's own git run a command of the repository's choosing. Passed with
 # ``-c`` (the highest precedence) on every call. ``diff`` calls add ``--no-ext-diff``/``--no-textconv``.
@@ -88,49 +90,28 @@ def run_git(
     unless ``dirs.hooks``; the rest of ``HARDENING`` always applies.
     """
     options = dirs.options() if dirs is not None else (*HARDENING, *NO_HOOKS)
-    from git.cmd import Git
-    from git.exc import GitCommandError, GitCommandNotFound
-
     _drop_repository_variables()
     if not cwd.is_dir():
         raise GitError(f"directory {cwd} does not exist")
+    command = ["git", *options, *args]
     try:
-        status, out, err = Git(str(cwd)).execute(
-            ["git", *options, *args],
-            with_extended_output=True,
-            with_exceptions=check,
-            stdout_as_string=False,
-            strip_newline_in_stdout=False,
-            istream=subprocess.DEVNULL,
-            env=dict(env),
-        )
-    except GitCommandNotFound as exc:
+        done = subprocess.run(
+            command, cwd=cwd, env={**os.environ, **_ENGLISH, **env}, stdin=subprocess.DEVNULL, capture_output=True,
+            check=False,
+        )  # fmt: skip
+    except FileNotFoundError as exc:
         raise GitError("git is not installed or not on PATH") from exc
-    except GitCommandError as exc:
-        raise _mapped(args, exc) from None
-    return subprocess.CompletedProcess(["git", *args], status, bytes(out), str(err).encode())
-
-
-def _mapped(args: Sequence[str], exc: Any) -> GitError:
-    """A GitCommandError as the error Alphred raises: lock contention apart, with git's own words."""
-    words = (_text(exc.stderr) or _text(exc.stdout)).strip() or "no output"
-    message = f"`git {' '.join(args[:2])}` failed (exit {exc.status}): {words}"
-    return GitLockedError(message) if _LOCKED.decode() in words else GitError(message)
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    text = str(value or "")
-    for prefix in ("\n  stderr: '", "\n  stdout: '"):  # how GitCommandError quotes git's output
-        if text.startswith(prefix) and text.endswith("'"):
-            return text[len(prefix) : -1]
-    return text
+    err = done.stderr[:-1] if done.stderr.endswith(b"\n") else done.stderr
+    result = subprocess.CompletedProcess(["git", *args], done.returncode, done.stdout, err)
+    if check and done.returncode != 0:
+        words = describe_failure(args, result)
+        raise GitLockedError(words) if _LOCKED in words else GitError(words)
+    return result
 
 
 def _drop_repository_variables() -> None:
-    """Remove GIT_DIR & co. from this process's environment: GitPython starts every git from it (and the
-    commands a run starts must not aim at another repository either)."""
+    """Remove GIT_DIR & co. from this process's environment: every git starts from it (and the commands a
+    run starts must not aim at another repository either)."""
     for name in REPOSITORY_VARIABLES:
         if name in os.environ:
             os.environ.pop(name, None)
