@@ -2,8 +2,8 @@
 
 Every call is one ``git`` process started with ``subprocess`` (no shell), so ``.gitattributes`` filters
 and eol rules behave exactly as in git; a failure becomes Alphred's ``GitError`` (``GitLockedError`` for
-lock contention) quoting what git printed. git speaks English to Alphred (``LC_ALL=C``, ``LANGUAGE=C``):
-the messages it parses (a lock held) do not depend on the user's locale. GitPython is not used: its
+lock contention) quoting what git printed. ``LC_ALL=C`` and ``LANGUAGE=C`` are set unless the caller's
+environment sets them (as GitPython did), so git's messages are English by default. GitPython is not used: its
 import and the ``git version`` processes it starts on import cost ``alphred run`` ~10 % of its start-up
 for nothing its command interface added (issue 29).
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from alphred.errors import GitError, GitLockedError
 
-_ENGLISH = {"LANGUAGE": "C", "LC_ALL": "C"}  # git's messages as Alphred parses them, whatever the locale
+_ENGLISH = {"LANGUAGE": "C", "LC_ALL": "C"}  # git's messages in English, unless the environment sets these
 _LOCKED = ".lock': File exists"  # git: "fatal: Unable to create '.../index.lock': File exists."
 
 # Configuration that would make Alphred's own git run a command of the repository's choosing. Passed with
