@@ -250,14 +250,15 @@ def run(
     from alphred.operations.branch_choice import run_branch_template
 
     branch = run_branch_template(branch, repo_template, environ, inputs)
+    resolved = GitWorktrees(location).resolve_base(base)
     plan = plan_pull_request(
-        workflow, location.root, environ, pr=pr, remote=remote, draft=draft,
-        run_base_ref=GitWorktrees(location).resolve_base(base).ref_name, dry_run=dry_run,
+        workflow, location.root, environ, pr=pr, remote=remote, draft=draft, run_base_ref=resolved.ref_name,
+        dry_run=dry_run,
     )  # fmt: skip
     options = RunOptions(
-        inputs=inputs, base=base, branch=branch, branch_template=repo_template, keep_worktree=keep_worktree,
-        approve_all=approve_all, dry_run=dry_run, dry_run_scope=dry_run_scope or "all", pull_request=plan,
-        environ=environ, pr_branch=pr_branch,
+        inputs=inputs, base=base, resolved_base=resolved, branch=branch, branch_template=repo_template,
+        keep_worktree=keep_worktree, approve_all=approve_all, dry_run=dry_run, dry_run_scope=dry_run_scope or "all",
+        pull_request=plan, environ=environ, pr_branch=pr_branch,
     )  # fmt: skip
     if dry_run and not quiet and (pr or workflow.pull_request is not None) and pr is not False:
         click.echo("dry run: the pull request this run would open is not opened, and nothing is pushed", err=True)

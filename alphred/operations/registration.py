@@ -19,7 +19,6 @@ from alphred.errors import GitError, RepositoryCloneError, RepositoryRegistryErr
 from alphred.git import locate_repository
 from alphred.git.command import describe_failure, run_git
 from alphred.git.location import locked_file
-from alphred.scm.remote import tool_environment
 from alphred.store import RepositoryRecord, SqlRunStore
 
 HOME_VARIABLE = "ALPHRED_HOME"
@@ -117,6 +116,8 @@ def _ensure_clone(
     repos = alphred_home(env) / REPOS_DIR
     repos.mkdir(parents=True, exist_ok=True)
     target = Path(record.path) if record.path else repos / record.name
+    from alphred.scm.remote import tool_environment  # here: `alphred run` only looks the template up
+
     git_env = tool_environment(env)
     with locked_file(repos / f".{record.name}.lock"):
         current = store.get_repository(record.name) or record

@@ -50,7 +50,7 @@ def insert_run(
     """The run's ONE creating transaction (extra run ``fields``; ``after(tx)`` runs inside it); return
     (run id, the branch it wants, its base SHA, its initial state). Nothing is made on disk."""
     store = workspace.store
-    base = GitWorktrees(workspace.location).resolve_base(options.base)
+    base = options.resolved_base or GitWorktrees(workspace.location).resolve_base(options.base)
     state = initial_state(workflow, options.inputs, deliver=bool(options.pull_request and options.pull_request.at_end))
     template = choose_branch_template(options.branch, options.branch_template, options.environ)
     memory_key = repository_key(workspace.location.root) if workflow.memory is not None else None

@@ -57,13 +57,13 @@ def plan_pull_request(
 ) -> PullRequestPlan | None:
     """Decide whether the run opens a PR (``pull_request:``, ``--pr`` or a ``type: pull_request`` phase;
     ``--no-pr`` wins) and preflight it. ``at_end`` says whether the run delivers when it completes."""
-    from alphred.scm import preflight_pull_request, pull_request_base
-
     spec = workflow.pull_request
     in_phases = any(phase.type in (PhaseType.PULL_REQUEST, PhaseType.CI) for phase in workflow.phases)
     at_end = spec is not None or bool(pr)
     if pr is False or dry_run or not (at_end or in_phases):
-        return None
+        return None  # (before importing alphred.scm: a run without a pull request never loads it)
+    from alphred.scm import preflight_pull_request, pull_request_base
+
     target = preflight_pull_request(
         repo_root, environ, remote=remote or "origin", provider=spec.provider if spec else None
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alphred.errors import SettingError
+from alphred.git import ResolvedBase
 from alphred.runtime.delivery import PullRequestPlan
 from alphred.settings import SYSTEM_CLOCK, Clock, seconds_setting
 
@@ -19,6 +20,7 @@ class RunOptions:
 
     inputs: Mapping[str, str] = field(default_factory=dict)
     base: str | None = None
+    resolved_base: ResolvedBase | None = None  # ``base`` as the command already resolved it (one rev-parse)
     branch: str | None = None
     branch_template: str | None = None  # the registered repository's template, below --branch
     keep_worktree: bool = False

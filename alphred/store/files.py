@@ -11,12 +11,12 @@ row copies inside one transaction, so a save is atomic (the later completion win
 
 from __future__ import annotations
 
+import importlib
 import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, text, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
@@ -30,7 +30,16 @@ CHUNK_BYTES = 1 << 20
 AREAS = ("artifacts", "memory")
 
 _RUN_FILE = RowReader(RunFileRecord)
-_INSERT_OR_NOTHING: dict[str, Any] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+_INSERT_OR_NOTHING = ("sqlite", "postgresql")
+"""Dialects with ``INSERT ... ON CONFLICT DO NOTHING`` (their module is loaded on first use: a SQLite run
+never imports the PostgreSQL dialect)."""
+
+
+def _insert_or_nothing(dialect: str) -> Any:
+    """The dialect's own ``insert`` (with ``on_conflict_do_nothing``), None for a database without it."""
+    if dialect not in _INSERT_OR_NOTHING:
+        return None
+    return importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
 
 
 class FileOps:
@@ -51,7 +60,7 @@ class FileOps:
         Two transactions storing the same content at once: the second waits for the first and stores nothing.
         """
         values = {"sha256": sha256, "size": size, "created_at": utcnow()}
-        upsert = _INSERT_OR_NOTHING.get(self._conn.dialect.name)
+        upsert = _insert_or_nothing(self._conn.dialect.name)
         if upsert is not None:
             statement = upsert(FILE_BLOBS).values(values).on_conflict_do_nothing().returning(FILE_BLOBS.c.sha256)
             if self._conn.execute(statement).first() is None:  # (rowcount is not reliable here on every driver)

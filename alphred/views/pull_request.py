@@ -11,7 +11,6 @@ from typing import Any
 
 from alphred.engine import RunState, RunStatus, template_context
 from alphred.guards.templates import render_template
-from alphred.scm import build_pr_body, default_pr_title
 from alphred.store import RunRecord, SqlRunStore, StepRecord
 from alphred.views.branch_status import phase_branches, run_branch_views
 from alphred.views.status import status_object, with_state
@@ -27,6 +26,8 @@ def pull_request_text(
     pull_request`` phase: the one it opens or updates mid-run (its ``title`` and ``body_from``; the run is
     shown running).
     """
+    from alphred.scm import build_pr_body, default_pr_title  # here: a run that opens no pull request needs none
+
     steps = store.list_steps(record.id)
     status = with_state(status_object(record, steps, phase_branches(workflow, record.branch)), state)
     status["status"] = RunStatus.COMPLETED.value if phase is None else RunStatus.RUNNING.value
