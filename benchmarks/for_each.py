@@ -162,21 +162,22 @@ def _check_and_remove(root: Path, path: Path, branch: str, name: str) -> None:
 
 
 def methods_table(sizes: list[int], names: list[str], runs: int, tmp: Path) -> None:
-    """Print per method and repository size: median wall ms, median CPU ms, and the load average."""
-    rows = []
+    """Print per method and repository size: median wall ms, median CPU ms, and the load average (a table per
+    size, printed as soon as it is measured)."""
+    print(f"making one item's worktree (full tree), median of {runs} (range), samples interleaved")
+    for name in names:
+        print(f"  {name}: {METHODS[name][0]}")
     for files in sizes:
         root = make_repo(tmp / f"methods-{files}", files).resolve()
         git(["gc", "-q"], root)  # objects packed, as in a real repository
         load = os.getloadavg()[0]
-        for name, (walls, cpus) in method_samples(root, names, runs).items():
-            rows.append(
-                [files, name, f"{median(walls):.0f} ({spread(walls, 0)})", f"{median(cpus):.0f}", f"{load:.1f}"]
-            )
+        rows = [
+            [files, name, f"{median(walls):.0f} ({spread(walls, 0)})", f"{median(cpus):.0f}", f"{load:.1f}"]
+            for name, (walls, cpus) in method_samples(root, names, runs).items()
+        ]
         shutil.rmtree(root, ignore_errors=True)
-    print(f"making one item's worktree (full tree), median of {runs} (range), samples interleaved")
-    for name in names:
-        print(f"  {name}: {METHODS[name][0]}")
-    print(table(rows, ["repository files", "method", "wall ms", "CPU ms (incl. children)", "load average"]))
+        print(table(rows, ["repository files", "method", "wall ms", "CPU ms (incl. children)", "load average"]))
+        print(flush=True)
 
 
 def main() -> None:
@@ -224,7 +225,11 @@ def items_table(sizes: list[int], k: int, runs: int, tmp: Path) -> None:
             [files, f"{median(created):.0f} ({spread(created, 0)})", f"{median(merged):.0f} ({spread(merged, 0)})"]
         )
     print(f"per item branch, {k} items, median of {runs} (range), load average {os.getloadavg()[0]:.1f}")
-    print(table(rows, ["repository files", "make worktree + commit, ms/item", "--no-ff merge + worktree removal, ms/item"]))
+    print(
+        table(
+            rows, ["repository files", "make worktree + commit, ms/item", "--no-ff merge + worktree removal, ms/item"]
+        )
+    )
 
 
 if __name__ == "__main__":
