@@ -1,5 +1,5 @@
 """Dynamic fan-out (SPEC §13): wall time of a for_each over N items, merge cost per item branch, and what
-making an item's worktree costs as the repository grows.
+making an item's worktree costs as the repository grows, by each way git offers.
 
 Wall time: ``alphred run`` (a real process) of a workflow whose ``scripted`` planner returns N tasks; a
 ``for_each`` starts one branch per task (``max_parallel: N``), each a command that sleeps S seconds and
@@ -7,12 +7,21 @@ writes its own file (so that every item has a commit to merge), joined by ``join
 with S = 0 gives the overhead (start-up, N item worktrees, N commits, N merges, the join); the goal of
 issue 24 is a wall time within S + 10 % + that overhead.
 
+Worktree methods (``--only methods``): in packed repositories of ``--method-files`` files (default 500, 5,000
+and 20,000), each way of making an item's worktree with the FULL tree (plain ``git worktree add``;
+``--no-checkout`` then ``reset --hard`` with and without parallel checkout; ``read-tree`` + ``checkout-index``;
+the run worktree's index copied, then ``checkout-index``; ``feature.manyFiles``), beside git's fixed cost
+(``--no-checkout`` alone), the floor of writing the files without git (``tar | tar``) and ``LaneGit.create_lane``
+(what the runtime calls). Samples are interleaved; wall and CPU (this process and its children: the
+load-independent figure) with the load average.
+
 Merge cost and worktree creation: through ``alphred.git.merges.LaneGit`` (the code the runtime's join and
 branches call), K item worktrees ``implement-<i>`` are made from the run branch, each commits one file, and
 they are merged ``--no-ff`` in item order; printed per item, in repositories of ``--files`` files (default
 500 and 5,000), so that the growth with the repository's size shows. Usage::
 
     python benchmarks/for_each.py [--n 1,4,16] [--sleep 2] [--k 8] [--files 500,5000] [--runs 3] [--quick]
+        [--only wall|methods|items] [--method-files 500,5000,20000] [--methods add,reset,LaneGit]
 """
 
 from __future__ import annotations
@@ -72,6 +81,11 @@ def _reset_hard(repo: Path, run: Path, path: Path, branch: str, sha: str) -> Non
     git([*PARALLEL, "reset", "-q", "--hard"], path)
 
 
+def _reset_serial(repo: Path, run: Path, path: Path, branch: str, sha: str) -> None:
+    _no_checkout(repo, run, path, branch, sha)
+    git(["-c", "checkout.workers=1", "reset", "-q", "--hard"], path)
+
+
 def _read_tree(repo: Path, run: Path, path: Path, branch: str, sha: str) -> None:
     _no_checkout(repo, run, path, branch, sha)
     git(["read-tree", "HEAD"], path)
@@ -109,6 +123,7 @@ METHODS: dict[str, tuple[str, Callable[[Path, Path, Path, str, str], None]]] = {
     "add": ("`git worktree add` (full checkout)", _plain),
     "many-files": ("`git -c feature.manyFiles=true worktree add` (index v4, untracked cache)", _many_files),
     "reset": ("`worktree add --no-checkout` + `reset --hard` (checkout.workers=2, preloadIndex)", _reset_hard),
+    "reset-serial": ("`worktree add --no-checkout` + `reset --hard` (checkout.workers=1)", _reset_serial),
     "read-tree": ("`--no-checkout` + `read-tree HEAD` + `checkout-index -a -u` (workers=2)", _read_tree),
     "shared-index": ("`--no-checkout` + the run worktree's index copied + `checkout-index -a -u` (workers=2)",
                      _shared_index),

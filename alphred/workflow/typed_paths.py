@@ -60,17 +60,16 @@ def item_schema(workflow: Workflow, reader: Phase) -> tuple[Mapping[str, Any], s
     found = workflow.item_source(reader.key)
     if found is None or found[1].for_each is None:
         return None
-    source, t = found
-    assert t.for_each is not None
-    owners = report_owners(workflow, t.for_each, source, True)
+    source, path = found[0], found[1].for_each
+    owners = report_owners(workflow, path, source, True)
     if len(owners) != 1 or owners[0].output is None:
         return None
-    prefix, parts = _split(t.for_each)
+    prefix, parts = _split(path)
     node, _ = schema_at(owners[0].output, parts, prefix, "")
     items = node.get("items") if node is not None else None
     if not isinstance(items, Mapping):
         return None
-    return items, f"an item of '{'.'.join(t.for_each)}' of '{source.key}'"
+    return items, f"an item of '{'.'.join(path)}' of '{source.key}'"
 
 
 def item_type(
