@@ -434,10 +434,11 @@ class GitWorktrees:
         """``git worktree add`` while locked as initialising; the failure text, or None on success.
 
         ``parallel``: the worktree is added ``--no-checkout`` and its files written by ``git reset --hard`` with
-        git's parallel checkout (``checkout.workers``; what ``worktree add`` runs itself, but one file at a time),
-        measured 2-3 times faster on 5,000 files (benchmarks/README.md, issue 24). Not with the repository's
-        hooks on: ``worktree add`` runs ``post-checkout``, a reset does not. Until the files are written the
-        worktree stays locked as initialising, so a kill in between leaves one that ``create`` discards.
+        git's parallel checkout (``checkout.workers``; ``worktree add`` runs that reset itself, one file at a
+        time): 2-7 times less wall time on 5,000-20,000 files for the same CPU (benchmarks/README.md, issue 24).
+        Not with the repository's hooks on: ``worktree add`` runs ``post-checkout``, a reset does not. Until the
+        files are written the worktree stays locked as initialising: a kill in between leaves one that
+        ``create`` discards.
         """
         ensure_alphred_dir(self.location)
         path.parent.mkdir(parents=True, exist_ok=True)
