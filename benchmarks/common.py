@@ -79,7 +79,7 @@ def make_repo(path: Path, files: int = 3) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f"file {index}\n")
     git(["add", "-A"], path)
-    git(["commit", "-q", "-m", "initial"], path)
+    git(["-c", "gc.auto=0", "commit", "-q", "-m", "initial"], path)  # no background gc skewing the figures
     return path
 
 
@@ -138,3 +138,72 @@ def peer_available(module: str) -> bool:
     import importlib.util
 
     return importlib.util.find_spec(module) is not None
+
+
+def alphred_run_seconds(root: Path, workflow: Path) -> float:
+    """Seconds one ``alphred run WORKFLOW`` (a real process, ``--quiet``) in ``root`` takes, start to exit."""
+    command = [sys.executable, "-m", "alphred", "run", str(workflow), "--repo", str(root), "--quiet"]
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=root, env=subprocess_env(), capture_output=True, text=True)
+    took = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"alphred run failed: {done.stderr}")
+    return took
+
+
+def fan_out_wall_table(
+    root: Path, ns: Sequence[int], sleep: float, runs: int, workflow: Callable[[int, float], str], what: str
+) -> None:
+    """Print the wall time of ``alphred run`` of ``workflow(n, sleep)`` (N branches that each sleep S seconds,
+    ``max_parallel`` N) against S + 10 % + overhead (the goal) and N×S + overhead (one after another); the
+    overhead is the same run with S = 0. ``what`` names the branches in the title."""
+
+    def wall(n: int, seconds: float) -> float:
+        path = root.parent / f"wall-{n}-{seconds:g}.yaml"
+        path.write_text(workflow(n, seconds))
+        return alphred_run_seconds(root, path)
+
+    rows = []
+    for n in ns:
+        overhead = median([wall(n, 0) for _ in range(runs)])
+        took = median([wall(n, sleep) for _ in range(runs)])
+        goal = 1.1 * sleep + overhead
+        rows.append(
+            [n, f"{overhead:.2f}", f"{took:.2f}", f"{sleep + overhead:.2f}", f"{n * sleep + overhead:.2f}",
+             f"{(took - overhead) / sleep:.2f}", verdict(took, goal)]
+        )  # fmt: skip
+    print(f"wall time of N {what} that each sleep S = {sleep:g}s (max_parallel N), median of {runs}")
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    header = ["N", "overhead s (S=0)", "wall s", "S + overhead", "N×S + overhead", "(wall-overhead)/S", "≤ 1.1·S+ovh"]
+    print(table(rows, header))
+
+
+def lanes_made_and_merged(root: Path, keys: Sequence[str], run_id: int) -> tuple[float, float]:
+    """Through ``alphred.git.merges.LaneGit`` (the code the runtime's branches and join call): milliseconds to
+    make a lane worktree per key from a new run branch, each committing one file, and then to merge them all
+    ``--no-ff`` in order into the run's worktree (each lane's worktree removed once merged, as the runtime does).
+    """
+    from alphred.git import GitWorktrees, locate_repository, phase_commit_message
+    from alphred.git.merges import LaneGit, merge_message
+
+    worktrees = GitWorktrees(locate_repository(root))
+    run = worktrees.create(run_id, f"alphred/bench/{run_id}", worktrees.resolve_base().sha)
+    lanes = LaneGit(worktrees)
+    head = worktrees.head_sha(run.path)
+    made = []
+    started = time.perf_counter()
+    for key in keys:
+        lane = lanes.create_lane(run_id, run.branch, key, head)
+        (lane.path / f"{key}.txt").write_text(f"{key}\n")
+        worktrees.commit_phase(lane.path, phase_commit_message("bench", key, 1))
+        made.append(lane)
+    created = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    for key, lane in zip(keys, made, strict=True):
+        outcome = lanes.merge(run.path, lane.branch, merge_message("bench", key))
+        if outcome.sha is None:
+            raise SystemExit(f"{key} conflicted: {outcome.conflicts}")
+        worktrees.remove(lane.path)
+    merged = (time.perf_counter() - started) * 1000
+    worktrees.remove(run.path)
+    return created, merged

@@ -16,38 +16,8 @@ run's worktree in fan-out order. Printed: median milliseconds to create the K la
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
-import time
-from pathlib import Path
 
-from common import make_repo, median, scratch, spread, subprocess_env, table, verdict
-
-from alphred.git import GitWorktrees, locate_repository, phase_commit_message
-from alphred.git.merges import LaneGit, merge_message
-
-
-def one_join(root: Path, k: int, run_id: int) -> tuple[float, float]:
-    """Milliseconds to create ``k`` lanes (each committing a file) and to merge them all."""
-    worktrees = GitWorktrees(locate_repository(root))
-    run = worktrees.create(run_id, f"alphred/bench/{run_id}", worktrees.resolve_base().sha)
-    lanes = LaneGit(worktrees)
-    head = worktrees.head_sha(run.path)
-    started = time.perf_counter()
-    made = [lanes.create_lane(run_id, run.branch, f"lane{i}", head) for i in range(k)]
-    for index, lane in enumerate(made):
-        (lane.path / f"lane{index}.txt").write_text(f"lane {index}\n")
-        worktrees.commit_phase(lane.path, phase_commit_message("bench", f"lane{index}", 1))
-    created = (time.perf_counter() - started) * 1000
-    started = time.perf_counter()
-    for index, lane in enumerate(made):
-        outcome = lanes.merge(run.path, lane.branch, merge_message("bench", f"lane{index}"))
-        if outcome.sha is None:
-            raise SystemExit(f"lane{index} conflicted: {outcome.conflicts}")
-        worktrees.remove(lane.path)
-    merged = (time.perf_counter() - started) * 1000
-    worktrees.remove(run.path)
-    return created, merged
+from common import fan_out_wall_table, lanes_made_and_merged, make_repo, median, scratch, spread, table
 
 
 def fan_out_workflow(n: int, sleep: float) -> str:
@@ -69,35 +39,6 @@ def fan_out_workflow(n: int, sleep: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def wall(root: Path, n: int, sleep: float) -> float:
-    """Seconds one ``alphred run`` of the N-branch workflow takes, start to exit."""
-    workflow = root.parent / f"wall-{n}-{sleep}.yaml"
-    workflow.write_text(fan_out_workflow(n, sleep))
-    command = [sys.executable, "-m", "alphred", "run", str(workflow), "--repo", str(root), "--quiet"]
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=root, env=subprocess_env(), capture_output=True, text=True)
-    took = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"alphred run failed: {done.stderr}")
-    return took
-
-
-def wall_table(root: Path, ns: list[int], sleep: float, runs: int) -> None:
-    """Print wall time against S + overhead (the goal) and N×S + overhead (one after another)."""
-    rows = []
-    for n in ns:
-        overhead = median([wall(root, n, 0) for _ in range(runs)])
-        took = median([wall(root, n, sleep) for _ in range(runs)])
-        goal = 1.1 * sleep + overhead
-        rows.append(
-            [n, f"{overhead:.2f}", f"{took:.2f}", f"{sleep + overhead:.2f}", f"{n * sleep + overhead:.2f}",
-             f"{(took - overhead) / sleep:.2f}", verdict(took, goal)]
-        )  # fmt: skip
-    print(f"wall time of N scripted branches that each sleep S = {sleep:g}s (max_parallel N), median of {runs}")
-    header = ["N", "overhead s (S=0)", "wall s", "S + overhead", "N×S + overhead", "(wall-overhead)/S", "≤ 1.1·S+ovh"]
-    print(table(rows, header))
-
-
 def main() -> None:
     """Measure each K ``--runs`` times; print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -114,14 +55,14 @@ def main() -> None:
     with scratch("parallel") as tmp:
         root = make_repo(tmp / "repo", files).resolve()
         ns = [2] if args.quick else [int(n) for n in args.n.split(",")]
-        wall_table(root, ns, 0.5 if args.quick else args.sleep, runs)
+        fan_out_wall_table(root, ns, 0.5 if args.quick else args.sleep, runs, fan_out_workflow, "scripted branches")
         run_id = 0
         for k in ks:
             created: list[float] = []
             merged: list[float] = []
             for _ in range(runs):
                 run_id += 1
-                c, m = one_join(root, k, run_id)
+                c, m = lanes_made_and_merged(root, [f"lane{i}" for i in range(k)], run_id)
                 created.append(c)
                 merged.append(m)
             rows.append(

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from alphred.errors import GitError
 from alphred.git.branch_names import sanitize_branch_name
-from alphred.git.location import read_head, registered_gitdir
+from alphred.git.location import read_head, read_ref, registered_gitdir
 from alphred.git.worktrees import GitWorktrees, Worktree
 
 _MARKERS = (b"<<<<<<< ", b">>>>>>> ")
@@ -65,13 +65,19 @@ class LaneGit:
         """
         path = self.lane_path(run_id, phase_key, visit)
         wanted = lane_branch(run_branch, phase_key)
-        if not _complete(self.worktrees.location.git_common_dir, path):  # none, or one a kill left half made
+        common = self.worktrees.location.git_common_dir
+        if not _complete(common, path):  # none, or one a kill left half made
             if path.exists():
                 self.worktrees.remove(path)
-            with contextlib.suppress(GitError):
-                if self._sha(wanted) == base_sha:
-                    self._git(self.worktrees.location.root, "branch", "-D", wanted, check=False)
-        return self.worktrees.create(run_id, wanted, base_sha, path=path)
+            # the branch's tip read from its ref file (no git process for a new lane); git is asked only for a
+            # reftable repository, where the file cannot be read
+            tip = read_ref(common, f"refs/heads/{wanted}")
+            if tip is None and (common / "reftable").exists():
+                with contextlib.suppress(GitError):
+                    tip = self._sha(wanted)
+            if tip == base_sha:
+                self._git(self.worktrees.location.root, "branch", "-D", wanted, check=False)
+        return self.worktrees.create(run_id, wanted, base_sha, path=path, parallel_checkout=True)
 
     def lane_ref(self, run_id: int, run_branch: str, phase_key: str, visit: int = 1) -> str | None:
         """The git branch of a lane: its worktree's branch, else ``lane_branch`` if it exists, else None."""

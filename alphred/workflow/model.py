@@ -337,10 +337,16 @@ class Workflow:
 
     def item_alias(self, key: str) -> str | None:
         """The ``as`` name of the for_each whose branch holds phase ``key`` (SPEC §13), or None."""
+        found = self.item_source(key)
+        return found[1].alias if found is not None else None
+
+    def item_source(self, key: str) -> tuple[Phase, Transition] | None:
+        """The phase and ``for_each`` transition whose branch holds phase ``key`` (SPEC §13), or None."""
         for group in self.fan_outs:
-            t = next(t for t in self.phase(group.source).transitions if t.priority == group.priority)
+            source = self.phase(group.source)
+            t = next(t for t in source.transitions if t.priority == group.priority)
             if t.alias is not None and group.branch_of(base_key(key)) is not None:
-                return t.alias
+                return source, t
         return None
 
     @cached_property

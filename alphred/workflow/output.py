@@ -143,14 +143,30 @@ class PathType:
 
 
 def path_type(
-    schema: Mapping[str, Any], parts: Sequence[str], prefix: str, owner: str = "its phase"
+    schema: Mapping[str, Any], parts: Sequence[str], prefix: str, owner: str = "its phase", *, whose: str = ""
 ) -> tuple[PathType | None, str | None]:
     """The type of ``parts`` inside the report ``schema`` describes: (type, None), or (None, why the path is
     unknown). ``prefix`` is how the report is written in the path (``report``, ``phases.k.report``), ``owner`` names
-    the phase in messages.
+    the phase in messages (``whose``, when given, replaces ``the output of <owner>`` in them).
 
     A part of the schema this does not follow (``$ref``, ``anyOf``...) gives (None, None): unchecked.
     """
+    node, problem = schema_at(schema, parts, prefix, whose or f"the output of {owner}")
+    if node is None:
+        return None, problem
+    if _opaque(node):
+        return PathType(frozenset()), None
+    enum = node.get("enum")
+    if "const" in node:
+        enum = [node["const"]]
+    return PathType(_types(node), tuple(enum) if isinstance(enum, list) else None), None
+
+
+def schema_at(
+    schema: Mapping[str, Any], parts: Sequence[str], prefix: str, whose: str
+) -> tuple[Mapping[str, Any] | None, str | None]:
+    """The schema of the value at ``parts`` inside ``schema``: (node, None); (None, why the path is unknown);
+    or (None, None) where the schema is not followed (``$ref``, ``anyOf``..., ``true``): unchecked."""
     node: Mapping[str, Any] = schema
     walked = prefix
     for name in parts:
@@ -170,17 +186,12 @@ def path_type(
         else:
             hint = did_you_mean(name, list(properties))
             listed = ", ".join(properties) or "none"
-            return None, f"unknown path '{walked}.{name}': the output of {owner} has no '{name}' ({listed}){hint}"
+            return None, f"unknown path '{walked}.{name}': {whose} has no '{name}' ({listed}){hint}"
         if not isinstance(child, Mapping):
             return None, None  # ``true``: any value
         node = child
         walked = f"{walked}.{name}"
-    if _opaque(node):
-        return PathType(frozenset()), None
-    enum = node.get("enum")
-    if "const" in node:
-        enum = [node["const"]]
-    return PathType(_types(node), tuple(enum) if isinstance(enum, list) else None), None
+    return node, None
 
 
 def _opaque(node: Mapping[str, Any]) -> bool:

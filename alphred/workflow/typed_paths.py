@@ -1,17 +1,19 @@
 """Static typing of guard and template paths into typed reports (SPEC §12): ``report.x`` and
 ``phases.<key>.report.x`` are checked at ``validate`` against the ``output:`` schema of the phase whose report
 they read: an unknown property (with a did-you-mean), a comparison with a value outside an ``enum``, a
-comparison that cannot hold for the path's type (a list compared with a string)."""
+comparison that cannot hold for the path's type (a list compared with a string). Inside a ``for_each``
+branch (SPEC §13), the item's path (``task.title`` for ``as: task``) is checked the same way against the
+``items`` schema of the list, when the list is a field of a typed report; an untyped list stays unchecked."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from alphred.guards import guard_nodes
 from alphred.guards.ast import Compare, Expr, ListExpr, Literal, Path
 from alphred.workflow.model import Phase, Workflow
-from alphred.workflow.output import TYPE_NAMES, PathType, accepts, literal_type, path_type
+from alphred.workflow.output import TYPE_NAMES, PathType, accepts, literal_type, path_type, schema_at
 from alphred.workflow.yaml_source import did_you_mean
 
 
@@ -51,6 +53,39 @@ def typed_problem(workflow: Workflow, path: tuple[str, ...], reader: Phase | Non
     return None
 
 
+def item_schema(workflow: Workflow, reader: Phase) -> tuple[Mapping[str, Any], str] | None:
+    """The schema of one item of the ``for_each`` list whose branch holds ``reader``, and words naming it
+    (``an item of 'report.tasks' of 'plan'``); None when the list is not a field of a typed report, or its
+    ``items`` is not a schema this follows."""
+    found = workflow.item_source(reader.key)
+    if found is None or found[1].for_each is None:
+        return None
+    source, path = found[0], found[1].for_each
+    owners = report_owners(workflow, path, source, True)
+    if len(owners) != 1 or owners[0].output is None:
+        return None
+    prefix, parts = _split(path)
+    node, _ = schema_at(owners[0].output, parts, prefix, "")
+    items = node.get("items") if node is not None else None
+    if not isinstance(items, Mapping):
+        return None
+    return items, f"an item of '{'.'.join(path)}' of '{source.key}'"
+
+
+def item_type(
+    workflow: Workflow, path: tuple[str, ...], reader: Phase | None
+) -> tuple[PathType | None, str | None] | None:
+    """For the item's path inside a ``for_each`` branch (``task.title``): (its type, why it is unknown) from
+    the list's item schema; None when ``path`` is not the item's or the list is untyped."""
+    if reader is None or path[0] != workflow.item_alias(reader.key):
+        return None
+    found = item_schema(workflow, reader)
+    if found is None:
+        return None
+    schema, whose = found
+    return path_type(schema, path[1:], path[0], whose=whose)
+
+
 def untyped_owner(workflow: Workflow, path: tuple[str, ...], reader: Phase | None, guard: bool) -> Phase | None:
     """The phase without ``output:`` whose report ``path`` reads a field of (for ``validate --strict``)."""
     parts = _split(path)[1] if path[0] in ("report", "phases") else ()
@@ -60,7 +95,11 @@ def untyped_owner(workflow: Workflow, path: tuple[str, ...], reader: Phase | Non
 
 
 def declared_type(workflow: Workflow, path: tuple[str, ...], reader: Phase | None) -> PathType | None:
-    """The type a guard of ``reader`` reads at ``path`` when it lies in a typed report, else None."""
+    """The type a guard of ``reader`` reads at ``path`` when it lies in a typed report (or is a typed list's
+    item inside a ``for_each`` branch), else None."""
+    item = item_type(workflow, path, reader)
+    if item is not None:
+        return item[0]
     owners = report_owners(workflow, path, reader, True)
     if len(owners) != 1 or owners[0].output is None:
         return None

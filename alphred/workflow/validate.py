@@ -9,7 +9,7 @@ import yaml
 from alphred.guards import compared_strings, evaluate_guard, guard_paths
 from alphred.workflow.fan_outs import check_parallel, resolvers
 from alphred.workflow.model import RESERVED_TARGETS, Phase, PhaseType, SourcePos, Transition, Workflow
-from alphred.workflow.typed_paths import comparison_problems, declared_type, typed_problem, untyped_owner
+from alphred.workflow.typed_paths import comparison_problems, declared_type, item_type, typed_problem, untyped_owner
 from alphred.workflow.yaml_source import Collector, NodeIndex, did_you_mean
 
 PHASE_FIELDS = ("decision", "report", "exit_code", "visits", "status")
@@ -85,7 +85,8 @@ def path_problem(
     reader = guarded or templated
     alias = workflow.item_alias(reader.key) if reader is not None else None
     if alias is not None and root == alias:
-        return None
+        item = item_type(workflow, path, reader)
+        return item[1] if item is not None else None
     if alias is not None and root == f"{alias}_index":
         return None if len(path) == 1 else f"unknown path '{dotted}' ('{root}' has no fields)"
     if root == "branches":

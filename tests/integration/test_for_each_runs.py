@@ -98,12 +98,26 @@ def test_an_empty_list_runs_the_join_with_nothing_merged(repo: Path) -> None:
     assert [s[0] for s in steps(final)] == ["plan", "integrate"]
 
 
-@pytest.mark.parametrize("point", ["between_phases@4", "after_commit@3", "merged@2"])
-def test_kill_9_mid_for_each_then_resume_merges_every_item_exactly_once(repo: Path, point: str) -> None:
+@pytest.mark.parametrize(
+    ("point", "how"),
+    [
+        ("between_phases@4", "resume"),
+        ("after_commit@3", "resume"),
+        ("merged@2", "resume"),  # the second merge made in git, not yet recorded: mid-merge
+        ("merged@3", "worker"),
+        ("after_commit@2", "worker"),
+    ],
+)
+def test_kill_9_mid_for_each_then_resume_merges_every_item_exactly_once(repo: Path, point: str, how: str) -> None:
     wf = for_each(repo, ["alpha", "beta", "gamma", "delta"])
     crashed = alphred(repo, "run", str(wf), env={**base_env(repo.parent), "ALPHRED_CRASH_AT": point})
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
-    done = alphred(repo, "resume", "1", "--json")
+    if how == "resume":
+        done = alphred(repo, "resume", "1", "--json")
+    else:  # a worker takes the killed run over (its owner is gone)
+        taken = alphred(repo, "worker", "--once")
+        assert taken.returncode == 0, taken.stderr
+        done = alphred(repo, "status", "1", "--json")
     assert done.returncode == 0, done.stderr
     final = json.loads(done.stdout)
     assert final["status"] == "completed"

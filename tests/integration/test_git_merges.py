@@ -120,3 +120,31 @@ def test_a_clean_merge_cut_short_by_a_kill_is_made_again(setup: tuple[GitWorktre
     assert second.sha is not None
     log = git(run, "log", "--first-parent", "--format=%s", "-2").splitlines()
     assert log == ["alphred(wf): merge b", "alphred(wf): merge a"]
+
+
+@pytest.mark.parametrize("left", ["registered, nothing checked out", "checkout cut short"])
+def test_a_lane_worktree_a_kill_left_half_made_is_made_again_on_its_own_branch(
+    setup: tuple[GitWorktrees, LaneGit, Path, str], left: str
+) -> None:
+    """A kill while an item's worktree is being made (SPEC §13) leaves it registered and locked as initialising,
+    with some or none of its files; asked again (resume), the lane is made anew, complete, on the same branch."""
+    worktrees, lanes, run, branch = setup
+    (run / "more").mkdir()
+    for index in range(30):
+        (run / "more" / f"f{index}.txt").write_text(f"{index}\n")
+    worktrees.commit_phase(run, phase_commit_message("wf", "plan", 1))
+    head = worktrees.head_sha(run)
+    path, wanted = lanes.lane_path(7, "implement-0"), lane_branch(branch, "implement-0")
+    locked = ("--lock", "--reason", "alphred: initializing")
+    git(run, "worktree", "add", "-q", "--no-checkout", *locked, "-b", wanted, str(path), head)
+    if left == "checkout cut short":
+        git(path, "read-tree", "HEAD")
+        git(path, "checkout-index", "-a", "-f")
+        for index in range(10, 30):
+            (path / "more" / f"f{index}.txt").unlink()
+    made = lanes.create_lane(7, branch, "implement-0", head)
+    assert not made.reused and made.path == path and made.branch == wanted  # not "-2" beside the left-over
+    assert git(path, "status", "--porcelain", "--untracked-files=all") == ""
+    assert sorted(p.name for p in (path / "more").iterdir()) == sorted(f"f{i}.txt" for i in range(30))
+    assert worktrees.head_sha(path) == head and git(run, "branch", "--list", f"{wanted}-*") == ""
+    assert "alphred: initializing" not in git(run, "worktree", "list", "--porcelain")

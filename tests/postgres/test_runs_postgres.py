@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.processes import kill_group, run_alphred, spawn_alphred, wait_until
@@ -36,6 +39,45 @@ def count(url: str, sql: str) -> int:
         engine.dispose()
 
 
+def killed_then_continued(
+    repo: Path, url: str, body: str, ready: Callable[[], object], what: str, *, via: str = "resume"
+) -> dict[str, Any]:
+    """Start a run of workflow ``body``, kill -9 its process group once ``ready()``, let a held phase go on
+    (``<tmp>/flag``), then ``resume`` it or let ``worker --once`` take it over; its final status."""
+    wf = repo.parent / "wf.yaml"
+    wf.write_text(textwrap.dedent(body))
+    process = spawn_alphred(*command(repo, url, "run", str(wf)), env=environment(repo.parent))
+    wait_until(ready, what=what, ignore=(Exception,))  # the schema may still be being created
+    kill_group(process)
+    (repo.parent / "flag").touch()
+    return continued(repo, url, via)
+
+
+def continued(repo: Path, url: str, via: str) -> dict[str, Any]:
+    """``resume 1`` or ``worker --once`` after a crash; run 1's final status."""
+    if via == "worker":
+        worker = run_alphred("worker", "--once", "--db", url, env=environment(repo.parent), cwd=repo, timeout=180)
+        assert worker.returncode == 0, worker.stderr
+        result = alphred(repo, url, "status", "1", "--json")
+    else:
+        result = alphred(repo, url, "resume", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    final: dict[str, Any] = json.loads(result.stdout)
+    return final
+
+
+def outcomes(final: dict[str, Any], *phases: str) -> list[tuple[str, int, str]]:
+    """(phase, attempt, outcome) of each step, of ``phases`` only when named."""
+    return [(s["phase"], s["attempt"], s["outcome"]) for s in final["steps"] if not phases or s["phase"] in phases]
+
+
+def first_parent_merges(repo: Path, branch: str) -> list[str]:
+    log = subprocess.run(
+        ["git", "log", "--first-parent", "--format=%s", branch], cwd=repo, capture_output=True, text=True
+    )
+    return [line for line in log.stdout.splitlines() if " merge " in line]
+
+
 def test_demo_runs_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
     result = alphred(repo, fresh_postgres_url, "run", str(ROOT / "workflows" / "demo.yaml"), "--json")
     assert result.returncode == 0, result.stderr
@@ -49,29 +91,19 @@ def test_demo_runs_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
 
 
 def test_kill_and_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
-    wf = repo.parent / "wf.yaml"
-    wf.write_text(
-        textwrap.dedent(
-            """\
-            alphred: 1
-            key: wf
-            phases:
-              slow:
-                provider: scripted
-                script: [{sleep: 30}, {report: done}]
-            """
-        )
-    )
-    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
+    body = """\
+        alphred: 1
+        key: wf
+        phases:
+          slow:
+            provider: scripted
+            script: [{sleep: 30}, {report: done}]
+        """
     events = "select count(*) from run_node_stream_events"
-    wait_until(lambda: count(fresh_postgres_url, events) >= 1, what="the first event", ignore=(Exception,))
-    kill_group(process)
-    result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
-    assert result.returncode == 0, result.stderr
-    assert [(s["attempt"], s["outcome"]) for s in json.loads(result.stdout)["steps"]] == [
-        (1, "interrupted"),
-        (2, "completed"),
-    ]
+    final = killed_then_continued(
+        repo, fresh_postgres_url, body, lambda: count(fresh_postgres_url, events) >= 1, "the first event"
+    )
+    assert outcomes(final) == [("slow", 1, "interrupted"), ("slow", 2, "completed")]
 
 
 @pytest.mark.slow
@@ -103,40 +135,35 @@ def test_two_processes_race_for_one_attempt_on_postgresql(repo: Path, fresh_post
     assert len(log.read_text().splitlines()) == 1
 
 
+HELD = "echo $$ > {pid}; while [ ! -f {flag} ]; do sleep 0.05; done"  # a phase running until the test lets it
+
+
 @pytest.mark.slow
 def test_parallel_branches_killed_mid_branch_resume_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
-    flag, pid_file = repo.parent / "flag", repo.parent / "held.pid"
-    wf = repo.parent / "lanes.yaml"
-    wf.write_text(
-        textwrap.dedent(
-            f"""\
-            alphred: 1
-            key: lanes
-            phases:
-              plan: {{type: command, run: "true", transitions: [{{to: [quick, held]}}]}}
-              quick: {{type: command, run: "echo quick > quick.txt", transitions: [{{to: join}}]}}
-              held:
-                type: command
-                run: echo $$ > {pid_file}; while [ ! -f {flag} ]; do sleep 0.05; done; echo held > held.txt
-                transitions: [{{to: join}}]
-              join: {{join: all, type: command, run: "ls quick.txt held.txt"}}
-            """
-        )
-    )
-    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
+    pid_file = repo.parent / "held.pid"
+    held = HELD.format(pid=pid_file, flag=repo.parent / "flag")
+    body = f"""\
+        alphred: 1
+        key: lanes
+        phases:
+          plan: {{type: command, run: "true", transitions: [{{to: [quick, held]}}]}}
+          quick: {{type: command, run: "echo quick > quick.txt", transitions: [{{to: join}}]}}
+          held:
+            type: command
+            run: {held}; echo held > held.txt
+            transitions: [{{to: join}}]
+          join: {{join: all, type: command, run: "ls quick.txt held.txt"}}
+        """
     sql = "select count(*) from run_nodes where node_key = 'quick' and status = 'completed'"
-    wait_until(
+    final = killed_then_continued(
+        repo,
+        fresh_postgres_url,
+        body,
         lambda: pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 1,
-        what="branch quick done and branch held running",
-        ignore=(Exception,),  # the schema is still being created
+        "branch quick done and branch held running",
     )
-    kill_group(process)
-    flag.touch()
-    result = alphred(repo, fresh_postgres_url, "resume", "1", "--json")
-    assert result.returncode == 0, result.stderr
-    final = json.loads(result.stdout)
     assert final["status"] == "completed"
-    assert [(s["phase"], s["attempt"], s["outcome"]) for s in final["steps"] if s["phase"] in ("quick", "held")] == [
+    assert outcomes(final, "quick", "held") == [
         ("quick", 1, "completed"),
         ("held", 1, "interrupted"),
         ("held", 2, "completed"),
@@ -173,54 +200,66 @@ def test_artifacts_and_memory_are_kept_in_postgresql(repo: Path, fresh_postgres_
     assert not (repo / ".alphred" / "alphred.db").exists()
 
 
+def items_workflow(held: str) -> str:
+    """A for_each of items quick, held, late (each commits ``<item>.txt``; ``held`` first runs ``held``)."""
+    return f"""\
+        alphred: 1
+        key: items
+        defaults: {{provider: scripted}}
+        phases:
+          plan:
+            script: [{{report: {{tasks: [quick, held, late]}}}}]
+            transitions: [{{to: implement, for_each: report.tasks, as: task}}]
+          implement:
+            type: command
+            run: >-
+              test {{{{ task }}}} != held || {{ {held}; }};
+              echo {{{{ task }}}} > {{{{ task }}}}.txt
+            transitions: [{{to: join}}]
+          join: {{join: all_done, type: command, run: "ls quick.txt held.txt late.txt"}}
+        """
+
+
+def assert_every_item_merged_once(repo: Path, final: dict[str, Any]) -> None:
+    assert final["status"] == "completed", final
+    assert outcomes(final, "plan") == [("plan", 1, "completed")]  # never planned again
+    assert first_parent_merges(repo, final["branch"]) == [f"alphred(items): merge implement-{i}" for i in (2, 1, 0)]
+
+
 def test_for_each_killed_mid_item_then_worker_takes_it_over_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
     """SPEC §13 on PostgreSQL: kill -9 while one item runs, then `worker --once` merges every item once."""
-    flag, pid_file = repo.parent / "flag", repo.parent / "held.pid"
-    wf = repo.parent / "items.yaml"
-    wf.write_text(
-        textwrap.dedent(
-            f"""\
-            alphred: 1
-            key: items
-            defaults: {{provider: scripted}}
-            phases:
-              plan:
-                script: [{{report: {{tasks: [quick, held, late]}}}}]
-                transitions: [{{to: implement, for_each: report.tasks, as: task}}]
-              implement:
-                type: command
-                run: >-
-                  test {{{{ task }}}} != held || {{ echo $$ > {pid_file}; while [ ! -f {flag} ]; do sleep 0.05; done; }};
-                  echo {{{{ task }}}} > {{{{ task }}}}.txt
-                transitions: [{{to: join}}]
-              join: {{join: all_done, type: command, run: "ls quick.txt held.txt late.txt"}}
-            """
-        )
-    )
-    process = spawn_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=environment(repo.parent))
+    pid_file = repo.parent / "held.pid"
+    body = items_workflow(HELD.format(pid=pid_file, flag=repo.parent / "flag"))
     sql = "select count(*) from run_nodes where node_key like 'implement-%' and status = 'completed'"
-    wait_until(
+    final = killed_then_continued(
+        repo,
+        fresh_postgres_url,
+        body,
         lambda: pid_file.exists() and pid_file.read_text().strip() and count(fresh_postgres_url, sql) == 2,
-        what="items quick and late done, item held running",
-        ignore=(Exception,),  # the schema is still being created
+        "items quick and late done, item held running",
+        via="worker",
     )
-    kill_group(process)
-    flag.touch()
-    worker = run_alphred(
-        "worker", "--once", "--db", fresh_postgres_url, env=environment(repo.parent), cwd=repo, timeout=180
-    )
-    assert worker.returncode == 0, worker.stderr
-    result = alphred(repo, fresh_postgres_url, "status", "1", "--json")
-    final = json.loads(result.stdout)
-    assert final["status"] == "completed", final
-    steps = [(s["phase"], s["attempt"], s["outcome"]) for s in final["steps"]]
-    assert [s for s in steps if s[0] == "plan"] == [("plan", 1, "completed")]  # never planned again
+    assert_every_item_merged_once(repo, final)
+    steps = outcomes(final)
     assert ("implement-1", 1, "interrupted") in steps and ("implement-1", 2, "completed") in steps
-    assert [s for s in steps if s[0] in ("implement-0", "implement-2")] == [
+    assert outcomes(final, "implement-0", "implement-2") == [
         ("implement-0", 1, "completed"),
         ("implement-2", 1, "completed"),
     ]
-    merges = subprocess.run(
-        ["git", "log", "--first-parent", "--format=%s", final["branch"]], cwd=repo, capture_output=True, text=True
-    ).stdout.splitlines()
-    assert [m for m in merges if " merge " in m] == [f"alphred(items): merge implement-{i}" for i in (2, 1, 0)]
+
+
+@pytest.mark.parametrize("via", ["resume", "worker"])
+def test_for_each_killed_mid_merge_then_continued_on_postgresql(repo: Path, fresh_postgres_url: str, via: str) -> None:
+    """SPEC §13 on PostgreSQL: kill -9 between the second item's `git merge` and its record, then `resume` or
+    `worker --once`: the merge is not made twice, the third is made, no item runs again."""
+    wf = repo.parent / "wf.yaml"
+    wf.write_text(textwrap.dedent(items_workflow("true")))
+    env = {**environment(repo.parent), "ALPHRED_CRASH_AT": "merged@2"}
+    crashed = run_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=env)
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert len(first_parent_merges(repo, "alphred/items/1")) == 2  # two merges in git, one recorded
+    final = continued(repo, fresh_postgres_url, via)
+    assert_every_item_merged_once(repo, final)
+    assert sorted(outcomes(final, *(f"implement-{i}" for i in range(3)))) == [
+        (f"implement-{i}", 1, "completed") for i in range(3)
+    ]  # no item ran again

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from uihelpers import GATE, PARALLEL_GATE, QUICK, Runs, Server, held
+from uihelpers import FOR_EACH, GATE, PARALLEL_GATE, QUICK, Runs, Server, held
 
 CHROMIUM = os.environ.get("ALPHRED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
@@ -287,3 +287,22 @@ def test_a_parallel_run_draws_its_branches_side_by_side(
     assert graph.locator('g.node[data-phase="ship"]').get_attribute("data-status") == "completed"
     assert page.locator('svg.timeline g.bar.out-completed[data-phase="ship"]').count() == 1
     assert page.locator("#step-rows tr").count() == 6  # the approval's step row appended
+
+
+def test_a_for_each_is_drawn_as_one_stacked_node_and_its_items_listed(runs: Runs, start_server: Any, page: Any) -> None:
+    assert runs.run(FOR_EACH, name="each.yaml")["status"] == "completed"
+    server: Server = start_server()
+    page.goto(server.url.replace("/?token=", "/runs/1?token="))
+    graph = page.locator("svg.graph")
+    node = graph.locator('g.node[data-phase="implement"]')
+    assert node.count() == 1 and graph.locator('g.node[data-phase^="implement-"]').count() == 0
+    assert node.get_attribute("data-status") == "failed"  # one of its items failed
+    assert node.locator("rect.stack").count() == 2 and "× 4" in (node.text_content() or "")
+    stack = node.locator("rect.stack").first.bounding_box()
+    card = node.locator("rect:not(.stack)").first.bounding_box()
+    assert stack is not None and card is not None and stack["x"] > card["x"]  # the cards behind, offset
+    rows = page.locator("table.items tbody tr")
+    assert rows.count() == 4
+    assert [rows.nth(i).locator("td").first.inner_text() for i in range(4)] == [f"implement-{i}" for i in range(4)]
+    assert rows.nth(2).locator(".badge").inner_text() == "failed"
+    assert rows.nth(2).locator("td").last.inner_text().endswith(".implement-2")

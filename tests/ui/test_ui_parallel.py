@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from uihelpers import PARALLEL, Runs, Server, auth
+from uihelpers import FOR_EACH, PARALLEL, Runs, Server, auth
 
 LOOP = """\
 alphred: 1
@@ -215,3 +215,23 @@ def test_a_phase_report_and_a_provider_are_shown_when_the_status_carries_them(ru
     assert '<dt>severity</dt><dd><span class="text">high</span></dd>' in latest
     assert '<dt>title</dt><dd><span class="text">a &lt;b&gt;</span></dd>' in latest
     assert "<th>provider</th>" in page and "<td>claude</td>" in page
+
+
+def test_a_for_each_is_one_stacked_node_with_a_count_and_its_items_a_table(runs: Runs, make_client: Any) -> None:
+    status = runs.run(FOR_EACH, name="each.yaml")
+    assert status["status"] == "completed"  # join: all_done goes on past the failed item
+    page = make_client().get("/runs/1").text
+    graph = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="graph"') :]
+    graph = graph[: graph.index("</svg>")]
+    nodes = re.findall(r'<g class="node[^"]*" data-phase="([^"]+)"', graph)
+    assert sorted(nodes) == ["implement", "integrate", "plan"]  # one node for the four items
+    assert graph.count('<rect class="stack"') == 2  # drawn as a stack of cards
+    node = re.search(r'<g class="node[^"]*" data-phase="implement" data-status="(\w+)".*?</g>', graph, re.S)
+    assert node is not None and node.group(1) == "failed"  # an item failed: the stack shows it
+    assert "× 4" in node.group(0)
+    items = page[page.index("<h2>Items</h2>") :]
+    items = items[: items.index("</table>")]
+    rows = re.findall(r"<tr><td class=mono>(implement-\d)</td><td>.*?data-status=\"(\w+)\".*?</tr>", items)
+    assert rows == [("implement-0", "completed"), ("implement-1", "completed"), ("implement-2", "failed"),
+                    ("implement-3", "completed")]  # fmt: skip
+    assert "each-ui/1.implement-2" in items  # the failed item's git branch is named (it is kept)

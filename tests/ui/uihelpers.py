@@ -22,6 +22,7 @@ from alphred.cli import app as cli_app
 
 __all__ = [
     "BASE",
+    "FOR_EACH",
     "GATE",
     "PARALLEL",
     "PARALLEL_GATE",
@@ -96,6 +97,25 @@ PARALLEL_GATE = (
       - {to: $fail}
 """
 )
+
+FOR_EACH = """\
+alphred: 1
+key: each-ui
+defaults: {provider: scripted}
+limits: {max_parallel: 2}
+phases:
+  plan:
+    script: [{report: {tasks: [{title: a}, {title: b}, {title: c}, {title: d}]}}]
+    transitions: [{to: implement, for_each: report.tasks, as: task}]
+  implement:
+    type: command
+    run: "echo {{ task.title }} > item-{{ task_index }}.txt; test {{ task.title }} != c"
+    transitions: [{to: integrate}]
+  integrate:
+    join: all_done
+    type: command
+    run: "true"
+"""
 
 QUICK = """\
 alphred: 1

@@ -155,3 +155,83 @@ def test_a_branch_phase_whose_instance_key_cannot_be_stored_is_an_error() -> Non
     too_long = fits.replace("limits: {max_items: 7}\n", "")
     (message,) = errors(too_long)
     assert f"phase '{long_key}' of the for_each of 'plan'" in message and "longer than 64 characters" in message
+
+
+ITEMS = """\
+phases:
+  plan:
+    output:
+      type: object
+      required: [tasks]
+      properties:
+        tasks:
+          type: array
+          items:
+            type: object
+            required: [title]
+            additionalProperties: false
+            properties:
+              title: {type: string}
+              size: {enum: [small, large]}
+              files: {type: array, items: {type: string}}
+    transitions: [{to: implement, for_each: report.tasks, as: task}]
+  implement:
+    prompt: "Implement {{ task.title }} ({{ task_index }}): {{ task.files }}"
+    transitions: [{to: j, when: 'task.size == "small"'}, {to: check}]
+  check:
+    type: command
+    run: "echo {{ task.title }}"
+    transitions: [{to: j}]
+  j: {join: all_done}
+"""
+
+
+def test_an_item_path_is_typed_against_the_item_schema_of_a_typed_list() -> None:
+    assert errors(ITEMS) == []
+    found = errors(ITEMS.replace('"Implement {{ task.title }}', '"Implement {{ task.titel }}'))
+    (message,) = found
+    assert message.startswith("wf.yaml:22:13: error"), message  # line and column (HEAD is 3 lines)
+    assert "unknown path 'task.titel': an item of 'report.tasks' of 'plan' has no 'titel'" in message
+    assert "did you mean 'title'?" in message and "in prompt of 'implement'" in message
+    # a guard of a branch phase, and a later phase of the same branch (command text), are checked too
+    (message,) = errors(ITEMS.replace("when: 'task.size ==", "when: 'task.sise =="))
+    assert ":23:" in message and "has no 'sise'" in message and "did you mean 'size'?" in message
+    (message,) = errors(ITEMS.replace('run: "echo {{ task.title }}"', 'run: "echo {{ task.name }}"'))
+    assert ":26:10:" in message and "has no 'name' (title, size, files)" in message
+    # a value outside the item field's enum, a field read into a string, are the report paths' errors
+    (message,) = errors(ITEMS.replace('task.size == "small"', 'task.size == "smal"'))
+    assert '\'task.size\' is one of "small", "large"; "smal" is not' in message
+    (message,) = errors(ITEMS.replace("{{ task.files }}", "{{ task.title.text }}"))
+    assert "'task.title' is a string, it has no fields" in message
+
+
+def test_an_item_path_is_checked_without_additional_properties_false_too() -> None:
+    # as for typed report paths: a field not in ``properties`` is unknown unless the schema allows others
+    text = ITEMS.replace("            additionalProperties: false\n", "")
+    assert "has no 'titel'" in errors(text.replace("{{ task.title }} (", "{{ task.titel }} ("))[0]
+    opened = text.replace("required: [title]\n", "required: [title]\n            additionalProperties: {}\n")
+    assert errors(opened.replace("{{ task.title }} (", "{{ task.titel }} (")) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # an untyped planner (its report has no ``output:``): its list is not checked
+        ("    output:\n", "    x_output:\n"),
+        # a list whose items are not described, or described by a schema the check does not follow
+        ("          items:\n            type: object\n", "          items:\n            $ref: '#/$defs/x'\n"),
+        ("          items:\n", "          x_items:\n"),
+    ],
+)
+def test_an_item_of_an_untyped_list_stays_unchecked(old: str, new: str) -> None:
+    assert old in ITEMS
+    text = ITEMS.replace(old, new)
+    found = errors(text.replace("{{ task.title }} (", "{{ task.anything }} ("))
+    assert not any("task.anything" in line for line in found), found
+
+
+def test_an_item_path_of_a_for_each_over_another_phases_report_is_typed() -> None:
+    text = ITEMS.replace("for_each: report.tasks", "for_each: phases.plan.report.tasks")
+    assert errors(text) == []
+    (message,) = errors(text.replace("{{ task.title }} (", "{{ task.titel }} ("))
+    assert "an item of 'phases.plan.report.tasks' of 'plan' has no 'titel'" in message
