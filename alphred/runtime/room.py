@@ -77,8 +77,6 @@ class AttemptRoom:
         at the provider's end), then remove the sandbox's private ``/tmp``."""
         if not self._cleared or any(check.run for check in self.phase.checks):
             await self.clear()
-        """``clear``, then remove the sandbox's private ``/tmp``."""
-        await self.clear()
         if self.outputs is not None:
             outputs, self.outputs = self.outputs, None
             await asyncio.to_thread(shutil.rmtree, outputs, True)
