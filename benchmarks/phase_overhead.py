@@ -487,7 +487,9 @@ def main() -> None:
     parser.add_argument("--phases", type=int, default=301, help="phase executions per run (default 301)")
     parser.add_argument("--runs", type=int, default=5, help="runs per system (medians are reported)")
     parser.add_argument(
-        "--quick", action="store_true", help="in-process: 41 phases, 1 run; --cli: --json only, 201 vs 1 visit, 3 rounds (< 1 min)"
+        "--quick",
+        action="store_true",
+        help="in-process: 41 phases, 1 run; --cli: --json only, 201 vs 1 visit, 3 rounds (< 1 min)",
     )
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument("--edits", action="store_true", help=argparse.SUPPRESS)

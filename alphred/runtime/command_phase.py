@@ -124,7 +124,7 @@ async def run_command(
     # subprocess.Popen, not asyncio's subprocess machinery: on Python 3.11 that starts a thread per child to
     # wait for it (ThreadedChildWatcher) and builds a transport per pipe; the shell's exit is polled below
     # anyway (waiting would wait for its pipes too), and only the two pipes need the event loop.
-    process = subprocess.Popen(  # noqa: S603 - argv is the shell and a script of references (no value inside)
+    process = subprocess.Popen(
         confine(argv) if confine is not None else argv,
         cwd=str(cwd),
         stdin=subprocess.DEVNULL,
