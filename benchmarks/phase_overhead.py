@@ -476,6 +476,44 @@ def cli_profile(phases: int, command: bool, top: int = 25) -> None:
             print(f"  {count / max(total, 1) * 100:5.1f}%  {frame}")
 
 
+def cli_instructions(phases: int, compare: str | None = None) -> None:
+    """Instructions per phase, a figure the machine's load does not move: ``valgrind --tool=callgrind`` over
+    ``alphred run --json -q`` (the process and its threads; its children, the command's shell, not counted),
+    N-visit minus 1-visit run, bytecode cached (each run once beforehand); both loops, and ``compare``'s
+    checkout beside this one."""
+    import re
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed")
+    checkouts = [("this checkout", None)] + ([("compare", compare)] if compare else [])
+    rows = []
+    for command in (False, True):
+        for label, source in checkouts:
+            counts = []
+            for visits in (phases, 1):
+                with scratch("callgrind") as tmp:
+                    repo = make_repo(tmp / "repo")
+                    path = tmp / "loop.yaml"
+                    path.write_text(command_workflow_yaml(visits) if command else workflow_yaml(visits, False))
+                    env = subprocess_env()
+                    if source:
+                        env["PYTHONPATH"] = os.pathsep.join((source, env["PYTHONPATH"]))
+                    args = [sys.executable, "-c", ENTRY, "run", str(path), "--json", "-q"]
+                    subprocess.run(args, capture_output=True, env=env, cwd=repo, check=True)  # bytecode cached
+                    path.write_text(path.read_text().replace("key: ", "key: again-", 1))
+                    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}", *args]
+                    done = subprocess.run(grind, capture_output=True, text=True, env=env, cwd=repo, check=True)
+                    found = re.findall(r"Collected : (\d+)", done.stderr)
+                    counts.append((int(found[-1]), int(json.loads(done.stdout)["steps"].__len__())))
+            (long_i, long_s), (short_i, short_s) = counts
+            per = (long_i - short_i) / (long_s - short_s) / 1e6
+            loop = "command loop" if command else "scripted loop"
+            rows.append([f"alphred run --json -q ({loop}), {label}", long_s - short_s, f"{per:.2f}"])
+    print(f"\nInstructions per phase (callgrind, {phases}-visit minus 1-visit run, children not counted):\n")
+    print(table(rows, ["system", "steps", "M instructions/phase"]))
+
+
 def per_step_ms(result: dict[str, Any]) -> float:
     """Orchestration overhead per step in milliseconds."""
     return float((result["loop_s"] - result["provider_s"]) / result["steps"] * 1000)
@@ -497,6 +535,7 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="measure whole `alphred run` processes (the CLI figure)")
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
     parser.add_argument("--profile", action="store_true", help="py-spy over one CLI run: top costs per thread")
+    parser.add_argument("--callgrind", action="store_true", help="instructions per phase (valgrind), both loops")
     parser.add_argument("--compare", help="with --cli: another Alphred checkout measured in the same rounds")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
@@ -509,6 +548,9 @@ def main() -> None:
     if args.profile:
         for command in (False, True):
             cli_profile(41 if args.quick else args.cli_phases, command)
+        return
+    if args.callgrind:
+        cli_instructions(11 if args.quick else 21, os.path.abspath(args.compare) if args.compare else None)
         return
     if args.cli:
         compare = os.path.abspath(args.compare) if args.compare else None

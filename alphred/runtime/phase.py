@@ -154,13 +154,30 @@ async def _end(
         due = datetime.now(UTC) + timedelta(seconds=float(wait))
         ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, wake_at=due))
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
-    verdict = await asyncio.to_thread(read_result, ctx, phase, outcome.result)  # a typed answer is validated
-    if verdict.exit_code is not None:
-        stats.details["exit_code"] = verdict.exit_code
-    if outcome.result.metadata.get("dry_run"):
-        stats.details["dry_run"] = True
+    result = outcome.result
+
+    def verdict_of() -> Verdict:  # in a worker thread: a typed answer is validated
+        verdict = read_result(ctx, phase, result)
+        if verdict.exit_code is not None:
+            stats.details["exit_code"] = verdict.exit_code
+        if result.metadata.get("dry_run"):
+            stats.details["dry_run"] = True
+        return verdict
+
+    if not phase.checks:  # one thread hop for the verdict and the attempt's end
+
+        def read_and_end() -> PhaseCompleted | PhaseFailed | CiWaiting:
+            verdict = verdict_of()
+
+            def complete() -> PhaseCompleted | PhaseFailed:
+                return complete_attempt(ctx, phase, attempt, visit, verdict, stats, None, resolving)
+
+            return _ended(ctx, sink, stats, complete, seal, (phase.key, attempt))
+
+        return await asyncio.to_thread(read_and_end)
+    verdict = await asyncio.to_thread(verdict_of)
     checked = None
-    if verdict.problem is None and not verdict.violations and phase.checks:
+    if verdict.problem is None and not verdict.violations:
         checked = await _check(ctx, state, phase, verdict, stats, sink, room)
 
     def complete() -> PhaseCompleted | PhaseFailed:
