@@ -505,7 +505,7 @@ def cli_instructions(phases: int, compare: str | None = None) -> None:
                     grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}", *args]
                     done = subprocess.run(grind, capture_output=True, text=True, env=env, cwd=repo, check=True)
                     found = re.findall(r"Collected : (\d+)", done.stderr)
-                    counts.append((int(found[-1]), int(json.loads(done.stdout)["steps"].__len__())))
+                    counts.append((int(found[-1]), len(json.loads(done.stdout)["steps"])))
             (long_i, long_s), (short_i, short_s) = counts
             per = (long_i - short_i) / (long_s - short_s) / 1e6
             loop = "command loop" if command else "scripted loop"
