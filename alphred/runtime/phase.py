@@ -95,7 +95,7 @@ async def run_attempt(
     sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
     room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
-    flusher = asyncio.create_task(_flush_periodically(sink))
+    flusher = _PeriodicFlush(sink)
     try:
         await room.open()
         events = _events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
@@ -106,7 +106,8 @@ async def run_attempt(
         return await _end(ctx, state, phase, end, stats, sink, outcome, failure, resolving, seal, room)
     finally:
         flusher.cancel()
-        await asyncio.shield(room.close())
+        if not room.settled:  # a scripted phase has nothing to close: no task for it
+            await asyncio.shield(room.close())
         if sink.pending:  # the attempt raised or was cancelled before ``_ended`` wrote its last events
             await asyncio.shield(asyncio.to_thread(sink.flush))
 
@@ -323,11 +324,31 @@ async def _flush_when_woken(sink: EventSink, wake: asyncio.Event) -> None:
         await asyncio.to_thread(sink.flush)
 
 
-async def _flush_periodically(sink: EventSink) -> None:
-    """Write buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent."""
-    while True:
-        await asyncio.sleep(FLUSH_EVERY_SECONDS)
-        await asyncio.to_thread(sink.flush)
+class _PeriodicFlush:
+    """Writes buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent: a timer,
+    and a task only when it fires (an attempt shorter than the interval costs no task)."""
+
+    def __init__(self, sink: EventSink) -> None:
+        self._sink = sink
+        self._loop = asyncio.get_running_loop()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._task = self._loop.create_task(self._flush())
+
+    async def _flush(self) -> None:
+        await asyncio.to_thread(self._sink.flush)
+        self._timer = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+
+    def cancel(self) -> None:
+        """Stop (a flush under way in its thread finishes; the sink's lock keeps the batches in order)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._task is not None:
+            self._task.cancel()
 
 
 def _events_for(
