@@ -30,6 +30,7 @@ Usage::
     pip install -r benchmarks/requirements.txt   # the peers (dev-only)
     python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]          # in-process
     python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
+    python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
 """
 
@@ -356,13 +357,38 @@ def cli_langgraph(phases: int, command: bool) -> tuple[float, float, int]:
     return wall, cpu, int(json.loads(out.stdout.strip().splitlines()[-1])["steps"])
 
 
-def cli_main(phases: int, runs: int, compare: str | None = None) -> None:
+def resolved(values: list[float]) -> bool:
+    """Whether per-phase samples resolve a figure: every sample positive and their spread smaller than their
+    median (a 1-visit run's jitter larger than the N-visit run's extra work gives noise, not a figure)."""
+    middle = median(values)
+    return middle > 0 and min(values) > 0 and max(values) - min(values) < middle
+
+
+def ratio_line(name: str, mine: tuple[list[float], list[float]], peer: tuple[list[float], list[float]]) -> str:
+    """``name / LangGraph`` with the wall and the CPU ratio, each with its verdict; a peer figure the samples
+    do not resolve (negative, or noise larger than the figure) gives no ratio and never ``met``."""
+    parts = []
+    for what, own, other in (("wall", mine[0], peer[0]), ("CPU", mine[1], peer[1])):
+        if not resolved(other):
+            parts.append(f"{what}: peer not resolved ({median(other):.2f} ms, {spread(other)}: noise; more rounds)")
+            continue
+        ratio = median(own) / median(other)
+        sure = "" if resolved(own) else ", own figure noisy"
+        parts.append(f"{what} {ratio:.2f}x (goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}{sure})")
+    return f"{name} / LangGraph: " + "; ".join(parts)
+
+
+def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = False) -> None:
     """The command-line figures: every system's N-visit and 1-visit process alternating, ``runs`` rounds;
-    ``compare``: another checkout measured in the same rounds (before/after figures)."""
+    ``compare``: another checkout measured in the same rounds (before/after figures).
+
+    Per phase = (N-visit run - 1-visit run) / extra steps, paired within a round (same load), median of the
+    rounds; the ratio to LangGraph is printed for wall and CPU time, or "not resolved" when the peer's
+    samples are noise. ``quick``: ``--json`` only (not ``--json -q`` too), one warm-up per checkout."""
     systems: list[tuple[str, Callable[[int], tuple[float, float, int]]]] = []
     for command in (False, True):
         loop = "command loop" if command else "scripted loop"
-        for flags, quiet in (("--json", False), ("--json -q", True)):
+        for flags, quiet in (("--json", False),) if quick else (("--json", False), ("--json -q", True)):
             run = functools.partial(cli_alphred, command=command, quiet=quiet)
             systems.append((f"alphred run {flags} ({loop})", run))
             if compare:
@@ -372,42 +398,51 @@ def cli_main(phases: int, runs: int, compare: str | None = None) -> None:
             systems.append((f"LangGraph + SqliteSaver ({loop})", functools.partial(cli_langgraph, command=command)))
     if not peer_available("langgraph"):
         print("note: langgraph not installed (pip install -r benchmarks/requirements.txt); no peer figure")
-    for _, measure_one in systems:  # warm the file cache and the bytecode
+    began = time.perf_counter()
+    load = os.getloadavg()
+    for _, measure_one in systems[:3] if quick else systems:  # warm the file cache and the bytecode
         measure_one(1)
     long: dict[str, list[tuple[float, float, int]]] = {name: [] for name, _ in systems}
     short: dict[str, list[tuple[float, float, int]]] = {name: [] for name, _ in systems}
-    for _ in range(runs):
-        for name, measure_one in systems:
-            long[name].append(measure_one(phases))
-            short[name].append(measure_one(1))
-    per_phase: dict[str, float] = {}
-    per_phase_cpu: dict[str, float] = {}
+    for round_ in range(runs):
+        order = systems if round_ % 2 == 0 else systems[::-1]  # no system always follows the same one
+        for name, measure_one in order:
+            if round_ % 2 == 0:
+                long[name].append(measure_one(phases))
+                short[name].append(measure_one(1))
+            else:
+                short[name].append(measure_one(1))
+                long[name].append(measure_one(phases))
+    samples: dict[str, tuple[list[float], list[float]]] = {}
     rows = []
     for name, _ in systems:
         steps = long[name][0][2] - short[name][0][2]
         walls = [(a[0] - b[0]) / steps * 1000 for a, b in zip(long[name], short[name], strict=True)]
         cpus = [(a[1] - b[1]) / steps * 1000 for a, b in zip(long[name], short[name], strict=True)]
-        per_phase[name] = median(walls)
-        per_phase_cpu[name] = median(cpus)
+        samples[name] = (walls, cpus)
         one = median([b[0] for b in short[name]]) * 1000
-        rows.append([name, steps, f"{per_phase[name]:.2f}", spread(walls), f"{median(cpus):.2f}", f"{one:.0f}"])
-    print(f"\nPer phase at the command line: {phases}-visit run minus 1-visit run, median of {runs} round(s):\n")
-    print(table(rows, ["system", "steps", "ms/phase", "range", "CPU ms/phase", "1-visit run ms"]))
+        rows.append(
+            [name, steps, f"{median(walls):.2f}", spread(walls), f"{median(cpus):.2f}", spread(cpus), f"{one:.0f}"]
+        )
+    after = os.getloadavg()
+    print(f"\nPer phase at the command line: {phases}-visit run minus 1-visit run, paired per round, median of")
+    print(f"{runs} round(s); load average {load[0]:.2f} at the start, {after[0]:.2f} at the end; ", end="")
+    print(f"{time.perf_counter() - began:.0f} s in all:\n")
+    header = ["system", "steps", "ms/phase", "range", "CPU ms/phase", "CPU range", "1-visit run ms"]
+    print(table(rows, header))
     print()
-    for name in per_phase:
+    for name in samples:
         if name.startswith("alphred"):  # this checkout and --compare, each against the peer
             loop = name[name.index("(") :]
             peer = f"LangGraph + SqliteSaver {loop}"
-            if peer in per_phase:
-                ratio = per_phase[name] / per_phase[peer]
-                goal = f"goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}"
-                cpu = per_phase_cpu[name] / per_phase_cpu[peer] if per_phase_cpu[peer] > 0 else float("nan")
-                print(f"{name} / LangGraph: {ratio:.2f}x wall ({goal}), {cpu:.2f}x CPU")
+            if peer in samples:
+                print(ratio_line(name, samples[name], samples[peer]))
 
 
-def cli_profile(phases: int, top: int = 25) -> None:
+def cli_profile(phases: int, command: bool, top: int = 25) -> None:
     """py-spy (every thread, idle waits left out) over one N-visit ``alphred run --json -q`` of the scripted
-    loop: the top inclusive costs on the event loop's thread and on the worker threads, in % of samples."""
+    loop (``command``: the command loop): the top inclusive costs on the event loop's thread and on the
+    worker threads, in % of samples."""
     import collections
     import shutil
 
@@ -415,7 +450,7 @@ def cli_profile(phases: int, top: int = 25) -> None:
     with scratch("profile") as tmp:
         repo = make_repo(tmp / "repo")
         path = tmp / "loop.yaml"
-        path.write_text(workflow_yaml(phases, False))
+        path.write_text(command_workflow_yaml(phases) if command else workflow_yaml(phases, False))
         out = tmp / "spy.txt"
         args = [spy, "record", "-r", "500", "-f", "raw", "-o", str(out), "--", sys.executable, "-c", ENTRY]
         args += ["run", str(path), "--json", "-q"]
@@ -423,6 +458,7 @@ def cli_profile(phases: int, top: int = 25) -> None:
         if done.returncode != 0:
             raise SystemExit(f"py-spy failed:\n{done.stderr[-3000:]}")
         lines = out.read_text().splitlines()
+    print(f"\n== {'command' if command else 'scripted'} loop, {phases} visits ==")
     idle = ("thread.py:81)", "selectors.py:468)")  # a worker thread waiting for work, the loop waiting for I/O
     for title, marker in (("event loop thread", "Runner.run (asyncio"), ("worker threads", "_WorkItem.run")):
         inclusive: collections.Counter[str] = collections.Counter()
@@ -440,6 +476,44 @@ def cli_profile(phases: int, top: int = 25) -> None:
             print(f"  {count / max(total, 1) * 100:5.1f}%  {frame}")
 
 
+def cli_instructions(phases: int, compare: str | None = None) -> None:
+    """Instructions per phase, a figure the machine's load does not move: ``valgrind --tool=callgrind`` over
+    ``alphred run --json -q`` (the process and its threads; its children, the command's shell, not counted),
+    N-visit minus 1-visit run, bytecode cached (each run once beforehand); both loops, and ``compare``'s
+    checkout beside this one."""
+    import re
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed")
+    checkouts = [("this checkout", None)] + ([("compare", compare)] if compare else [])
+    rows = []
+    for command in (False, True):
+        for label, source in checkouts:
+            counts = []
+            for visits in (phases, 1):
+                with scratch("callgrind") as tmp:
+                    repo = make_repo(tmp / "repo")
+                    path = tmp / "loop.yaml"
+                    path.write_text(command_workflow_yaml(visits) if command else workflow_yaml(visits, False))
+                    env = subprocess_env()
+                    if source:
+                        env["PYTHONPATH"] = os.pathsep.join((source, env["PYTHONPATH"]))
+                    args = [sys.executable, "-c", ENTRY, "run", str(path), "--json", "-q"]
+                    subprocess.run(args, capture_output=True, env=env, cwd=repo, check=True)  # bytecode cached
+                    path.write_text(path.read_text().replace("key: ", "key: again-", 1))
+                    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}", *args]
+                    done = subprocess.run(grind, capture_output=True, text=True, env=env, cwd=repo, check=True)
+                    found = re.findall(r"Collected : (\d+)", done.stderr)
+                    counts.append((int(found[-1]), len(json.loads(done.stdout)["steps"])))
+            (long_i, long_s), (short_i, short_s) = counts
+            per = (long_i - short_i) / (long_s - short_s) / 1e6
+            loop = "command loop" if command else "scripted loop"
+            rows.append([f"alphred run --json -q ({loop}), {label}", long_s - short_s, f"{per:.2f}"])
+    print(f"\nInstructions per phase (callgrind, {phases}-visit minus 1-visit run, children not counted):\n")
+    print(table(rows, ["system", "steps", "M instructions/phase"]))
+
+
 def per_step_ms(result: dict[str, Any]) -> float:
     """Orchestration overhead per step in milliseconds."""
     return float((result["loop_s"] - result["provider_s"]) / result["steps"] * 1000)
@@ -450,13 +524,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--phases", type=int, default=301, help="phase executions per run (default 301)")
     parser.add_argument("--runs", type=int, default=5, help="runs per system (medians are reported)")
-    parser.add_argument("--quick", action="store_true", help="smoke mode: 41 phases, 1 run")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="in-process: 41 phases, 1 run; --cli: --json only, 201 vs 1 visit, 3 rounds (< 1 min)",
+    )
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument("--edits", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--command", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--cli", action="store_true", help="measure whole `alphred run` processes (the CLI figure)")
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
     parser.add_argument("--profile", action="store_true", help="py-spy over one CLI run: top costs per thread")
+    parser.add_argument("--callgrind", action="store_true", help="instructions per phase (valgrind), both loops")
     parser.add_argument("--compare", help="with --cli: another Alphred checkout measured in the same rounds")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
@@ -467,11 +546,15 @@ def main() -> None:
         print(json.dumps(WORKERS[args.worker](args.phases, args.edits, **extra)))
         return
     if args.profile:
-        cli_profile(41 if args.quick else args.cli_phases)
+        for command in (False, True):
+            cli_profile(41 if args.quick else args.cli_phases, command)
+        return
+    if args.callgrind:
+        cli_instructions(11 if args.quick else 21, os.path.abspath(args.compare) if args.compare else None)
         return
     if args.cli:
         compare = os.path.abspath(args.compare) if args.compare else None
-        cli_main(*((41, 1) if args.quick else (args.cli_phases, args.runs)), compare=compare)
+        cli_main(*((201, 3) if args.quick else (args.cli_phases, args.runs)), compare=compare, quick=args.quick)
         return
     phases, runs = (41, 1) if args.quick else (args.phases, args.runs)
     variants = [("alphred", False, "Alphred (no edits: change detection only)")]

@@ -9,9 +9,10 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from alphred.errors import VALUE_TOO_LARGE, CommandTimeoutError, UnsafeCommandError
 from alphred.git.command import REPOSITORY_VARIABLES
@@ -120,26 +121,32 @@ async def run_command(
     metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
     yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
     argv = [shell_path(shell), "-c", command]
-    process = await asyncio.create_subprocess_exec(
-        *(confine(argv) if confine is not None else argv),
+    # subprocess.Popen, not asyncio's subprocess machinery: on Python 3.11 that starts a thread per child to
+    # wait for it (ThreadedChildWatcher) and builds a transport per pipe; the shell's exit is polled below
+    # anyway (waiting would wait for its pipes too), and only the two pipes need the event loop.
+    process = subprocess.Popen(
+        confine(argv) if confine is not None else argv,
         cwd=str(cwd),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         start_new_session=True,
         env=command_environment(os.environ if environ is None else environ),
     )
     groups.register(process.pid)
+    loop = asyncio.get_running_loop()
+    pipes: list[asyncio.BaseTransport] = []
+    try:
+        streams = [await _stream(loop, pipe, pipes) for pipe in (process.stdout, process.stderr)]
+    except BaseException:
+        await _stopped(process, pipes)
+        raise
     # Bounded: when the events are not taken as fast as the command writes (the database is slower), the
     # readers wait, the pipes fill and the command blocks on its writes — memory stays flat (back-pressure).
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=QUEUED_LINES)
-    readers = [
-        asyncio.create_task(_pump(process.stdout, "stdout", queue)),
-        asyncio.create_task(_pump(process.stderr, "stderr", queue)),
-    ]
+    readers = [asyncio.create_task(_pump(stream, name, queue)) for stream, name in zip(streams, NAMES, strict=True)]
     tail: list[str] = []
     tail_chars = 0
-    loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout if timeout else None
     drain_until: float | None = None  # set when the shell exits: how long its output may still drain
     poll = POLL_SECONDS[0]  # the shell's exit is noticed by polling: wait() would wait for its pipes too
@@ -153,7 +160,7 @@ async def run_command(
                 item = await asyncio.wait_for(queue.get(), wait)
             except TimeoutError:
                 now = loop.time()
-                if process.returncode is not None and drain_until is None:
+                if process.poll() is not None and drain_until is None:
                     _kill_leftovers(process)  # children die with the shell; what they held open closes
                     drain_until = now + DRAIN_SECONDS
                 elif drain_until is not None and now >= drain_until:
@@ -171,10 +178,10 @@ async def run_command(
             while tail_chars > REPORT_TAIL_CHARS and len(tail) > 1:
                 tail_chars -= len(tail.pop(0))
             yield ProviderEvent(EventType.TOOL_RESULT, line.rstrip("\n"), metadata={"stream": stream})
-        code = process.returncode
+        code = process.poll()
         if code is None:  # both streams closed, the shell still runs
             remaining = None if deadline is None else max(deadline - loop.time(), 0.001)
-            code = await asyncio.wait_for(process.wait(), remaining)
+            code = await _exited(process, remaining)
         finished = True
     except TimeoutError:
         await _kill_group(process)
@@ -186,6 +193,8 @@ async def run_command(
         groups.unregister(process.pid)
         for reader in readers:
             reader.cancel()
+        for pipe in pipes:
+            pipe.close()
     report = "".join(tail)[-REPORT_TAIL_CHARS:]
     yield result_event(report, None, None, exit_code=code)
 
@@ -234,7 +243,47 @@ def _cut_marker(count: int) -> str:
     return f"[... {count} more characters of this line cut by alphred]\n"
 
 
-def _kill_leftovers(process: asyncio.subprocess.Process) -> None:
+NAMES = ("stdout", "stderr")
+
+
+async def _stream(
+    loop: asyncio.AbstractEventLoop, pipe: IO[bytes] | None, transports: list[asyncio.BaseTransport]
+) -> asyncio.StreamReader:
+    """A StreamReader over one of the child's pipes, read by the event loop (its transport goes to
+    ``transports``, closed with the command)."""
+    reader = asyncio.StreamReader(loop=loop)
+    assert pipe is not None
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), pipe)
+    transports.append(transport)
+    return reader
+
+
+async def _stopped(process: subprocess.Popen[bytes], transports: list[asyncio.BaseTransport]) -> None:
+    """The command could not be watched: kill its group, close what was opened."""
+    await _kill_group(process)
+    groups.unregister(process.pid)
+    for transport in transports:
+        transport.close()
+    for pipe in (process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
+async def _exited(process: subprocess.Popen[bytes], timeout: float | None) -> int:
+    """Wait (polling, as the command's loop does) until the shell exits; its exit code. TimeoutError after
+    ``timeout`` seconds (None: no limit)."""
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout is None else loop.time() + timeout
+    poll = POLL_SECONDS[0]
+    while (code := process.poll()) is None:
+        if deadline is not None and loop.time() >= deadline:
+            raise TimeoutError
+        await asyncio.sleep(poll if deadline is None else max(min(poll, deadline - loop.time()), 0.0))
+        poll = min(poll * 2, POLL_SECONDS[1])
+    return code
+
+
+def _kill_leftovers(process: subprocess.Popen[bytes]) -> None:
     """SIGKILL what is left of the command's process group (children of a shell that has exited)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
@@ -246,16 +295,16 @@ def command_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return {key: value for key, value in environ.items() if key not in GIT_REPOSITORY_VARIABLES}
 
 
-async def _kill_group(process: asyncio.subprocess.Process) -> None:
+async def _kill_group(process: subprocess.Popen[bytes]) -> None:
     """SIGTERM the process group, then SIGKILL it after a short grace period."""
-    if process.returncode is not None:
+    if process.poll() is not None:
         _kill_leftovers(process)
         return
     for sig, wait in ((signal.SIGTERM, KILL_GRACE_SECONDS), (signal.SIGKILL, 5.0)):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, sig)
         try:
-            await asyncio.wait_for(process.wait(), wait)
+            await _exited(process, wait)
             break
         except TimeoutError:
             continue

@@ -97,7 +97,7 @@ class Persister:
                 self.run_id, self.owner, self.ttl, node_key=effect.phase
             ):
                 raise LeaseLostError(self.run_id)
-            tx.set_node_status(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt, **effect.values)
+            tx.move_node(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt, **effect.values)
         elif isinstance(effect, RecordStep):
             stats = measured.get((effect.phase, effect.attempt))  # None: an attempt settled on take-over
             details = dict(stats.details) if stats else {}

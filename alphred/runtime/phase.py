@@ -95,7 +95,7 @@ async def run_attempt(
     sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
     room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
-    flusher = asyncio.create_task(_flush_periodically(sink))
+    flusher = _PeriodicFlush(sink)
     try:
         await room.open()
         events = _events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
@@ -106,7 +106,8 @@ async def run_attempt(
         return await _end(ctx, state, phase, end, stats, sink, outcome, failure, resolving, seal, room)
     finally:
         flusher.cancel()
-        await asyncio.shield(room.close())
+        if not room.settled:  # a scripted phase has nothing to close: no task for it
+            await asyncio.shield(room.close())
         if sink.pending:  # the attempt raised or was cancelled before ``_ended`` wrote its last events
             await asyncio.shield(asyncio.to_thread(sink.flush))
 
@@ -154,13 +155,30 @@ async def _end(
         due = datetime.now(UTC) + timedelta(seconds=float(wait))
         ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, wake_at=due))
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
-    verdict = await asyncio.to_thread(read_result, ctx, phase, outcome.result)  # a typed answer is validated
-    if verdict.exit_code is not None:
-        stats.details["exit_code"] = verdict.exit_code
-    if outcome.result.metadata.get("dry_run"):
-        stats.details["dry_run"] = True
+    result = outcome.result
+
+    def verdict_of() -> Verdict:  # in a worker thread: a typed answer is validated
+        verdict = read_result(ctx, phase, result)
+        if verdict.exit_code is not None:
+            stats.details["exit_code"] = verdict.exit_code
+        if result.metadata.get("dry_run"):
+            stats.details["dry_run"] = True
+        return verdict
+
+    if not phase.checks:  # one thread hop for the verdict and the attempt's end
+
+        def read_and_end() -> PhaseCompleted | PhaseFailed | CiWaiting:
+            verdict = verdict_of()
+
+            def complete() -> PhaseCompleted | PhaseFailed:
+                return complete_attempt(ctx, phase, attempt, visit, verdict, stats, None, resolving)
+
+            return _ended(ctx, sink, stats, complete, seal, (phase.key, attempt))
+
+        return await asyncio.to_thread(read_and_end)
+    verdict = await asyncio.to_thread(verdict_of)
     checked = None
-    if verdict.problem is None and not verdict.violations and phase.checks:
+    if verdict.problem is None and not verdict.violations:
         checked = await _check(ctx, state, phase, verdict, stats, sink, room)
 
     def complete() -> PhaseCompleted | PhaseFailed:
@@ -306,11 +324,31 @@ async def _flush_when_woken(sink: EventSink, wake: asyncio.Event) -> None:
         await asyncio.to_thread(sink.flush)
 
 
-async def _flush_periodically(sink: EventSink) -> None:
-    """Write buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent."""
-    while True:
-        await asyncio.sleep(FLUSH_EVERY_SECONDS)
-        await asyncio.to_thread(sink.flush)
+class _PeriodicFlush:
+    """Writes buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent: a timer,
+    and a task only when it fires (an attempt shorter than the interval costs no task)."""
+
+    def __init__(self, sink: EventSink) -> None:
+        self._sink = sink
+        self._loop = asyncio.get_running_loop()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._task = self._loop.create_task(self._flush())
+
+    async def _flush(self) -> None:
+        await asyncio.to_thread(self._sink.flush)
+        self._timer = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+
+    def cancel(self) -> None:
+        """Stop (a flush under way in its thread finishes; the sink's lock keeps the batches in order)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._task is not None:
+            self._task.cancel()
 
 
 def _events_for(

@@ -72,13 +72,17 @@ class AttemptRoom:
             await asyncio.to_thread(kill_attempt_processes, self.marker)
         self._cleared = True
 
+    @property
+    def settled(self) -> bool:
+        """Whether ``close`` has nothing to do (no process to look for, no sandbox or output directory)."""
+        looked = not self.spawns or (self._cleared and not any(check.run for check in self.phase.checks))
+        return looked and self.sandbox is None and self.outputs is None
+
     async def close(self) -> None:
         """``clear`` (again, unless it ran and nothing could start since: no ``run`` check follows the clear
         at the provider's end), then remove the sandbox's private ``/tmp``."""
         if not self._cleared or any(check.run for check in self.phase.checks):
             await self.clear()
-        """``clear``, then remove the sandbox's private ``/tmp``."""
-        await self.clear()
         if self.outputs is not None:
             outputs, self.outputs = self.outputs, None
             await asyncio.to_thread(shutil.rmtree, outputs, True)

@@ -63,6 +63,9 @@ class RunFiles:
     limit: int  # limits.max_artifact_bytes, per area
     memory: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # areas with no stored file, as this runner last read or wrote them (it holds the run's lease: nobody else
+    # stores the run's files while it runs): an attempt that leaves them empty needs no read
+    _empty: set[str] = field(default_factory=set, repr=False)
 
     @property
     def areas(self) -> dict[str, Path]:
@@ -94,7 +97,10 @@ class RunFiles:
         written = 0
         with store.reading() as tx:
             for area, directory in self.areas.items():
-                for record in tx.run_files(self.run_id, area):
+                records = tx.run_files(self.run_id, area)
+                if not records:
+                    self._empty.add(area)
+                for record in records:
                     target = safe_target(directory, record.path)
                     if target is None or not _stale(target, record):
                         continue
@@ -114,12 +120,16 @@ class RunFiles:
                 total = sum(f.size for f in files)
                 if total > self.limit:
                     raise ArtifactsTooLargeError(_too_large(area, total, self.limit, files))
+            if all(not files and area in self._empty for area, files in found.items()):
+                return 0  # nothing here, nothing stored: nothing to read or write
             with store.reading() as tx:
                 stored = {area: {r.path: r for r in tx.run_files(self.run_id, area)} for area in found}
             changed = {area: _changed(files, stored[area]) for area, files in found.items()}
             gone = {area: set(stored[area]) - {f.path for f in files} for area, files in found.items()}
+            self._empty = {area for area, files in found.items() if not stored[area]}
             if not any(changed.values()) and not any(gone.values()):
                 return 0
+            self._empty = set()  # written below: read again next time
             count = 0
             with store.transaction() as tx:
                 for area, files in changed.items():

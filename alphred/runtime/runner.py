@@ -183,7 +183,7 @@ class Runner:
                 raise LeaseLostError(self.run_id)
             event, posted = fed.popleft()
             new, effects = transition(state, event)
-            if new != state or effects:
+            if effects or (new is not state and new != state):  # the deep comparison only when needed
                 await self._persist(new, effects, posted)
             state = new
             if self.supervisor.deadline is None and effects:

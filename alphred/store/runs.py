@@ -305,6 +305,11 @@ class RunOps:
         ``started_at`` is set and ``completed_at`` cleared. An ended status sets ``completed_at``. Leaving
         ``running`` drops the lease. Explicit ``fields`` win over these defaults.
         """
+        node_id = self.move_node(run_id, node_key, new, **fields)
+        return node_record(self._conn.execute(_NODE_BY_ID, {"_id": node_id}).one())
+
+    def move_node(self, /, run_id: int, node_key: str, new: str, **fields: Any) -> int:
+        """``set_node_status`` without reading the row back (the runner's transitions): its ``run_nodes.id``."""
         extra = checked_fields(fields, NODE_FIELDS, "phase")
         row = self._conn.execute(_LOCKED_NODE, {"_run_id": run_id, "_node_key": node_key}).first()
         if row is None:
@@ -320,7 +325,7 @@ class RunOps:
             values.update(lease_owner=None, lease_expires_at=None)
         values.update(extra)
         self._conn.execute(_UPDATE_NODE_BY_ID, {**values, "_id": row.id})
-        return node_record(self._conn.execute(_NODE_BY_ID, {"_id": row.id}).one())
+        return int(row.id)
 
     def update_node(self, /, run_id: int, node_key: str, **fields: Any) -> NodeRecord:
         """Set non-status fields of a phase (decision, exit_code, tokens, visits, ...) and return it."""

@@ -56,6 +56,7 @@ class WriteCounter:
         self.inserting = 0  # transactions that insert rows, event-only batches apart
         self.event_batches = 0
         self.steps_without_events = 0  # transitions recording a step whose attempt's events came apart
+        self.reads = 0  # read transactions (``BEGIN``)
         self._open = threading.local()
 
     def attach(self, engine: Any) -> None:
@@ -67,6 +68,8 @@ class WriteCounter:
     def _statement(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         if statement.startswith("BEGIN IMMEDIATE"):
             self._open.statements = []
+        elif statement.strip() == "BEGIN":
+            self.reads += 1
         elif getattr(self._open, "statements", None) is not None:
             self._open.statements.append(statement.lstrip().upper())
 
@@ -85,9 +88,10 @@ class WriteCounter:
                 self.steps_without_events += 1
 
 
-def run_counted(repo: Path, visits: int) -> tuple[int, int]:
-    """(steps, write transactions other than event batches) of one in-process run of ``loop(visits)``."""
-    path = workflow(repo, loop(visits))
+def run_counted(repo: Path, visits: int, text: str | None = None) -> tuple[int, int, int]:
+    """(steps, write transactions other than event batches, read transactions) of one in-process run of
+    ``loop(visits)`` (or of ``text``)."""
+    path = workflow(repo, text or loop(visits))
     registry = default_registry()
     loaded = load_workflow(path, providers=registry)
     location, url = resolve_for_write(str(locate_repository(repo).root), None)
@@ -103,15 +107,50 @@ def run_counted(repo: Path, visits: int) -> tuple[int, int]:
         record = start_run(workspace, loaded, RunOptions(), registry)
     assert record.status.value == "completed", (record.status, record.reason)
     assert counter.steps_without_events == 0  # each attempt's last events went with its outcome
-    return record.steps, counter.inserting
+    return record.steps, counter.inserting, counter.reads
 
 
 def test_an_unchanged_phase_costs_one_write_transaction(repo: Path) -> None:
-    short_steps, short_writes = run_counted(repo, 5)
-    long_steps, long_writes = run_counted(repo, 15)
+    short_steps, short_writes, short_reads = run_counted(repo, 5)
+    long_steps, long_writes, long_reads = run_counted(repo, 15)
     assert long_steps - short_steps == 10
     # every extra phase: the transition that records it (with its events, artifacts and the next start)
     assert long_writes - short_writes == long_steps - short_steps
+    # and two reads: the attempt's preparation and the pause flag at its end (the run's file areas, empty
+    # and known empty, are not read again)
+    assert long_reads - short_reads == 2 * (long_steps - short_steps)
+
+
+COMMANDS = """\
+defaults: {max_visits: 20}
+limits: {max_steps: 20, max_stalls: 20}
+phases:
+  check:
+    type: command
+    run: "true"
+    transitions: [{to: tidy, max: 2}, {to: $end}]
+  tidy:
+    type: command
+    run: "true"
+    transitions: [{to: check}]
+"""
+
+
+def test_a_command_attempt_looks_for_its_leftover_processes_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from alphred.runtime import room
+
+    looks: list[str] = []
+    real = room.kill_attempt_processes
+
+    def counted(marker: str) -> int:
+        looks.append(marker)
+        return real(marker)
+
+    monkeypatch.setattr(room, "kill_attempt_processes", counted)
+    steps, _, _ = run_counted(repo, 0, COMMANDS)
+    assert steps == 5
+    assert len(looks) == steps  # at the stream's end; ``close`` does not look again (no ``run`` check follows)
+    assert len(set(looks)) == steps
 
 
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").is_file(), reason="Linux /proc")
