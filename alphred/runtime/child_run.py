@@ -187,7 +187,7 @@ def _find_or_create(
             base_sha=head,
             base_ref=parent.branch,
             head_sha=head,
-            worktree_path=str(ctx.worktree),
+            worktree_path=None,  # the parent's: recorded there only, so that no cleanup of the child removes it
             repo_path=parent.repo_path,
             parent_run_id=ctx.run_id,
             parent_step=child_step(phase.key, visit, attempt),

@@ -70,6 +70,8 @@ def status_object(
         "started_at": _time(run.started_at),
         "completed_at": _time(run.completed_at),
         "wake_at": _time(run.wake_at),  # paused by a usage limit: when it goes on (SPEC §15); else null
+        "parent_run_id": run.parent_run_id,  # a sub-workflow's run (SPEC §13): its parent run and step
+        "parent_step": run.parent_step,
         "phases": phases,
     }
     if steps is not None:
