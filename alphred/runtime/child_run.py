@@ -48,7 +48,7 @@ from alphred.runtime.crash import crash_point
 from alphred.runtime.observer import RunObserver
 from alphred.runtime.options import RunOptions
 from alphred.runtime.takeover import settle
-from alphred.store import RunRecord, SqlRunStore
+from alphred.store import RunRecord, SqlRunStore, StepRecord
 from alphred.store.owners import lease_free, lease_ttl
 from alphred.workflow import Limits, Phase, Workflow
 
@@ -175,7 +175,7 @@ def _find_or_create(
     head = ctx.worktrees.head_sha(ctx.worktree)
     with store.transaction() as tx:
         found = _child_of_visit(tx.child_runs(ctx.run_id), phase.key, visit)
-        if found is not None and not _replaced(found, state, phase.key):
+        if found is not None and not _replaced(found, tx.list_steps(ctx.run_id), phase.key):
             return found, False
         parent = tx.get_run(ctx.run_id)
         tree_id, _version = tx.compile(phase.child)
@@ -210,14 +210,15 @@ def _child_of_visit(children: list[RunRecord], phase: str, visit: int) -> RunRec
     return best[1] if best is not None else None
 
 
-def _replaced(child: RunRecord, state: RunState, phase: str) -> bool:
+def _replaced(child: RunRecord, steps: list[StepRecord], phase: str) -> bool:
     """True when a new child replaces ``child``: it failed or was cancelled, and the parent recorded the
     attempt that ran it as failed (a kill before that record reports the same failure again)."""
     if child.status not in (RunStatus.FAILED, RunStatus.CANCELLED):
         return False
     parts = _step_parts(child.parent_step)
     attempt = parts[2] if parts is not None else 0
-    return any(s.phase == phase and s.attempt == attempt and s.outcome is StepOutcome.FAILED for s in state.history)
+    failed = StepOutcome.FAILED.value
+    return any(s.phase == phase and s.attempt == attempt and s.outcome.value == failed for s in steps)
 
 
 async def _drive(ctx: PhaseContext, host: ChildHost, workflow: Workflow, record: RunRecord) -> RunRecord:
@@ -272,34 +273,40 @@ def host_location(ctx: PhaseContext) -> Any:
     return ctx.worktrees.location
 
 
-def _final_state(store: SqlRunStore, workflow: Workflow, record: RunRecord) -> RunState | None:
+@dataclass(frozen=True)
+class _Final:
+    """How the child ended: its last state and its steps."""
+
+    state: RunState | None
+    steps: list[StepRecord]
+
+
+def _final_state(store: SqlRunStore, workflow: Workflow, record: RunRecord) -> _Final:
     snapshot = store.run_snapshot(record.id)
-    if snapshot.engine is None:
-        return None
-    return state_from_json(workflow, snapshot.engine)
+    state = state_from_json(workflow, snapshot.engine) if snapshot.engine is not None else None
+    return _Final(state, store.list_steps(record.id))
 
 
-def _final_report(state: RunState | None) -> tuple[str, str | None, Any]:
+def _final_report(final: _Final) -> tuple[str, str | None, Any]:
     """The child's final report and decision: its last ``output:``-typed phase's report when it has one,
     else its last completed phase's report; the decision of that step (else the last decision made)."""
-    if state is None:
+    state = final.state
+    done = [s for s in final.steps if s.outcome.value == StepOutcome.COMPLETED.value]
+    if state is None or not done:
         return "", None, None
-    done = [s for s in state.history if s.outcome is StepOutcome.COMPLETED]
-    if not done:
-        return "", None, None
-    typed = [s for s in done if state.workflow.has_phase(s.phase) and state.workflow.phase(s.phase).output is not None]
+    workflow = state.workflow
+    typed = [s for s in done if workflow.has_phase(s.phase) and workflow.phase(s.phase).output is not None]
     chosen = (typed or done)[-1]
     report = state.phase(chosen.phase).report
-    decision = chosen.decision or next((s.decision for s in reversed(done) if s.decision), None)
+    made = [state.phase(s.phase).decision for s in reversed(done) if state.phase(s.phase).decision]
+    decision = state.phase(chosen.phase).decision or next(iter(made), None)
     if isinstance(report, dict):
-        return "", decision, report
+        return "", decision, {key: value for key, value in report.items() if key != "decision"} or None
     return str(report or ""), decision, None
 
 
-def _failed_phase(state: RunState | None) -> str:
-    if state is None:
-        return ""
-    failed = [s for s in state.history if s.outcome is StepOutcome.FAILED]
+def _failed_phase(final: _Final) -> str:
+    failed = [s for s in final.steps if s.outcome.value == StepOutcome.FAILED.value]
     if not failed:
         return ""
     last = failed[-1]

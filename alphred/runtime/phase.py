@@ -328,8 +328,8 @@ def _events_for(
         return checked_stream("pull_request", pull_request_events(ctx, state, phase))
     if phase.type is PhaseType.CI:
         return checked_stream("ci", ci_events(ctx, state, phase))
-    if phase.type is PhaseType.WORKFLOW:  # SPEC §13: a child run on this branch
-        return checked_stream("workflow", child_events(ctx, state, phase, attempt, visit))
+    if phase.type is PhaseType.WORKFLOW:  # SPEC §13: a child run on this branch (ends in a result or raises)
+        return child_events(ctx, state, phase, attempt, visit)
     values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)

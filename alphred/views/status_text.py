@@ -176,9 +176,9 @@ def child_lines(store: SqlRunStore, record: RunRecord, paint: Painter, place: Pl
     lines: list[str] = []
     pad = "  " * depth
     if depth == 1 and record.parent_run_id is not None:
-        step = (record.parent_step or "").partition("#")[0]
+        phase = (record.parent_step or "").partition("#")[0]
         parent = place.alphred(f"status {record.parent_run_id}")
-        lines.append(f"sub-workflow of run {record.parent_run_id} (phase {step}): {parent}")
+        lines.append(f"sub-workflow of run {record.parent_run_id} (phase {phase}): {parent}")
     children = store.child_runs(record.id)
     if children and depth == 1:
         lines.append("sub-workflows:")
