@@ -153,9 +153,7 @@ def _back_to_node_types(conn: Connection, old: str) -> None:
     assert new in ddl
     cookie = conn.exec_driver_sql("PRAGMA schema_version").scalar_one()
     conn.exec_driver_sql("PRAGMA writable_schema = ON")
-    conn.exec_driver_sql(
-        "UPDATE sqlite_master SET sql = ? WHERE name = 'tree_nodes'", (ddl.replace(new, old),)
-    )
+    conn.exec_driver_sql("UPDATE sqlite_master SET sql = ? WHERE name = 'tree_nodes'", (ddl.replace(new, old),))
     conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
     conn.exec_driver_sql("PRAGMA writable_schema = OFF")
 

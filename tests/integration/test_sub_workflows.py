@@ -98,7 +98,9 @@ def test_parent_child_parent_commit_on_one_branch_and_the_child_report_routes(re
     own = alphred(repo, "status", "2").stdout
     assert "sub-workflow of run 1 (phase sub)" in own
     refused = alphred(repo, "resume", "2")
-    assert refused.returncode == 2 and "it is a sub-workflow of run 1: alphred resume 1 continues both" in refused.stderr
+    assert (
+        refused.returncode == 2 and "it is a sub-workflow of run 1: alphred resume 1 continues both" in refused.stderr
+    )
 
 
 def test_a_failing_child_fails_the_attempt_with_its_reason(repo: Path) -> None:
