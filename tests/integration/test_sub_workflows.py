@@ -231,7 +231,7 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
     going = start(repo, "resume", "1") if how == "resume" else start(repo, "worker", "--once")
     wait_for(lambda: _child_waiting(repo, 2))
     _open_gate(fifo)  # only the new attempt's reader can take it: the dead attempt's process was killed
-    out, err = going.communicate(timeout=120)
+    _out, err = going.communicate(timeout=120)
     assert going.returncode == 0, err
     final = status(repo)
     assert final["status"] == "completed", err
