@@ -352,6 +352,14 @@ class Workflow:
                 return t.alias
         return None
 
+    def all_phases(self) -> tuple[Phase, ...]:
+        """Its phases, then those of its sub-workflows (SPEC §13), depth first: every phase a run may start."""
+        found = list(self.phases)
+        for phase in self.phases:
+            if phase.child is not None:
+                found.extend(phase.child.all_phases())
+        return tuple(found)
+
     @cached_property
     def parallel(self) -> bool:
         """True when the workflow has a fan-out (parallel branches, SPEC §8)."""
