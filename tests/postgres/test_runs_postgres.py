@@ -224,3 +224,31 @@ def test_for_each_killed_mid_item_then_worker_takes_it_over_on_postgresql(repo: 
         ["git", "log", "--first-parent", "--format=%s", final["branch"]], cwd=repo, capture_output=True, text=True
     ).stdout.splitlines()
     assert [m for m in merges if " merge " in m] == [f"alphred(items): merge implement-{i}" for i in (2, 1, 0)]
+
+
+def test_a_sub_workflow_runs_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    """SPEC §13 on PostgreSQL: the child run (parent_run_id, parent_step) commits on the parent's branch;
+    `runs` lists the parent only, `status` shows the child under it."""
+    (repo.parent / "child.yaml").write_text(
+        "alphred: 1\nkey: child\ninputs:\n  word: {required: true}\n"
+        "phases:\n  inner: {type: command, run: 'echo {{ inputs.word }} > inner.txt'}\n"
+    )
+    wf = repo.parent / "wf.yaml"
+    wf.write_text(
+        "alphred: 1\nkey: wf\nphases:\n"
+        "  sub: {type: workflow, uses: child.yaml, with: {word: hello}, transitions: [{to: last}]}\n"
+        "  last: {type: command, run: cat inner.txt}\n"
+    )
+    result = alphred(repo, fresh_postgres_url, "run", str(wf), "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert [(s["phase"], s["outcome"]) for s in status["steps"]] == [("sub", "completed"), ("last", "completed")]
+    shown = json.loads(alphred(repo, fresh_postgres_url, "status", "1", "--json").stdout)
+    [child] = shown["children"]
+    assert (child["parent_run_id"], child["parent_step"], child["inputs"]) == (1, "sub#1.1", {"word": "hello"})
+    assert [r["run_id"] for r in json.loads(alphred(repo, fresh_postgres_url, "runs", "--json").stdout)] == [1]
+    log = subprocess.run(
+        ["git", "log", "--format=%s", status["branch"]], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert log[0] == "alphred(child): inner [visit 1]"  # `last` only reads: no commit of its own
+    assert count(fresh_postgres_url, "select count(*) from workflow_runs where parent_run_id = 1") == 1
