@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -304,3 +305,28 @@ def test_cancel_of_a_paused_parent_cancels_its_child(repo: Path, tmp_path: Path)
     cancelled = alphred(repo, "cancel", "1")
     assert cancelled.returncode == 0, cancelled.stderr
     assert [(row[0], row[1]) for row in _runs(repo)] == [(1, "cancelled"), (2, "cancelled")]
+
+
+def test_ctrl_c_interrupts_child_and_parent_and_resume_continues_both(repo: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: _child_waiting(repo))
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert _runs(repo) == [(1, "paused", "interrupted", None), (2, "paused", "interrupted", 1)]
+    going = start(repo, "resume", "1")
+    wait_for(lambda: _child_waiting(repo, 2))
+    _open_gate(fifo)
+    _out, err = going.communicate(timeout=120)
+    assert going.returncode == 0, err
+    assert steps(status(repo)) == [("sub", 1, "interrupted"), ("sub", 2, "completed")]
+    assert steps(status(repo, 2)) == [
+        ("work", 1, "completed"),
+        ("wait", 1, "interrupted"),
+        ("wait", 2, "completed"),
+        ("after", 1, "completed"),
+    ]
