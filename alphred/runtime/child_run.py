@@ -47,6 +47,7 @@ from alphred.runtime.attempt_context import PhaseContext
 from alphred.runtime.crash import crash_point
 from alphred.runtime.observer import RunObserver
 from alphred.runtime.options import RunOptions
+from alphred.runtime.supervisor import CANCEL, INTERRUPT
 from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore, StepRecord
 from alphred.store.owners import lease_free, lease_ttl
@@ -54,7 +55,6 @@ from alphred.workflow import Limits, Phase, Workflow
 
 CHILD_RUN_FAILED = "CHILD_RUN_FAILED"
 CHILD_RUN_BUSY = "CHILD_RUN_BUSY"
-INTERRUPT = "interrupt"  # as ``supervisor.INTERRUPT`` (the parent's stop reasons are passed on as they are)
 
 
 class ChildStopped(Exception):
@@ -87,6 +87,7 @@ class ChildHost:
     options: RunOptions
     observer: RunObserver
     stop_reason: Callable[[], str | None]
+    stop_parent: Callable[[str], None]  # the parent's ``Supervisor.request_stop``
 
 
 def child_step(phase: str, visit: int, attempt: int) -> str:
@@ -135,6 +136,9 @@ async def child_events(
         said = f"sub-workflow run {record.id} ({child.key}) completed"
         yield result_event(text or said, decision=decision, report=report, child_run_id=record.id)
         return
+    if record.status is RunStatus.CANCELLED and await asyncio.to_thread(_parent_cancelled, ctx.store, ctx.run_id):
+        host.stop_parent(CANCEL)  # the child saw the cancel first: the parent is cancelled too, not failed
+        raise ChildStopped(record.id, record.status.value, record.reason)
     if record.status in (RunStatus.FAILED, RunStatus.CANCELLED):
         where = _failed_phase(final)
         why = record.reason or record.status.value
@@ -266,6 +270,10 @@ def _prepare(ctx: PhaseContext, host: ChildHost, workflow: Workflow, record: Run
 
 def _parent_pausing(store: SqlRunStore, run_id: int) -> bool:
     return store.run_requests(run_id)[0]
+
+
+def _parent_cancelled(store: SqlRunStore, run_id: int) -> bool:
+    return store.run_requests(run_id)[1]
 
 
 def host_location(ctx: PhaseContext) -> Any:

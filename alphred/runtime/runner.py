@@ -134,7 +134,8 @@ class Runner:
         self.branches = BranchScheduler(store, self.ctx, self.start_phase, options.keep_worktree)
         self.supervisor.signals = not nested  # a sub-workflow's runner: its parent's handles Ctrl+C (SPEC §13)
         stop_reason = lambda: self.supervisor.stop  # noqa: E731
-        self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason)
+        stop = self.supervisor.request_stop
+        self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason, stop)
 
     def _child_runner(self, workflow: Workflow, run_id: int, options: RunOptions, observer: RunObserver) -> Runner:
         """The nested runner of a workflow phase's child run (SPEC §13): same store, providers, worktree and

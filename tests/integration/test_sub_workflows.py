@@ -330,3 +330,17 @@ def test_ctrl_c_interrupts_child_and_parent_and_resume_continues_both(repo: Path
         ("wait", 2, "completed"),
         ("after", 1, "completed"),
     ]
+
+
+def test_cancel_of_a_running_parent_cancels_both(repo: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: _child_waiting(repo))
+    cancelled = alphred(repo, "cancel", "1")
+    assert cancelled.returncode == 0, cancelled.stderr
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 3, err
+    assert [(row[0], row[1]) for row in _runs(repo)] == [(1, "cancelled"), (2, "cancelled")]
