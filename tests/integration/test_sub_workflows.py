@@ -344,3 +344,22 @@ def test_cancel_of_a_running_parent_cancels_both(repo: Path, tmp_path: Path) -> 
     _out, err = process.communicate(timeout=120)
     assert process.returncode == 3, err
     assert [(row[0], row[1]) for row in _runs(repo)] == [(1, "cancelled"), (2, "cancelled")]
+
+
+def test_kill_right_after_the_child_is_created_then_resume_uses_that_child(repo: Path) -> None:
+    child_file(repo, CHILD)
+    wf = workflow(repo, PARENT)
+    crashed = alphred(repo, "run", str(wf), env=base_env(repo.parent) | {"ALPHRED_CRASH_AT": "child_run_created"})
+    assert crashed.returncode == -signal.SIGKILL
+    assert _runs(repo) == [(1, "running", None, None), (2, "pending", None, 1)]  # the intent: created, not started
+    resumed = alphred(repo, "resume", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    final = json.loads(resumed.stdout)
+    assert steps(final) == [
+        ("first", 1, "completed"),
+        ("sub", 1, "interrupted"),
+        ("sub", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+    assert [r[0] for r in _runs(repo)] == [1, 2]  # no second child
+    assert steps(status(repo, 2)) == [("work", 1, "completed"), ("review", 1, "completed")]
