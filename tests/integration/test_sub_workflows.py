@@ -363,3 +363,13 @@ def test_kill_right_after_the_child_is_created_then_resume_uses_that_child(repo:
     ]
     assert [r[0] for r in _runs(repo)] == [1, 2]  # no second child
     assert steps(status(repo, 2)) == [("work", 1, "completed"), ("review", 1, "completed")]
+
+
+def test_the_offline_sub_workflow_example_runs(repo: Path) -> None:
+    example = Path(__file__).resolve().parents[1] / "fixtures" / "workflows" / "sub-workflow-offline.yaml"
+    done = alphred(repo, "run", str(example), "--json")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout)
+    assert steps(final) == [("plan", 1, "completed"), ("implement", 1, "completed"), ("review", 1, "completed")]
+    assert git(repo, "show", f"{final['branch']}:tested.txt") == "Add the --config flag"
+    assert [s[0] for s in steps(status(repo, 2))] == ["implement", "test", "judge"]
