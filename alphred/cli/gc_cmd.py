@@ -24,5 +24,6 @@ def gc(repo: str | None, db: str | None, dry_run: bool) -> int:
     for leftover in found:
         owner = f"run {leftover.run_id}" if leftover.run_id is not None else "no run"
         click.echo(f"{verb} {leftover.path} ({owner}: {leftover.why})")
-    click.echo(f"gc: {verb} {len(found)} worktree(s)", err=True)
+    files = sum(1 for leftover in found if leftover.files)
+    click.echo(f"gc: {verb} {len(found) - files} worktree(s), {files} run files director(ies)", err=True)
     return 0

@@ -2,11 +2,15 @@
 
 It removes the worktrees of every completed or cancelled run, its parallel branches' included (failed runs
 keep theirs for inspection and ``retry``), and directories of runs that do not exist; a run whose process
-still holds its lease removes its worktrees itself. Branches are never deleted.
+still holds its lease removes its worktrees itself. Branches are never deleted. The same runs' files
+directories (``.alphred/runs/<id>``: ``$ALPHRED_ARTIFACTS``, ``$ALPHRED_MEMORY``, SPEC §17) go too: what
+they held is stored with the run after every phase (``alphred artifacts`` still prints it, a ``resume``
+writes it back). Removing a directory is safe to repeat: a kill half-way leaves the rest to the next ``gc``.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from alphred.git import GitWorktrees, RepoLocation
@@ -18,7 +22,9 @@ from alphred.runtime.cleanup import (
     remove_worktree,
     runs_with_worktrees,
 )
+from alphred.runtime.run_files import run_directory
 from alphred.store import SqlRunStore
+from alphred.store.owners import lease_free
 
 
 def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> list[Leftover]:
@@ -45,13 +51,33 @@ def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> lis
         elif record.status.value in ENDED_FOR_GC:
             # a parallel branch's worktree (``<run>.<phase>``) is removed alone: the run's own path stays recorded
             found.append(Leftover(None if dot else record.id, child, f"run {record.status.value}"))
+    found += _run_files(store, location, held)
     if dry_run:
         return found
+    for leftover in [f for f in found if f.files]:
+        shutil.rmtree(leftover.path, ignore_errors=True)  # safe to repeat; what it held is stored
+    found_worktrees = [f for f in found if not f.files]
     worktrees = GitWorktrees(location)
-    for leftover in found:
+    for leftover in found_worktrees:
         if leftover.run_id is not None:
             remove_worktree(store, worktrees, leftover.run_id, leftover.path)
         elif leftover.path.exists():
             worktrees.remove(leftover.path)
     worktrees.prune()
+    return found
+
+
+def _run_files(store: SqlRunStore, location: RepoLocation, held: set[int]) -> list[Leftover]:
+    """The files directories (``.alphred/runs/<id>``) of completed and cancelled runs no process holds, and
+    of runs that do not exist."""
+    directory = run_directory(location.alphred_dir, 0).parent
+    found: list[Leftover] = []
+    for child in sorted(directory.iterdir(), key=lambda p: p.name) if directory.is_dir() else ():
+        if not child.name.isdigit() or int(child.name) in held or not child.is_dir() or child.is_symlink():
+            continue
+        record = store.find_run(int(child.name))
+        if record is None:
+            found.append(Leftover(None, child, "no such run", files=True))
+        elif record.status.value in ENDED_FOR_GC and lease_free(record.lease_owner, record.lease_expires_at):
+            found.append(Leftover(record.id, child, f"run {record.status.value}, its files stored", files=True))
     return found

@@ -30,6 +30,7 @@ from alphred.errors import NO_RESULT, AttemptInterruptedError, InvalidRequestErr
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, ProviderOptions, Readiness, result_event
 from alphred.providers.classification import classify_text, provider_error, tail, usage_limit
+from alphred.providers.codex_descriptor import header_refusal, header_variable
 from alphred.providers.codex_errors import (
     CODEX_BAD_SETTINGS,
     CODEX_CRASH,
@@ -40,7 +41,6 @@ from alphred.providers.codex_errors import (
     KIND_CODES,
 )
 from alphred.providers.contract import answer_schema, cap_text, compose_prompt, decision_and_report, token_count
-from alphred.providers.mcp_client import REFERENCE
 from alphred.workflow.model import MCP_PREFIX
 
 ENV_BIN = "ALPHRED_CODEX_BIN"
@@ -194,20 +194,15 @@ def mcp_arguments(options: ProviderOptions) -> list[str]:
         if server.url is not None:
             put(server.name, "url", server.url)
             for header, value in server.headers:
-                whole = REFERENCE.fullmatch(value)
-                bearer = REFERENCE.fullmatch(value.removeprefix("Bearer ")) if value.startswith("Bearer ") else None
-                if header.lower() == "authorization" and bearer is not None:
-                    put(server.name, "bearer_token_env_var", bearer.group(1))
-                elif whole is not None:
-                    put(server.name, f"env_http_headers.{json.dumps(header)}", whole.group(1))
-                elif REFERENCE.search(value) is None:
-                    put(server.name, f"http_headers.{json.dumps(header)}", value)
+                form = header_variable(header, value)  # validate refused the None case already
+                if form is None:
+                    raise InvalidRequestError(header_refusal(server.name, value), code=CODEX_BAD_SETTINGS)
+                if form[0] == "bearer":
+                    put(server.name, "bearer_token_env_var", form[1])
+                elif form[0] == "env":
+                    put(server.name, f"env_http_headers.{json.dumps(header)}", form[1])
                 else:
-                    raise InvalidRequestError(
-                        f"codex takes a header of MCP server '{server.name}' either literal, '${{NAME}}' or "
-                        f"(Authorization) 'Bearer ${{NAME}}', not {value!r}",
-                        code=CODEX_BAD_SETTINGS,
-                    )
+                    put(server.name, f"http_headers.{json.dumps(header)}", value)
         else:
             put(server.name, "command", server.command or "")
             put(server.name, "args", list(server.args))

@@ -20,7 +20,6 @@ anything else from the SDK         internal          yes        OPENAI_INTERNAL
 
 from __future__ import annotations
 
-import email.utils
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -134,6 +133,8 @@ def retry_after_seconds(
         return None
     seconds = _non_negative(value)
     if seconds is None:
+        import email.utils  # here, not at the top: ~10 ms of start-up for every command loading the descriptor
+
         try:
             moment = email.utils.parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):

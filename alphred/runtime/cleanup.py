@@ -25,11 +25,13 @@ ENDED_FOR_GC = (RunStatus.COMPLETED.value, RunStatus.CANCELLED.value)
 
 @dataclass(frozen=True)
 class Leftover:
-    """A worktree that can go: its run (None when no run owns the directory) and why."""
+    """A worktree (or with ``files`` a run's files directory) that can go: its run (None when no run owns
+    the directory) and why."""
 
     run_id: int | None
     path: Path
     why: str
+    files: bool = False
 
 
 def remove_worktree(store: SqlRunStore, worktrees: GitWorktrees, run_id: int, path: Path) -> None:

@@ -1,8 +1,8 @@
 """Typed outputs (SPEC §12): a phase's ``output:`` JSON Schema, checked against the draft 2020-12 meta-schema
 with located errors, the ``decision`` merged in, and the static type of a path into the report it describes.
 
-``jsonschema`` is imported only when a file has an ``output:`` (``alphred validate`` of other files loads
-nothing more).
+``jsonschema`` is imported only when an ``output:`` schema is not valid (``meta_schema.is_valid_schema`` says
+yes to valid ones without it), to tell where and why.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from alphred.workflow import fields as f
+from alphred.workflow.meta_schema import is_valid_schema
 from alphred.workflow.yaml_source import Collector, did_you_mean
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -50,7 +51,10 @@ def read_output(node: yaml.Node, key: str, out: Collector) -> dict[str, Any] | N
     if declared is not None and str(declared).rstrip("#") != DRAFT_2020_12:
         out.error(_node_at(node, ("$schema",)), f"'output' schemas are JSON Schema draft 2020-12 ({DRAFT_2020_12})")
         return None
-    errors = sorted(_meta_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if is_valid_schema(data):  # the common case, without importing jsonschema
+        errors = []
+    else:
+        errors = sorted(_meta_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     for error in errors:
         where = _node_at(node, tuple(error.absolute_path))
         location = "/".join(str(p) for p in error.absolute_path)

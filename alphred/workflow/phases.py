@@ -256,9 +256,10 @@ def _agent(
             )
     elif sandbox is not None and "sandbox" not in names(keys):
         out.error(sandbox, "'sandbox' must be a mapping ({network: false}), true or false")
+    whole = fields  # what the provider's phase check sees: ``mcp:`` and ``tools:`` too
     fields = _tooling(key, provider, keys, fields, work, out)
     settings = {name: node for name, node in fields.items() if name != "fallback"}
-    work.options = read_settings(keys, key, key_node, settings, work.decisions, out)
+    work.options = read_settings(keys, key, key_node, settings, work.decisions, out, whole=whole)
     if "fallback" in fields:
         work.fallback = _fallbacks(reading, key, fields["fallback"], work, fields.get("sandbox"))
 

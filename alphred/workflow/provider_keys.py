@@ -145,12 +145,15 @@ def read_settings(
     fields: Mapping[str, yaml.Node],
     decisions: Iterable[str],
     out: Collector,
+    whole: Mapping[str, yaml.Node] | None = None,
 ) -> dict[str, Any]:
-    """Read a phase's provider keys (those present) in declared order, then run the provider's phase check."""
+    """Read a phase's provider keys (those present) in declared order, then run the provider's phase check
+    (which sees ``whole``, every key of the phase, when given: ``mcp:``, ``tools:``)."""
     settings: dict[str, Any] = {}
     for key in keys.phase_keys:
         if key.name in fields:
             settings[key.name] = key.read(KeyValue(key.name, fields[key.name], phase, out))
     if keys.validate_phase is not None:
-        keys.validate_phase(ProviderPhase(phase, node, fields, settings, tuple(decisions), out))
+        seen = fields if whole is None else whole
+        keys.validate_phase(ProviderPhase(phase, node, seen, settings, tuple(decisions), out))
     return settings

@@ -318,3 +318,28 @@ def test_a_worker_in_another_checkout_takes_the_run_over_with_its_artifacts_and_
     assert (other / ".alphred" / "runs" / "1" / "artifacts" / "notes.md").read_text() == "notes\n"
     assert (other / ".alphred" / "runs" / "1" / "memory" / "m.txt").read_text() == "first\n"
     assert "saved by run 1" in alphred(other, "memory", "kept", "--db", url, env=env).stdout
+
+
+def test_gc_removes_the_files_directory_of_an_ended_run_and_keeps_a_failed_ones(repo: Path) -> None:
+    """``alphred gc`` removed a completed run's worktree but left ``.alphred/runs/<id>`` behind for ever."""
+    wf = workflow(repo, WRITE_READ)
+    assert alphred(repo, "run", str(wf)).returncode == 0
+    failing = repo.parent / "fail.yaml"
+    failing.write_text(
+        'alphred: 1\nkey: fails\nphases:\n  go: {type: command, run: "echo kept > $ALPHRED_ARTIFACTS/why.txt; false"}\n'
+    )
+    assert alphred(repo, "run", str(failing)).returncode == 1
+    runs = repo / ".alphred" / "runs"
+    (runs / "99" / "artifacts").mkdir(parents=True)  # a run the database does not know
+    assert sorted(p.name for p in runs.iterdir()) == ["1", "2", "99"]
+    listed = alphred(repo, "gc", "--dry-run")
+    assert listed.returncode == 0 and str(runs / "1") in listed.stdout and str(runs / "99") in listed.stdout
+    assert sorted(p.name for p in runs.iterdir()) == ["1", "2", "99"]  # a dry run removes nothing
+    done = alphred(repo, "gc")
+    assert done.returncode == 0, done.stderr
+    assert "run 1: run completed, its files stored" in done.stdout and "2 run files director(ies)" in done.stderr
+    assert sorted(p.name for p in runs.iterdir()) == ["2"]  # the failed run keeps its files (for retry)
+    kept = alphred(repo, "artifacts", "1", "notes/plan.md")  # what the directory held is still the run's
+    assert kept.returncode == 0 and kept.stdout == "plan for caching\n", kept.stderr
+    again = alphred(repo, "gc")
+    assert again.returncode == 0 and "removed 0 worktree(s), 0 run files director(ies)" in again.stderr

@@ -131,15 +131,30 @@ def test_a_running_phase_streams_its_events_live(runs: Runs, start_server: Any) 
 
 
 class _Sleeps:
-    """A recording stand-in for asyncio.sleep that really sleeps (briefly)."""
+    """A recording stand-in for asyncio.sleep that really sleeps (briefly), and can be held: after ``hold()``
+    the streams park in their next pause (``parked`` is set) until ``release()``, so that a test changes the
+    database while no read is under way."""
 
     def __init__(self) -> None:
         self.calls: list[float] = []
+        self.running = threading.Event()
+        self.running.set()
+        self.parked = threading.Event()
+
+    def hold(self) -> None:
+        self.parked.clear()
+        self.running.clear()
+
+    def release(self) -> None:
+        self.running.set()
 
     async def __call__(self, seconds: float) -> None:
         import asyncio
 
         self.calls.append(seconds)
+        if not self.running.is_set():
+            self.parked.set()
+            await asyncio.to_thread(self.running.wait)
         await asyncio.sleep(0.01)
 
 
@@ -199,15 +214,20 @@ def test_ctrl_c_with_open_streams_exits_cleanly(runs: Runs, start_server: Any) -
 
 def test_a_stream_says_once_when_the_database_cannot_be_read(runs: Runs, in_process_server: Any) -> None:
     runs.gate()
-    base, app, _sleeps = in_process_server
+    base, app, sleeps = in_process_server
     database = runs.repo / ".alphred" / "alphred.db"
     with httpx.stream("GET", f"{base}/runs/1/stream", headers=auth(), timeout=30) as response:
         messages = sse_messages(response)
         next(m for m in messages if m["event"] == "status")
+        # The stream is parked between two reads while the file goes bad: a read in the middle would see a
+        # valid database without the run (the WAL gone, the file truncated) and rightly say `gone`.
+        sleeps.hold()
+        assert sleeps.parked.wait(timeout=60), "the stream never paused"
         app.state.data.close()  # the server's connections go; the file goes bad under it
         for name in ("alphred.db-wal", "alphred.db-shm"):
             (database.parent / name).unlink(missing_ok=True)
         database.write_bytes(b"no longer a database " * 400)
+        sleeps.release()
         failure = next(m for m in messages if m["event"] != "event")
     assert failure["event"] == "unavailable" and failure["data"]["code"] == "DATABASE_CORRUPT"
     assert "unreadable" in failure["data"]["message"]

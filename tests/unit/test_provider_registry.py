@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from alphred.providers import (
 from alphred.providers.base import ProviderEvent, result_event
 from alphred.providers.registry import BUILTIN, STALE_INSTALL
 from alphred.providers.scripted import SCRIPTED, ScriptedProvider
+from alphred.workflow.provider_keys import declares
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,6 +87,31 @@ def test_a_workflow_of_builtin_providers_lists_no_entry_point_but_a_plugin_name_
         "assert registry.names[:4] == ('claude', 'codex', 'openai', 'scripted')\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_default_key_of_a_builtin_provider_lists_no_entry_point() -> None:
+    """``defaults: {permission_mode: plan}`` (the parallel-review template) is a claude key: found without
+    listing the installed entry points (a search over every provider used to list them first)."""
+    listed: list[int] = []
+
+    def discover() -> dict[str, Any]:
+        listed.append(1)
+        return {"aaa-plugin": lambda: ProviderDescriptor("aaa-plugin", FakeProvider)}
+
+    registry = ProviderRegistry({"scripted": ScriptedProvider, "fake": FakeProvider}, discover=discover)
+    assert declares(registry, "options") and not listed
+    assert any(name == "fake" for name in registry) and not listed  # the search stopped at a known name
+    assert [*iter(registry)] == ["fake", "scripted", "aaa-plugin"] and listed == [1]  # known first, then listed
+    assert registry.names == ("aaa-plugin", "fake", "scripted") and list(registry) == ["fake", "scripted", "aaa-plugin"]
+    code = (
+        "import sys\n"
+        "from alphred.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
+        "assert 'importlib.metadata' not in sys.modules, 'listed the entry points'\n"
+    )
+    template = ROOT / "alphred" / "templates" / "parallel-review.yaml"
+    done = subprocess.run([sys.executable, "-c", code, "validate", str(template)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
 

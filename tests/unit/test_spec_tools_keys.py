@@ -156,3 +156,37 @@ def test_the_schema_takes_the_keys() -> None:
         pass
     else:
         raise AssertionError("a server with both command and url passed the schema")
+
+
+def test_a_header_codex_cannot_send_is_refused_at_validate_where_it_is_written() -> None:
+    """codex takes a header's value as written, from one variable, or as ``Bearer ${NAME}`` (Authorization):
+    a mix such as ``key ${TOKEN}`` used to be refused only when the phase ran."""
+    text = """\
+        alphred: 1
+        key: wf
+        defaults:
+          mcp:
+            docs: {url: "https://h.test/mcp", env: [T], headers: {X-Key: "key ${T}", Authorization: "Bearer ${T}"}}
+        phases:
+          a:
+            provider: codex
+            prompt: hi
+            mcp:
+              web:
+                url: "https://h.test/mcp"
+                env: [T, U]
+                headers: {X-Plain: "v", X-Env: "${T}", Authorization: "Bearer ${T}", X-Two: "${T}${U}"}
+          b:
+            provider: codex
+            prompt: hi
+          c:
+            provider: claude
+            prompt: hi
+        """
+    errors = diagnostics(text)
+    assert errors == [
+        "wf.yaml:5:66: error: codex takes a header of MCP server 'docs' either literal, '${NAME}' or "
+        "(Authorization) 'Bearer ${NAME}', not 'key ${T}'",
+        "wf.yaml:14:85: error: codex takes a header of MCP server 'web' either literal, '${NAME}' or "
+        "(Authorization) 'Bearer ${NAME}', not '${T}${U}'",
+    ], errors  # phase b gets the default (refused there), claude (phase c) sends any header
