@@ -29,7 +29,7 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
     from alphred.providers.dryrun import DryRunProvider
     from alphred.workflow import PhaseType
 
-    agents = [p for p in workflow.phases if p.type is PhaseType.AGENT and p.provider]
+    agents = [p for p in workflow.all_phases() if p.type is PhaseType.AGENT and p.provider]  # sub-workflows' too
     if dry_run:
         from alphred.providers.dryrun_reports import stub_reports
 

@@ -62,6 +62,11 @@ def continue_run(
     (``workspace.waits``), and a run that hits a limit again waits again.
     """
     record = find_run(workspace.store, run_id)
+    if record.parent_run_id is not None:  # SPEC §13: a sub-workflow's run goes on only inside its parent's
+        raise RunStateError(
+            run_id, record.status.value, action, record.reason,
+            f"it is a sub-workflow of run {record.parent_run_id}: alphred resume {record.parent_run_id} continues both",
+        )  # fmt: skip
     if (
         action == "resume"
         and workspace.waits

@@ -54,4 +54,7 @@ def request_cancel(workspace: Workspace, run_id: int) -> str:
     first = [CancelRequested()]
     drive(workspace, stored.workflow, run_id, worktree, stored.options, ProviderRegistry({}), owner, stored.state,
           first, stored.runtime)  # fmt: skip
+    for child in store.child_runs(run_id):  # SPEC §13: its sub-workflows' runs are cancelled with it
+        if child.status not in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED):
+            request_cancel(workspace, child.id)
     return f"run {run_id} cancelled"

@@ -81,6 +81,8 @@ class PhaseContext:
     describe: PullRequestText | None = None  # writes a pull_request phase's title and body
     # ``environ`` without its secrets, per phase ``env:`` list: built once per run, not once per attempt
     environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
+    # what a ``type: workflow`` phase needs to run its child run (SPEC §13): ``child_run.ChildHost``
+    children: Any = None
 
     def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
         """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:

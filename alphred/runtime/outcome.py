@@ -40,7 +40,8 @@ class Verdict:
 def read_result(ctx: PhaseContext, phase: Phase, result: ProviderEvent) -> Verdict:
     metadata = dict(result.metadata)
     exit_code = metadata.get("exit_code") if phase.type is PhaseType.COMMAND else None
-    raw_decision = metadata.get("routingDecision") if phase.type is PhaseType.AGENT else None
+    decides = phase.type in (PhaseType.AGENT, PhaseType.WORKFLOW)  # a workflow phase: its child's last decision
+    raw_decision = metadata.get("routingDecision") if decides else None
     decision = raw_decision if isinstance(raw_decision, str) else None
     raw_report = metadata.get("report")
     violations: tuple[str, ...] = ()

@@ -34,6 +34,7 @@ from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext
 from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
+from alphred.runtime.child_run import child_events
 from alphred.runtime.ci_phase import CI_WAIT, ci_events
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
@@ -365,6 +366,8 @@ def _events_for(
         return checked_stream("pull_request", pull_request_events(ctx, state, phase))
     if phase.type is PhaseType.CI:
         return checked_stream("ci", ci_events(ctx, state, phase))
+    if phase.type is PhaseType.WORKFLOW:  # SPEC §13: a child run on this branch (ends in a result or raises)
+        return child_events(ctx, state, phase, attempt, visit)
     values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     if phase.type is PhaseType.COMMAND:
         command, variables = template_command(phase.templates["run"], values)

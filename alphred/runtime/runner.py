@@ -55,6 +55,7 @@ from alphred.runtime.acts import AUTO_APPROVED, approval_note, auto_approve, fai
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Posted
 from alphred.runtime.attempts import Active, Attempts
 from alphred.runtime.branches import BranchScheduler
+from alphred.runtime.child_run import ChildHost, ChildStopped
 from alphred.runtime.cleanup import remove_worktree
 from alphred.runtime.crash import crash_point
 from alphred.runtime.deadline import run_deadline
@@ -92,8 +93,11 @@ class Runner:
         observer: RunObserver | None = None,
         pull_request_text: PullRequestText | None = None,
         runtime: Mapping[str, Any] | None = None,
+        nested: bool = False,
     ) -> None:
         self.store = store
+        self.location = location
+        self.owner = owner
         self.workflow = workflow
         self.run_id = run_id
         self.options = options
@@ -128,6 +132,26 @@ class Runner:
         self.attempts = Attempts(store, run_id, self.observer, options.environ)
         self.supervisor = Supervisor(store, run_id, str(owner), ttl, self.attempts, self.observer)
         self.branches = BranchScheduler(store, self.ctx, self.start_phase, options.keep_worktree)
+        self.supervisor.signals = not nested  # a sub-workflow's runner: its parent's handles Ctrl+C (SPEC §13)
+        stop_reason = lambda: self.supervisor.stop  # noqa: E731
+        stop = self.supervisor.request_stop
+        self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason, stop)
+
+    def _child_runner(self, workflow: Workflow, run_id: int, options: RunOptions, observer: RunObserver) -> Runner:
+        """The nested runner of a workflow phase's child run (SPEC §13): same store, providers, worktree and
+        lease owner as this run; no signal handlers of its own."""
+        return Runner(
+            self.store, workflow, run_id, self.location, self.ctx.registry, worktree=self.ctx.worktree,
+            options=options, owner=self.owner, observer=observer, runtime={"parent": self.run_id}, nested=True,
+        )  # fmt: skip
+
+    async def run(self, state: RunState, first: Sequence[Event]) -> RunState:
+        """``drive`` on the running event loop (a sub-workflow's run inside its parent's, SPEC §13)."""
+        return await self._main(state, first)
+
+    def request_stop(self, why: str) -> None:
+        """Stop the run for ``why`` (a supervisor reason): its parent stops (SPEC §13)."""
+        self.supervisor.request_stop(why)
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -327,6 +351,13 @@ class Runner:
             if supervisor.stop is None and not active.stopped:
                 raise
             return self._stopped_events(effect, active)
+        except ChildStopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
+            self.observer.note(f"{effect.phase}: {stopped}; alphred resume {self.run_id} continues it", "yellow")
+            return (
+                self._stopped_events(effect, active)
+                if supervisor.stop is not None
+                else [PhaseInterrupted(effect.phase, effect.attempt)]
+            )
         except Exception as exc:  # the runtime itself failed this attempt: record it, never lose the run
             outcome = failed_by_runtime(effect.phase, effect.attempt, exc, stats)
         if supervisor.stop is not None or active.stopped:  # an interrupted outcome wins over a late success

@@ -54,6 +54,7 @@ class Supervisor:
         self.wake = asyncio.Event()  # ends a retry's backoff when the run stops
         self.cancel = asyncio.Event()  # the providers' cancellation handle (``ProviderOptions.cancel``)
         self._signals = 0
+        self.signals = True  # installs Ctrl+C/SIGTERM handlers (not a sub-workflow's: its parent's do)
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.asynccontextmanager
@@ -66,7 +67,7 @@ class Supervisor:
         if self.stop == INTERRUPT:  # asked before the loop ran (another thread, or before ``drive``)
             self.interrupt()
         installed = []
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in (signal.SIGINT, signal.SIGTERM) if self.signals else ():
             with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
                 loop.add_signal_handler(sig, self._on_signal, sig)
                 installed.append(sig)

@@ -26,6 +26,7 @@ from alphred.runtime.branches import branch_visit
 from alphred.runtime.orphans import kill_leftovers
 from alphred.runtime.outcome import OUTCOME, outcome_event
 from alphred.store import RunRecord, SqlRunStore
+from alphred.workflow import PhaseType
 
 INTERRUPTED_DIFF = "interrupted_diff"
 """Artifact kind of the uncommitted changes an interrupted attempt left (the next attempt starts clean)."""
@@ -57,15 +58,22 @@ def settle(
             else:
                 settled.finish_commit(worktree, state, phase, attempt, data, recorded, in_branch=False)
             return [*events, outcome_event(phase, attempt, data)]
-        settled.save(phase, attempt, worktree, recorded)
+        if not runs_child(state, phase):  # a sub-workflow's commits are its child's: the child settles them
+            settled.save(phase, attempt, worktree, recorded)
         settled.merge_again(state, worktree, phase)
         return [*events, PhaseInterrupted(phase, attempt)]
-    if state.status is RunStatus.PAUSED and state.reason == INTERRUPTED and state.queued is not None:
-        settled.save(state.queued, state.phase(state.queued).attempt, worktree, recorded)
-        settled.merge_again(state, worktree, state.queued)
+    queued = state.queued
+    if state.status is RunStatus.PAUSED and state.reason == INTERRUPTED and queued and not runs_child(state, queued):
+        settled.save(queued, state.phase(queued).attempt, worktree, recorded)
+        settled.merge_again(state, worktree, queued)
     elif state.status is RunStatus.RUNNING and state.merge is not None and worktree.is_dir():
         settled.half_merge(worktree)
     return events
+
+
+def runs_child(state: RunState, phase: str) -> bool:
+    """True when ``phase`` is a workflow phase (SPEC §13): what it left in the worktree is its child run's."""
+    return state.workflow.has_phase(phase) and state.workflow.phase(phase).type is PhaseType.WORKFLOW
 
 
 def restore_git(worktrees: GitWorktrees, worktree: Path, branch: str | None) -> list[str]:

@@ -77,6 +77,7 @@ def _node_config(phase: Phase) -> dict[str, Any]:
             "context": None if phase.context is None else list(phase.context),
             "options": phase.options,
             "prompt_file": phase.prompt_file,
+            **({"uses": phase.uses} if phase.uses is not None else {}),
             **_parallel_config(phase),
         }
     )

@@ -21,6 +21,7 @@ class NodeType(StrEnum):
     APPROVAL = "approval"
     PULL_REQUEST = "pull_request"
     CI = "ci"
+    WORKFLOW = "workflow"  # a sub-workflow (SPEC §13, migration 8)
 
 
 class TargetKind(StrEnum):

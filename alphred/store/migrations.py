@@ -118,6 +118,14 @@ def _create_v4(conn: Connection) -> None:
     if "wake_at" not in {column["name"] for column in inspect(conn).get_columns(runs.name)}:
         kind = runs.c.wake_at.type.compile(dialect=conn.dialect)
         conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN wake_at {kind}")
+    _widen_node_types(conn, _OLD_NODE_TYPES)
+
+
+_V7_NODE_TYPES = "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')"
+
+
+def _widen_node_types(conn: Connection, old: str) -> None:
+    """Make the CHECK of ``tree_nodes.node_type`` the one ``schema`` has (a longer list than ``old``)."""
     wanted = schema.TREE_NODES.name
     check = next(c for c in schema.TREE_NODES.constraints if c.name == "ck_tree_nodes_node_type")
     new = str(getattr(check, "sqltext", ""))
@@ -129,14 +137,14 @@ def _create_v4(conn: Connection) -> None:
         return
     found = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (wanted,))
     ddl = found.scalar_one_or_none()
-    if ddl is None or _OLD_NODE_TYPES not in ddl:
+    if ddl is None or old not in ddl:
         return  # created with the new list already
     cookie = int(conn.exec_driver_sql("PRAGMA schema_version").scalar_one())
     conn.exec_driver_sql("PRAGMA writable_schema = ON")
     try:
         conn.exec_driver_sql(
             "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
-            (ddl.replace(_OLD_NODE_TYPES, new), wanted),
+            (ddl.replace(old, new), wanted),
         )
         conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
     finally:
@@ -168,6 +176,25 @@ def _create_v7(conn: Connection) -> None:
     conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_workflow_runs_wake ON workflow_runs (status, wake_at)")
 
 
+def _create_v8(conn: Connection) -> None:
+    """Sub-workflows (SPEC §13): ``workflow_runs.parent_run_id`` and ``parent_step`` with their unique index;
+    node type ``workflow`` in the CHECK of ``tree_nodes.node_type`` (rewritten as migration 4 does)."""
+    runs = schema.WORKFLOW_RUNS
+    present = {column["name"] for column in inspect(conn).get_columns(runs.name)}
+    if "parent_run_id" not in present:
+        kind = runs.c.parent_run_id.type.compile(dialect=conn.dialect)
+        conn.exec_driver_sql(
+            f"ALTER TABLE {runs.name} ADD COLUMN parent_run_id {kind} REFERENCES {runs.name} (id) ON DELETE CASCADE"
+        )
+    if "parent_step" not in present:
+        kind = runs.c.parent_step.type.compile(dialect=conn.dialect)
+        conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN parent_step {kind}")
+    conn.exec_driver_sql(
+        "CREATE UNIQUE INDEX IF NOT EXISTS ix_workflow_runs_parent ON workflow_runs (parent_run_id, parent_step)"
+    )
+    _widen_node_types(conn, _V7_NODE_TYPES)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "topology and run tables", _create_v1),
     Migration(2, "run processes, artifacts by run", _create_v2),
@@ -176,6 +203,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "routing explanations", _create_v5),
     Migration(6, "run artifacts and memories", _create_v6),
     Migration(7, "usage-limit waits: wake_at index, workers' paused providers", _create_v7),
+    Migration(8, "sub-workflows: parent run and step, workflow phases", _create_v8),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

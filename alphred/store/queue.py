@@ -58,6 +58,7 @@ def _claimable(now: datetime, host: str, woken_by: datetime | None = None) -> An
             RUNS.c.queued.is_(True),
         ),
     )
+    waiting = and_(RUNS.c.parent_run_id.is_(None), waiting)  # a sub-workflow's run goes with its parent (§13)
     free = or_(
         RUNS.c.lease_owner.is_(None),
         RUNS.c.lease_expires_at < now,

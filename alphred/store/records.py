@@ -78,6 +78,8 @@ class RunRecord:
     repo_url: str | None = None
     repo_root: str | None = None
     wake_at: datetime | None = None  # when a paused run goes on: a usage limit's reset (§15), CI's next look (§16)
+    parent_run_id: int | None = None  # a sub-workflow's run (SPEC §13): the run whose phase runs it
+    parent_step: str | None = None  # and that phase's step, ``<phase>#<visit>.<attempt>``
 
     def node(self, key: str) -> NodeRecord:
         """The phase called ``key`` (KeyError when the run has none)."""

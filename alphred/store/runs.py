@@ -168,14 +168,22 @@ class RunOps:
     def list_runs(
         self, limit: int | None = 50, statuses: Iterable[str] | None = None, before: int | None = None
     ) -> list[RunRecord]:
-        """Runs newest first (at most ``limit``), optionally only in ``statuses`` or with an id below ``before``."""
-        query = self._run_query().order_by(RUNS.c.id.desc())
+        """Top-level runs newest first (at most ``limit``), optionally only in ``statuses`` or with an id below
+        ``before``; a sub-workflow's run (SPEC §13) is listed under its parent (``child_runs``)."""
+        query = self._run_query().where(RUNS.c.parent_run_id.is_(None)).order_by(RUNS.c.id.desc())
         if before is not None:
             query = query.where(RUNS.c.id < before)
         if statuses is not None:
             query = query.where(RUNS.c.status.in_([str(s) for s in statuses]))
         if limit is not None:
             query = query.limit(limit)
+        rows = self._conn.execute(query).all()
+        nodes = self._nodes_of([row.id for row in rows])
+        return [_run_record(row, nodes.get(row.id, ())) for row in rows]
+
+    def child_runs(self, run_id: int) -> list[RunRecord]:
+        """The sub-workflow runs (SPEC §13) of run ``run_id``'s workflow phases, oldest first."""
+        query = self._run_query().where(RUNS.c.parent_run_id == run_id).order_by(RUNS.c.id)
         rows = self._conn.execute(query).all()
         nodes = self._nodes_of([row.id for row in rows])
         return [_run_record(row, nodes.get(row.id, ())) for row in rows]
@@ -253,6 +261,13 @@ class RunOps:
             raise UnknownRunError(run_id)
         values = {flag: True, "updated_at": utcnow()}
         self._conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(values))
+        parents = [run_id]
+        ended = [status.value for status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED)]
+        while parents:  # SPEC §13: the request reaches its sub-workflows' runs (their runners read their own)
+            query = select(RUNS.c.id).where(RUNS.c.parent_run_id.in_(parents), RUNS.c.status.not_in(ended))
+            parents = [int(found) for found in self._conn.execute(query).scalars()]
+            if parents:
+                self._conn.execute(update(RUNS).where(RUNS.c.id.in_(parents)).values(values))
         return RunStatus(row.status)
 
     # --- run nodes ----------------------------------------------------------------------------------------

@@ -111,7 +111,8 @@ TREE_NODES = Table(
     UniqueConstraint("tree_id", "node_key", name="uq_tree_nodes_tree_key"),
     UniqueConstraint("tree_id", "sequence_index", name="uq_tree_nodes_tree_sequence"),
     CheckConstraint(
-        "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')", name="ck_tree_nodes_node_type"
+        "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci', 'workflow')",
+        name="ck_tree_nodes_node_type",
     ),
     CheckConstraint("node_type <> 'agent' OR provider IS NOT NULL", name="ck_tree_nodes_agent_provider"),
     CheckConstraint("sequence_index >= 0", name="ck_tree_nodes_sequence_index"),
@@ -177,11 +178,14 @@ WORKFLOW_RUNS = Table(
     Column("repo_url", Text),
     Column("repo_root", String(64)),
     Column("wake_at", UtcDateTime()),
+    Column("parent_run_id", Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE")),
+    Column("parent_step", Text),
     CheckConstraint(
         "status IN ('pending', 'running', 'paused', 'completed', 'failed', 'cancelled')", name="ck_workflow_runs_status"
     ),
     CheckConstraint("tokens >= 0 AND steps >= 0 AND cost_usd >= 0", name="ck_workflow_runs_usage"),
     Index("ix_workflow_runs_created_at", "created_at"),
+    Index("ix_workflow_runs_parent", "parent_run_id", "parent_step", unique=True),
     Index("ix_workflow_runs_queue", "status", "priority", "id"),
     Index("ix_workflow_runs_status", "status"),
     Index("ix_workflow_runs_wake", "status", "wake_at"),

@@ -189,9 +189,14 @@ class SqliteReader:
         return record
 
     def list_runs(self, limit: int | None = 50) -> list[RunRecord]:
-        """Runs newest first (at most ``limit``)."""
-        sql = f"{_RUN_SELECT} ORDER BY r.id DESC" + (" LIMIT ?" if limit is not None else "")
+        """Top-level runs newest first (at most ``limit``); sub-workflow runs are under their parent."""
+        sql = f"{_RUN_SELECT} WHERE r.parent_run_id IS NULL ORDER BY r.id DESC"
+        sql += " LIMIT ?" if limit is not None else ""
         return self._runs(self._query(sql, () if limit is None else (limit,)))
+
+    def child_runs(self, run_id: int) -> list[RunRecord]:
+        """The sub-workflow runs (SPEC §13) of run ``run_id``'s workflow phases, oldest first."""
+        return self._runs(self._query(f"{_RUN_SELECT} WHERE r.parent_run_id = ? ORDER BY r.id", (run_id,)))
 
     # --- history -----------------------------------------------------------------------------------------
 

@@ -194,6 +194,8 @@ class WorkflowRun(SQLModel, table=True):
         Index("ix_workflow_runs_created_at", "created_at"),
         Index("ix_workflow_runs_queue", "status", "priority", "id"),  # the workers' claimable-runs query
         Index("ix_workflow_runs_wake", "status", "wake_at"),  # runs waiting out a usage limit (SPEC §15)
+        # SPEC §13: one child run per parent step (found again, never made twice, on resume)
+        Index("ix_workflow_runs_parent", "parent_run_id", "parent_step", unique=True),
         {"sqlite_autoincrement": True},  # run ids are never reused, even after a delete
     )
 
@@ -232,6 +234,10 @@ class WorkflowRun(SQLModel, table=True):
     # SPEC §16 (migration 4): when a run waiting for CI looks at the checks again; SPEC §15: when a run
     # paused by a usage limit goes on (workers claim it only after then)
     wake_at: datetime | None = ts_field()
+    # SPEC §13 (migration 8): a sub-workflow's run names the run and the step (``<phase>#<visit>.<attempt>``)
+    # of the workflow phase that runs it
+    parent_run_id: int | None = fk_field("workflow_runs.id", "CASCADE")
+    parent_step: str | None = text_field()
 
 
 QUEUE_COLUMNS = ("priority", "requires", "queued", "request", "repo_name", "repo_url", "repo_root")

@@ -75,6 +75,7 @@ class RunView:
     events: list[dict[str, Any]] | None = None
     earlier_events: bool = False
     files: list[RunFileRecord] = field(default_factory=list)  # the run's artifacts (SPEC §17)
+    children: list[RunRecord] = field(default_factory=list)  # the runs of its workflow phases (SPEC §13)
 
     @property
     def newest_steps(self) -> bool:
@@ -171,6 +172,7 @@ class UiData:
         reports = store.latest_reports(run_id) if artifacts else None  # each phase's latest (SPEC §12)
         view = RunView(record, status_object(record, None, branches, reports), self.graph(record), total, rows)
         view.files = store.run_files(run_id, "artifacts") if artifacts else []
+        view.children = store.child_runs(run_id)
         if artifacts:
             view.reports = store.recent_artifacts(run_id, MAX_ARTIFACTS, exclude=NOT_REPORTS)
             view.diffs = store.recent_artifacts(run_id, MAX_ARTIFACTS, kind="diff")

@@ -31,6 +31,7 @@ def render_run(view: RunView, *, actions: list[str], read_only: bool, now: datet
         f'<section id="graph" data-live>{parts["graph"]}</section>'
         f'<section id="timeline" data-live>{parts["timeline"]}</section>'
         f'<section id="items" data-live>{parts.get("items", "")}</section>'
+        f'<section id="children" data-live>{parts.get("children", "")}</section>'
         f'<section id="steps"><h2>Steps</h2>{_steps(view)}</section>'
         f'<section id="events-box"><h2>Events</h2>{_events(run_id, view)}</section>'
         f'<section id="reports" data-live>{parts["reports"]}</section>'
@@ -88,6 +89,8 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
     items = _items(status)
     if items:  # a run with for_each items (SPEC §13)
         sections["items"] = items
+    if view.children:  # the runs of its workflow phases (SPEC §13)
+        sections["children"] = _children(view)
     if view.reports is not None:
         sections["reports"] = f"<h2>Reports</h2>{reports(view.reports, view.older_reports, status['phases'])}"
     if view.diffs is not None:
@@ -145,6 +148,20 @@ def _items(status: dict[str, Any]) -> str:
     return f"<h2>Items</h2><table class=items><thead>{head}</thead><tbody>{body}</tbody></table>"
 
 
+def _children(view: RunView) -> str:
+    """The sub-workflow runs of the run's workflow phases (SPEC §13), each linking to its own page."""
+    body = "".join(
+        f'<tr><td class=mono>{h(c.parent_step)}</td><td><a href="/runs/{h(c.id)}">run {h(c.id)}</a></td>'
+        f"<td>{h(c.tree_key)} <span class=dim>v{h(c.tree_version)}</span></td>"
+        f"<td>{badge(c.status.value, c.reason)}</td>"
+        f"<td>{h(sum(1 for n in c.nodes if n.status.value == 'completed'))}/{h(len(c.nodes))}</td>"
+        f"<td>{h(c.tokens)}</td></tr>"
+        for c in view.children
+    )
+    head = "<tr><th>phase step</th><th>run</th><th>workflow</th><th>status</th><th>phases done</th><th>tokens</th></tr>"
+    return f"<h2>Sub-workflows</h2><table class=children><thead>{head}</thead><tbody>{body}</tbody></table>"
+
+
 def _summary(status: dict[str, Any], steps: int, now: datetime) -> str:
     workflow = status.get("workflow") or {}
     fields = [
@@ -161,6 +178,9 @@ def _summary(status: dict[str, Any], steps: int, now: datetime) -> str:
     ]
     if status.get("worktree"):
         fields.append(("worktree", f"<span class=mono>{h(status['worktree'])}</span>"))
+    if status.get("parent_run_id") is not None:  # a sub-workflow's run (SPEC §13): back to its parent
+        parent, step = status["parent_run_id"], status.get("parent_step") or ""
+        fields.append(("sub-workflow of", f'<a href="/runs/{h(parent)}">run {h(parent)}</a> ({h(step)})'))
     if status.get("inputs"):
         shown = ", ".join(f"{h(k)}={h(_short(v, 80))}" for k, v in status["inputs"].items())
         fields.append(("inputs", f"<span class=mono>{shown}</span>"))

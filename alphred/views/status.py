@@ -70,6 +70,8 @@ def status_object(
         "started_at": _time(run.started_at),
         "completed_at": _time(run.completed_at),
         "wake_at": _time(run.wake_at),  # paused by a usage limit: when it goes on (SPEC §15); else null
+        "parent_run_id": run.parent_run_id,  # a sub-workflow's run (SPEC §13): its parent run and step
+        "parent_step": run.parent_step,
         "phases": phases,
     }
     if steps is not None:
@@ -89,10 +91,13 @@ def branches_by_run(store: SqlRunStore, records: list[RunRecord]) -> dict[int, d
 
 
 def run_status(store: SqlRunStore, run: RunRecord, *, with_steps: bool = True) -> dict[str, Any]:
-    """The status object of ``run`` as ``status --json`` prints it: steps (unless not ``with_steps``) and
-    the ``branch`` of every phase and step."""
+    """The status object of ``run`` as ``status --json`` prints it: steps (unless not ``with_steps``), the
+    ``branch`` of every phase and step, and its sub-workflows' runs (``children``)."""
     steps = store.list_steps(run.id) if with_steps else None
-    return status_object(run, steps, branches_by_run(store, [run])[run.id], store.latest_reports(run.id))
+    obj = status_object(run, steps, branches_by_run(store, [run])[run.id], store.latest_reports(run.id))
+    # SPEC §13: the runs of its workflow phases, each as its own status object, oldest first
+    obj["children"] = [run_status(store, child, with_steps=with_steps) for child in store.child_runs(run.id)]
+    return obj
 
 
 def step_entry(step: StepRecord | RecordStep, branch: str | None = None) -> dict[str, Any]:

@@ -41,6 +41,8 @@ def status_json(store: SqlRunStore, record: RunRecord, explain: bool = False) ->
 
         branches = phase_branches(workflow, record.branch)
     obj = status_object(record, store.list_steps(record.id), branches, store.latest_reports(record.id))
+    # SPEC §13: the runs of its workflow phases, each with its steps (and its own sub-workflows), oldest first
+    obj["children"] = [status_json(store, child, explain) for child in store.child_runs(record.id)]
     if explain:
         routes = routes_by_step(store.routing_decisions(record.id))
         for step in obj["steps"]:
@@ -160,10 +162,38 @@ def status_lines(
     no_route = any(step.next == "no_route" for step in steps)
     explained = explained_steps(store, record, explain) if explain or no_route else {}
     lines += _step_lines(obj, heads, explained)
+    lines += child_lines(store, record, paint, place)
     hints = next_commands(
         record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
     )
     lines.append("next: " + " · ".join(hints))
+    return lines
+
+
+def child_lines(store: SqlRunStore, record: RunRecord, paint: Painter, place: Place, depth: int = 1) -> list[str]:
+    """SPEC §13: the sub-workflow runs of ``record``'s workflow phases, each with its phases' steps; for a
+    sub-workflow's own run, the run it belongs to."""
+    lines: list[str] = []
+    pad = "  " * depth
+    if depth == 1 and record.parent_run_id is not None:
+        phase = (record.parent_step or "").partition("#")[0]
+        parent = place.alphred(f"status {record.parent_run_id}")
+        lines.append(f"sub-workflow of run {record.parent_run_id} (phase {phase}): {parent}")
+    children = store.child_runs(record.id)
+    if children and depth == 1:
+        lines.append("sub-workflows:")
+    for child in children:
+        phase, _, visit = (child.parent_step or "").partition("#")
+        reason = f" ({child.reason})" if child.reason and child.reason != child.status.value else ""
+        state = paint.status(child.status.value, child.status.value)
+        lines.append(
+            f"{pad}{phase} (#{visit}) → run {child.id}: {state}{reason} · {child.tree_key} v{child.tree_version}"
+        )
+        for number, step in enumerate(store.list_steps(child.id), start=1):
+            decision = f" [{step.decision}]" if step.decision else ""
+            outcome = f"{step.outcome.value}{decision} → {step.next or '-'}"
+            lines.append(f"{pad}  {number:>3}. {step.phase} #{step.attempt} {outcome}")
+        lines += child_lines(store, child, paint, place, depth + 1)
     return lines
 
 

@@ -90,6 +90,11 @@ def _check_fan_out(workflow: Workflow, group: FanOut, nodes: NodeIndex, out: Col
                     f"{phase.type.value} phase '{key}' inside branch '{head}' of {what}: "
                     "the pull request is the run branch's, so this phase runs on the run branch",
                 )
+            if phase.type is PhaseType.WORKFLOW:
+                out.error(
+                    where,
+                    f"workflow phase '{key}' inside branch '{head}' of {what}: a sub-workflow runs on the run branch",
+                )
             if not phase.transitions:
                 out.error(
                     where,

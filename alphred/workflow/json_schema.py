@@ -27,6 +27,8 @@ from alphred.workflow.keys import (
     PULL_REQUEST_PHASE_KEYS,
     TOP_KEYS,
     TRANSITION_KEYS,
+    WORKFLOW_COMMON_KEYS,
+    WORKFLOW_KEYS,
 )
 from alphred.workflow.provider_keys import OPTIONS_KEY, JsonSchema, ProviderCatalogue, ProviderKeys
 from alphred.workflow.tooling import MCP_SCHEMA, TOOLS_SCHEMA
@@ -191,6 +193,19 @@ SECTION_KEYS: dict[str, dict[str, JsonSchema]] = {
             "type": "string",
             "description": "Open this phase's pull request from its own branch (templated, sanitised), cut from the "
             "run branch when the phase runs: several such phases open several pull requests",
+        },
+    },
+    "workflow": {
+        "uses": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The child workflow: a file relative to this one (inside its directory or repository), "
+            "or template:NAME for a bundled one",
+        },
+        "with": {
+            "type": "object",
+            "additionalProperties": {"type": ["string", "number", "boolean", "null"]},
+            "description": "The child's inputs: values or {{ templates }} of this run, rendered when the phase starts",
         },
     },
     "ci": {
@@ -367,6 +382,9 @@ def _phase_variants(providers: ProviderCatalogue) -> list[JsonSchema]:
     variants.append(_closed(opened | joins, title="pull request phase", required=["type"]))
     waits = {**common, "type": {"const": "ci"}, **_section("ci", CI_KEYS)} | joins
     variants.append(_closed(waits, title="ci phase (waits for the pull request's checks)", required=["type"]))
+    own = _keys(k for k in WORKFLOW_COMMON_KEYS if k not in ("type", "join", "on_conflict"))
+    child = {**own, "type": {"const": "workflow"}, **_section("workflow", WORKFLOW_KEYS)} | joins
+    variants.append(_closed(child, title="workflow phase (runs a sub-workflow)", required=["type", "uses"]))
     return variants
 
 

@@ -64,6 +64,9 @@ PULL_REQUEST_PHASE_KEYS = (
     "title", "body_from", "draft", "base", "labels", "reviewers", "existing", "allow_forks", "branch",
 )  # fmt: skip
 CI_KEYS = ("poll", "required_only")
+WORKFLOW_KEYS = ("uses", "with")  # ``type: workflow`` (SPEC §13): the child workflow and its inputs
+# a workflow phase's own common keys: no idle timeout (its child's phases have theirs), no upstream context
+WORKFLOW_COMMON_KEYS = ("type", "transitions", "max_retries", "max_visits", "timeout", "join", "on_conflict")
 
 # `defaults:` may set any phase field that is not specific to one phase, and any key a provider declares
 # (``provider_keys.declares``); a phase takes a default only where it may hold that key.
@@ -93,4 +96,6 @@ def allowed_phase_keys(ptype: PhaseType, provider: ProviderKeys) -> tuple[str, .
         return COMMON_PHASE_KEYS + PULL_REQUEST_PHASE_KEYS
     if ptype is PhaseType.CI:
         return COMMON_PHASE_KEYS + CI_KEYS
+    if ptype is PhaseType.WORKFLOW:
+        return WORKFLOW_COMMON_KEYS + WORKFLOW_KEYS
     return COMMON_PHASE_KEYS + AGENT_KEYS + names(provider)

@@ -17,6 +17,7 @@ from alphred.errors import Diagnostic, WorkflowInvalidError
 from alphred.guards import Expr
 from alphred.guards.templates import Template
 from alphred.workflow import fields as f
+from alphred.workflow.children import identity_of
 from alphred.workflow.containment import read_git
 from alphred.workflow.files import MAX_WORKFLOW_BYTES, FileRefusedError, read_regular_text
 from alphred.workflow.keys import COMMON_DEFAULTABLE_KEYS, INPUT_KEYS, LIMIT_KEYS, PULL_REQUEST_KEYS, TOP_KEYS
@@ -77,10 +78,12 @@ def check_workflow(
     *,
     providers: ProviderCatalogue,
     strict: bool = False,
+    chain: tuple[str, ...] = (),
 ) -> tuple[Workflow | None, list[Diagnostic]]:
     """Validate a workflow file: (workflow or None when any error, every diagnostic in file order).
 
-    ``strict`` (``validate --strict``) adds the warnings only strict checking asks for (``check_graph``)."""
+    ``strict`` (``validate --strict``) adds the warnings only strict checking asks for (``check_graph``);
+    ``chain``: the files that use this one as a sub-workflow, outermost first (SPEC §13; empty for a top file)."""
     out = Collector(str(path))
     if text is None:
         try:
@@ -109,10 +112,12 @@ def check_workflow(
         out.error(root if root is not None else SourcePos(1, 1), "a workflow file must be a YAML mapping")
         return None, out.sorted()
     reading = Reading(out, Path(path).parent, text, files, providers)
+    reading.chain = chain or (identity_of(path),)
+    reading.check_child = check_workflow
     workflow = _build(reading, root, str(path))
     if workflow is not None:
         check_graph(workflow, reading.nodes, out, strict)
-    diagnostics = out.sorted()
+    diagnostics = sorted(out.diagnostics, key=lambda d: (d.file != out.file, d.file, d.line, d.column))
     return (None if out.has_errors else workflow), diagnostics
 
 

@@ -26,6 +26,9 @@ DEFAULT_MAX_STALLS = 3  # consecutive stalled visits of a phase before the run f
 DEFAULT_MAX_ARTIFACT_BYTES = 50 * 1024 * 1024  # per run, artifacts and memory each (SPEC §17)
 JOIN_MODES = ("all", "any", "all_done")
 DEFAULT_MAX_ITEMS = 20  # a for_each list longer than this fails the run (SPEC §13)
+MAX_WORKFLOW_DEPTH = 4  # sub-workflows nest at most this deep below a top-level workflow (SPEC §13)
+CHILD_IDLE_TIMEOUT = 10 * 365 * 24 * 3600.0  # a workflow phase has no idle timeout: its child's phases have theirs
+TEMPLATE_PREFIX = "template:"  # ``uses: template:NAME``: a workflow bundled with Alphred (alphred/templates/)
 
 
 class PhaseType(StrEnum):
@@ -36,6 +39,7 @@ class PhaseType(StrEnum):
     APPROVAL = "approval"
     PULL_REQUEST = "pull_request"  # push the run branch and open (or update) its pull request (SPEC §16)
     CI = "ci"  # wait for the pull request's checks (SPEC §16)
+    WORKFLOW = "workflow"  # run another workflow as a child run on the same branch and worktree (SPEC §13)
 
 
 DEFAULT_CI_TIMEOUT = 3600.0
@@ -250,6 +254,11 @@ class Phase:
     output: Mapping[str, Any] | None = None
     shell: str = "sh"  # a command phase's shell: "sh" (/bin/sh) or "bash"
     fallback: tuple[Fallback, ...] = ()  # SPEC §15: providers the next attempt moves to, in order
+    # SPEC §13: a ``type: workflow`` phase's ``uses:`` as written, the child workflow it loaded, and the input
+    # names of its ``with:`` (their values are templates ``with.<name>`` in ``templates``)
+    uses: str | None = None
+    child: Workflow | None = field(default=None, repr=False, compare=False)
+    with_inputs: tuple[str, ...] = ()
 
     def providers(self) -> tuple[str, ...]:
         """The phase's provider, then its fallbacks' (empty for a command or approval phase)."""
@@ -348,6 +357,14 @@ class Workflow:
             if t.alias is not None and group.branch_of(base_key(key)) is not None:
                 return source, t
         return None
+
+    def all_phases(self) -> tuple[Phase, ...]:
+        """Its phases, then those of its sub-workflows (SPEC §13), depth first: every phase a run may start."""
+        found = list(self.phases)
+        for phase in self.phases:
+            if phase.child is not None:
+                found.extend(phase.child.all_phases())
+        return tuple(found)
 
     @cached_property
     def parallel(self) -> bool:

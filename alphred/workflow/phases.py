@@ -15,10 +15,12 @@ from alphred.guards import guard_paths
 from alphred.guards.templates import Template
 from alphred.workflow import fields as f
 from alphred.workflow.check_block import read_checks
+from alphred.workflow.children import read_uses
 from alphred.workflow.containment import enforces, is_mode_string, read_env, read_sandbox, switched_off
 from alphred.workflow.keys import SHELLS, allowed_phase_keys
 from alphred.workflow.model import (
     APPROVAL_DECISIONS,
+    CHILD_IDLE_TIMEOUT,
     DEFAULT_CI_POLL,
     DEFAULT_CI_TIMEOUT,
     DEFAULT_DECISIONS,
@@ -30,6 +32,7 @@ from alphred.workflow.model import (
     Phase,
     PhaseType,
     ToolPolicy,
+    Workflow,
 )
 from alphred.workflow.output import read_output, with_decision
 from alphred.workflow.provider_keys import FREE_FORM, keys_of, names, read_settings
@@ -95,6 +98,8 @@ def _phase(
                 hint = " (approval decisions are fixed: approved, rejected)"
             elif name == "checks" and ptype is PhaseType.APPROVAL:
                 hint = " (checks verify agent and command phases; an approval phase has no work to check)"
+            elif ptype is PhaseType.WORKFLOW and not hint:
+                hint = " (a workflow phase runs its child workflow: it takes only uses, with and the common keys)"
             what = f"{ptype.value} phase" if ptype is not PhaseType.AGENT else f"agent phase ({provider})"
             out.error(name_node, f"unknown key '{name}' in {what} '{key}'{hint}")
             continue
@@ -123,6 +128,8 @@ def _phase_fields(
         _pull_request(reading, key, fields, work)
     elif ptype is PhaseType.CI:
         _ci(reading, fields, work)
+    elif ptype is PhaseType.WORKFLOW:
+        _workflow(reading, key, key_node, fields, work)
     else:
         work.decisions = APPROVAL_DECISIONS
         if "message" in fields:
@@ -137,6 +144,8 @@ def _phase_fields(
     if ptype is PhaseType.CI and timeout is None:
         timeout = DEFAULT_CI_TIMEOUT  # how long it waits for the checks, all polls together
     idle = f.read_duration(fields["idle_timeout"], "idle_timeout", out) if "idle_timeout" in fields else None
+    if ptype is PhaseType.WORKFLOW:
+        idle = CHILD_IDLE_TIMEOUT  # its child's phases have their own idle timeouts
     context, max_reports = _context(reading, fields["context"]) if "context" in fields else (None, None)
     transitions = read_transitions(reading, key, fields["transitions"]) if "transitions" in fields else ()
     checks = read_checks(fields["checks"], key, ptype, out, reading.template) if "checks" in fields else ()
@@ -183,6 +192,9 @@ def _phase_fields(
         on_conflict=on_conflict,
         sandbox=policy,
         fallback=work.fallback,
+        uses=work.uses,
+        child=work.child,
+        with_inputs=work.with_inputs,
         env=env,
         tools=work.tools,
         mcp=work.mcp,
@@ -208,6 +220,9 @@ class _Work:
         self.tools: ToolPolicy | None = None
         self.mcp: tuple[McpServer, ...] = ()
         self.defaulted: frozenset[str] = frozenset()  # the keys taken from ``defaults:``
+        self.uses: str | None = None  # a workflow phase's child (SPEC §13)
+        self.child: Workflow | None = None
+        self.with_inputs: tuple[str, ...] = ()
 
 
 def _agent(
@@ -369,6 +384,20 @@ def _pull_request(reading: Reading, key: str, fields: dict[str, yaml.Node], work
             work.templates["branch"] = reading.template(fields["branch"], branch, (key, "branch"))
     if "allow_forks" in fields:
         work.options["allow_forks"] = bool(f.read_bool(fields["allow_forks"], "allow_forks", out))
+
+
+def _workflow(reading: Reading, key: str, key_node: yaml.Node, fields: dict[str, yaml.Node], work: _Work) -> None:
+    """``type: workflow`` (SPEC §13): the child workflow it runs and the inputs it gives; its decisions are
+    every decision the child's phases declare (the child's last one is the phase's)."""
+    found = read_uses(reading, key, key_node, fields)
+    work.uses = found.get("uses")
+    work.child = found.get("child")
+    work.with_inputs = found["with_inputs"]
+    work.templates.update(found["templates"])
+    declared: list[str] = []
+    for phase in work.child.phases if work.child is not None else ():
+        declared.extend(d for d in phase.decisions if d not in declared)
+    work.decisions = tuple(declared) or DEFAULT_DECISIONS
 
 
 def _ci(reading: Reading, fields: dict[str, yaml.Node], work: _Work) -> None:

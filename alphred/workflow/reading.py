@@ -3,8 +3,9 @@ templates and guards parsed with located errors, and the prompt files read into 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -34,6 +35,10 @@ class Reading:
         self.nodes = NodeIndex()
         self.files: dict[str, str] = {}  # prompt files read, by the path the workflow names them with
         self.hash = sha256(text.encode("utf-8"))
+        # sub-workflows (SPEC §13): the files being read above this one (cycle and depth checks), and how a
+        # child file is checked (``load.check_workflow``, injected: the loader reads its phases through here)
+        self.chain: tuple[str, ...] = ()
+        self.check_child: Callable[..., Any] | None = None
 
     def known_keys(self, node: yaml.Node, allowed: Sequence[str], what: str) -> dict[str, yaml.Node]:
         """The value nodes of mapping ``node`` by key; other keys and a non-mapping are reported."""

@@ -138,18 +138,22 @@ OLD_NODE_TYPES = "node_type IN ('agent', 'command', 'approval')"
 
 def _back_to_three_node_types(conn: Connection) -> None:
     """Put the node-type CHECK of schema 3 back, as a database made before SPEC §16 has it."""
+    _back_to_node_types(conn, OLD_NODE_TYPES)
+
+
+def _back_to_node_types(conn: Connection, old: str) -> None:
+    """Put back an older node-type CHECK (SQLite: as its DDL was recorded)."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("ALTER TABLE tree_nodes DROP CONSTRAINT ck_tree_nodes_node_type")
-        conn.exec_driver_sql(f"ALTER TABLE tree_nodes ADD CONSTRAINT ck_tree_nodes_node_type CHECK ({OLD_NODE_TYPES})")
+        conn.exec_driver_sql(f"ALTER TABLE tree_nodes ADD CONSTRAINT ck_tree_nodes_node_type CHECK ({old})")
         return
     ddl = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'tree_nodes'").scalar_one()
-    new = "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')"
+    check = next(c for c in table(TreeNode).constraints if c.name == "ck_tree_nodes_node_type")
+    new = str(getattr(check, "sqltext", ""))
     assert new in ddl
     cookie = conn.exec_driver_sql("PRAGMA schema_version").scalar_one()
     conn.exec_driver_sql("PRAGMA writable_schema = ON")
-    conn.exec_driver_sql(
-        "UPDATE sqlite_master SET sql = ? WHERE name = 'tree_nodes'", (ddl.replace(new, OLD_NODE_TYPES),)
-    )
+    conn.exec_driver_sql("UPDATE sqlite_master SET sql = ? WHERE name = 'tree_nodes'", (ddl.replace(new, old),))
     conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
     conn.exec_driver_sql("PRAGMA writable_schema = OFF")
 
@@ -207,3 +211,42 @@ def test_explanation_migration_adds_its_column_to_a_version_4_database_keeping_r
         with store.transaction() as tx:
             tx.add_routing_decision(run_id, "implement", 2, "tests", priority=1, explanation=explained)
         assert store.routing_decisions(run_id)[-1].explanation == explained
+
+
+V7_NODE_TYPES = "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci')"
+
+
+def test_sub_workflow_migration_keeps_a_version_7_database_s_rows(
+    empty_db_url: str, make_workflow: Callable[..., Workflow]
+) -> None:
+    """A database made before sub-workflows (schema 7) gains ``parent_run_id``/``parent_step`` (with their
+    unique index) and the ``workflow`` node type; its runs stay, as top-level runs (SPEC §13)."""
+    from sqlalchemy import text
+
+    with SqlRunStore(empty_db_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        run_id = store.create_run(tree_id, repo_path="/somewhere")
+        with store.engine.begin() as conn:  # back to schema 7
+            conn.execute(text("DROP INDEX ix_workflow_runs_parent"))
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("ALTER TABLE workflow_runs DROP COLUMN parent_run_id"))
+            else:  # SQLite drops no column with a foreign key: a version 7 table is made again, rows kept
+                conn.execute(text("ALTER TABLE workflow_runs DROP COLUMN parent_step"))
+            _back_to_node_types(conn, V7_NODE_TYPES)
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 8))
+        row = {"tree_id": tree_id, "node_key": "sub", "node_type": "workflow", "sequence_index": 9}
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.execute(insert(table(TreeNode)).values(**row))  # schema 7 refuses the new type
+        assert schema_version(store.engine) == 7
+        assert migrate(store.engine) == LATEST_VERSION
+        columns = {c["name"] for c in inspect(store.engine).get_columns("workflow_runs")}
+        assert {"parent_run_id", "parent_step"} <= columns
+        with store.engine.begin() as conn:
+            conn.execute(insert(table(TreeNode)).values(**row))
+        record = store.get_run(run_id)
+        assert (record.repo_path, record.parent_run_id, record.parent_step) == ("/somewhere", None, None)
+        child = store.create_run(tree_id, parent_run_id=run_id, parent_step="sub#1.1")
+        assert [r.id for r in store.list_runs()] == [run_id] and [r.id for r in store.child_runs(run_id)] == [child]
+        with pytest.raises(IntegrityError):
+            store.create_run(tree_id, parent_run_id=run_id, parent_step="sub#1.1")  # one child per step
+        assert migrate(store.engine) == LATEST_VERSION  # again: nothing to do

@@ -263,3 +263,31 @@ def test_for_each_killed_mid_merge_then_continued_on_postgresql(repo: Path, fres
     assert sorted(outcomes(final, *(f"implement-{i}" for i in range(3)))) == [
         (f"implement-{i}", 1, "completed") for i in range(3)
     ]  # no item ran again
+
+
+def test_a_sub_workflow_runs_on_postgresql(repo: Path, fresh_postgres_url: str) -> None:
+    """SPEC §13 on PostgreSQL: the child run (parent_run_id, parent_step) commits on the parent's branch;
+    `runs` lists the parent only, `status` shows the child under it."""
+    (repo.parent / "child.yaml").write_text(
+        "alphred: 1\nkey: child\ninputs:\n  word: {required: true}\n"
+        "phases:\n  inner: {type: command, run: 'echo {{ inputs.word }} > inner.txt'}\n"
+    )
+    wf = repo.parent / "wf.yaml"
+    wf.write_text(
+        "alphred: 1\nkey: wf\nphases:\n"
+        "  sub: {type: workflow, uses: child.yaml, with: {word: hello}, transitions: [{to: last}]}\n"
+        "  last: {type: command, run: cat inner.txt}\n"
+    )
+    result = alphred(repo, fresh_postgres_url, "run", str(wf), "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert [(s["phase"], s["outcome"]) for s in status["steps"]] == [("sub", "completed"), ("last", "completed")]
+    shown = json.loads(alphred(repo, fresh_postgres_url, "status", "1", "--json").stdout)
+    [child] = shown["children"]
+    assert (child["parent_run_id"], child["parent_step"], child["inputs"]) == (1, "sub#1.1", {"word": "hello"})
+    assert [r["run_id"] for r in json.loads(alphred(repo, fresh_postgres_url, "runs", "--json").stdout)] == [1]
+    log = subprocess.run(
+        ["git", "log", "--format=%s", status["branch"]], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert log[0] == "alphred(child): inner [visit 1]"  # `last` only reads: no commit of its own
+    assert count(fresh_postgres_url, "select count(*) from workflow_runs where parent_run_id = 1") == 1

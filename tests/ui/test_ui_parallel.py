@@ -235,3 +235,23 @@ def test_a_for_each_is_one_stacked_node_with_a_count_and_its_items_a_table(runs:
     assert rows == [("implement-0", "completed"), ("implement-1", "completed"), ("implement-2", "failed"),
                     ("implement-3", "completed")]  # fmt: skip
     assert "each-ui/1.implement-2" in items  # the failed item's git branch is named (it is kept)
+
+
+def test_a_sub_workflow_is_shown_under_its_parent_and_links_back(runs: Runs, make_client: Any) -> None:
+    """SPEC §13: the parent's page lists its child run with a link; the child's page links to its parent;
+    the runs list holds the parent only."""
+    (runs.repo.parent / "child.yaml").write_text(
+        "alphred: 1\nkey: child\nphases:\n  inner: {type: command, run: echo inner > inner.txt}\n"
+    )
+    status = runs.run("alphred: 1\nkey: outer\nphases:\n  sub: {type: workflow, uses: child.yaml}\n")
+    assert status["status"] == "completed"
+    client = make_client()
+    parent = client.get("/runs/1").text
+    section = parent[parent.index('<section id="children"') :]
+    assert "<h2>Sub-workflows</h2>" in section and '<a href="/runs/2">run 2</a>' in section
+    assert "sub#1.1" in section and "1/1" in section
+    child = client.get("/runs/2").text
+    assert '<dt>sub-workflow of</dt><dd><a href="/runs/1">run 1</a> (sub#1.1)</dd>' in child
+    assert "<h2>Sub-workflows</h2>" not in child
+    listed = client.get("/api/runs").json()
+    assert [r["run_id"] for r in (listed["runs"] if isinstance(listed, dict) else listed)] == [1]

@@ -85,6 +85,7 @@ def test_the_schema_is_assembled_from_the_catalogue() -> None:
         "approval phase",
         "pull request phase",
         "ci phase (waits for the pull request's checks)",
+        "workflow phase (runs a sub-workflow)",
     ]
     lamp, other = schema["$defs"]["phase"]["oneOf"][:2]
     assert lamp["properties"]["watts"] == {"type": "integer", "minimum": 1} and "options" not in lamp["properties"]

@@ -1,0 +1,375 @@
+"""Sub-workflows end to end (SPEC §13): a ``type: workflow`` phase runs its child as a run of its own on the
+parent's branch and worktree. Real ``alphred`` processes, real git, real SQLite, real kills.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import repos
+from helpers.processes import kill_group
+from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
+
+
+def git(repo: Path, *args: str) -> str:
+    return repos.git(repo, *args, env=base_env(repo.parent))
+
+
+def child_file(repo: Path, body: str, name: str = "child.yaml") -> Path:
+    path = repo.parent / name
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def subjects(repo: Path, branch: str) -> list[str]:
+    return git(repo, "log", "--format=%s", f"main..{branch}").splitlines()[::-1]
+
+
+CHILD = """\
+alphred: 1
+key: child
+inputs:
+  name: {required: true}
+phases:
+  work:
+    type: command
+    run: echo {{ inputs.name }} > child.txt
+    transitions: [{to: review}]
+  review:
+    provider: scripted
+    output: {type: object, required: [verdict], properties: {verdict: {type: string}}}
+    script: [{decision: approved, report: {verdict: fine}, tokens: 7, files: {review.txt: "ok\\n"}}]
+"""
+
+PARENT = """\
+inputs:
+  topic: {default: apples}
+phases:
+  first:
+    type: command
+    run: echo one > one.txt
+    transitions: [{to: sub}]
+  sub:
+    type: workflow
+    uses: child.yaml
+    with: {name: "{{ inputs.topic }}-x"}
+    transitions:
+      - {to: last, when: 'decision == "approved" and report.verdict == "fine"'}
+      - {to: $fail}
+  last:
+    type: command
+    run: cat child.txt review.txt > last.txt
+"""
+
+
+def test_parent_child_parent_commit_on_one_branch_and_the_child_report_routes(repo: Path) -> None:
+    child_file(repo, CHILD)
+    wf = workflow(repo, PARENT)
+    done = alphred(repo, "run", str(wf), "-i", "topic=pears", "--json")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout)
+    assert steps(final) == [("first", 1, "completed"), ("sub", 1, "completed"), ("last", 1, "completed")]
+    assert subjects(repo, final["branch"]) == [
+        "alphred(wf): first [visit 1]",
+        "alphred(child): work [visit 1]",
+        "alphred(child): review [visit 1]",
+        "alphred(wf): last [visit 1]",
+    ]  # one branch: the child's phases committed on the parent's branch, in order
+    assert git(repo, "show", f"{final['branch']}:last.txt") == "pears-x\nok"
+    assert final["tokens"] == 7  # the child's usage is the parent's
+    shown = status(repo)
+    sub = next(p for p in shown["phases"] if p["key"] == "sub")
+    assert sub["decision"] == "approved" and sub["report"] == {"verdict": "fine"}
+    [child] = shown["children"]
+    assert (child["run_id"], child["parent_run_id"], child["parent_step"]) == (2, 1, "sub#1.1")
+    assert child["inputs"] == {"name": "pears-x"} and child["branch"] == final["branch"]
+    assert steps(child) == [("work", 1, "completed"), ("review", 1, "completed")]
+    listed = json.loads(alphred(repo, "runs", "--json").stdout)
+    assert [r["run_id"] for r in listed] == [1]  # top-level runs only
+    text = alphred(repo, "status", "1").stdout
+    assert "sub-workflows:" in text and "sub (#1.1) → run 2: completed · child v1" in text
+    assert "work #1 completed → review" in text
+    own = alphred(repo, "status", "2").stdout
+    assert "sub-workflow of run 1 (phase sub)" in own
+    refused = alphred(repo, "resume", "2")
+    assert (
+        refused.returncode == 2 and "it is a sub-workflow of run 1: alphred resume 1 continues both" in refused.stderr
+    )
+
+
+def test_a_failing_child_fails_the_attempt_with_its_reason(repo: Path) -> None:
+    child_file(repo, "alphred: 1\nkey: child\nphases:\n  boom:\n    type: command\n    run: exit 3\n")
+    wf = workflow(repo, "phases:\n  sub:\n    type: workflow\n    uses: child.yaml\n")
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    final = json.loads(done.stdout)
+    assert final["status"] == "failed" and steps(final) == [("sub", 1, "failed")]
+    [step] = db(repo).execute("select reason, error_code from run_node_diagnostics where run_id = 1").fetchall()
+    assert step == ("child_failed", "CHILD_RUN_FAILED")
+    assert "sub-workflow run 2 (child) failed: retries_exhausted (phase boom, attempt 1: exit_code)" in done.stderr
+    child = status(repo, 2)
+    assert child["status"] == "failed" and child["parent_run_id"] == 1
+
+
+def test_the_parents_remaining_budget_caps_the_child(repo: Path) -> None:
+    child_file(
+        repo,
+        """\
+        alphred: 1
+        key: child
+        limits: {max_steps: 50}
+        phases:
+          a: {type: command, run: "true", transitions: [{to: b}]}
+          b: {type: command, run: "true", transitions: [{to: c}]}
+          c: {type: command, run: "true"}
+        """,
+    )
+    wf = workflow(
+        repo,
+        """\
+        limits: {max_steps: 3}
+        phases:
+          first: {type: command, run: "true", transitions: [{to: sub}]}
+          sub: {type: workflow, uses: child.yaml}
+        """,
+    )
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    child = status(repo, 2)
+    assert child["status"] == "failed" and child["reason"] == "max_steps"  # 3 - 2 (first, sub itself): 1 left
+    assert steps(child) == [("a", 1, "completed")]
+    assert "sub-workflow run 2 (child) failed: max_steps" in done.stderr
+
+
+CRASH_CHILD = """\
+alphred: 1
+key: child
+inputs:
+  gate: {required: true}
+phases:
+  work:
+    type: command
+    run: echo work >> work.log
+    transitions: [{to: wait}]
+  wait:
+    type: command
+    run: cat {{ inputs.gate }} > gate.txt
+    transitions: [{to: after}]
+  after:
+    type: command
+    run: echo after >> after.log
+"""
+
+
+def _open_gate(fifo: Path) -> None:
+    """Write to the fifo once a reader has it open (polled: no sleep stands in for the reader)."""
+
+    def reader_there() -> bool:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                return False
+            raise
+        try:
+            os.write(fd, b"go\n")
+        finally:
+            os.close(fd)
+        return True
+
+    wait_for(reader_there)
+
+
+def _child_waiting(repo: Path, attempt: int = 1) -> bool:
+    """The child's ``wait`` attempt runs and its process group is recorded (a later one: the dead attempt's
+    processes were killed before it started)."""
+    found = (
+        db(repo)
+        .execute(
+            "select n.status, n.attempt, count(p.id) from run_nodes n join workflow_runs r on r.id = n.run_id "
+            "left join run_processes p on p.run_id = n.run_id and p.node_key = n.node_key and p.attempt = n.attempt "
+            "where r.parent_run_id = 1 and n.node_key = 'wait' group by n.id"
+        )
+        .fetchall()
+    )
+    return found == [("running", attempt, 1)]
+
+
+@pytest.mark.parametrize("how", ["resume", "worker"])
+def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_path: Path, how: str) -> None:
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    wf = workflow(
+        repo,
+        f"""\
+        phases:
+          first:
+            type: command
+            run: echo first >> first.log
+            transitions: [{{to: sub}}]
+          sub:
+            type: workflow
+            uses: child.yaml
+            with: {{gate: "{fifo}"}}
+            transitions: [{{to: last}}]
+          last:
+            type: command
+            run: cat work.log gate.txt after.log first.log > last.txt
+        """,
+    )
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: _child_waiting(repo))
+    kill_group(process)  # the run's process dies; the child's `cat` is left blocked on the fifo
+    assert status(repo)["status"] == "running" and status(repo, 2)["status"] == "running"
+    going = start(repo, "resume", "1") if how == "resume" else start(repo, "worker", "--once")
+    wait_for(lambda: _child_waiting(repo, 2))
+    _open_gate(fifo)  # only the new attempt's reader can take it: the dead attempt's process was killed
+    _out, err = going.communicate(timeout=120)
+    assert going.returncode == 0, err
+    final = status(repo)
+    assert final["status"] == "completed", err
+    assert steps(final) == [
+        ("first", 1, "completed"),
+        ("sub", 1, "interrupted"),
+        ("sub", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+    [child] = final["children"]  # the same child, continued: no second child run
+    assert child["run_id"] == 2 and child["parent_step"] == "sub#1.1" and child["status"] == "completed"
+    assert steps(child) == [
+        ("work", 1, "completed"),
+        ("wait", 1, "interrupted"),
+        ("wait", 2, "completed"),
+        ("after", 1, "completed"),
+    ]
+    assert subjects(repo, final["branch"]) == [
+        "alphred(wf): first [visit 1]",
+        "alphred(child): work [visit 1]",
+        "alphred(child): wait [visit 1]",
+        "alphred(child): after [visit 1]",
+        "alphred(wf): last [visit 1]",
+    ]  # every phase committed exactly once
+    assert git(repo, "show", f"{final['branch']}:last.txt") == "work\ngo\nafter\nfirst"
+
+
+def _runs(repo: Path) -> list[tuple[Any, ...]]:
+    return db(repo).execute("select id, status, reason, parent_run_id from workflow_runs order by id").fetchall()
+
+
+def test_pause_of_the_parent_pauses_the_child_and_resume_continues_both(repo: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    wf = workflow(
+        repo,
+        f"""\
+        phases:
+          sub:
+            type: workflow
+            uses: child.yaml
+            with: {{gate: "{fifo}"}}
+            transitions: [{{to: last}}]
+          last: {{type: command, run: cat gate.txt}}
+        """,
+    )
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: _child_waiting(repo))
+    paused = alphred(repo, "pause", "1")
+    assert paused.returncode == 0, paused.stderr
+    _open_gate(fifo)  # the child's phase ends; it pauses at that boundary, and the parent with it
+    _out, err = process.communicate(timeout=120)
+    assert _runs(repo) == [(1, "paused", "interrupted", None), (2, "paused", "paused", 1)], err
+    assert steps(status(repo, 2)) == [("work", 1, "completed"), ("wait", 1, "completed")]
+    resumed = alphred(repo, "resume", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]
+    assert steps(status(repo, 2)) == [("work", 1, "completed"), ("wait", 1, "completed"), ("after", 1, "completed")]
+
+
+def test_cancel_of_a_paused_parent_cancels_its_child(repo: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: _child_waiting(repo))
+    kill_group(process)
+    cancelled = alphred(repo, "cancel", "1")
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert [(row[0], row[1]) for row in _runs(repo)] == [(1, "cancelled"), (2, "cancelled")]
+
+
+def test_ctrl_c_interrupts_child_and_parent_and_resume_continues_both(repo: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: _child_waiting(repo))
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert _runs(repo) == [(1, "paused", "interrupted", None), (2, "paused", "interrupted", 1)]
+    going = start(repo, "resume", "1")
+    wait_for(lambda: _child_waiting(repo, 2))
+    _open_gate(fifo)
+    _out, err = going.communicate(timeout=120)
+    assert going.returncode == 0, err
+    assert steps(status(repo)) == [("sub", 1, "interrupted"), ("sub", 2, "completed")]
+    assert steps(status(repo, 2)) == [
+        ("work", 1, "completed"),
+        ("wait", 1, "interrupted"),
+        ("wait", 2, "completed"),
+        ("after", 1, "completed"),
+    ]
+
+
+def test_cancel_of_a_running_parent_cancels_both(repo: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
+    process = start(repo, "run", str(wf))
+    wait_for(lambda: _child_waiting(repo))
+    cancelled = alphred(repo, "cancel", "1")
+    assert cancelled.returncode == 0, cancelled.stderr
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 3, err
+    assert [(row[0], row[1]) for row in _runs(repo)] == [(1, "cancelled"), (2, "cancelled")]
+
+
+def test_kill_right_after_the_child_is_created_then_resume_uses_that_child(repo: Path) -> None:
+    child_file(repo, CHILD)
+    wf = workflow(repo, PARENT)
+    crashed = alphred(repo, "run", str(wf), env=base_env(repo.parent) | {"ALPHRED_CRASH_AT": "child_run_created"})
+    assert crashed.returncode == -signal.SIGKILL
+    assert _runs(repo) == [(1, "running", None, None), (2, "pending", None, 1)]  # the intent: created, not started
+    resumed = alphred(repo, "resume", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    final = json.loads(resumed.stdout)
+    assert steps(final) == [
+        ("first", 1, "completed"),
+        ("sub", 1, "interrupted"),
+        ("sub", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+    assert [r[0] for r in _runs(repo)] == [1, 2]  # no second child
+    assert steps(status(repo, 2)) == [("work", 1, "completed"), ("review", 1, "completed")]
+
+
+def test_the_offline_sub_workflow_example_runs(repo: Path) -> None:
+    example = Path(__file__).resolve().parents[1] / "fixtures" / "workflows" / "sub-workflow-offline.yaml"
+    done = alphred(repo, "run", str(example), "--json")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout)
+    assert steps(final) == [("plan", 1, "completed"), ("implement", 1, "completed"), ("review", 1, "completed")]
+    assert git(repo, "show", f"{final['branch']}:tested.txt") == "Add the --config flag"
+    assert [s[0] for s in steps(status(repo, 2))] == ["implement", "test", "judge"]
