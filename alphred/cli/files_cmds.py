@@ -21,11 +21,11 @@ def packaged_text(*parts: str) -> str:
 
 
 def template_names() -> list[str]:
-    """The workflow templates ``alphred init`` can write (the bundled ``workflows/*.yaml``)."""
-    from importlib import resources
+    """The workflow templates ``alphred init`` can write (the bundled ``workflows/*.yaml``): the same list
+    ``uses: template:NAME`` names (``workflow.children.bundled_templates``)."""
+    from alphred.workflow.children import bundled_templates
 
-    folder = resources.files("alphred").joinpath("templates")
-    return sorted(entry.name[: -len(".yaml")] for entry in folder.iterdir() if entry.name.endswith(".yaml"))
+    return bundled_templates()
 
 
 @app.command()

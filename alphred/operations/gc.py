@@ -22,7 +22,7 @@ from alphred.runtime.cleanup import (
     remove_worktree,
     runs_with_worktrees,
 )
-from alphred.runtime.run_files import run_directory
+from alphred.runtime.run_files import runs_directory
 from alphred.store import SqlRunStore
 from alphred.store.owners import lease_free
 
@@ -70,7 +70,7 @@ def collect(store: SqlRunStore, location: RepoLocation, *, dry_run: bool) -> lis
 def _run_files(store: SqlRunStore, location: RepoLocation, held: set[int]) -> list[Leftover]:
     """The files directories (``.alphred/runs/<id>``) of completed and cancelled runs no process holds, and
     of runs that do not exist."""
-    directory = run_directory(location.alphred_dir, 0).parent
+    directory = runs_directory(location.alphred_dir)
     found: list[Leftover] = []
     for child in sorted(directory.iterdir(), key=lambda p: p.name) if directory.is_dir() else ():
         if not child.name.isdigit() or int(child.name) in held or not child.is_dir() or child.is_symlink():

@@ -113,9 +113,6 @@ async def child_events(
         raise ProviderError(f"workflow phase {phase.key} cannot run its child here", kind="invalid_request")
     values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     inputs = {name: render_template(phase.templates[f"with.{name}"], values) for name in phase.with_inputs}
-    for spec in child.inputs:
-        if spec.name not in inputs and spec.default is not None:
-            inputs[spec.name] = spec.default
     workflow = replace(child, limits=_capped(child.limits, ctx.workflow.limits, state))
     record, created = await asyncio.to_thread(_find_or_create, ctx, host, state, phase, (visit, attempt), inputs)
     yield ProviderEvent(
@@ -172,10 +169,12 @@ def _find_or_create(
     numbers: tuple[int, int],
     inputs: Mapping[str, str],
 ) -> tuple[RunRecord, bool]:
-    """Blocking: the child of this visit to continue, or a new one (made in one transaction); (it, made now)."""
+    """Blocking: the child of this visit to continue, or a new one (made in one transaction); (it, made now).
+    The new child's stored inputs are ``inputs`` with the child's declared defaults filled in."""
     visit, attempt = numbers
     store = ctx.store
     assert phase.child is not None
+    initial = initial_state(phase.child, inputs)
     head = ctx.worktrees.head_sha(ctx.worktree)
     with store.transaction() as tx:
         found = _child_of_visit(tx.child_runs(ctx.run_id), phase.key, visit)
@@ -186,7 +185,7 @@ def _find_or_create(
         run_id = tx.create_run(
             tree_id,
             phase.child,
-            dict(inputs),
+            dict(initial.inputs),
             branch=parent.branch,
             base_sha=head,
             base_ref=parent.branch,
@@ -199,8 +198,7 @@ def _find_or_create(
             lease_expires_at=datetime.now(UTC) + timedelta(seconds=lease_ttl()),
         )
         runtime = {**host.options.stored(), "keep_worktree": True, "pull_request": None, "parent": ctx.run_id}
-        engine = state_to_json(initial_state(phase.child, inputs))
-        tx.update_run(run_id, engine_state={"engine": engine, "runtime": runtime})
+        tx.update_run(run_id, engine_state={"engine": state_to_json(initial), "runtime": runtime})
     return store.get_run(run_id), True
 
 

@@ -38,9 +38,14 @@ FILES_CHANGED = "ARTIFACTS_CHANGED"  # a file changed while it was stored (retry
 MAX_CARRY = 4 << 20  # a line longer than this is cut where it stands (redaction works line by line)
 
 
+def runs_directory(alphred_dir: Path) -> Path:
+    """``.alphred/runs``: where every run's files directory lies."""
+    return alphred_dir / "runs"
+
+
 def run_directory(alphred_dir: Path, run_id: int) -> Path:
     """``.alphred/runs/<run id>``: where a run keeps its files outside the branch."""
-    return alphred_dir / "runs" / str(run_id)
+    return runs_directory(alphred_dir) / str(run_id)
 
 
 @dataclass(frozen=True)

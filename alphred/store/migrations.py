@@ -8,10 +8,10 @@ missing: re-running them never drops or rewrites a row.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, insert, inspect, select, text
+from sqlalchemy import Engine, Table, insert, inspect, select, text
 from sqlalchemy.engine import Connection
 
 from alphred.errors import StoreError
@@ -81,6 +81,16 @@ def _create_v1(conn: Connection) -> None:
         pass
 
 
+def _add_missing_columns(conn: Connection, table: Table, suffixes: Mapping[str, str]) -> None:
+    """``ALTER TABLE ... ADD COLUMN`` each column of ``table`` named in ``suffixes`` that the database lacks,
+    typed as ``schema`` has it, followed by its suffix (a default, a reference); present ones are left alone."""
+    present = {column["name"] for column in inspect(conn).get_columns(table.name)}
+    for name, suffix in suffixes.items():
+        if name not in present:
+            kind = table.c[name].type.compile(dialect=conn.dialect)
+            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {name} {kind}{suffix}")
+
+
 def _create_v2(conn: Connection) -> None:
     """Process groups of attempts (killed on take-over); the run index the latest-artifact lookup needs."""
     schema.RUN_PROCESSES.create(conn, checkfirst=True)
@@ -89,15 +99,8 @@ def _create_v2(conn: Connection) -> None:
 
 def _create_v3(conn: Connection) -> None:
     """The queue (SPEC §10): priority, requirements, identity of submitted runs, their index; workers."""
-    runs = schema.WORKFLOW_RUNS
-    present = {column["name"] for column in inspect(conn).get_columns(runs.name)}
-    for name in schema.QUEUE_COLUMNS:
-        if name not in present:
-            column = runs.c[name]
-            kind = column.type.compile(dialect=conn.dialect)
-            default = " NOT NULL DEFAULT 0" if name == "priority" else ""
-            default = " NOT NULL DEFAULT false" if name == "queued" else default
-            conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN {name} {kind}{default}")
+    defaults = {"priority": " NOT NULL DEFAULT 0", "queued": " NOT NULL DEFAULT false"}
+    _add_missing_columns(conn, schema.WORKFLOW_RUNS, {name: defaults.get(name, "") for name in schema.QUEUE_COLUMNS})
     conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_workflow_runs_queue ON workflow_runs (status, priority, id)")
     schema.WORKERS.create(conn, checkfirst=True)
 
@@ -114,10 +117,7 @@ def _create_v4(conn: Connection) -> None:
     for constraint changes that leave the file format alone), with the schema cookie bumped so that every
     connection reloads it.
     """
-    runs = schema.WORKFLOW_RUNS
-    if "wake_at" not in {column["name"] for column in inspect(conn).get_columns(runs.name)}:
-        kind = runs.c.wake_at.type.compile(dialect=conn.dialect)
-        conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN wake_at {kind}")
+    _add_missing_columns(conn, schema.WORKFLOW_RUNS, {"wake_at": ""})
     _widen_node_types(conn, _OLD_NODE_TYPES)
 
 
@@ -153,11 +153,7 @@ def _widen_node_types(conn: Connection, old: str) -> None:
 
 def _create_v5(conn: Connection) -> None:
     """How each routing chose: the transitions it looked at and what their guards read (status --explain)."""
-    table = schema.ROUTING_DECISIONS
-    present = {column["name"] for column in inspect(conn).get_columns(table.name)}
-    if "explanation" not in present:
-        kind = table.c.explanation.type.compile(dialect=conn.dialect)
-        conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN explanation {kind}")
+    _add_missing_columns(conn, schema.ROUTING_DECISIONS, {"explanation": ""})
 
 
 def _create_v6(conn: Connection) -> None:
@@ -168,11 +164,8 @@ def _create_v6(conn: Connection) -> None:
 
 def _create_v7(conn: Connection) -> None:
     """Usage limits (SPEC §15): the index of waiting runs' ``wake_at``; the providers a worker paused."""
-    for table, name in ((schema.WORKFLOW_RUNS, "wake_at"), (schema.WORKERS, "paused")):
-        present = {column["name"] for column in inspect(conn).get_columns(table.name)}
-        if name not in present:
-            kind = table.c[name].type.compile(dialect=conn.dialect)
-            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {name} {kind}")
+    _add_missing_columns(conn, schema.WORKFLOW_RUNS, {"wake_at": ""})
+    _add_missing_columns(conn, schema.WORKERS, {"paused": ""})
     conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_workflow_runs_wake ON workflow_runs (status, wake_at)")
 
 
@@ -180,15 +173,8 @@ def _create_v8(conn: Connection) -> None:
     """Sub-workflows (SPEC §13): ``workflow_runs.parent_run_id`` and ``parent_step`` with their unique index;
     node type ``workflow`` in the CHECK of ``tree_nodes.node_type`` (rewritten as migration 4 does)."""
     runs = schema.WORKFLOW_RUNS
-    present = {column["name"] for column in inspect(conn).get_columns(runs.name)}
-    if "parent_run_id" not in present:
-        kind = runs.c.parent_run_id.type.compile(dialect=conn.dialect)
-        conn.exec_driver_sql(
-            f"ALTER TABLE {runs.name} ADD COLUMN parent_run_id {kind} REFERENCES {runs.name} (id) ON DELETE CASCADE"
-        )
-    if "parent_step" not in present:
-        kind = runs.c.parent_step.type.compile(dialect=conn.dialect)
-        conn.exec_driver_sql(f"ALTER TABLE {runs.name} ADD COLUMN parent_step {kind}")
+    parent = f" REFERENCES {runs.name} (id) ON DELETE CASCADE"
+    _add_missing_columns(conn, runs, {"parent_run_id": parent, "parent_step": ""})
     conn.exec_driver_sql(
         "CREATE UNIQUE INDEX IF NOT EXISTS ix_workflow_runs_parent ON workflow_runs (parent_run_id, parent_step)"
     )

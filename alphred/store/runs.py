@@ -177,13 +177,15 @@ class RunOps:
             query = query.where(RUNS.c.status.in_([str(s) for s in statuses]))
         if limit is not None:
             query = query.limit(limit)
-        rows = self._conn.execute(query).all()
-        nodes = self._nodes_of([row.id for row in rows])
-        return [_run_record(row, nodes.get(row.id, ())) for row in rows]
+        return self._records(query)
 
     def child_runs(self, run_id: int) -> list[RunRecord]:
         """The sub-workflow runs (SPEC §13) of run ``run_id``'s workflow phases, oldest first."""
         query = self._run_query().where(RUNS.c.parent_run_id == run_id).order_by(RUNS.c.id)
+        return self._records(query)
+
+    def _records(self, query: Any) -> list[RunRecord]:
+        """The runs ``query`` selects, each with its phases (one query for all of them)."""
         rows = self._conn.execute(query).all()
         nodes = self._nodes_of([row.id for row in rows])
         return [_run_record(row, nodes.get(row.id, ())) for row in rows]

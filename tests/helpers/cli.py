@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -13,6 +15,12 @@ from alphred.cli import app
 def cli(*args: str, env: dict[str, str] | None = None) -> Result:
     """``alphred ARGS`` in this process; stdout and stderr kept apart."""
     return CliRunner().invoke(app, list(args), env=env)
+
+
+def run_json(repo: Path, path: Path) -> tuple[int, dict[str, Any], str]:
+    """``alphred run PATH --repo REPO --json`` in this process: (exit code, the status object, stderr)."""
+    done = cli("run", str(path), "--repo", str(repo), "--json")
+    return done.exit_code, json.loads(done.stdout), done.stderr
 
 
 def write_workflow(directory: Path, body: str, name: str = "wf.yaml") -> Path:

@@ -15,9 +15,20 @@ import pytest
 
 from alphred.errors import ProviderError
 from alphred.providers import ProviderEvent, ProviderOptions
+from alphred.workflow import McpServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DECISIONS = ("approved", "changes_requested")
+# a stdio server and an HTTP one, each with a secret it is given by name (the MCP tests of claude and codex)
+TWO_MCP_SERVERS = (
+    McpServer(name="issues", command="python", args=("-m", "srv"), env=("GH_TOKEN",), cwd="tools"),
+    McpServer(
+        name="web",
+        url="http://127.0.0.1:9/mcp",
+        env=("W_TOKEN",),
+        headers=(("Authorization", "Bearer ${W_TOKEN}"),),
+    ),
+)
 
 
 def collect(provider: Any, prompt: str, options: ProviderOptions) -> tuple[list[ProviderEvent], ProviderError | None]:

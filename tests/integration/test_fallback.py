@@ -3,23 +3,16 @@ attempt runs on the phase's next ``fallback`` provider; each step records the pr
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from helpers.cli import cli, write_workflow
+from helpers.cli import cli, run_json, write_workflow
 from helpers.providers import wrapper
 from helpers.repos import make_repo, process_env
 
 from alphred.scm.body import steps_table
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-
-
-def _run(repo: Path, path: Path) -> tuple[int, dict[str, Any], str]:
-    done = cli("run", str(path), "--repo", str(repo), "--json")
-    return done.exit_code, json.loads(done.stdout), done.stderr
 
 
 def test_an_outage_that_outlived_its_retries_moves_to_the_fallback(repo: Path) -> None:
@@ -36,7 +29,7 @@ def test_an_outage_that_outlived_its_retries_moves_to_the_fallback(repo: Path) -
             transitions: [{to: $end}]
         """,
     )
-    code, obj, err = _run(repo, path)
+    code, obj, err = run_json(repo, path)
     assert code == 0, err
     assert [(s["attempt"], s["outcome"], s["provider"]) for s in obj["steps"]] == [
         (1, "failed", "scripted"),
@@ -96,7 +89,7 @@ def test_a_usage_limit_or_an_auth_failure_moves_to_the_fallback_at_once(
     repo, _ = agents
     monkeypatch.setenv("FAKE_CLAUDE_SCENARIO", scenario)
     path = write_workflow(repo.parent, AGENT_WORKFLOW)
-    code, obj, err = _run(repo, path)
+    code, obj, err = run_json(repo, path)
     assert code == 0, err
     assert "waiting until" not in err  # a fallback takes over: nothing to wait for
     assert [(s["attempt"], s["outcome"], s["provider"]) for s in obj["steps"]] == [

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from helpers.processes import alive
-from helpers.providers import DECISIONS, FakeClaude, collect
+from helpers.providers import DECISIONS, TWO_MCP_SERVERS, FakeClaude, collect
 
 from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
@@ -30,7 +30,7 @@ from alphred.providers.claude import (
     tool_settings,
 )
 from alphred.providers.contract import checked
-from alphred.workflow import McpServer, ToolPolicy
+from alphred.workflow import ToolPolicy
 
 pytest.importorskip("claude_agent_sdk")
 
@@ -425,15 +425,7 @@ def test_the_permission_callback_follows_the_rules() -> None:
 
 
 def test_mcp_servers_reach_the_cli_in_a_file_removed_before_the_first_turn(fake: FakeClaude) -> None:
-    servers = (
-        McpServer(name="issues", command="python", args=("-m", "srv"), env=("GH_TOKEN",), cwd="tools"),
-        McpServer(
-            name="web",
-            url="http://127.0.0.1:9/mcp",
-            env=("W_TOKEN",),
-            headers=(("Authorization", "Bearer ${W_TOKEN}"),),
-        ),
-    )
+    servers = TWO_MCP_SERVERS
     secrets = {"issues": {"GH_TOKEN": "ghs-secret-value"}, "web": {"W_TOKEN": "web-secret-value"}}
     _, error = collect(ClaudeProvider(str(fake.cli)), "go", fake.options(mcp=servers, mcp_env=secrets))
     assert error is None

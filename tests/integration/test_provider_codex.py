@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from helpers.processes import alive
-from helpers.providers import DECISIONS, FakeCodex, collect
+from helpers.providers import DECISIONS, TWO_MCP_SERVERS, FakeCodex, collect
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,7 +22,7 @@ from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.codex import CodexEventMapper, CodexProvider, credentials_source, find_codex
-from alphred.workflow import McpServer, ToolPolicy
+from alphred.workflow import ToolPolicy
 
 
 @pytest.fixture
@@ -377,15 +377,7 @@ def test_real_codex_binary_against_a_local_fake_responses_api(
 
 
 def test_mcp_servers_and_mcp_tool_filters_become_config_overrides_without_secrets(fake: FakeCodex) -> None:
-    servers = (
-        McpServer(name="issues", command="python", args=("-m", "srv"), env=("GH_TOKEN",), cwd="tools"),
-        McpServer(
-            name="web",
-            url="http://127.0.0.1:9/mcp",
-            env=("W_TOKEN",),
-            headers=(("Authorization", "Bearer ${W_TOKEN}"),),
-        ),
-    )
+    servers = TWO_MCP_SERVERS
     options = fake.options(
         mcp=servers,
         mcp_env={"issues": {"GH_TOKEN": "ghs-secret-value"}, "web": {"W_TOKEN": "web-secret-value"}},

@@ -3,16 +3,9 @@ stalled; ``stalled_visits`` counts them for guards; ``limits.max_stalls`` in a r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-from helpers.cli import cli, write_workflow
-
-
-def _run(repo: Path, path: Path) -> tuple[int, dict[str, Any], str]:
-    done = cli("run", str(path), "--repo", str(repo), "--json")
-    return done.exit_code, json.loads(done.stdout), done.stderr
+from helpers.cli import cli, run_json, write_workflow
 
 
 def test_a_loop_that_changes_nothing_fails_stalled_naming_the_phase_and_visits(repo: Path) -> None:
@@ -27,7 +20,7 @@ def test_a_loop_that_changes_nothing_fails_stalled_naming_the_phase_and_visits(r
             transitions: [{to: poll}]
         """,
     )
-    code, obj, err = _run(repo, path)
+    code, obj, err = run_json(repo, path)
     assert code == 1, err
     assert (obj["status"], obj["reason"]) == ("failed", "stalled")
     assert len(obj["steps"]) == 4  # visit 1, then 3 visits equal to the one before: max_stalls (3) in a row
@@ -47,7 +40,7 @@ def test_a_loop_that_changes_the_tree_is_not_stalled(repo: Path) -> None:
             transitions: [{to: grow}]
         """,
     )
-    code, obj, err = _run(repo, path)
+    code, obj, err = run_json(repo, path)
     assert code == 1, err
     assert obj["reason"] == "max_visits" and len(obj["steps"]) == 5
 
@@ -71,7 +64,7 @@ def test_the_report_counts_too_and_stalled_visits_steers_the_guard(repo: Path) -
               - {to: count}
         """,
     )
-    code, obj, err = _run(repo, path)
+    code, obj, err = run_json(repo, path)
     assert code == 0, err
     # count's report differs each visit (never stalled); idle's second visit equals its first: guard ends it
     assert [(s["phase"], s["next"]) for s in obj["steps"]] == [

@@ -168,6 +168,14 @@ phases:
 """
 
 
+def _gated_child(repo: Path, tmp_path: Path) -> Path:
+    """Write ``CRASH_CHILD`` beside the workflow; the fifo its ``wait`` phase blocks on until ``_open_gate``."""
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    child_file(repo, CRASH_CHILD)
+    return fifo
+
+
 def _open_gate(fifo: Path) -> None:
     """Write to the fifo once a reader has it open (polled: no sleep stands in for the reader)."""
 
@@ -204,9 +212,7 @@ def _child_waiting(repo: Path, attempt: int = 1) -> bool:
 
 @pytest.mark.parametrize("how", ["resume", "worker"])
 def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_path: Path, how: str) -> None:
-    fifo = tmp_path / "gate.fifo"
-    os.mkfifo(fifo)
-    child_file(repo, CRASH_CHILD)
+    fifo = _gated_child(repo, tmp_path)
     wf = workflow(
         repo,
         f"""\
@@ -265,9 +271,7 @@ def _runs(repo: Path) -> list[tuple[Any, ...]]:
 
 
 def test_pause_of_the_parent_pauses_the_child_and_resume_continues_both(repo: Path, tmp_path: Path) -> None:
-    fifo = tmp_path / "gate.fifo"
-    os.mkfifo(fifo)
-    child_file(repo, CRASH_CHILD)
+    fifo = _gated_child(repo, tmp_path)
     wf = workflow(
         repo,
         f"""\
@@ -295,9 +299,7 @@ def test_pause_of_the_parent_pauses_the_child_and_resume_continues_both(repo: Pa
 
 
 def test_cancel_of_a_paused_parent_cancels_its_child(repo: Path, tmp_path: Path) -> None:
-    fifo = tmp_path / "gate.fifo"
-    os.mkfifo(fifo)
-    child_file(repo, CRASH_CHILD)
+    fifo = _gated_child(repo, tmp_path)
     wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
     process = start(repo, "run", str(wf))
     wait_for(lambda: _child_waiting(repo))
@@ -308,9 +310,7 @@ def test_cancel_of_a_paused_parent_cancels_its_child(repo: Path, tmp_path: Path)
 
 
 def test_ctrl_c_interrupts_child_and_parent_and_resume_continues_both(repo: Path, tmp_path: Path) -> None:
-    fifo = tmp_path / "gate.fifo"
-    os.mkfifo(fifo)
-    child_file(repo, CRASH_CHILD)
+    fifo = _gated_child(repo, tmp_path)
     wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
     process = start(repo, "run", str(wf))
     wait_for(lambda: _child_waiting(repo))
@@ -333,9 +333,7 @@ def test_ctrl_c_interrupts_child_and_parent_and_resume_continues_both(repo: Path
 
 
 def test_cancel_of_a_running_parent_cancels_both(repo: Path, tmp_path: Path) -> None:
-    fifo = tmp_path / "gate.fifo"
-    os.mkfifo(fifo)
-    child_file(repo, CRASH_CHILD)
+    fifo = _gated_child(repo, tmp_path)
     wf = workflow(repo, f'phases:\n  sub: {{type: workflow, uses: child.yaml, with: {{gate: "{fifo}"}}}}\n')
     process = start(repo, "run", str(wf))
     wait_for(lambda: _child_waiting(repo))
