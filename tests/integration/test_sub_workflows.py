@@ -371,3 +371,49 @@ def test_the_offline_sub_workflow_example_runs(repo: Path) -> None:
     assert steps(final) == [("plan", 1, "completed"), ("implement", 1, "completed"), ("review", 1, "completed")]
     assert git(repo, "show", f"{final['branch']}:tested.txt") == "Add the --config flag"
     assert [s[0] for s in steps(status(repo, 2))] == ["implement", "test", "judge"]
+
+
+HOSTILE_CHILD = """\
+alphred: 1
+key: child
+inputs:
+  name: {required: true}
+phases:
+  work:
+    type: command
+    run: echo {{ inputs.name }} > child.txt
+"""
+
+
+def test_a_rewritten_child_file_and_a_shell_laden_input_steer_nothing(repo: Path) -> None:
+    """Hostile input (SPEC §13/§14): a phase before the workflow phase rewrites the child's file (as an agent
+    writing outside its worktree could) to run its own command, and the value handed down through ``with:``
+    carries shell syntax. The child runs as it was when the run started, and the value stays a value."""
+    child = child_file(repo, HOSTILE_CHILD)
+    pwned = repo.parent / "pwned"
+    evil = HOSTILE_CHILD.replace("echo {{ inputs.name }} > child.txt", f"touch {pwned}")
+    (repo.parent / "evil.yaml").write_text(evil)
+    wf = workflow(
+        repo,
+        f"""\
+        inputs:
+          topic: {{required: true}}
+        phases:
+          agent:
+            type: command
+            run: cp {repo.parent / "evil.yaml"} {child}
+            transitions: [{{to: sub}}]
+          sub:
+            type: workflow
+            uses: child.yaml
+            with: {{name: "{{{{ inputs.topic }}}}"}}
+        """,
+    )
+    done = alphred(repo, "run", str(wf), "-i", f"topic=$(touch {pwned}); `touch {pwned}`", "--json")
+    assert done.returncode == 0, done.stderr
+    assert child.read_text() == evil  # the file did change under the run
+    final = json.loads(done.stdout)
+    assert steps(final) == [("agent", 1, "completed"), ("sub", 1, "completed")]
+    assert not pwned.exists()  # neither the rewritten child nor the input's shell syntax ran
+    written = git(repo, "show", f"{final['branch']}:child.txt")
+    assert written == f"$(touch {pwned}); `touch {pwned}`"  # the stored child ran, the input as plain text
