@@ -33,7 +33,7 @@ class AttemptStats:
     message: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
-    pause_requested: bool | None = None  # the run's pause flag as the attempt ended (None: not read)
+    pause_unread: bool = False  # its outcome's transition reads the run's pause flag (``Runner._pause_unread``)
 
     @property
     def duration_ms(self) -> int:

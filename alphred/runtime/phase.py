@@ -197,8 +197,8 @@ def _ended(
     key: tuple[str, int],
     succeeded: bool = True,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
-    """The end of an attempt, in one worker thread: the run's pause flag is read, the run's artifacts and
-    memory are stored (SPEC §17), then ``complete`` (the report, the commit) — unless it tampered with git:
+    """The end of an attempt, in one worker thread: the run's artifacts and memory are stored (SPEC §17), then
+    ``complete`` (the report, the commit) — unless it tampered with git:
     then what it changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed);
     or its files are over the limit (``ARTIFACTS_TOO_LARGE``).
 
@@ -210,8 +210,6 @@ def _ended(
     rows = sink.take()
     if rows:
         ctx.pending.append(lambda tx: tx.append_events(rows))
-    with ctx.store.reading() as tx:
-        stats.pause_requested = tx.run_requests(ctx.run_id)[0]
     broken = seal.broken()
     if broken:
         return _tampered(ctx, stats, seal, broken, key)

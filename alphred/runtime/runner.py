@@ -28,6 +28,7 @@ from alphred.engine import (
     AwaitApproval,
     AwaitCi,
     CancelRequested,
+    CiWaiting,
     Deliver,
     DeliveryDone,
     Effect,
@@ -36,6 +37,7 @@ from alphred.engine import (
     MergeDone,
     PauseRequested,
     PhaseCompleted,
+    PhaseFailed,
     PhaseInterrupted,
     RecordStep,
     RunFinished,
@@ -64,7 +66,7 @@ from alphred.runtime.environment import hide_secrets_from_proc
 from alphred.runtime.observer import QuietObserver, RunObserver
 from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
-from alphred.runtime.persist import Persister, Write
+from alphred.runtime.persist import PauseFirst, Persister, Write
 from alphred.runtime.phase import run_attempt
 from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
@@ -129,6 +131,7 @@ class Runner:
         )
         ttl = lease_ttl()
         self.persister = Persister(store, run_id, str(owner), ttl, {**(runtime or {}), **options.stored()})
+        self._held: list[Write] = []  # pending writes of an outcome fed again after a pause (``_persist``)
         self.attempts = Attempts(store, run_id, self.observer, options.environ)
         self.supervisor = Supervisor(store, run_id, str(owner), ttl, self.attempts, self.observer)
         self.branches = BranchScheduler(store, self.ctx, self.start_phase, options.keep_worktree)
@@ -207,8 +210,13 @@ class Runner:
                 raise LeaseLostError(self.run_id)
             event, posted = fed.popleft()
             new, effects = transition(state, event)
-            if effects or (new is not state and new != state):  # the deep comparison only when needed
-                await self._persist(new, effects, posted)
+            changed = effects or (new is not state and new != state)  # the deep comparison only when needed
+            if changed and not await self._persist(new, effects, posted, self._pause_unread(event, posted)):
+                # a pause was asked while the attempt ran: the engine sees it before the outcome
+                state, more = transition(state, PauseRequested())
+                assert not more, "PauseRequested only marks the state"
+                fed.appendleft((event, posted))
+                continue
             state = new
             if self.supervisor.deadline is None and effects:
                 await self._read_deadline()  # the run's first transition stored its start
@@ -228,16 +236,32 @@ class Runner:
         if timeout is not None:
             self.supervisor.deadline = await asyncio.to_thread(run_deadline, self.store, self.run_id, timeout)
 
-    async def _persist(self, state: RunState, effects: tuple[Effect, ...], posted: Posted | None) -> None:
-        """Persist one transition (in a thread), then report it."""
+    def _pause_unread(self, event: Event, posted: Posted | None) -> bool:
+        """True for the outcome of an attempt whose end did not see a pause request: its transition reads the
+        run's pause flag (``Persister.persist``), so a pause asked just before the end counts."""
+        if self.supervisor.pause or posted is None or posted.stats is None or not posted.stats.pause_unread:
+            return False
+        return isinstance(event, (PhaseCompleted, PhaseFailed, CiWaiting)) and posted.events[-1] is event
+
+    async def _persist(
+        self, state: RunState, effects: tuple[Effect, ...], posted: Posted | None, watch_pause: bool = False
+    ) -> bool:
+        """Persist one transition (in a thread), then report it; False (nothing written) when ``watch_pause``
+        found the run's pause flag set (``PauseFirst``)."""
         supervisor = self.supervisor
         clear_pause = state.status is RunStatus.PAUSED and supervisor.pause
         measured = self._measured(effects, posted)
+        pending = self._take_pending()
+        persist = self.persister.persist
         try:
-            await asyncio.to_thread(self.persister.persist, state, effects, self._take_pending(), clear_pause, measured)
+            await asyncio.to_thread(persist, state, effects, pending, clear_pause, measured, watch_pause)
         except LeaseLostError:
             supervisor.stop = LOST
             raise
+        except PauseFirst:
+            supervisor.pause = True
+            self._held = pending + self._held  # written with the outcome's transition, when it is fed again
+            return False
         if clear_pause:
             supervisor.pause = False
         for effect in effects:
@@ -247,6 +271,7 @@ class Runner:
             self.observer.persisted(effect, stats)
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
+        return True
 
     def _measured(self, effects: tuple[Effect, ...], posted: Posted | None) -> dict[tuple[str, int], AttemptStats]:
         """The measurements of the attempts whose steps ``effects`` record: carried by the post being fed,
@@ -262,7 +287,7 @@ class Runner:
         return found
 
     def _take_pending(self) -> list[Write]:
-        pending, self.ctx.pending = self.ctx.pending, []
+        pending, self.ctx.pending, self._held = self._held + self.ctx.pending, [], []
         return pending + self.branches.take_pending()
 
     # -- then act ---------------------------------------------------------------------------------------
@@ -363,12 +388,10 @@ class Runner:
         if supervisor.stop is not None or active.stopped:  # an interrupted outcome wins over a late success
             return self._stopped_events(effect, active)
         self.attempts.ended(effect, outcome, stats)
-        if not supervisor.pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
-            asked = stats.pause_requested  # read as the attempt ended, with its last events
-            if asked is None:  # the runtime failed the attempt before that
-                asked = (await asyncio.to_thread(self.store.run_requests, self.run_id))[0]
-            supervisor.pause = asked
-        return [PauseRequested(), outcome] if supervisor.pause else [outcome]
+        if supervisor.pause:
+            return [PauseRequested(), outcome]
+        stats.pause_unread = True  # the heartbeat may not have looked yet: the outcome's transition reads the flag
+        return [outcome]
 
     def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:
         if active is not None and active.stopped:
