@@ -53,6 +53,7 @@ class Persister:
         clear_pause: bool = False,
         measured: Mapping[tuple[str, int], AttemptStats] | None = None,
         watch_pause: bool = False,
+        within: Write | None = None,
     ) -> None:
         """Write ``effects``, the writes an attempt left (``pending``) and the snapshot of ``state``;
         ``measured`` holds the measurements of the attempts whose steps ``effects`` record.
@@ -60,7 +61,8 @@ class Persister:
         The first statement renews the lease, writes the snapshot and reads the run's pause flag back
         (``renew_run``). With ``watch_pause`` (the transition of an attempt's outcome) a pause another process
         asked for makes it raise ``PauseFirst`` before anything else is written: the whole transaction rolls
-        back and the runner feeds ``PauseRequested`` before the outcome again.
+        back and the runner feeds ``PauseRequested`` before the outcome again. ``within`` is called last, inside
+        the transaction (the next attempt's preparation reads there: one transaction, not two).
         """
         snapshot = state_to_json(replace(state, history=()))  # the steps are rows already: O(1) per write
         fields: dict[str, Any] = {
@@ -93,6 +95,8 @@ class Persister:
                 skip = self._one(tx, effect, measured or {}, after)
             if later:
                 tx.update_run(self.run_id, **later)
+            if within is not None:
+                within(tx)
 
     def write(self, pending: list[Write]) -> None:
         """Carry out ``pending`` writes in a transaction of their own (an outcome's intent)."""

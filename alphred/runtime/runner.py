@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ from alphred.engine import (
     StartPhase,
     StopPhase,
     TimedOut,
+    UpstreamReport,
     transition,
 )
 from alphred.engine.fan_out import is_resolving
@@ -67,12 +69,12 @@ from alphred.runtime.observer import QuietObserver, RunObserver
 from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
 from alphred.runtime.persist import PauseFirst, Persister, Write
-from alphred.runtime.phase import run_attempt
+from alphred.runtime.phase import read_preparation, run_attempt, seal_preparation
 from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
-from alphred.workflow import PhaseType, Workflow
+from alphred.workflow import Phase, PhaseType, Workflow
 
 Fed = tuple[Event, Posted | None]
 """An event for the engine, with the post it came in (None: the loop or the engine itself made it)."""
@@ -252,9 +254,9 @@ class Runner:
         clear_pause = state.status is RunStatus.PAUSED and supervisor.pause
         measured = self._measured(effects, posted)
         pending = self._take_pending()
-        persist = self.persister.persist
+        persist = functools.partial(self.persister.persist, state, effects, pending, clear_pause, measured, watch_pause)
         try:
-            await asyncio.to_thread(persist, state, effects, pending, clear_pause, measured, watch_pause)
+            await asyncio.to_thread(self._persist_and_prepare, persist, self._to_prepare(effects))
         except LeaseLostError:
             supervisor.stop = LOST
             raise
@@ -272,6 +274,30 @@ class Runner:
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
         return True
+
+    def _to_prepare(self, effects: tuple[Effect, ...]) -> tuple[Phase, int] | None:
+        """The attempt on the run branch that ``effects`` start and ``run_attempt`` will prepare, if any."""
+        for effect in effects:
+            if isinstance(effect, StartPhase) and effect.branch is None:
+                phase = self.workflow.phase(effect.phase)
+                return None if phase.type is PhaseType.APPROVAL else (phase, effect.attempt)
+        return None
+
+    def _persist_and_prepare(self, persist: Callable[..., None], start: tuple[Phase, int] | None) -> None:
+        """``persist`` (in a worker thread); with ``start``, the attempt it starts is prepared in the same thread
+        hop: its reads inside the transaction, then git's seal (``phase.prepare_attempt`` otherwise)."""
+        ctx = self.ctx
+        ctx.prepared.clear()  # an attempt prepared but never started (a stop came first) is not kept
+        if start is None:
+            persist()
+            return
+        phase, attempt = start
+        read: list[tuple[int, int, dict[str, UpstreamReport]]] = []
+        persist(within=lambda tx: read.append(read_preparation(ctx, phase, attempt, tx)))
+        try:
+            ctx.prepared[(phase.key, attempt)] = seal_preparation(ctx, read[0])
+        except Exception:  # git could not say: the attempt prepares itself and fails there, as it would
+            return
 
     def _measured(self, effects: tuple[Effect, ...], posted: Posted | None) -> dict[tuple[str, int], AttemptStats]:
         """The measurements of the attempts whose steps ``effects`` record: carried by the post being fed,
