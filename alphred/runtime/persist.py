@@ -9,7 +9,7 @@ the event loop): see ``Runner._persist``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +26,7 @@ from alphred.engine import (
     SetRunStatus,
     state_to_json,
 )
+from alphred.engine.state import evolve
 from alphred.errors import LeaseLostError
 from alphred.runtime.attempt_context import AttemptStats
 from alphred.runtime.crash import crash_point
@@ -64,7 +65,7 @@ class Persister:
         back and the runner feeds ``PauseRequested`` before the outcome again. ``within`` is called last, inside
         the transaction (the next attempt's preparation reads there: one transaction, not two).
         """
-        snapshot = state_to_json(replace(state, history=()))  # the steps are rows already: O(1) per write
+        snapshot = state_to_json(evolve(state, history=()))  # the steps are rows already: O(1) per write
         fields: dict[str, Any] = {
             "engine_state": {"engine": snapshot, "runtime": dict(self.runtime)},
             "tokens": state.tokens,
