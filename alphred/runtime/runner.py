@@ -25,6 +25,7 @@ from typing import Any
 
 from alphred.engine import (
     TERMINAL_RUN_STATUSES,
+    AddPhase,
     ApprovalRequested,
     AwaitApproval,
     AwaitCi,
@@ -40,10 +41,14 @@ from alphred.engine import (
     PhaseCompleted,
     PhaseFailed,
     PhaseInterrupted,
+    RecordPullRequest,
+    RecordRouting,
     RecordStep,
     RunFinished,
     RunState,
     RunStatus,
+    SetPhaseStatus,
+    SetRunStatus,
     StartPhase,
     StopPhase,
     TimedOut,
@@ -75,6 +80,9 @@ from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOS
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
 from alphred.workflow import Phase, PhaseType, Workflow
+
+_ONLY_WRITTEN = (SetRunStatus, SetPhaseStatus, RecordStep, RecordRouting, AddPhase, RecordPullRequest)
+"""Effects that are persisted and not carried out (``_act`` does nothing for them)."""
 
 Fed = tuple[Event, Posted | None]
 """An event for the engine, with the post it came in (None: the loop or the engine itself made it)."""
@@ -213,7 +221,7 @@ class Runner:
             event, posted = fed.popleft()
             new, effects = transition(state, event)
             changed = effects or (new is not state and new != state)  # the deep comparison only when needed
-            if changed and not await self._persist(new, effects, posted, self._pause_unread(event, posted)):
+            if changed and not await self._persist(event, new, effects, posted, self._pause_unread(event, posted)):
                 # a pause was asked while the attempt ran: the engine sees it before the outcome
                 state, more = transition(state, PauseRequested())
                 assert not more, "PauseRequested only marks the state"
@@ -246,7 +254,7 @@ class Runner:
         return isinstance(event, (PhaseCompleted, PhaseFailed, CiWaiting)) and posted.events[-1] is event
 
     async def _persist(
-        self, state: RunState, effects: tuple[Effect, ...], posted: Posted | None, watch_pause: bool = False
+        self, event: Event, state: RunState, effects: tuple[Effect, ...], posted: Posted | None, watch_pause: bool
     ) -> bool:
         """Persist one transition (in a thread), then report it; False (nothing written) when ``watch_pause``
         found the run's pause flag set (``PauseFirst``)."""
@@ -256,7 +264,7 @@ class Runner:
         pending = self._take_pending()
         persist = functools.partial(self.persister.persist, state, effects, pending, clear_pause, measured, watch_pause)
         try:
-            await asyncio.to_thread(self._persist_and_prepare, persist, self._to_prepare(effects))
+            await asyncio.to_thread(self._persist_and_prepare, persist, self._to_prepare(event, effects))
         except LeaseLostError:
             supervisor.stop = LOST
             raise
@@ -275,12 +283,18 @@ class Runner:
             crash_point("between_phases")
         return True
 
-    def _to_prepare(self, effects: tuple[Effect, ...]) -> tuple[Phase, int] | None:
-        """The attempt on the run branch that ``effects`` start and ``run_attempt`` will prepare, if any."""
+    def _to_prepare(self, event: Event, effects: tuple[Effect, ...]) -> tuple[Phase, int] | None:
+        """The attempt on the run branch that ``effects`` start, to prepare with their transaction: only when
+        nothing is carried out before it (every effect before it is only written, and no merged branch's
+        worktree is removed after the commit), so that git's seal is what the attempt starts from."""
+        if isinstance(event, MergeDone):
+            return None
         for effect in effects:
             if isinstance(effect, StartPhase) and effect.branch is None:
                 phase = self.workflow.phase(effect.phase)
                 return None if phase.type is PhaseType.APPROVAL else (phase, effect.attempt)
+            if not isinstance(effect, _ONLY_WRITTEN):
+                return None
         return None
 
     def _persist_and_prepare(self, persist: Callable[..., None], start: tuple[Phase, int] | None) -> None:
