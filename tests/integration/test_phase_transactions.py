@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.processes import wait_gone
 from helpers.runs import workflow
 
 from alphred.git import locate_repository
@@ -147,10 +148,48 @@ def test_a_command_attempt_looks_for_its_leftover_processes_once(repo: Path, mon
         return real(marker)
 
     monkeypatch.setattr(room, "kill_attempt_processes", counted)
+    monkeypatch.setattr(room, "nothing_below", lambda: False)  # as when something may be left: look
     steps, _, _ = run_counted(repo, 0, COMMANDS)
     assert steps == 5
     assert len(looks) == steps  # at the stream's end; ``close`` does not look again (no ``run`` check follows)
     assert len(set(looks)) == steps
+
+
+LEAVES_AN_ORPHAN = """\
+phases:
+  quick:
+    type: command
+    run: "true"
+    transitions: [{to: leave}]
+  leave:
+    type: command
+    run: setsid sleep 300 > /dev/null 2>&1 < /dev/null & echo $! > PID_FILE
+"""
+
+
+def test_the_clean_up_looks_for_leftovers_only_when_a_process_is_left_below_the_runner(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A child subreaper with no child at all has nothing below it: a quick command's attempt ends without a
+    # thread hop or a look at /proc. An attempt whose ``setsid`` orphan was adopted looks, and kills it.
+    from alphred.runtime import room
+
+    looks: list[str] = []
+    real = room.kill_attempt_processes
+
+    def counted(marker: str) -> int:
+        looks.append(marker)
+        return real(marker)
+
+    monkeypatch.setattr(room, "kill_attempt_processes", counted)
+    if not room.nothing_below():  # this test process has children of its own (another test's): not provable here
+        pytest.skip("the test process has child processes")
+    pid_file = tmp_path / "orphan.pid"
+    steps, _, _ = run_counted(repo, 0, LEAVES_AN_ORPHAN.replace("PID_FILE", str(pid_file)))
+    assert steps == 2
+    assert [look.split("/")[-2:] for look in looks] == [["leave", "1"]]
+    orphan = int(pid_file.read_text())
+    assert wait_gone(orphan)
 
 
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").is_file(), reason="Linux /proc")
