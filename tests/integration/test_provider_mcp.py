@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from helpers import providers
-from helpers.providers import FIXTURES, fixture_module
+from helpers.providers import FIXTURES
 
 from alphred.errors import ProviderError
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
@@ -27,15 +27,13 @@ from alphred.workflow import McpServer, ToolPolicy
 pytest.importorskip("openai")
 pytest.importorskip("mcp")
 
-FakeOpenAIServer = fixture_module("fake_openai_server").FakeOpenAIServer
 SERVER = str(FIXTURES / "mcp_server.py")
 
 
 @pytest.fixture
-def model() -> Iterator[Any]:
-    fake = FakeOpenAIServer().start()
-    yield fake
-    fake.stop()
+def model(server: Any) -> Any:
+    """The shared fake model server (``conftest.py``), named as these tests read it."""
+    return server
 
 
 @pytest.fixture
