@@ -137,17 +137,27 @@ phases:
 """
 
 
-def test_a_command_attempt_looks_for_its_leftover_processes_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def looks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The attempt markers the clean-up looked for leftover processes of, in order."""
     from alphred.runtime import room
 
-    looks: list[str] = []
+    seen: list[str] = []
     real = room.kill_attempt_processes
 
     def counted(marker: str) -> int:
-        looks.append(marker)
+        seen.append(marker)
         return real(marker)
 
     monkeypatch.setattr(room, "kill_attempt_processes", counted)
+    return seen
+
+
+def test_a_command_attempt_looks_for_its_leftover_processes_once(
+    repo: Path, looks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from alphred.runtime import room
+
     monkeypatch.setattr(room, "nothing_below", lambda: False)  # as when something may be left: look
     steps, _, _ = run_counted(repo, 0, COMMANDS)
     assert steps == 5
@@ -168,21 +178,14 @@ phases:
 
 
 def test_the_clean_up_looks_for_leftovers_only_when_a_process_is_left_below_the_runner(
-    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    repo: Path, tmp_path: Path, looks: list[str]
 ) -> None:
     # A child subreaper with no child at all has nothing below it: a quick command's attempt ends without a
     # thread hop or a look at /proc. An attempt whose ``setsid`` orphan was adopted looks, and kills it.
-    from alphred.runtime import room
+    from alphred.runtime import orphans
 
-    looks: list[str] = []
-    real = room.kill_attempt_processes
-
-    def counted(marker: str) -> int:
-        looks.append(marker)
-        return real(marker)
-
-    monkeypatch.setattr(room, "kill_attempt_processes", counted)
-    if not room.nothing_below():  # this test process has children of its own (another test's): not provable here
+    assert orphans.become_subreaper()  # as the runner makes itself (in this process: the run is in-process)
+    if not orphans.nothing_below():  # this test process has children of its own (another test's): not provable
         pytest.skip("the test process has child processes")
     pid_file = tmp_path / "orphan.pid"
     steps, _, _ = run_counted(repo, 0, LEAVES_AN_ORPHAN.replace("PID_FILE", str(pid_file)))
