@@ -251,7 +251,8 @@ class _ExitWatch:
     def _close_fd(self) -> None:
         fd, self._fd = self._fd, None
         if fd is not None:
-            self.loop.remove_reader(fd)
+            with contextlib.suppress(NotImplementedError):  # a loop that could not watch it either
+                self.loop.remove_reader(fd)
             os.close(fd)
 
     def close(self) -> None:
