@@ -4,6 +4,7 @@ at this process's descendants only."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -177,18 +178,33 @@ phases:
 """
 
 
+_NOTHING_BELOW = """
+import json, sys
+from pathlib import Path
+sys.path[:0] = sys.argv[3:]
+from alphred.runtime import orphans, room
+import test_phase_transactions as t
+looks = []
+real = room.kill_attempt_processes
+room.kill_attempt_processes = lambda marker: looks.append(marker) or real(marker)
+assert orphans.become_subreaper() and orphans.nothing_below()  # a fresh interpreter: no child yet
+steps, _, _ = t.run_counted(Path(sys.argv[1]), 0, t.LEAVES_AN_ORPHAN.replace("PID_FILE", sys.argv[2]))
+print(json.dumps([steps, looks]))
+"""
+
+
 def test_the_clean_up_looks_for_leftovers_only_when_a_process_is_left_below_the_runner(
-    repo: Path, tmp_path: Path, looks: list[str]
+    repo: Path, tmp_path: Path
 ) -> None:
     # A child subreaper with no child at all has nothing below it: a quick command's attempt ends without a
-    # thread hop or a look at /proc. An attempt whose ``setsid`` orphan was adopted looks, and kills it.
-    from alphred.runtime import orphans
-
-    assert orphans.become_subreaper()  # as the runner makes itself (in this process: the run is in-process)
-    if not orphans.nothing_below():  # this test process has children of its own (another test's): not provable
-        pytest.skip("the test process has child processes")
+    # thread hop or a look at /proc. An attempt whose ``setsid`` orphan was adopted looks, and kills it. In a
+    # fresh interpreter: a test process may hold children of other tests.
     pid_file = tmp_path / "orphan.pid"
-    steps, _, _ = run_counted(repo, 0, LEAVES_AN_ORPHAN.replace("PID_FILE", str(pid_file)))
+    here = Path(__file__).resolve().parent
+    argv = [sys.executable, "-c", _NOTHING_BELOW, str(repo), str(pid_file), str(here.parent), str(here)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    steps, looks = json.loads(done.stdout.strip().splitlines()[-1])
     assert steps == 2
     assert [look.split("/")[-2:] for look in looks] == [["leave", "1"]]
     orphan = int(pid_file.read_text())
