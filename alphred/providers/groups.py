@@ -1,7 +1,9 @@
-"""Process groups started for attempts (commands, agent CLIs): one registry for every place that spawns.
+"""Process groups started for attempts (commands, agent CLIs, MCP servers): one registry for every place that
+spawns.
 
 ``register`` is called right after a child starts in its own session; listeners (the runner) record the
 group with its attempt in the database, and ``kill_all`` stops every live group at once (a second Ctrl+C).
+A child another package starts (the ``mcp`` package's stdio servers) is found with ``session_holding``.
 """
 
 from __future__ import annotations
@@ -38,3 +40,27 @@ def listen(listener: Callable[[int], None]) -> Callable[[], None]:
     """Call ``listener(pgid)`` for every group registered from now on; returns the function that stops it."""
     _listeners.append(listener)
     return lambda: _listeners.remove(listener) if listener in _listeners else None
+
+
+def session_holding(pipe: int) -> int | None:
+    """The child of this process that leads its own session and holds the pipe ``pipe`` (a file descriptor of
+    this process) as its stderr: a child another package started (an MCP stdio server) with a stderr pipe
+    of ours. Its pid is its group's id. None when there is none or ``/proc`` cannot say (no blocking I/O
+    beyond ``/proc``; call it off the event loop all the same)."""
+    try:
+        wanted = f"pipe:[{os.fstat(pipe).st_ino}]"
+        me = os.getpid()
+        tasks = os.listdir(f"/proc/{me}/task")
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            with open(f"/proc/{me}/task/{task}/children", encoding="ascii") as handle:
+                children = [int(pid) for pid in handle.read().split()]
+        except (OSError, ValueError):
+            continue
+        for pid in children:
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/2") == wanted and os.getpgid(pid) == pid:
+                    return pid
+    return None

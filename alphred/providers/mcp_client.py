@@ -1,8 +1,9 @@
 """The MCP servers of one attempt, for a provider that is itself the MCP client (openai; SPEC §14).
 
 ``McpServers`` starts every server a phase names (``mcp:``) when the attempt starts and stops them with it:
-a stdio server is a child process in its own process group (registered with ``groups``, carrying the
-attempt's marker, inside the phase's sandbox when it has one), a streamable-HTTP server is a connection. It
+a stdio server is a child process in its own process group (registered with ``groups`` as soon as it is
+spawned, so the runner records it in ``run_processes`` like a command's; carrying the attempt's marker,
+inside the phase's sandbox when it has one), a streamable-HTTP server is a connection. It
 lists their tools (``mcp__<server>__<tool>``, with their JSON schemas; only those ``tools:`` permits), and
 calls them. A server that fails to start or to answer ``initialize``/``tools/list`` fails the attempt with
 ``MCP_SERVER_FAILED`` and the tail of its stderr. The ``mcp`` package (the ``mcp`` extra) is imported only
@@ -31,6 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from alphred.errors import InternalProviderError, InvalidRequestError, ProviderError, install_hint
+from alphred.providers import groups
 from alphred.providers.openai_errors import MCP_MISSING, MCP_SERVER_FAILED
 from alphred.workflow.model import MCP_PREFIX, McpServer, ToolPolicy
 
@@ -124,6 +126,7 @@ class McpServers:
         self.started: list[tuple[str, float, int]] = []  # (server, seconds to start, tools offered)
         self._sessions: dict[str, Any] = {}
         self._tails: dict[str, StderrTail] = {}
+        self._groups: list[int] = []  # the process groups of the stdio servers, registered with ``groups``
         self._stack = contextlib.AsyncExitStack()
 
     async def __aenter__(self) -> McpServers:
@@ -143,6 +146,9 @@ class McpServers:
         """Stop every server (stdin closed, then its process group killed) and close the connections."""
         with contextlib.suppress(Exception):  # in this task: anyio's scopes must close where they opened
             await self._stack.aclose()
+        for pgid in self._groups:  # stopped with their servers (the mcp package kills each server's group)
+            groups.unregister(pgid)
+        self._groups.clear()
         for tail in self._tails.values():
             tail.close_writer()
 
@@ -157,6 +163,7 @@ class McpServers:
         try:
             async with asyncio.timeout(START_TIMEOUT):
                 read, write = await self._stack.enter_async_context(self._transport(server))
+                await self._register(server)
                 session = await self._stack.enter_async_context(ClientSession(read, write))
                 await session.initialize()
                 tools = server_tools(server.name, await _list_tools(session))
@@ -171,6 +178,19 @@ class McpServers:
         offered = [tool for tool in tools if self.policy is None or self.policy.permits(tool.name)]
         self.tools.extend(offered)
         self.started.append((server.name, time.perf_counter() - began, len(offered)))
+
+    async def _register(self, server: McpServer) -> None:
+        """Register a stdio server's process group (its own session, started by the ``mcp`` package): recorded
+        with the attempt like a command's, so a take-over after a kill -9 of this process kills it too, and a
+        second Ctrl+C. Found as the child holding the server's stderr pipe, right after the spawn, before the
+        server is asked anything."""
+        tail = self._tails.get(server.name)
+        if server.url is not None or tail is None:
+            return
+        pgid = await asyncio.to_thread(groups.session_holding, tail.writer.fileno())
+        if pgid is not None:
+            groups.register(pgid)
+            self._groups.append(pgid)
 
     def _transport(self, server: McpServer) -> contextlib.AbstractAsyncContextManager[Any]:
         if server.url is not None:

@@ -23,6 +23,7 @@ from alphred.runtime.options import backoff_seconds
 from alphred.store import SqlRunStore
 from alphred.store.owners import process_start_time
 
+_HOST = socket.gethostname()  # the host a process group is recorded on (a take-over kills only its own)
 _ATTEMPT: ContextVar[tuple[Attempts, str, int] | None] = ContextVar("alphred_attempt", default=None)
 """The run (its ``Attempts``) and attempt the current task (or a thread it started) works for."""
 
@@ -65,7 +66,7 @@ class Attempts:
         self.environ = environ
         self.active: dict[str, Active] = {}
         self._failures: dict[str, _Failure] = {}
-        self._recording: set[asyncio.Task[None]] = set()
+        self._recording: set[asyncio.Future[None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.contextmanager
@@ -149,12 +150,12 @@ class Attempts:
         phase, number = attempt
 
         def add() -> None:  # in a thread: /proc and SQL stay off the event loop
-            self.store.add_process(self.run_id, phase, number, socket.gethostname(), pgid, process_start_time(pgid))
+            self.store.add_process(self.run_id, phase, number, _HOST, pgid, process_start_time(pgid))
 
-        def record() -> None:
-            task = loop.create_task(asyncio.to_thread(add))
-            self._recording.add(task)
-            task.add_done_callback(self._recording.discard)
+        def record() -> None:  # the executor's future, no task around it: the write starts at once
+            future = loop.run_in_executor(None, add)
+            self._recording.add(future)
+            future.add_done_callback(self._recording.discard)
 
         with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
             if _running_loop() is loop:

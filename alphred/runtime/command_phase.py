@@ -122,8 +122,9 @@ async def run_command(
     yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
     argv = [shell_path(shell), "-c", command]
     # subprocess.Popen, not asyncio's subprocess machinery: on Python 3.11 that starts a thread per child to
-    # wait for it (ThreadedChildWatcher) and builds a transport per pipe; the shell's exit is polled below
-    # anyway (waiting would wait for its pipes too), and only the two pipes need the event loop.
+    # wait for it (ThreadedChildWatcher) and builds a transport per pipe; only the two pipes need the event
+    # loop, and the shell's exit is watched through a pidfd (``_ExitWatch``). Without ``preexec_fn`` Popen
+    # spawns with vfork; ``start_new_session`` (setsid in the child) keeps that path.
     process = subprocess.Popen(
         confine(argv) if confine is not None else argv,
         cwd=str(cwd),
@@ -135,60 +136,65 @@ async def run_command(
     )
     groups.register(process.pid)
     loop = asyncio.get_running_loop()
+    # Bounded: when the events are not taken as fast as the command writes (the database is slower), the
+    # readers wait, the pipes fill and the command blocks on its writes — memory stays flat (back-pressure).
+    queue: asyncio.Queue[tuple[str, str] | bool | None] = asyncio.Queue(maxsize=QUEUED_LINES)
+    watch = _ExitWatch(loop, process, lambda: _nudge(queue))
     pipes: list[asyncio.BaseTransport] = []
     try:
         streams = [await _stream(loop, pipe, pipes) for pipe in (process.stdout, process.stderr)]
     except BaseException:
-        await _stopped(process, pipes)
+        await _stopped(process, watch, pipes)
         raise
-    # Bounded: when the events are not taken as fast as the command writes (the database is slower), the
-    # readers wait, the pipes fill and the command blocks on its writes — memory stays flat (back-pressure).
-    queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue(maxsize=QUEUED_LINES)
     readers = [asyncio.create_task(_pump(stream, name, queue)) for stream, name in zip(streams, NAMES, strict=True)]
     tail: list[str] = []
     tail_chars = 0
     deadline = loop.time() + timeout if timeout else None
     drain_until: float | None = None  # set when the shell exits: how long its output may still drain
-    poll = POLL_SECONDS[0]  # the shell's exit is noticed by polling: wait() would wait for its pipes too
     finished = False
     try:
         open_streams = 2
         while open_streams:
-            limits = [t for t in (deadline, drain_until) if t is not None]
-            wait = poll if not limits else max(min(min(limits) - loop.time(), poll), 0.0)
-            try:
-                item = await asyncio.wait_for(queue.get(), wait)
-            except TimeoutError:
-                now = loop.time()
-                if process.poll() is not None and drain_until is None:
-                    _kill_leftovers(process)  # children die with the shell; what they held open closes
-                    drain_until = now + DRAIN_SECONDS
-                elif drain_until is not None and now >= drain_until:
-                    break  # a child that left the process group still holds the output: stop reading it
-                elif deadline is not None and now >= deadline:
+            if drain_until is None and watch.exited.done():
+                _kill_leftovers(process)  # children die with the shell; what they held open closes
+                drain_until = loop.time() + DRAIN_SECONDS
+            if not queue.empty():
+                item = queue.get_nowait()
+            elif deadline is None and drain_until is None:
+                item = await queue.get()  # woken by a line, a stream's end or the shell's exit (``_nudge``)
+            else:
+                limit = min(t for t in (deadline, drain_until) if t is not None)
+                try:
+                    item = await asyncio.wait_for(queue.get(), max(limit - loop.time(), 0.0))
+                except TimeoutError:
+                    if drain_until is not None and loop.time() >= drain_until:
+                        break  # a child that left the process group still holds the output: stop reading it
                     raise
-                poll = min(poll * 2, POLL_SECONDS[1])
-                continue
             if item is None:
                 open_streams -= 1
                 continue
+            if item is True:  # the shell exited (handled at the top of the loop)
+                continue
+            assert not isinstance(item, bool)
             stream, line = item
             tail.append(line)
             tail_chars += len(line)
             while tail_chars > REPORT_TAIL_CHARS and len(tail) > 1:
                 tail_chars -= len(tail.pop(0))
             yield ProviderEvent(EventType.TOOL_RESULT, line.rstrip("\n"), metadata={"stream": stream})
-        code = process.poll()
-        if code is None:  # both streams closed, the shell still runs
+        if not watch.exited.done():  # both streams closed, the shell still runs
             remaining = None if deadline is None else max(deadline - loop.time(), 0.001)
-            code = await _exited(process, remaining)
+            await watch.wait(remaining)
+        code = process.returncode
+        assert code is not None
         finished = True
     except TimeoutError:
-        await _kill_group(process)
+        await _kill_group(process, watch)
         raise CommandTimeoutError(f"command timed out after {timeout:g}s (process group killed)") from None
     finally:
         if not finished:
-            await _kill_group(process)
+            await _kill_group(process, watch)
+        watch.close()
         _kill_leftovers(process)
         groups.unregister(process.pid)
         for reader in readers:
@@ -199,7 +205,67 @@ async def run_command(
     yield result_event(report, None, None, exit_code=code)
 
 
-async def _pump(stream: asyncio.StreamReader | None, name: str, queue: asyncio.Queue[tuple[str, str] | None]) -> None:
+def _nudge(queue: asyncio.Queue[tuple[str, str] | bool | None]) -> None:
+    """Wake the command's loop waiting on an empty ``queue``: the shell has exited. A full queue needs no
+    nudge (the loop is taking its lines and looks at the exit after each)."""
+    with contextlib.suppress(asyncio.QueueFull):
+        queue.put_nowait(True)
+
+
+class _ExitWatch:
+    """Notices the moment the shell exits, and reaps it: a pidfd (Linux >= 5.3) the event loop reads, woken by
+    the exit itself; where there is none, a poll every 10 ms growing to 250 ms. ``exited`` is done, and
+    ``wake`` called once, when the exit code is known (``process.returncode``)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, process: subprocess.Popen[bytes], wake: Callable[[], None]):
+        self.loop = loop
+        self.process = process
+        self.wake = wake
+        self.exited: asyncio.Future[None] = loop.create_future()
+        self._fd: int | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._poll = POLL_SECONDS[0]
+        try:
+            self._fd = os.pidfd_open(process.pid)
+            loop.add_reader(self._fd, self._check)
+        except (AttributeError, OSError, NotImplementedError):  # no pidfd here: poll
+            self._close_fd()
+            self._timer = loop.call_later(self._poll, self._check)
+
+    def _check(self) -> None:
+        if self.process.poll() is None:  # not yet (the pidfd cannot say so: polled from now on, to be safe)
+            self._close_fd()
+            self._timer = self.loop.call_later(self._poll, self._check)
+            self._poll = min(self._poll * 2, POLL_SECONDS[1])
+            return
+        self.close()
+        if not self.exited.done():
+            self.exited.set_result(None)
+            self.wake()
+
+    async def wait(self, timeout: float | None) -> None:
+        """Until the shell has exited; TimeoutError after ``timeout`` seconds (None: no limit)."""
+        if not self.exited.done():
+            await asyncio.wait_for(asyncio.shield(self.exited), timeout)
+
+    def _close_fd(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(NotImplementedError):  # a loop that could not watch it either
+                self.loop.remove_reader(fd)
+            os.close(fd)
+
+    def close(self) -> None:
+        """Stop watching (the pidfd closed, the poll's timer cancelled)."""
+        self._close_fd()
+        timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+
+
+async def _pump(
+    stream: asyncio.StreamReader | None, name: str, queue: asyncio.Queue[tuple[str, str] | bool | None]
+) -> None:
     """Read ``stream`` in chunks and queue its lines; a line over MAX_LINE_CHARS is cut with a marker."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pending = ""  # the start of a line whose newline has not arrived yet
@@ -258,29 +324,18 @@ async def _stream(
     return reader
 
 
-async def _stopped(process: subprocess.Popen[bytes], transports: list[asyncio.BaseTransport]) -> None:
+async def _stopped(
+    process: subprocess.Popen[bytes], watch: _ExitWatch, transports: list[asyncio.BaseTransport]
+) -> None:
     """The command could not be watched: kill its group, close what was opened."""
-    await _kill_group(process)
+    await _kill_group(process, watch)
+    watch.close()
     groups.unregister(process.pid)
     for transport in transports:
         transport.close()
     for pipe in (process.stdout, process.stderr):
         if pipe is not None:
             pipe.close()
-
-
-async def _exited(process: subprocess.Popen[bytes], timeout: float | None) -> int:
-    """Wait (polling, as the command's loop does) until the shell exits; its exit code. TimeoutError after
-    ``timeout`` seconds (None: no limit)."""
-    loop = asyncio.get_running_loop()
-    deadline = None if timeout is None else loop.time() + timeout
-    poll = POLL_SECONDS[0]
-    while (code := process.poll()) is None:
-        if deadline is not None and loop.time() >= deadline:
-            raise TimeoutError
-        await asyncio.sleep(poll if deadline is None else max(min(poll, deadline - loop.time()), 0.0))
-        poll = min(poll * 2, POLL_SECONDS[1])
-    return code
 
 
 def _kill_leftovers(process: subprocess.Popen[bytes]) -> None:
@@ -295,7 +350,7 @@ def command_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return {key: value for key, value in environ.items() if key not in GIT_REPOSITORY_VARIABLES}
 
 
-async def _kill_group(process: subprocess.Popen[bytes]) -> None:
+async def _kill_group(process: subprocess.Popen[bytes], watch: _ExitWatch) -> None:
     """SIGTERM the process group, then SIGKILL it after a short grace period."""
     if process.poll() is not None:
         _kill_leftovers(process)
@@ -304,7 +359,7 @@ async def _kill_group(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, sig)
         try:
-            await _exited(process, wait)
+            await watch.wait(wait)
             break
         except TimeoutError:
             continue

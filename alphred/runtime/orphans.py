@@ -109,6 +109,19 @@ def become_subreaper() -> bool:
     return done
 
 
+def nothing_below() -> bool:
+    """True when no process can be below this one: a child subreaper (``become_subreaper``: an orphan is adopted
+    by it, never by init) without a single child, zombies included. One ``waitid`` that reaps nothing: a
+    descendant has an ancestor among the children (an exiting child hands its own over before it is a zombie)."""
+    if not _subreaper:
+        return False
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True
+    return False
+
+
 def kill_attempt_processes(marker: str) -> int:
     """SIGKILL every process on this host whose environment says it belongs to the attempt ``marker``
     (``ALPHRED_ATTEMPT``), ``setsid`` ones included, and reap those adopted by this process; return how many.

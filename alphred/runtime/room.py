@@ -19,7 +19,7 @@ from pathlib import Path
 
 from alphred.runtime.attempt_context import PhaseContext
 from alphred.runtime.environment import ATTEMPT_MARKER, attempt_marker
-from alphred.runtime.orphans import MARKER, kill_attempt_processes
+from alphred.runtime.orphans import MARKER, kill_attempt_processes, nothing_below
 from alphred.runtime.sandbox import Sandbox, close_sandbox, open_sandbox
 from alphred.runtime.typed_output import OUTPUT_FILE
 from alphred.workflow import Phase
@@ -67,8 +67,10 @@ class AttemptRoom:
         self.sandbox = await asyncio.to_thread(open_sandbox, policy, ctx.worktree, git_dirs, writable)
 
     async def clear(self) -> None:
-        """Kill what the attempt started that is still running (never this process's own helpers)."""
-        if self.spawns:
+        """Kill what the attempt started that is still running (never this process's own helpers). No thread
+        and no look at ``/proc`` when this child subreaper has no child left at all (a command reaped, nothing
+        else running): then nothing the attempt started can be running."""
+        if self.spawns and not nothing_below():
             await asyncio.to_thread(kill_attempt_processes, self.marker)
         self._cleared = True
 

@@ -10,6 +10,7 @@ from alphred.store.records import ProcessRecord
 from alphred.store.schema import RUN_PROCESSES
 
 PROCESSES = RUN_PROCESSES
+_ADD = insert(PROCESSES)  # built once: a command phase writes one row per process group (its values as parameters)
 
 
 class ProcessOps:
@@ -23,7 +24,7 @@ class ProcessOps:
             "run_id": run_id, "node_key": node_key, "attempt": attempt, "host": host, "pgid": pgid,
             "started": started, "created_at": utcnow(),
         }  # fmt: skip
-        self._conn.execute(insert(PROCESSES).values(values))
+        self._conn.execute(_ADD, values)
 
     def processes(self, run_id: int) -> list[ProcessRecord]:
         """The process groups recorded for the run, oldest first."""

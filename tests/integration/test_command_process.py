@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -44,6 +45,48 @@ def test_a_detached_child_with_redirected_output_is_killed_with_the_command(tmp_
     events = collect("(sleep 60; echo late > late.txt) > /dev/null 2>&1 & echo $!", tmp_path)
     pid = int(outputs(events)[0])
     assert wait_gone(pid)
+    assert not (tmp_path / "late.txt").exists()
+
+
+def timers_while(script: str, cwd: Path) -> tuple[list[ProviderEvent], list[float]]:
+    """The events of ``script`` (no timeout) and the delay of every timer the event loop was asked for."""
+    delays: list[float] = []
+
+    async def drain() -> list[ProviderEvent]:
+        loop = asyncio.get_running_loop()
+        call_at = loop.call_at
+
+        def recorded(when: float, *args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+            delays.append(when - loop.time())
+            return call_at(when, *args, **kwargs)
+
+        loop.call_at = recorded  # type: ignore[method-assign]
+        return [event async for event in run_command(script, cwd)]
+
+    return asyncio.run(drain()), delays
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="no pidfd on this system")
+def test_the_shells_exit_wakes_the_loop_without_a_poll(tmp_path: Path) -> None:
+    # The exit is read from a pidfd: no poll's timer runs while the command does (main looked every 10 ms, and
+    # a shell reaped a moment after its pipes closed cost a whole interval); the only timer is the 2 s bound
+    # on reading what a child holding stdout may still write. That child is cut short all the same.
+    events, delays = timers_while("echo one; (sleep 60; echo late > late.txt) & echo two", tmp_path)
+    assert outputs(events)[:2] == ["one", "two"]
+    assert events[-1].metadata["exit_code"] == 0
+    assert all(delay > 1.0 for delay in delays)
+    assert not (tmp_path / "late.txt").exists()
+
+
+def test_without_a_pidfd_the_shells_exit_is_polled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(pid: int, flags: int = 0) -> int:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "pidfd_open", missing, raising=False)
+    events, delays = timers_while("(sleep 60; echo late > late.txt) & echo $!; exit 3", tmp_path)
+    assert events[-1].metadata["exit_code"] == 3
+    assert delays and min(delays) <= 0.011  # the poll's first look
+    assert wait_gone(int(outputs(events)[0]))
     assert not (tmp_path / "late.txt").exists()
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.providers import fixture_module
 from helpers.repos import git, make_repo
 from helpers.runs import alphred, base_env, db, status, steps, workflow
 
@@ -150,29 +149,25 @@ def test_an_unchanged_phase_after_a_clean_one_still_commits_nothing_and_passes(t
 
 
 @pytest.mark.slow
-def test_the_openai_write_file_tool_writing_dot_git_fails_the_attempt_tampered(tmp_path: Path) -> None:
+def test_the_openai_write_file_tool_writing_dot_git_fails_the_attempt_tampered(tmp_path: Path, server: Any) -> None:
     pytest.importorskip("openai")
-    server = fixture_module("fake_openai_server").FakeOpenAIServer().start()
-    try:
-        repo = _repo(tmp_path)
-        main_before = git(repo, "rev-parse", "main")
-        server.script(
-            "impl",
-            [
-                {"calls": [{"name": "write_file", "arguments": {"path": ".git", "content": f"gitdir: {repo}/.git\n"}}]},
-                {"calls": [{"name": "write_file", "arguments": {"path": "new.txt", "content": "x\n"}}]},
-                {"calls": [{"name": "finish", "arguments": {"decision": "approved", "report": "done"}}]},
-            ],
-        )
-        wf = workflow(
-            repo,
-            f"phases:\n  implement:\n    provider: openai\n    model: impl\n    base_url: {server.url}\n"
-            "    api_key_env: none\n    max_retries: 2\n    prompt: Go.\n",
-        )
-        done = alphred(repo, "run", str(wf), "--json")
-        _assert_tampered(repo, main_before, done)
-    finally:
-        server.stop()
+    repo = _repo(tmp_path)
+    main_before = git(repo, "rev-parse", "main")
+    server.script(
+        "impl",
+        [
+            {"calls": [{"name": "write_file", "arguments": {"path": ".git", "content": f"gitdir: {repo}/.git\n"}}]},
+            {"calls": [{"name": "write_file", "arguments": {"path": "new.txt", "content": "x\n"}}]},
+            {"calls": [{"name": "finish", "arguments": {"decision": "approved", "report": "done"}}]},
+        ],
+    )
+    wf = workflow(
+        repo,
+        f"phases:\n  implement:\n    provider: openai\n    model: impl\n    base_url: {server.url}\n"
+        "    api_key_env: none\n    max_retries: 2\n    prompt: Go.\n",
+    )
+    done = alphred(repo, "run", str(wf), "--json")
+    _assert_tampered(repo, main_before, done)
 
 
 def test_the_repositorys_hooks_run_for_alphreds_commits_only_with_git_hooks_true(tmp_path: Path) -> None:

@@ -13,13 +13,12 @@ import signal
 import socket
 import subprocess
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.processes import kill_group, wait_until
-from helpers.providers import fixture_module
 from helpers.repos import git, make_repo
 from helpers.runs import alphred, base_env, db, start, status, workflow
 
@@ -61,13 +60,6 @@ def _processes_with(command: str) -> list[int]:
             except OSError:
                 continue
     return found
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = fixture_module("fake_openai_server").FakeOpenAIServer().start()
-    yield fake
-    fake.stop()
 
 
 def _outside(tmp_path: Path) -> Path:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.processes import wait_gone
 from helpers.runs import workflow
 
 from alphred.git import locate_repository
@@ -197,21 +198,77 @@ phases:
 """
 
 
-def test_a_command_attempt_looks_for_its_leftover_processes_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def looks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The attempt markers the clean-up looked for leftover processes of, in order."""
     from alphred.runtime import room
 
-    looks: list[str] = []
+    seen: list[str] = []
     real = room.kill_attempt_processes
 
     def counted(marker: str) -> int:
-        looks.append(marker)
+        seen.append(marker)
         return real(marker)
 
     monkeypatch.setattr(room, "kill_attempt_processes", counted)
+    return seen
+
+
+def test_a_command_attempt_looks_for_its_leftover_processes_once(
+    repo: Path, looks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from alphred.runtime import room
+
+    monkeypatch.setattr(room, "nothing_below", lambda: False)  # as when something may be left: look
     steps, _, _ = run_counted(repo, 0, COMMANDS)
     assert steps == 5
     assert len(looks) == steps  # at the stream's end; ``close`` does not look again (no ``run`` check follows)
     assert len(set(looks)) == steps
+
+
+LEAVES_AN_ORPHAN = """\
+phases:
+  quick:
+    type: command
+    run: "true"
+    transitions: [{to: leave}]
+  leave:
+    type: command
+    run: setsid sleep 300 > /dev/null 2>&1 < /dev/null & echo $! > PID_FILE
+"""
+
+
+_NOTHING_BELOW = """
+import json, sys
+from pathlib import Path
+sys.path[:0] = sys.argv[3:]
+from alphred.runtime import orphans, room
+import test_phase_transactions as t
+looks = []
+real = room.kill_attempt_processes
+room.kill_attempt_processes = lambda marker: looks.append(marker) or real(marker)
+assert orphans.become_subreaper() and orphans.nothing_below()  # a fresh interpreter: no child yet
+steps, _, _ = t.run_counted(Path(sys.argv[1]), 0, t.LEAVES_AN_ORPHAN.replace("PID_FILE", sys.argv[2]))
+print(json.dumps([steps, looks]))
+"""
+
+
+def test_the_clean_up_looks_for_leftovers_only_when_a_process_is_left_below_the_runner(
+    repo: Path, tmp_path: Path
+) -> None:
+    # A child subreaper with no child at all has nothing below it: a quick command's attempt ends without a
+    # thread hop or a look at /proc. An attempt whose ``setsid`` orphan was adopted looks, and kills it. In a
+    # fresh interpreter: a test process may hold children of other tests.
+    pid_file = tmp_path / "orphan.pid"
+    here = Path(__file__).resolve().parent
+    argv = [sys.executable, "-c", _NOTHING_BELOW, str(repo), str(pid_file), str(here.parent), str(here)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    steps, looks = json.loads(done.stdout.strip().splitlines()[-1])
+    assert steps == 2
+    assert [look.split("/")[-2:] for look in looks] == [["leave", "1"]]
+    orphan = int(pid_file.read_text())
+    assert wait_gone(orphan)
 
 
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").is_file(), reason="Linux /proc")

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 from helpers import providers
-from helpers.providers import FIXTURES, fixture_module
+from helpers.processes import wait_gone
+from helpers.providers import FIXTURES
 
 from alphred.errors import ProviderError
-from alphred.providers import EventType, ProviderEvent, ProviderOptions
+from alphred.providers import EventType, ProviderEvent, ProviderOptions, groups
 from alphred.providers.mcp_client import MCP_SERVER_FAILED
 from alphred.providers.openai import OpenAIProvider
 from alphred.workflow import McpServer, ToolPolicy
@@ -27,15 +28,13 @@ from alphred.workflow import McpServer, ToolPolicy
 pytest.importorskip("openai")
 pytest.importorskip("mcp")
 
-FakeOpenAIServer = fixture_module("fake_openai_server").FakeOpenAIServer
 SERVER = str(FIXTURES / "mcp_server.py")
 
 
 @pytest.fixture
-def model() -> Iterator[Any]:
-    fake = FakeOpenAIServer().start()
-    yield fake
-    fake.stop()
+def model(server: Any) -> Any:
+    """The shared fake model server (``conftest.py``), named as these tests read it."""
+    return server
 
 
 @pytest.fixture
@@ -104,6 +103,20 @@ def test_a_stdio_mcp_tool_call_reaches_the_next_model_turn(model: Any, worktree:
     started = next(e for e in events if e.metadata.get("mcp_server") == "calc" and e.type is EventType.SYSTEM)
     assert started.metadata["tools"] == 3
     assert events[-1].metadata["routingDecision"] == "done"
+
+
+def test_a_stdio_servers_process_group_is_registered_while_it_runs(model: Any, worktree: Path) -> None:
+    # Like a command's: the runner records it with the attempt (a take-over kills it), a second Ctrl+C kills it.
+    model.script("m", [{"calls": [{"name": "finish", "arguments": {"decision": "done", "report": "ok"}}]}])
+    seen: list[int] = []
+    stop = groups.listen(seen.append)
+    try:
+        _, error = run(model, worktree, mcp=(stdio(), stdio("other")))
+    finally:
+        stop()
+    assert error is None
+    assert len(seen) == 2 and not set(seen) & groups.ACTIVE  # one group per server, unregistered at the end
+    assert all(wait_gone(pgid) for pgid in seen)
 
 
 def test_a_server_gets_only_its_own_variables_and_runs_in_its_cwd(model: Any, worktree: Path) -> None:

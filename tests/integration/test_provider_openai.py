@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,6 @@ from typing import Any
 import pytest
 from helpers import providers
 from helpers.processes import alive, wait_gone
-from helpers.providers import fixture_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,19 +27,10 @@ from alphred.providers.openai import OpenAIProvider
 pytest.importorskip("openai")
 
 ROOT = Path(__file__).resolve().parents[2]
-fake_server = fixture_module("fake_openai_server")
-FakeOpenAIServer = fake_server.FakeOpenAIServer
 
 DECISIONS = ("approved", "changes_requested")
 APIS = ("responses", "chat")
 PATHS = {"responses": "/responses", "chat": "/chat/completions"}
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = FakeOpenAIServer().start()
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

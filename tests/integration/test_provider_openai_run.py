@@ -5,19 +5,16 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.processes import run_alphred
-from helpers.providers import fixture_module
 from helpers.repos import git, make_repo, process_env
 
 pytest.importorskip("openai")
 
 ROOT = Path(__file__).resolve().parents[2]
-fake_server = fixture_module("fake_openai_server")
 
 WORKFLOW = """\
 alphred: 1
@@ -52,13 +49,6 @@ phases:
 
 def call(name: str, **arguments: Any) -> dict[str, Any]:
     return {"calls": [{"name": name, "arguments": arguments}]}
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    fake = fake_server.FakeOpenAIServer().start()
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ import pytest
 from helpers.cli import cli
 from helpers.clock import install_clock
 from helpers.processes import run_alphred, spawn_alphred
-from helpers.providers import FakeClaude, FakeCodex, collect, fixture_module, wrapper
+from helpers.providers import FakeClaude, FakeCodex, collect, wrapper
 from helpers.repos import make_repo, process_env
 from helpers.runs import wait_for
 
@@ -99,17 +99,13 @@ def test_codex_usage_limit_error_becomes_a_usage_limit(tmp_path: Path, monkeypat
 
 @pytest.mark.parametrize(("after", "limited"), [("3600", True), ("61", True), ("60", False), ("7", False)])
 def test_openai_429_is_a_usage_limit_when_retry_after_is_over_a_minute(
-    tmp_path: Path, after: str, limited: bool
+    tmp_path: Path, server: Any, after: str, limited: bool
 ) -> None:
-    server = fixture_module("fake_openai_server").FakeOpenAIServer().start()
-    try:
-        server.script("m", [{"error": 429, "headers": {"retry-after": after}, "message": "quota"}])
-        options = ProviderOptions(
-            working_directory=tmp_path, phase="p", attempt=1, model="m", settings={"base_url": server.url}
-        )
-        _, error = collect(OpenAIProvider(env={"OPENAI_API_KEY": "sk"}), "Do it.", options)
-    finally:
-        server.stop()
+    server.script("m", [{"error": 429, "headers": {"retry-after": after}, "message": "quota"}])
+    options = ProviderOptions(
+        working_directory=tmp_path, phase="p", attempt=1, model="m", settings={"base_url": server.url}
+    )
+    _, error = collect(OpenAIProvider(env={"OPENAI_API_KEY": "sk"}), "Do it.", options)
     assert error is not None and error.retry_after == float(after)
     if limited:
         assert isinstance(error, UsageLimitError) and error.code == "OPENAI_USAGE_LIMIT"
