@@ -55,6 +55,8 @@ from alphred.workflow import Limits, Phase, Workflow
 
 CHILD_RUN_FAILED = "CHILD_RUN_FAILED"
 CHILD_RUN_BUSY = "CHILD_RUN_BUSY"
+CHILD_STEPS = "child_steps"
+"""The key of a workflow phase's usage event that carries its child run's step count (the parent's steps too)."""
 
 
 class ChildStopped(Exception):
@@ -123,8 +125,10 @@ async def child_events(
     if record.status not in TERMINAL_RUN_STATUSES:
         crash_point("child_run_created")
         record = await _drive(ctx, host, workflow, record)
-    yield ProviderEvent(EventType.USAGE, "", metadata={"tokens": record.tokens, "cost_usd": record.cost_usd})
     final = await asyncio.to_thread(_final_state, ctx.store, workflow, record)
+    steps = final.state.steps if final.state is not None else record.steps
+    usage = {"tokens": record.tokens, "cost_usd": record.cost_usd, CHILD_STEPS: steps}
+    yield ProviderEvent(EventType.USAGE, "", metadata=usage)
     if record.status is RunStatus.COMPLETED:
         if ctx.branch is None:  # the run's head is the child's: a later take-over resets to it, not before it
             head = record.head_sha
@@ -148,8 +152,9 @@ async def child_events(
 
 
 def _capped(own: Limits, parent: Limits, state: RunState) -> Limits:
-    """The child's limits, none above what the parent has left (steps, tokens, cost)."""
-    steps = max(1, min(own.max_steps, parent.max_steps - state.steps))
+    """The child's limits, none above what the parent has left (steps, tokens, cost): its steps are the
+    parent's too (``child_steps`` of the phase's outcome), so none may be left for it."""
+    steps = max(0, min(own.max_steps, parent.max_steps - state.steps))
     tokens = own.max_tokens
     if parent.max_tokens is not None:
         left = max(1, parent.max_tokens - state.tokens)

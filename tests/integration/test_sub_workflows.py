@@ -264,6 +264,7 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
         "alphred(wf): last [visit 1]",
     ]  # every phase committed exactly once
     assert git(repo, "show", f"{final['branch']}:last.txt") == "work\ngo\nafter\nfirst"
+    assert _run_steps(repo) == [(1, 8), (2, 4)]  # first, sub #1, sub #2, last and the child's 4, once
 
 
 def _runs(repo: Path) -> list[tuple[Any, ...]]:
@@ -417,3 +418,68 @@ def test_a_rewritten_child_file_and_a_shell_laden_input_steer_nothing(repo: Path
     assert not pwned.exists()  # neither the rewritten child nor the input's shell syntax ran
     written = git(repo, "show", f"{final['branch']}:child.txt")
     assert written == f"$(touch {pwned}); `touch {pwned}`"  # the stored child ran, the input as plain text
+
+
+def _run_steps(repo: Path) -> list[tuple[int, int]]:
+    """(run id, its step count) of every run: what ``limits.max_steps`` is measured against."""
+    return db(repo).execute("select id, steps from workflow_runs order by id").fetchall()
+
+
+def test_the_childs_steps_count_in_the_parents_max_steps(repo: Path) -> None:
+    """SPEC §13: a child's steps are the parent's. first (1) + sub (1) + the child's 2 = 4 = max_steps, so
+    the parent cannot start last (5 > 4) and fails max_steps; the child itself completed."""
+    child_file(repo, CHILD)
+    wf = workflow(repo, PARENT.replace("phases:", "limits: {max_steps: 4}\nphases:", 1))
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    final = json.loads(done.stdout)
+    assert (final["status"], final["reason"]) == ("failed", "max_steps")
+    assert steps(final) == [("first", 1, "completed"), ("sub", 1, "completed")]
+    assert status(repo, 2)["status"] == "completed"
+    assert _run_steps(repo) == [(1, 4), (2, 2)]
+
+
+def test_a_failed_childs_steps_count_in_the_parents_too(repo: Path) -> None:
+    """The steps a failed child took are spent as well: the retry's child gets only what is left."""
+    child_file(
+        repo,
+        """\
+        alphred: 1
+        key: child
+        phases:
+          a: {type: command, run: "true", transitions: [{to: b}]}
+          b: {type: command, run: "exit 3", max_retries: 0}
+        """,
+    )
+    wf = workflow(repo, "limits: {max_steps: 6}\nphases:\n  sub: {type: workflow, uses: child.yaml}\n")
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    assert _run_steps(repo) == [(1, 3), (2, 2)]  # sub #1 + the child's a and b
+    again = alphred(repo, "retry", "1", "--json")
+    assert again.returncode == 1, again.stderr
+    assert steps(json.loads(again.stdout)) == [("sub", 1, "failed"), ("sub", 2, "failed")]
+    # sub #2 is step 4 and leaves 2 for the new child: a, b again, 6 steps in all
+    assert _run_steps(repo) == [(1, 6), (2, 2), (3, 2)]
+    capped = alphred(repo, "retry", "1", "--json")
+    assert capped.returncode == 1, capped.stderr
+    assert json.loads(capped.stdout)["reason"] == "max_steps"  # nothing left for a third child
+
+
+def test_a_take_over_after_the_child_completed_counts_its_steps_once(repo: Path) -> None:
+    """Killed as the child's last step is stored (the parent's phase not yet): the resumed parent takes the
+    completed child's result and counts its steps exactly once."""
+    child_file(repo, CHILD)
+    wf = workflow(repo, PARENT)
+    env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "between_phases@3"}  # first, child work, child review
+    crashed = alphred(repo, "run", str(wf), env=env)
+    assert crashed.returncode == -signal.SIGKILL
+    assert _runs(repo) == [(1, "running", None, None), (2, "completed", None, 1)]
+    resumed = alphred(repo, "resume", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert steps(json.loads(resumed.stdout)) == [
+        ("first", 1, "completed"),
+        ("sub", 1, "interrupted"),
+        ("sub", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+    assert _run_steps(repo) == [(1, 6), (2, 2)]  # 4 of its own + the child's 2, once
