@@ -13,7 +13,8 @@ lease owner, without signal handlers of its own. The parent's stop (Ctrl+C, canc
 stops the child the same way and waits for it to settle; a pause (recorded on both by the store) pauses the
 child at its next phase boundary, which ends the parent's attempt interrupted (``ChildStopped``): ``resume``
 of the parent continues the child where it stopped. The child's limits are capped by what the parent has
-left (steps, tokens, cost); its usage is the attempt's usage, so it counts against the parent's budget.
+left (steps, tokens, cost, time to the parent's deadline); its usage is the attempt's usage and its steps the
+attempt's ``child_steps``, so both count against the parent's limits.
 """
 
 from __future__ import annotations
@@ -45,9 +46,10 @@ from alphred.providers.base import EventType, ProviderEvent, result_event
 from alphred.redact import Redactor
 from alphred.runtime.attempt_context import PhaseContext
 from alphred.runtime.crash import crash_point
+from alphred.runtime.deadline import now, passed, run_deadline
 from alphred.runtime.observer import RunObserver
 from alphred.runtime.options import RunOptions
-from alphred.runtime.supervisor import CANCEL, INTERRUPT
+from alphred.runtime.supervisor import CANCEL, INTERRUPT, TIMEOUT
 from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore, StepRecord
 from alphred.store.owners import lease_free, lease_ttl
@@ -115,8 +117,10 @@ async def child_events(
         raise ProviderError(f"workflow phase {phase.key} cannot run its child here", kind="invalid_request")
     values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     inputs = {name: render_template(phase.templates[f"with.{name}"], values) for name in phase.with_inputs}
-    workflow = replace(child, limits=_capped(child.limits, ctx.workflow.limits, state))
     record, created = await asyncio.to_thread(_find_or_create, ctx, host, state, phase, (visit, attempt), inputs)
+    deadline = await asyncio.to_thread(run_deadline, ctx.store, ctx.run_id, ctx.workflow.limits.timeout)
+    time_left = _time_left(deadline, record)
+    workflow = replace(child, limits=capped_limits(child.limits, ctx.workflow.limits, state, time_left))
     yield ProviderEvent(
         EventType.SYSTEM,
         f"{'started' if created else 'continues'} sub-workflow run {record.id} ({child.key}) on this branch",
@@ -140,6 +144,9 @@ async def child_events(
     if record.status is RunStatus.CANCELLED and await asyncio.to_thread(_parent_cancelled, ctx.store, ctx.run_id):
         host.stop_parent(CANCEL)  # the child saw the cancel first: the parent is cancelled too, not failed
         raise ChildStopped(record.id, record.status.value, record.reason)
+    if record.status is RunStatus.FAILED and record.reason == TIMEOUT and passed(deadline):
+        host.stop_parent(TIMEOUT)  # the child saw the parent's deadline first: the parent times out, not fails
+        raise ChildStopped(record.id, record.status.value, record.reason)
     if record.status in (RunStatus.FAILED, RunStatus.CANCELLED):
         where = _failed_phase(final)
         why = record.reason or record.status.value
@@ -151,9 +158,10 @@ async def child_events(
     raise ChildStopped(record.id, record.status.value, record.reason)
 
 
-def _capped(own: Limits, parent: Limits, state: RunState) -> Limits:
-    """The child's limits, none above what the parent has left (steps, tokens, cost): its steps are the
-    parent's too (``child_steps`` of the phase's outcome), so none may be left for it."""
+def capped_limits(own: Limits, parent: Limits, state: RunState, time_left: float | None) -> Limits:
+    """The child's limits, none above what the parent has left (steps, tokens, cost; its ``timeout`` at most
+    ``time_left``, from the child's start to the parent's deadline): its steps are the parent's too
+    (``child_steps`` of the phase's outcome), so none may be left for it."""
     steps = max(0, min(own.max_steps, parent.max_steps - state.steps))
     tokens = own.max_tokens
     if parent.max_tokens is not None:
@@ -163,7 +171,18 @@ def _capped(own: Limits, parent: Limits, state: RunState) -> Limits:
     if parent.max_cost_usd is not None:
         left_cost = max(0.0, parent.max_cost_usd - state.cost_usd)
         cost = left_cost if cost is None else min(cost, left_cost)
-    return replace(own, max_steps=steps, max_tokens=tokens, max_cost_usd=cost)
+    timeout = own.timeout
+    if time_left is not None:
+        timeout = time_left if timeout is None else min(timeout, time_left)
+    return replace(own, max_steps=steps, max_tokens=tokens, max_cost_usd=cost, timeout=timeout)
+
+
+def _time_left(deadline: datetime | None, record: RunRecord) -> float | None:
+    """The seconds from the child's start (now, for a child not started yet) to the parent's ``deadline``
+    (``limits.timeout`` from the parent's stored start, SPEC §8); None: the parent has none."""
+    if deadline is None:
+        return None
+    return max(0.0, (deadline - (record.started_at or now())).total_seconds())
 
 
 def _find_or_create(

@@ -352,12 +352,10 @@ class Runner:
                 raise
             return self._stopped_events(effect, active)
         except ChildStopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
+            if supervisor.stop is not None:  # or it stopped as this run stops (cancelled, timed out)
+                return self._stopped_events(effect, active)
             self.observer.note(f"{effect.phase}: {stopped}; alphred resume {self.run_id} continues it", "yellow")
-            return (
-                self._stopped_events(effect, active)
-                if supervisor.stop is not None
-                else [PhaseInterrupted(effect.phase, effect.attempt)]
-            )
+            return [PhaseInterrupted(effect.phase, effect.attempt)]
         except Exception as exc:  # the runtime itself failed this attempt: record it, never lose the run
             outcome = failed_by_runtime(effect.phase, effect.attempt, exc, stats)
         if supervisor.stop is not None or active.stopped:  # an interrupted outcome wins over a late success

@@ -483,3 +483,21 @@ def test_a_take_over_after_the_child_completed_counts_its_steps_once(repo: Path)
         ("last", 1, "completed"),
     ]
     assert _run_steps(repo) == [(1, 6), (2, 2)]  # 4 of its own + the child's 2, once
+
+
+def test_the_parents_deadline_ends_a_child_with_a_longer_timeout_and_the_parent_times_out(
+    repo: Path, tmp_path: Path
+) -> None:
+    """SPEC §13: the child's own ``limits.timeout`` (1 h) is capped by the time the parent has left (2 s): the
+    child stops at the parent's deadline and both fail ``timeout`` (not the parent ``child_failed``)."""
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)  # never opened: the child's phase would wait for ever
+    child_file(
+        repo, f"alphred: 1\nkey: child\nlimits: {{timeout: 1h}}\nphases:\n  wait: {{type: command, run: cat {fifo}}}\n"
+    )
+    wf = workflow(repo, "limits: {timeout: 2}\nphases:\n  sub: {type: workflow, uses: child.yaml}\n")
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    assert [(r[0], r[1], r[2]) for r in _runs(repo)] == [(1, "failed", "timeout"), (2, "failed", "timeout")]
+    assert steps(status(repo)) == [("sub", 1, "failed")]
+    assert steps(status(repo, 2)) == [("wait", 1, "failed")]
