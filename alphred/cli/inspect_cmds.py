@@ -41,9 +41,13 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
 
     store = open_read_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
+    children = store.child_run_ids(r.id for r in records) if records else {}  # SPEC §13: its sub-workflow runs
     if as_json:
         branches = branches_by_run(store, records) if records else {}
-        sys.stdout.write(json.dumps([status_object(r, None, branches.get(r.id)) for r in records]) + "\n")
+        objects = [
+            status_object(r, None, branches.get(r.id)) | {"child_run_ids": children.get(r.id, [])} for r in records
+        ]
+        sys.stdout.write(json.dumps(objects) + "\n")
         return 0
     if not records:
         click.echo("no runs yet (start one with: alphred run FILE)", err=True)
@@ -59,7 +63,9 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
         if r.status.value == "running" and not holder_alive(r):
             state += " (process gone: alphred resume)"
         created = local_time(r.created_at)
-        rows.append((str(r.id), state, f"{r.tree_key} v{r.tree_version}", r.branch or "-", f"{r.tokens:,}", created))
+        subs = len(children.get(r.id, ()))
+        shown = f"{r.tree_key} v{r.tree_version}" + (f" +{subs} sub-workflow{'s' if subs > 1 else ''}" if subs else "")
+        rows.append((str(r.id), state, shown, r.branch or "-", f"{r.tokens:,}", created))
     for line in table(rows, right={0, 4}):
         click.echo(line)
     return 0

@@ -17,6 +17,9 @@ from helpers import repos
 from helpers.processes import kill_group
 from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
 
+from alphred.store import SqlRunStore, open_reader
+from alphred.store.sqlite_reader import SqliteReader
+
 
 def git(repo: Path, *args: str) -> str:
     return repos.git(repo, *args, env=base_env(repo.parent))
@@ -92,10 +95,16 @@ def test_parent_child_parent_commit_on_one_branch_and_the_child_report_routes(re
     assert child["inputs"] == {"name": "pears-x"} and child["branch"] == final["branch"]
     assert steps(child) == [("work", 1, "completed"), ("review", 1, "completed")]
     listed = json.loads(alphred(repo, "runs", "--json").stdout)
-    assert [r["run_id"] for r in listed] == [1]  # top-level runs only
-    text = alphred(repo, "status", "1").stdout
-    assert "sub-workflows:" in text and "sub (#1.1) → run 2: completed · child v1" in text
-    assert "work #1 completed → review" in text
+    assert [(r["run_id"], r["child_run_ids"]) for r in listed] == [(1, [2])]  # top-level runs, their children
+    assert "wf v1 +1 sub-workflow " in alphred(repo, "runs").stdout
+    text = alphred(repo, "status", "1").stdout.splitlines()
+    at = text.index("    2. sub #1 completed [approved] → last")
+    assert text[at + 1 : at + 5] == [
+        "       ↳ sub-workflow run 2: completed · child v1",
+        "           1. work #1 completed → review",
+        "           2. review #1 completed → -",
+        "    3. last #1 completed → -",
+    ]  # the child's steps under the step of the workflow phase that ran it
     own = alphred(repo, "status", "2").stdout
     assert "sub-workflow of run 1 (phase sub)" in own
     refused = alphred(repo, "resume", "2")
@@ -233,6 +242,12 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
     )
     process = start(repo, "run", str(wf))
     wait_for(lambda: _child_waiting(repo))
+    shown = alphred(repo, "status", "1").stdout.splitlines()
+    at = shown.index("    1. first #1 completed → sub")
+    assert shown[at + 1 : at + 3] == [
+        "       ↳ sub-workflow run 2: running · child v1",
+        "           1. work #1 completed → wait",
+    ]  # the phase running the child has no step yet: its child is shown after the steps
     kill_group(process)  # the run's process dies; the child's `cat` is left blocked on the fifo
     assert status(repo)["status"] == "running" and status(repo, 2)["status"] == "running"
     going = start(repo, "resume", "1") if how == "resume" else start(repo, "worker", "--once")
@@ -265,6 +280,13 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
     ]  # every phase committed exactly once
     assert git(repo, "show", f"{final['branch']}:last.txt") == "work\ngo\nafter\nfirst"
     assert _run_steps(repo) == [(1, 8), (2, 4)]  # first, sub #1, sub #2, last and the child's 4, once
+    shown = alphred(repo, "status", "1").stdout.splitlines()
+    at = shown.index("    3. sub #2 completed → last")  # the attempt that continued the child and ended it
+    assert shown[at - 1 : at + 2] == [
+        "    2. sub #1 interrupted → -",
+        "    3. sub #2 completed → last",
+        "       ↳ sub-workflow run 2: completed · child v1",
+    ]
 
 
 def _runs(repo: Path) -> list[tuple[Any, ...]]:
@@ -501,3 +523,43 @@ def test_the_parents_deadline_ends_a_child_with_a_longer_timeout_and_the_parent_
     assert [(r[0], r[1], r[2]) for r in _runs(repo)] == [(1, "failed", "timeout"), (2, "failed", "timeout")]
     assert steps(status(repo)) == [("sub", 1, "failed")]
     assert steps(status(repo, 2)) == [("wait", 1, "failed")]
+
+
+def test_nested_sub_workflows_show_under_the_steps_that_ran_them_and_runs_counts_them(repo: Path) -> None:
+    child_file(repo, "alphred: 1\nkey: grand\nphases:\n  g: {type: command, run: echo g > g.txt}\n", "grand.yaml")
+    child_file(
+        repo,
+        """\
+        alphred: 1
+        key: child
+        phases:
+          work: {type: command, run: "true", transitions: [{to: inner}]}
+          inner: {type: workflow, uses: grand.yaml}
+        """,
+    )
+    wf = workflow(
+        repo,
+        "phases:\n  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}\n  last: {type: command, run: 'true'}\n",
+    )
+    done = alphred(repo, "run", str(wf))
+    assert done.returncode == 0, done.stderr
+    assert _run_steps(repo) == [(1, 5), (2, 3), (3, 1)]  # each run's steps hold its children's
+    shown = alphred(repo, "status", "1").stdout.splitlines()
+    at = shown.index("steps:")
+    assert shown[at + 1 : at + 8] == [
+        "    1. sub #1 completed → last",
+        "       ↳ sub-workflow run 2: completed · child v1",
+        "           1. work #1 completed → inner",
+        "           2. inner #1 completed → -",
+        "              ↳ sub-workflow run 3: completed · grand v1",
+        "                  1. g #1 completed → -",
+        "    2. last #1 completed → -",
+    ]
+    assert shown[at + 8].startswith("next: ")  # no block of sub-workflows after the steps any more
+    assert "wf v1 +1 sub-workflow " in alphred(repo, "runs").stdout
+    url = f"sqlite:///{repo / '.alphred' / 'alphred.db'}"
+    with SqlRunStore(url) as store, open_reader(url) as reader:
+        assert isinstance(reader, SqliteReader)
+        assert store.child_run_ids([1, 2, 3]) == reader.child_run_ids([1, 2, 3]) == {1: [2], 2: [3]}
+        assert store.child_run_ids([3, 1]) == reader.child_run_ids([3, 1]) == {1: [2]}
+        assert store.child_run_ids([]) == reader.child_run_ids([]) == {}
