@@ -27,7 +27,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from alphred.engine import (
+    AWAITING_APPROVAL,
     TERMINAL_RUN_STATUSES,
+    ApprovalGiven,
     Event,
     RecordStep,
     Resume,
@@ -54,6 +56,7 @@ from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore, StepRecord
 from alphred.store.owners import lease_free, lease_ttl
 from alphred.workflow import Limits, Phase, Workflow
+from alphred.workflow.model import APPROVAL_DECISIONS
 
 CHILD_RUN_FAILED = "CHILD_RUN_FAILED"
 CHILD_RUN_BUSY = "CHILD_RUN_BUSY"
@@ -68,6 +71,7 @@ class ChildStopped(Exception):
     def __init__(self, run_id: int, status: str, reason: str | None) -> None:
         super().__init__(f"sub-workflow run {run_id} is {status}" + (f" ({reason})" if reason else ""))
         self.run_id = run_id
+        self.reason = reason
 
 
 class NestedRunner(Protocol):
@@ -287,7 +291,22 @@ def _prepare(ctx: PhaseContext, host: ChildHost, workflow: Workflow, record: Run
     if record.status is RunStatus.PENDING:
         return state, [RunStarted()]
     first: list[Event] = settle(store, host_location(ctx), record, state, ctx.worktree, holder, Redactor(ctx.environ))
-    return state, [*first, Resume()]
+    return state, [*first, recorded_answer(store, record, state) or Resume()]
+
+
+def recorded_answer(store: SqlRunStore, record: RunRecord, state: RunState) -> ApprovalGiven | None:
+    """The answer ``alphred approve|reject PARENT`` recorded for the approval the child waits on (its
+    ``report`` of the waiting attempt: the intent, found again after a kill), or None."""
+    if record.status is not RunStatus.PAUSED or record.reason != AWAITING_APPROVAL or state.current is None:
+        return None
+    found = store.latest_artifact(record.id, state.current, "report")
+    data = found.content_json if found is not None else None
+    if found is None or found.attempt != state.phase(state.current).attempt or not isinstance(data, dict):
+        return None
+    decision, comment = data.get("decision"), data.get("comment")
+    if decision not in APPROVAL_DECISIONS:
+        return None
+    return ApprovalGiven(state.current, str(decision), comment if isinstance(comment, str) else None)
 
 
 def _parent_pausing(store: SqlRunStore, run_id: int) -> bool:

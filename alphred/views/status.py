@@ -138,6 +138,24 @@ def with_state(status: dict[str, Any], state: RunState) -> dict[str, Any]:
 WAITING_FOR_APPROVAL = "waiting for approval"
 
 
+def child_awaiting_approval(store: SqlRunStore, record: RunRecord) -> RunRecord | None:
+    """SPEC §13: the deepest unfinished sub-workflow run of ``record`` that waits for approval (``alphred
+    approve|reject RECORD`` answers it), unless ``record`` itself waits for one; None otherwise."""
+    if record.status.value not in ("paused", "running") or _awaits_approval(record):
+        return None
+    for child in store.child_runs(record.id):
+        if _awaits_approval(child):
+            return child
+        deeper = child_awaiting_approval(store, child)
+        if deeper is not None:
+            return deeper
+    return None
+
+
+def _awaits_approval(record: RunRecord) -> bool:
+    return record.status.value == "paused" and record.reason == "awaiting_approval"
+
+
 def shown_phase_status(run_status: str | None, run_reason: str | None, phase_status: str) -> str:
     """A phase's status as people read it: the running phase of a run paused for approval is
     ``waiting for approval`` (its stored status stays ``running``)."""

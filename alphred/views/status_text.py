@@ -13,7 +13,7 @@ from alphred.engine.state import failed_over
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
 from alphred.views.item_groups import counted, item_base
 from alphred.views.routing_text import explanation_lines, routes_by_step
-from alphred.views.status import shown_phase_status, status_object
+from alphred.views.status import child_awaiting_approval, shown_phase_status, status_object
 from alphred.views.style import Painter, table
 from alphred.views.suggestions import Place, next_commands
 
@@ -172,9 +172,9 @@ def status_lines(
     nested = child_lines(store, record, steps, paint, "       ")
     lines += _step_lines(obj, heads, explained, nested)
     lines += parent_lines(record, place)
-    hints = next_commands(
-        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
-    )
+    waits = child_awaiting_approval(store, record) is not None
+    alive, again = holder_alive(record), retryable(store, record)
+    hints = next_commands(record, steps, holder_alive=alive, retryable=again, place=place, child_waits=waits)
     lines.append("next: " + " · ".join(hints))
     return lines
 

@@ -563,3 +563,87 @@ def test_nested_sub_workflows_show_under_the_steps_that_ran_them_and_runs_counts
         assert store.child_run_ids([1, 2, 3]) == reader.child_run_ids([1, 2, 3]) == {1: [2], 2: [3]}
         assert store.child_run_ids([3, 1]) == reader.child_run_ids([3, 1]) == {1: [2]}
         assert store.child_run_ids([]) == reader.child_run_ids([]) == {}
+
+
+APPROVAL_CHILD = """\
+alphred: 1
+key: child
+phases:
+  work: {type: command, run: echo work > work.txt, transitions: [{to: gate}]}
+  gate:
+    type: approval
+    message: "ship {{ inputs.x }}?"
+    transitions:
+      - {to: after, when: 'decision == "approved"'}
+      - {to: $fail}
+  after: {type: command, run: echo after > after.txt}
+inputs:
+  x: {default: it}
+"""
+
+APPROVAL_PARENT = "phases:\n  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}\n  last: {type: command, run: cat after.txt}\n"
+
+
+def _waiting_for_the_childs_approval(repo: Path) -> None:
+    """Run the parent until its child waits at ``gate``: the parent pauses, the message names the parent."""
+    child_file(repo, APPROVAL_CHILD)
+    wf = workflow(repo, APPROVAL_PARENT)
+    done = alphred(repo, "run", str(wf))
+    assert done.returncode == 130, done.stderr
+    assert _runs(repo) == [(1, "paused", "interrupted", None), (2, "paused", "awaiting_approval", 1)]
+    assert "phase gate waits for approval: ship it? (alphred approve 1 / alphred reject 1)" in done.stderr
+    assert "alphred approve 1 / alphred reject 1 answers it" in done.stderr
+    assert "phase gate of sub-workflow run 2 (child) waits for a person's approval." in done.stderr
+    shown = alphred(repo, "status", "1").stdout.splitlines()
+    assert shown[-1].startswith("next: alphred approve 1 ") and "alphred reject 1 " in shown[-1]
+    refused = alphred(repo, "approve", "2")
+    assert refused.returncode == 2 and "it is a sub-workflow of run 1: alphred approve 1 answers both" in refused.stderr
+
+
+def test_approve_of_the_parent_answers_its_childs_approval(repo: Path) -> None:
+    _waiting_for_the_childs_approval(repo)
+    approved = alphred(repo, "approve", "1", "--comment", "fine by me", "--json")
+    assert approved.returncode == 0, approved.stderr
+    assert "approved phase gate of sub-workflow run 2 (child); run 1 continues" in approved.stderr
+    assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]
+    assert steps(json.loads(approved.stdout)) == [
+        ("sub", 1, "interrupted"),
+        ("sub", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+    child = status(repo, 2)
+    assert steps(child) == [("work", 1, "completed"), ("gate", 1, "completed"), ("after", 1, "completed")]
+    gate = next(p for p in child["phases"] if p["key"] == "gate")
+    assert gate["decision"] == "approved" and gate["report"] == {"decision": "approved", "comment": "fine by me"}
+
+
+def test_reject_of_the_parent_rejects_its_childs_approval(repo: Path) -> None:
+    _waiting_for_the_childs_approval(repo)
+    rejected = alphred(repo, "reject", "1")
+    assert rejected.returncode == 1, rejected.stderr
+    assert "rejected phase gate of sub-workflow run 2 (child); run 1 continues" in rejected.stderr
+    assert _runs(repo) == [(1, "failed", "child_failed", None), (2, "failed", "fail_target", 1)]
+    assert steps(status(repo, 2))[-1] == ("gate", 1, "completed")
+
+
+def test_an_answer_recorded_before_a_kill_is_the_answer_resume_gives(repo: Path) -> None:
+    """The answer is the intent: killed after recording it (before the child took it), ``resume`` of the
+    parent gives the child that answer; nothing waits for a second one."""
+    _waiting_for_the_childs_approval(repo)
+    env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "child_run_created"}
+    crashed = alphred(repo, "approve", "1", env=env)
+    assert crashed.returncode == -signal.SIGKILL
+    assert _runs(repo)[1] == (2, "paused", "awaiting_approval", 1)
+    resumed = alphred(repo, "resume", "1")
+    assert resumed.returncode == 0, resumed.stderr
+    assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]
+    assert steps(status(repo, 2))[1:] == [("gate", 1, "completed"), ("after", 1, "completed")]
+
+
+def test_a_detached_approve_of_the_parent_is_carried_out_by_a_worker(repo: Path) -> None:
+    _waiting_for_the_childs_approval(repo)
+    asked = alphred(repo, "approve", "1", "--detach")
+    assert asked.returncode == 0, asked.stderr
+    worked = alphred(repo, "worker", "--once")
+    assert worked.returncode == 0, worked.stderr
+    assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]
