@@ -35,6 +35,30 @@ def subjects(repo: Path, branch: str) -> list[str]:
     return git(repo, "log", "--format=%s", f"main..{branch}").splitlines()[::-1]
 
 
+def _status_lines(repo: Path, after: str, count: int, run_id: int = 1) -> list[str]:
+    """``count`` lines of ``alphred status RUN`` that follow the line ``after``."""
+    shown = alphred(repo, "status", str(run_id)).stdout.splitlines()
+    at = shown.index(after)
+    return shown[at + 1 : at + 1 + count]
+
+
+RESUMED = [("first", 1, "completed"), ("sub", 1, "interrupted"), ("sub", 2, "completed"), ("last", 1, "completed")]
+"""The steps of ``PARENT`` killed during ``sub`` and resumed."""
+
+
+def _resumed_steps(repo: Path) -> list[tuple[str, int, str]]:
+    """``alphred resume 1 --json`` to its successful end: the run's steps."""
+    resumed = alphred(repo, "resume", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    return steps(json.loads(resumed.stdout))
+
+
+def _crashed(repo: Path, wf: Path, point: str) -> None:
+    """``alphred run WF`` killed at crash point ``point`` (``NAME`` or ``NAME@N``)."""
+    crashed = alphred(repo, "run", str(wf), env=base_env(repo.parent) | {"ALPHRED_CRASH_AT": point})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+
+
 CHILD = """\
 alphred: 1
 key: child
@@ -97,9 +121,7 @@ def test_parent_child_parent_commit_on_one_branch_and_the_child_report_routes(re
     listed = json.loads(alphred(repo, "runs", "--json").stdout)
     assert [(r["run_id"], r["child_run_ids"]) for r in listed] == [(1, [2])]  # top-level runs, their children
     assert "wf v1 +1 sub-workflow " in alphred(repo, "runs").stdout
-    text = alphred(repo, "status", "1").stdout.splitlines()
-    at = text.index("    2. sub #1 completed [approved] → last")
-    assert text[at + 1 : at + 5] == [
+    assert _status_lines(repo, "    2. sub #1 completed [approved] → last", 4) == [
         "       ↳ sub-workflow run 2: completed · child v1",
         "           1. work #1 completed → review",
         "           2. review #1 completed → -",
@@ -242,9 +264,7 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
     )
     process = start(repo, "run", str(wf))
     wait_for(lambda: _child_waiting(repo))
-    shown = alphred(repo, "status", "1").stdout.splitlines()
-    at = shown.index("    1. first #1 completed → sub")
-    assert shown[at + 1 : at + 3] == [
+    assert _status_lines(repo, "    1. first #1 completed → sub", 2) == [
         "       ↳ sub-workflow run 2: running · child v1",
         "           1. work #1 completed → wait",
     ]  # the phase running the child has no step yet: its child is shown after the steps
@@ -280,13 +300,10 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
     ]  # every phase committed exactly once
     assert git(repo, "show", f"{final['branch']}:last.txt") == "work\ngo\nafter\nfirst"
     assert _run_steps(repo) == [(1, 8), (2, 4)]  # first, sub #1, sub #2, last and the child's 4, once
-    shown = alphred(repo, "status", "1").stdout.splitlines()
-    at = shown.index("    3. sub #2 completed → last")  # the attempt that continued the child and ended it
-    assert shown[at - 1 : at + 2] == [
-        "    2. sub #1 interrupted → -",
+    assert _status_lines(repo, "    2. sub #1 interrupted → -", 2) == [
         "    3. sub #2 completed → last",
         "       ↳ sub-workflow run 2: completed · child v1",
-    ]
+    ]  # under the attempt that continued the child and ended it
 
 
 def _runs(repo: Path) -> list[tuple[Any, ...]]:
@@ -370,18 +387,9 @@ def test_cancel_of_a_running_parent_cancels_both(repo: Path, tmp_path: Path) -> 
 def test_kill_right_after_the_child_is_created_then_resume_uses_that_child(repo: Path) -> None:
     child_file(repo, CHILD)
     wf = workflow(repo, PARENT)
-    crashed = alphred(repo, "run", str(wf), env=base_env(repo.parent) | {"ALPHRED_CRASH_AT": "child_run_created"})
-    assert crashed.returncode == -signal.SIGKILL
+    _crashed(repo, wf, "child_run_created")
     assert _runs(repo) == [(1, "running", None, None), (2, "pending", None, 1)]  # the intent: created, not started
-    resumed = alphred(repo, "resume", "1", "--json")
-    assert resumed.returncode == 0, resumed.stderr
-    final = json.loads(resumed.stdout)
-    assert steps(final) == [
-        ("first", 1, "completed"),
-        ("sub", 1, "interrupted"),
-        ("sub", 2, "completed"),
-        ("last", 1, "completed"),
-    ]
+    assert _resumed_steps(repo) == RESUMED
     assert [r[0] for r in _runs(repo)] == [1, 2]  # no second child
     assert steps(status(repo, 2)) == [("work", 1, "completed"), ("review", 1, "completed")]
 
@@ -492,18 +500,9 @@ def test_a_take_over_after_the_child_completed_counts_its_steps_once(repo: Path)
     completed child's result and counts its steps exactly once."""
     child_file(repo, CHILD)
     wf = workflow(repo, PARENT)
-    env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "between_phases@3"}  # first, child work, child review
-    crashed = alphred(repo, "run", str(wf), env=env)
-    assert crashed.returncode == -signal.SIGKILL
+    _crashed(repo, wf, "between_phases@3")  # first, child work, child review
     assert _runs(repo) == [(1, "running", None, None), (2, "completed", None, 1)]
-    resumed = alphred(repo, "resume", "1", "--json")
-    assert resumed.returncode == 0, resumed.stderr
-    assert steps(json.loads(resumed.stdout)) == [
-        ("first", 1, "completed"),
-        ("sub", 1, "interrupted"),
-        ("sub", 2, "completed"),
-        ("last", 1, "completed"),
-    ]
+    assert _resumed_steps(repo) == RESUMED
     assert _run_steps(repo) == [(1, 6), (2, 2)]  # 4 of its own + the child's 2, once
 
 
@@ -544,9 +543,8 @@ def test_nested_sub_workflows_show_under_the_steps_that_ran_them_and_runs_counts
     done = alphred(repo, "run", str(wf))
     assert done.returncode == 0, done.stderr
     assert _run_steps(repo) == [(1, 5), (2, 3), (3, 1)]  # each run's steps hold its children's
-    shown = alphred(repo, "status", "1").stdout.splitlines()
-    at = shown.index("steps:")
-    assert shown[at + 1 : at + 8] == [
+    shown = _status_lines(repo, "steps:", 8)
+    assert shown[:7] == [
         "    1. sub #1 completed → last",
         "       ↳ sub-workflow run 2: completed · child v1",
         "           1. work #1 completed → inner",
@@ -555,7 +553,7 @@ def test_nested_sub_workflows_show_under_the_steps_that_ran_them_and_runs_counts
         "                  1. g #1 completed → -",
         "    2. last #1 completed → -",
     ]
-    assert shown[at + 8].startswith("next: ")  # no block of sub-workflows after the steps any more
+    assert shown[7].startswith("next: ")  # no block of sub-workflows after the steps any more
     assert "wf v1 +1 sub-workflow " in alphred(repo, "runs").stdout
     url = f"sqlite:///{repo / '.alphred' / 'alphred.db'}"
     with SqlRunStore(url) as store, open_reader(url) as reader:
