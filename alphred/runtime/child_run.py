@@ -42,6 +42,7 @@ from alphred.engine import (
     state_to_json,
     template_context,
 )
+from alphred.engine.reasons import TIMEOUT as TIMED_OUT
 from alphred.errors import ProviderError
 from alphred.guards.templates import render_template
 from alphred.providers.base import EventType, ProviderEvent, result_event
@@ -148,7 +149,7 @@ async def child_events(
     if record.status is RunStatus.CANCELLED and await asyncio.to_thread(_parent_cancelled, ctx.store, ctx.run_id):
         host.stop_parent(CANCEL)  # the child saw the cancel first: the parent is cancelled too, not failed
         raise ChildStopped(record.id, record.status.value, record.reason)
-    if record.status is RunStatus.FAILED and record.reason == TIMEOUT and passed(deadline):
+    if record.status is RunStatus.FAILED and record.reason == TIMED_OUT and passed(deadline):
         host.stop_parent(TIMEOUT)  # the child saw the parent's deadline first: the parent times out, not fails
         raise ChildStopped(record.id, record.status.value, record.reason)
     if record.status in (RunStatus.FAILED, RunStatus.CANCELLED):
@@ -291,10 +292,10 @@ def _prepare(ctx: PhaseContext, host: ChildHost, workflow: Workflow, record: Run
     if record.status is RunStatus.PENDING:
         return state, [RunStarted()]
     first: list[Event] = settle(store, host_location(ctx), record, state, ctx.worktree, holder, Redactor(ctx.environ))
-    return state, [*first, recorded_answer(store, record, state) or Resume()]
+    return state, [*first, _recorded_answer(store, record, state) or Resume()]
 
 
-def recorded_answer(store: SqlRunStore, record: RunRecord, state: RunState) -> ApprovalGiven | None:
+def _recorded_answer(store: SqlRunStore, record: RunRecord, state: RunState) -> ApprovalGiven | None:
     """The answer ``alphred approve|reject PARENT`` recorded for the approval the child waits on (its
     ``report`` of the waiting attempt: the intent, found again after a kill), or None."""
     if record.status is not RunStatus.PAUSED or record.reason != AWAITING_APPROVAL or state.current is None:
