@@ -37,17 +37,13 @@ def open_read_store(repo: str | None, db: str | None) -> Any:
 @click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
-    from alphred.views.status import branches_by_run, status_object
+    from alphred.views.status import branches_by_run, listed_runs
 
     store = open_read_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
-    children = store.child_run_ids(r.id for r in records) if records else {}  # SPEC §13: its sub-workflow runs
     if as_json:
         branches = branches_by_run(store, records) if records else {}
-        objects = [
-            status_object(r, None, branches.get(r.id)) | {"child_run_ids": children.get(r.id, [])} for r in records
-        ]
-        sys.stdout.write(json.dumps(objects) + "\n")
+        sys.stdout.write(json.dumps(listed_runs(store, records, branches)) + "\n")
         return 0
     if not records:
         click.echo("no runs yet (start one with: alphred run FILE)", err=True)
@@ -58,6 +54,7 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
     from alphred.views.closing import holder_alive
 
+    children = store.child_run_ids(r.id for r in records)  # SPEC §13: its sub-workflow runs
     for r in records:
         state = r.status.value + (f" ({r.reason})" if r.reason and r.reason != r.status.value else "")
         if r.status.value == "running" and not holder_alive(r):

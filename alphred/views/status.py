@@ -79,6 +79,15 @@ def status_object(
     return obj
 
 
+def listed_runs(
+    store: SqlRunStore, records: list[RunRecord], branches: Mapping[int, Mapping[str, str]]
+) -> list[dict[str, Any]]:
+    """The status objects of a list of runs (``runs --json``, the web view's ``/api/runs``): no ``steps``;
+    each with ``child_run_ids``, the ids of its sub-workflow runs (SPEC §13), oldest first."""
+    children = store.child_run_ids(r.id for r in records) if records else {}
+    return [status_object(r, None, branches.get(r.id)) | {"child_run_ids": children.get(r.id, [])} for r in records]
+
+
 def branches_by_run(store: SqlRunStore, records: list[RunRecord]) -> dict[int, dict[str, str]]:
     """For each run of ``records``: its phases inside branches of a fan-out and their git branches."""
     parallel = store.trees_with_fan_outs(r.tree_id for r in records)  # only these need their workflow loaded
