@@ -37,13 +37,13 @@ def open_read_store(repo: str | None, db: str | None) -> Any:
 @click.option("--limit", type=RUN_ID, default=50, show_default=True, help="How many runs to list, newest first.")
 def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     """List runs, newest first."""
-    from alphred.views.status import branches_by_run, status_object
+    from alphred.views.status import branches_by_run, listed_runs
 
     store = open_read_store(repo, db)
     records = [] if store is None else store.list_runs(limit)
     if as_json:
         branches = branches_by_run(store, records) if records else {}
-        sys.stdout.write(json.dumps([status_object(r, None, branches.get(r.id)) for r in records]) + "\n")
+        sys.stdout.write(json.dumps(listed_runs(store, records, branches)) + "\n")
         return 0
     if not records:
         click.echo("no runs yet (start one with: alphred run FILE)", err=True)
@@ -54,12 +54,15 @@ def runs(repo: str | None, db: str | None, as_json: bool, limit: int) -> int:
     rows: list[tuple[str, ...]] = [("RUN", "STATUS", "WORKFLOW", "BRANCH", "TOKENS", "CREATED")]
     from alphred.views.closing import holder_alive
 
+    children = store.child_run_ids(r.id for r in records)  # SPEC §13: its sub-workflow runs
     for r in records:
         state = r.status.value + (f" ({r.reason})" if r.reason and r.reason != r.status.value else "")
         if r.status.value == "running" and not holder_alive(r):
             state += " (process gone: alphred resume)"
         created = local_time(r.created_at)
-        rows.append((str(r.id), state, f"{r.tree_key} v{r.tree_version}", r.branch or "-", f"{r.tokens:,}", created))
+        subs = len(children.get(r.id, ()))
+        shown = f"{r.tree_key} v{r.tree_version}" + (f" +{subs} sub-workflow{'s' if subs > 1 else ''}" if subs else "")
+        rows.append((str(r.id), state, shown, r.branch or "-", f"{r.tokens:,}", created))
     for line in table(rows, right={0, 4}):
         click.echo(line)
     return 0

@@ -30,6 +30,7 @@ class PhaseCompleted:
     cost_usd: float = 0.0
     checks: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # name -> {passed, exit_code}
     tree: str | None = None  # the git tree the attempt left (stall detection, SPEC §15); None: unknown
+    child_steps: int = 0  # the steps of the sub-workflow run the attempt ran (SPEC §13): the run's steps too
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class PhaseFailed:
     cost_usd: float = 0.0
     wake_at: float | None = None  # a usage limit (SPEC §15): when it resets, in seconds since the epoch
     wait_seconds: float = 0.0  # how long the run would wait for it (``wake_at`` minus the time it was seen)
+    child_steps: int = 0  # the steps of the sub-workflow run the attempt ran (SPEC §13): the run's steps too
 
 
 @dataclass(frozen=True)

@@ -75,11 +75,13 @@ class Fold:
             )
         )  # fmt: skip
 
-    def add_usage(self, key: str, tokens: int, cost_usd: float) -> None:
-        """Count an attempt's tokens and cost for its phase and the run."""
+    def add_usage(self, key: str, tokens: int, cost_usd: float, child_steps: int = 0) -> None:
+        """Count an attempt's tokens and cost for its phase and the run, and the steps of the sub-workflow run
+        it ran (SPEC §13) for the run."""
         ps = self.state.phase(key)
         self.state = self.state.with_phase(key, tokens=ps.tokens + tokens, cost_usd=ps.cost_usd + cost_usd)
-        self.update(tokens=self.state.tokens + tokens, cost_usd=self.state.cost_usd + cost_usd)
+        state = self.state
+        self.update(tokens=state.tokens + tokens, cost_usd=state.cost_usd + cost_usd, steps=state.steps + child_steps)
 
     def count_edge(self, source: str, priority: int) -> None:
         """Count one traversal of the transition ``(source, priority)``."""

@@ -145,7 +145,7 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
     if not _is_running_attempt(state, event.phase, event.attempt):
         return state, ()
     fold = Fold(state)
-    fold.add_usage(event.phase, event.tokens, event.cost_usd)
+    fold.add_usage(event.phase, event.tokens, event.cost_usd, event.child_steps)
     phase = state.workflow.phase(event.phase)
     problem = decision_problem(phase, event.decision)
     head = _lane_head(state, event.phase)
@@ -167,7 +167,7 @@ def _on_failed(state: RunState, event: PhaseFailed) -> Result:
     if not _is_running_attempt(state, event.phase, event.attempt):
         return state, ()
     fold = Fold(state)
-    fold.add_usage(event.phase, event.tokens, event.cost_usd)
+    fold.add_usage(event.phase, event.tokens, event.cost_usd, event.child_steps)
     if event.wake_at is not None:
         _usage_limited(fold, event, event.wake_at)
         return fold.result()

@@ -42,6 +42,7 @@ from alphred.runtime.cleanup import finish_cleanups, pending_cleanups
 from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner
+from alphred.views.status import child_awaiting_approval
 from alphred.views.waits import clock_time, countdown, waiting_note
 
 
@@ -63,10 +64,11 @@ def continue_run(
     """
     record = find_run(workspace.store, run_id)
     if record.parent_run_id is not None:  # SPEC §13: a sub-workflow's run goes on only inside its parent's
+        parent = record.parent_run_id
+        how = f"alphred {action} {parent} answers" if action in _DECIDED else f"alphred resume {parent} continues"
         raise RunStateError(
-            run_id, record.status.value, action, record.reason,
-            f"it is a sub-workflow of run {record.parent_run_id}: alphred resume {record.parent_run_id} continues both",
-        )  # fmt: skip
+            run_id, record.status.value, action, record.reason, f"it is a sub-workflow of run {parent}: {how} both"
+        )
     if (
         action == "resume"
         and workspace.waits
@@ -74,8 +76,28 @@ def continue_run(
         and not wait_for_wake(workspace, record)
     ):
         return workspace.store.get_run(run_id)
-    final = _continue_once(workspace, run_id, action, comment, approve_all, owner, taken_from)
+    child = waiting_child(workspace.store, record, action)
+    final = _continue_once(workspace, run_id, action, comment, approve_all, owner, taken_from, child)
     return go_on_after_waits(workspace, final)
+
+
+def waiting_child(store: SqlRunStore, record: RunRecord, action: str) -> RunRecord | None:
+    """The sub-workflow run (SPEC §13) whose approval ``approve|reject RUN`` answers when the run itself waits
+    for none (``child_awaiting_approval``); None for any other action."""
+    return child_awaiting_approval(store, record) if action in _DECIDED else None
+
+
+def answer_events(
+    store: SqlRunStore, record: RunRecord, state: RunState, action: str, comment: str | None, child: RunRecord | None
+) -> tuple[list[Event], RunState | None]:
+    """``first_events`` of ``action`` on the run; for an approval its sub-workflow run ``child`` waits on
+    (``waiting_child``), the answer is checked against the child and the run itself resumes: then also the
+    child's state."""
+    if child is None:
+        return first_events(record, state, action, comment), None
+    child_state = restore_run(store, child).state
+    first_events(child, child_state, action, comment)  # the child can take the answer (RunStateError if not)
+    return first_events(record, state, "resume", None), child_state
 
 
 def usage_wait(record: RunRecord) -> float | None:
@@ -127,7 +149,10 @@ def _continue_once(
     approve_all: bool | None,
     owner: LeaseOwner | None,
     taken_from: str | None,
+    child: RunRecord | None = None,
 ) -> RunRecord:
+    """One drive of the run; ``child``: the sub-workflow run whose approval ``action`` answers (the run
+    resumes, its child finds the answer recorded and goes on with it)."""
     store = workspace.store
     record = find_run(store, run_id)
     if action == "resume" and any(left.run_id == run_id for left in pending_cleanups(store, workspace.location)):
@@ -137,7 +162,7 @@ def _continue_once(
     workflow, state, options, runtime = stored.workflow, stored.state, stored.options, stored.runtime
     if approve_all is not None:
         options.approve_all = approve_all
-    first = first_events(record, state, action, comment)
+    first, child_state = answer_events(store, record, state, action, comment, child)
     dead = taken_from if owner is not None else record.lease_owner
     owner = claim_lease(store, record, owner)
     try:
@@ -146,7 +171,11 @@ def _continue_once(
             store.update_run(run_id, pause_requested=False)  # continuing is the answer to an old pause request
         worktree = _worktree(workspace, record, runtime)
         first = settle(store, workspace.location, record, state, worktree, dead, Redactor(options.environ)) + first
-        if action in ("approve", "reject"):
+        if child is not None and child_state is not None:  # the answer first (the intent): a kill keeps it
+            _record_approval(store, child, child_state, action, comment)
+            said = f"{_DECIDED[action]} phase {child_state.current} of sub-workflow run {child.id} ({child.tree_key})"
+            workspace.progress(run_id).note(f"{said}; run {run_id} continues", "green")
+        elif action in ("approve", "reject"):
             _record_approval(store, record, state, action, comment)
         registry = workspace.registry_for(workflow, bool(options.dry_run))
     except BaseException:
@@ -187,6 +216,9 @@ def _why_not_resume(record: RunRecord) -> str:
     if record.status == RunStatus.FAILED:
         return f"alphred retry {record.id} runs its failed phase again"
     return "it has ended"
+
+
+_DECIDED = {"approve": "approved", "reject": "rejected"}
 
 
 def _record_approval(store: SqlRunStore, record: RunRecord, state: RunState, action: str, comment: str | None) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from alphred.engine import WAITING_FOR_CI
 from alphred.operations.clones import identity
-from alphred.operations.continuing import first_events
+from alphred.operations.continuing import answer_events, waiting_child
 from alphred.operations.start import insert_run
 from alphred.operations.workspace import Workspace, find_run, restore_run
 from alphred.runtime.options import RunOptions
@@ -52,7 +52,8 @@ def request_detached(store: SqlRunStore, run_id: int, action: str, comment: str 
     """Record ``approve``/``reject``/``resume``/``retry`` for a worker to carry out; RunStateError when the
     run's state does not allow it now. The request holds for the run as it is (its step count)."""
     record = find_run(store, run_id)
-    first_events(record, restore_run(store, record).state, action, comment)  # the same checks as in the foreground
+    state = restore_run(store, record).state
+    answer_events(store, record, state, action, comment, waiting_child(store, record, action))  # as in the foreground
     request = {"action": action, "comment": comment, "steps": record.steps}
     with store.transaction() as tx:
         tx.update_run(run_id, request=request, queued=True)

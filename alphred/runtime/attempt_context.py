@@ -31,6 +31,7 @@ class AttemptStats:
     events: int = 0
     tokens: int = 0
     cost_usd: float = 0.0
+    child_steps: int = 0  # a workflow phase's: the steps its child run took (SPEC §13)
     message: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)

@@ -13,7 +13,8 @@ lease owner, without signal handlers of its own. The parent's stop (Ctrl+C, canc
 stops the child the same way and waits for it to settle; a pause (recorded on both by the store) pauses the
 child at its next phase boundary, which ends the parent's attempt interrupted (``ChildStopped``): ``resume``
 of the parent continues the child where it stopped. The child's limits are capped by what the parent has
-left (steps, tokens, cost); its usage is the attempt's usage, so it counts against the parent's budget.
+left (steps, tokens, cost, time to the parent's deadline); its usage is the attempt's usage and its steps the
+attempt's ``child_steps``, so both count against the parent's limits.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from alphred.engine import (
+    AWAITING_APPROVAL,
     TERMINAL_RUN_STATUSES,
+    ApprovalGiven,
     Event,
     RecordStep,
     Resume,
@@ -39,22 +42,27 @@ from alphred.engine import (
     state_to_json,
     template_context,
 )
+from alphred.engine.reasons import TIMEOUT as TIMED_OUT
 from alphred.errors import ProviderError
 from alphred.guards.templates import render_template
 from alphred.providers.base import EventType, ProviderEvent, result_event
 from alphred.redact import Redactor
 from alphred.runtime.attempt_context import PhaseContext
 from alphred.runtime.crash import crash_point
+from alphred.runtime.deadline import now, passed, run_deadline
 from alphred.runtime.observer import RunObserver
 from alphred.runtime.options import RunOptions
-from alphred.runtime.supervisor import CANCEL, INTERRUPT
+from alphred.runtime.supervisor import CANCEL, INTERRUPT, TIMEOUT
 from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore, StepRecord
 from alphred.store.owners import lease_free, lease_ttl
 from alphred.workflow import Limits, Phase, Workflow
+from alphred.workflow.model import APPROVAL_DECISIONS
 
 CHILD_RUN_FAILED = "CHILD_RUN_FAILED"
 CHILD_RUN_BUSY = "CHILD_RUN_BUSY"
+CHILD_STEPS = "child_steps"
+"""The key of a workflow phase's usage event that carries its child run's step count (the parent's steps too)."""
 
 
 class ChildStopped(Exception):
@@ -64,6 +72,7 @@ class ChildStopped(Exception):
     def __init__(self, run_id: int, status: str, reason: str | None) -> None:
         super().__init__(f"sub-workflow run {run_id} is {status}" + (f" ({reason})" if reason else ""))
         self.run_id = run_id
+        self.reason = reason
 
 
 class NestedRunner(Protocol):
@@ -113,8 +122,10 @@ async def child_events(
         raise ProviderError(f"workflow phase {phase.key} cannot run its child here", kind="invalid_request")
     values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     inputs = {name: render_template(phase.templates[f"with.{name}"], values) for name in phase.with_inputs}
-    workflow = replace(child, limits=_capped(child.limits, ctx.workflow.limits, state))
     record, created = await asyncio.to_thread(_find_or_create, ctx, host, state, phase, (visit, attempt), inputs)
+    deadline = await asyncio.to_thread(run_deadline, ctx.store, ctx.run_id, ctx.workflow.limits.timeout)
+    time_left = _time_left(deadline, record)
+    workflow = replace(child, limits=capped_limits(child.limits, ctx.workflow.limits, state, time_left))
     yield ProviderEvent(
         EventType.SYSTEM,
         f"{'started' if created else 'continues'} sub-workflow run {record.id} ({child.key}) on this branch",
@@ -123,8 +134,10 @@ async def child_events(
     if record.status not in TERMINAL_RUN_STATUSES:
         crash_point("child_run_created")
         record = await _drive(ctx, host, workflow, record)
-    yield ProviderEvent(EventType.USAGE, "", metadata={"tokens": record.tokens, "cost_usd": record.cost_usd})
     final = await asyncio.to_thread(_final_state, ctx.store, workflow, record)
+    steps = final.state.steps if final.state is not None else record.steps
+    usage = {"tokens": record.tokens, "cost_usd": record.cost_usd, CHILD_STEPS: steps}
+    yield ProviderEvent(EventType.USAGE, "", metadata=usage)
     if record.status is RunStatus.COMPLETED:
         if ctx.branch is None:  # the run's head is the child's: a later take-over resets to it, not before it
             head = record.head_sha
@@ -135,6 +148,9 @@ async def child_events(
         return
     if record.status is RunStatus.CANCELLED and await asyncio.to_thread(_parent_cancelled, ctx.store, ctx.run_id):
         host.stop_parent(CANCEL)  # the child saw the cancel first: the parent is cancelled too, not failed
+        raise ChildStopped(record.id, record.status.value, record.reason)
+    if record.status is RunStatus.FAILED and record.reason == TIMED_OUT and passed(deadline):
+        host.stop_parent(TIMEOUT)  # the child saw the parent's deadline first: the parent times out, not fails
         raise ChildStopped(record.id, record.status.value, record.reason)
     if record.status in (RunStatus.FAILED, RunStatus.CANCELLED):
         where = _failed_phase(final)
@@ -147,9 +163,11 @@ async def child_events(
     raise ChildStopped(record.id, record.status.value, record.reason)
 
 
-def _capped(own: Limits, parent: Limits, state: RunState) -> Limits:
-    """The child's limits, none above what the parent has left (steps, tokens, cost)."""
-    steps = max(1, min(own.max_steps, parent.max_steps - state.steps))
+def capped_limits(own: Limits, parent: Limits, state: RunState, time_left: float | None) -> Limits:
+    """The child's limits, none above what the parent has left (steps, tokens, cost; its ``timeout`` at most
+    ``time_left``, from the child's start to the parent's deadline): its steps are the parent's too
+    (``child_steps`` of the phase's outcome), so none may be left for it."""
+    steps = max(0, min(own.max_steps, parent.max_steps - state.steps))
     tokens = own.max_tokens
     if parent.max_tokens is not None:
         left = max(1, parent.max_tokens - state.tokens)
@@ -158,7 +176,18 @@ def _capped(own: Limits, parent: Limits, state: RunState) -> Limits:
     if parent.max_cost_usd is not None:
         left_cost = max(0.0, parent.max_cost_usd - state.cost_usd)
         cost = left_cost if cost is None else min(cost, left_cost)
-    return replace(own, max_steps=steps, max_tokens=tokens, max_cost_usd=cost)
+    timeout = own.timeout
+    if time_left is not None:
+        timeout = time_left if timeout is None else min(timeout, time_left)
+    return replace(own, max_steps=steps, max_tokens=tokens, max_cost_usd=cost, timeout=timeout)
+
+
+def _time_left(deadline: datetime | None, record: RunRecord) -> float | None:
+    """The seconds from the child's start (now, for a child not started yet) to the parent's ``deadline``
+    (``limits.timeout`` from the parent's stored start, SPEC §8); None: the parent has none."""
+    if deadline is None:
+        return None
+    return max(0.0, (deadline - (record.started_at or now())).total_seconds())
 
 
 def _find_or_create(
@@ -263,7 +292,22 @@ def _prepare(ctx: PhaseContext, host: ChildHost, workflow: Workflow, record: Run
     if record.status is RunStatus.PENDING:
         return state, [RunStarted()]
     first: list[Event] = settle(store, host_location(ctx), record, state, ctx.worktree, holder, Redactor(ctx.environ))
-    return state, [*first, Resume()]
+    return state, [*first, _recorded_answer(store, record, state) or Resume()]
+
+
+def _recorded_answer(store: SqlRunStore, record: RunRecord, state: RunState) -> ApprovalGiven | None:
+    """The answer ``alphred approve|reject PARENT`` recorded for the approval the child waits on (its
+    ``report`` of the waiting attempt: the intent, found again after a kill), or None."""
+    if record.status is not RunStatus.PAUSED or record.reason != AWAITING_APPROVAL or state.current is None:
+        return None
+    found = store.latest_artifact(record.id, state.current, "report")
+    data = found.content_json if found is not None else None
+    if found is None or found.attempt != state.phase(state.current).attempt or not isinstance(data, dict):
+        return None
+    decision, comment = data.get("decision"), data.get("comment")
+    if decision not in APPROVAL_DECISIONS:
+        return None
+    return ApprovalGiven(state.current, str(decision), comment if isinstance(comment, str) else None)
 
 
 def _parent_pausing(store: SqlRunStore, run_id: int) -> bool:

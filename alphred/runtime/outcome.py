@@ -114,6 +114,7 @@ def complete_attempt(
         tokens=stats.tokens,
         cost_usd=stats.cost_usd,
         checks=checked.guard_values() if checked is not None else {},
+        child_steps=stats.child_steps,
     )
     if problem:
         return completed
@@ -174,6 +175,7 @@ def outcome_intent(event: PhaseCompleted, visit: int) -> dict[str, Any]:
     return {
         "decision": event.decision, "report": event.report, "exit_code": event.exit_code,
         "tokens": event.tokens, "cost_usd": event.cost_usd, "checks": dict(event.checks), "visit": visit,
+        "child_steps": event.child_steps,
     }  # fmt: skip
 
 
@@ -182,7 +184,7 @@ def outcome_event(phase: str, attempt: int, data: dict[str, Any]) -> PhaseComple
     return PhaseCompleted(
         phase, attempt, decision=data.get("decision"), report=data.get("report"), exit_code=data.get("exit_code"),
         tokens=int(data.get("tokens") or 0), cost_usd=float(data.get("cost_usd") or 0.0),
-        checks=dict(data.get("checks") or {}),
+        checks=dict(data.get("checks") or {}), child_steps=int(data.get("child_steps") or 0),
     )  # fmt: skip
 
 

@@ -34,7 +34,7 @@ from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Prepared
 from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
-from alphred.runtime.child_run import child_events
+from alphred.runtime.child_run import CHILD_STEPS, child_events
 from alphred.runtime.ci_phase import CI_WAIT, ci_events
 from alphred.runtime.command_phase import run_command, template_command
 from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
@@ -57,6 +57,7 @@ class _Outcome:
     def __init__(self) -> None:
         self.result: ProviderEvent | None = None
         self.counter = TokenCounter()
+        self.child_steps = 0  # a workflow phase's: the steps its child run took (SPEC §13)
 
 
 async def run_attempt(
@@ -99,7 +100,8 @@ async def run_attempt(
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
         end = (attempt, visit)
-        return await _end(ctx, state, phase, end, stats, sink, outcome, failure, resolving, seal, room)
+        ended = await _end(ctx, state, phase, end, stats, sink, outcome, failure, resolving, seal, room)
+        return _with_child_steps(ended, stats.child_steps)
     finally:
         flusher.cancel()
         if not room.settled:  # a scripted phase has nothing to close: no task for it
@@ -157,6 +159,7 @@ async def _end(
     stats.events = sink.count
     stats.tokens = outcome.counter.total
     stats.cost_usd = outcome.counter.cost_usd
+    stats.child_steps = outcome.child_steps
     if failure is None and phase.checks and bool(await asyncio.to_thread(seal.broken)):
         failure = WorktreeTamperedError("the attempt tampered with git")  # ``_ended`` says what and restores it
     if failure is not None:
@@ -208,6 +211,15 @@ async def _end(
         return complete_attempt(ctx, phase, attempt, visit, verdict, stats, checked, resolving)
 
     return await asyncio.to_thread(_ended, ctx, sink, stats, complete, seal, (phase.key, attempt))
+
+
+def _with_child_steps(
+    event: PhaseCompleted | PhaseFailed | CiWaiting, steps: int
+) -> PhaseCompleted | PhaseFailed | CiWaiting:
+    """``event`` counting the ``steps`` of the attempt's child run (SPEC §13), however the attempt ended."""
+    if steps and isinstance(event, (PhaseCompleted, PhaseFailed)) and event.child_steps != steps:
+        return replace(event, child_steps=steps)
+    return event
 
 
 def _ended(
@@ -470,6 +482,8 @@ async def _consume(
                     await asyncio.to_thread(sink.flush)
                 if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
                     outcome.counter.feed(event.metadata)
+                    if phase.type is PhaseType.WORKFLOW:  # its child's steps are the run's too (SPEC §13)
+                        outcome.child_steps = int(event.metadata.get(CHILD_STEPS) or 0)
                 if event.type is EventType.RESULT:
                     outcome.result = event
                 now = loop.time()

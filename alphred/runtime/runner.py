@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from alphred.engine import (
+    AWAITING_APPROVAL,
     TERMINAL_RUN_STATUSES,
     AddPhase,
     ApprovalRequested,
@@ -146,6 +147,7 @@ class Runner:
         self.supervisor = Supervisor(store, run_id, str(owner), ttl, self.attempts, self.observer)
         self.branches = BranchScheduler(store, self.ctx, self.start_phase, options.keep_worktree)
         self.supervisor.signals = not nested  # a sub-workflow's runner: its parent's handles Ctrl+C (SPEC §13)
+        self.top_run_id = run_id  # the run the commands address (a sub-workflow's: its top-level run's, SPEC §13)
         stop_reason = lambda: self.supervisor.stop  # noqa: E731
         stop = self.supervisor.request_stop
         self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason, stop)
@@ -153,10 +155,12 @@ class Runner:
     def _child_runner(self, workflow: Workflow, run_id: int, options: RunOptions, observer: RunObserver) -> Runner:
         """The nested runner of a workflow phase's child run (SPEC §13): same store, providers, worktree and
         lease owner as this run; no signal handlers of its own."""
-        return Runner(
+        child = Runner(
             self.store, workflow, run_id, self.location, self.ctx.registry, worktree=self.ctx.worktree,
             options=options, owner=self.owner, observer=observer, runtime={"parent": self.run_id}, nested=True,
         )  # fmt: skip
+        child.top_run_id = self.top_run_id  # its approvals are answered through the top-level run
+        return child
 
     async def run(self, state: RunState, first: Sequence[Event]) -> RunState:
         """``drive`` on the running event loop (a sub-workflow's run inside its parent's, SPEC §13)."""
@@ -344,7 +348,7 @@ class Runner:
         elif isinstance(effect, Deliver):
             return Posted((await self._deliver(state, effect),))
         elif isinstance(effect, AwaitApproval):
-            self.observer.note(approval_note(self.workflow, state, effect.phase, self.run_id))
+            self.observer.note(approval_note(self.workflow, state, effect.phase, self.top_run_id))
         elif isinstance(effect, AwaitCi):
             self.observer.note(f"{effect.phase}: {effect.summary}", "yellow")
         elif isinstance(effect, RunFinished):
@@ -417,12 +421,14 @@ class Runner:
                 raise
             return self._stopped_events(effect, active)
         except ChildStopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
-            self.observer.note(f"{effect.phase}: {stopped}; alphred resume {self.run_id} continues it", "yellow")
-            return (
-                self._stopped_events(effect, active)
-                if supervisor.stop is not None
-                else [PhaseInterrupted(effect.phase, effect.attempt)]
-            )
+            if supervisor.stop is not None:  # or it stopped as this run stops (cancelled, timed out)
+                return self._stopped_events(effect, active)
+            top = self.top_run_id
+            goes_on = f"alphred resume {top} continues it"
+            if stopped.reason == AWAITING_APPROVAL:
+                goes_on = f"alphred approve {top} / alphred reject {top} answers it"
+            self.observer.note(f"{effect.phase}: {stopped}; {goes_on}", "yellow")
+            return [PhaseInterrupted(effect.phase, effect.attempt)]
         except Exception as exc:  # the runtime itself failed this attempt: record it, never lose the run
             outcome = failed_by_runtime(effect.phase, effect.attempt, exc, stats)
         if supervisor.stop is not None or active.stopped:  # an interrupted outcome wins over a late success

@@ -36,6 +36,15 @@ def routes_by_attempt(routes: Iterable[RoutingRecord]) -> dict[tuple[int, int], 
     return found
 
 
+def children_by_parent(pairs: Iterable[tuple[int, int]], parents: set[int]) -> dict[int, list[int]]:
+    """``(parent run id, child run id)`` pairs as each of ``parents``' child run ids, oldest first (SPEC §13)."""
+    found: dict[int, list[int]] = {}
+    for parent, child in pairs:
+        if parent in parents:
+            found.setdefault(parent, []).append(child)
+    return {parent: sorted(children) for parent, children in found.items()}
+
+
 def step_record(m: Any, routes: Mapping[tuple[int, int], RoutingRecord]) -> StepRecord:
     """A step from a diagnostics row joined with its phase's ``node_key``, and the routing of its attempt."""
     found = routes.get((m["run_node_id"], m["attempt"]))

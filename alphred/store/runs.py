@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection, CursorResult
 
 from alphred.errors import StoreError, UnknownRunError
 from alphred.store import schema
-from alphred.store.assembly import RUN_CONVERT
+from alphred.store.assembly import RUN_CONVERT, children_by_parent
 from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.moves import NODE_TRANSITIONS, check_node_transition, check_run_transition
@@ -232,6 +232,15 @@ class RunOps:
         """The sub-workflow runs (SPEC §13) of run ``run_id``'s workflow phases, oldest first."""
         query = self._run_query().where(RUNS.c.parent_run_id == run_id).order_by(RUNS.c.id)
         return self._records(query)
+
+    def child_run_ids(self, run_ids: Iterable[int]) -> dict[int, list[int]]:
+        """The ids of the sub-workflow runs (SPEC §13) of each of ``run_ids`` that has some, oldest first."""
+        ids = set(run_ids)
+        if not ids:
+            return {}
+        within = RUNS.c.parent_run_id.between(min(ids), max(ids))  # one index range for any number of runs
+        rows = self._conn.execute(select(RUNS.c.parent_run_id, RUNS.c.id).where(within)).all()
+        return children_by_parent(((row[0], row[1]) for row in rows), ids)
 
     def _records(self, query: Any) -> list[RunRecord]:
         """The runs ``query`` selects, each with its phases (one query for all of them)."""

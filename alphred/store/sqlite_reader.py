@@ -25,6 +25,7 @@ from alphred.errors import StoreError, UnknownRunError
 from alphred.settings import seconds_setting
 from alphred.store.assembly import (
     RUN_CONVERT,
+    children_by_parent,
     routes_by_attempt,
     run_snapshot,
     step_record,
@@ -197,6 +198,14 @@ class SqliteReader:
     def child_runs(self, run_id: int) -> list[RunRecord]:
         """The sub-workflow runs (SPEC §13) of run ``run_id``'s workflow phases, oldest first."""
         return self._runs(self._query(f"{_RUN_SELECT} WHERE r.parent_run_id = ? ORDER BY r.id", (run_id,)))
+
+    def child_run_ids(self, run_ids: Iterable[int]) -> dict[int, list[int]]:
+        """The ids of the sub-workflow runs of each of ``run_ids`` that has some, oldest first."""
+        ids = set(run_ids)
+        if not ids:
+            return {}
+        sql = "SELECT parent_run_id, id FROM workflow_runs WHERE parent_run_id BETWEEN ? AND ?"
+        return children_by_parent(((row[0], row[1]) for row in self._query(sql, (min(ids), max(ids)))), ids)
 
     # --- history -----------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.errors import UnknownRunError, UsageError
 from alphred.store import ArtifactRecord, EventRecord, RunFileRecord, RunRecord, SqlRunStore, StepRecord
-from alphred.views.status import iso_utc, run_status, status_object, step_entry
+from alphred.views.status import iso_utc, listed_runs, run_status, status_object, step_entry
 from alphred.workflow.layout import Graph, GraphEdge, GraphNode, arrange, workflow_graph
 
 if TYPE_CHECKING:
@@ -133,9 +133,8 @@ class UiData:
         records = store.list_runs(limit + 1, statuses=statuses, before=before)
         more = len(records) > limit
         records = records[:limit]
-        return [status_object(r, None, self.branches(store, r)) for r in records], (
-            records[-1].id if more and records else None
-        )
+        listed = listed_runs(store, records, {r.id: self.branches(store, r) for r in records})
+        return listed, (records[-1].id if more and records else None)
 
     def exists(self, run_id: int) -> bool:
         """Whether the run exists (one small read)."""

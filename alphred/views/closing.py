@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from alphred.engine.actions import stored_can_retry
 from alphred.store.owners import lease_free
 from alphred.views.routing_text import explanation_lines
+from alphred.views.status import child_awaiting_approval
 from alphred.views.style import Painter, format_seconds, shown_path
 from alphred.views.suggestions import Place, failed_step, next_commands
 
@@ -266,8 +267,15 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: 
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:
             lines.append(f"  phase {waiting} waits for a person's approval.")
+    child = child_awaiting_approval(store, record)
+    if child is not None:
+        waiting = next((n.node_key for n in child.nodes if n.status.value == "running"), None)
+        lines.append(
+            f"  phase {waiting} of sub-workflow run {child.id} ({child.tree_key}) waits for a person's approval."
+        )
+    alive, again = holder_alive(record), retryable(store, record)
     commands = next_commands(
-        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
+        record, steps, holder_alive=alive, retryable=again, place=place, child_waits=child is not None
     )
     lines.append("  next: " + " · ".join(paint(c, "cyan") for c in commands))
     return lines

@@ -79,6 +79,15 @@ def status_object(
     return obj
 
 
+def listed_runs(
+    store: SqlRunStore, records: list[RunRecord], branches: Mapping[int, Mapping[str, str]]
+) -> list[dict[str, Any]]:
+    """The status objects of a list of runs (``runs --json``, the web view's ``/api/runs``): no ``steps``;
+    each with ``child_run_ids``, the ids of its sub-workflow runs (SPEC §13), oldest first."""
+    children = store.child_run_ids(r.id for r in records) if records else {}
+    return [status_object(r, None, branches.get(r.id)) | {"child_run_ids": children.get(r.id, [])} for r in records]
+
+
 def branches_by_run(store: SqlRunStore, records: list[RunRecord]) -> dict[int, dict[str, str]]:
     """For each run of ``records``: its phases inside branches of a fan-out and their git branches."""
     parallel = store.trees_with_fan_outs(r.tree_id for r in records)  # only these need their workflow loaded
@@ -136,6 +145,24 @@ def with_state(status: dict[str, Any], state: RunState) -> dict[str, Any]:
 
 
 WAITING_FOR_APPROVAL = "waiting for approval"
+
+
+def child_awaiting_approval(store: SqlRunStore, record: RunRecord) -> RunRecord | None:
+    """SPEC §13: the deepest unfinished sub-workflow run of ``record`` that waits for approval (``alphred
+    approve|reject RECORD`` answers it), unless ``record`` itself waits for one; None otherwise."""
+    if record.status.value not in ("paused", "running") or _awaits_approval(record):
+        return None
+    for child in store.child_runs(record.id):
+        if _awaits_approval(child):
+            return child
+        deeper = child_awaiting_approval(store, child)
+        if deeper is not None:
+            return deeper
+    return None
+
+
+def _awaits_approval(record: RunRecord) -> bool:
+    return record.status.value == "paused" and record.reason == "awaiting_approval"
 
 
 def shown_phase_status(run_status: str | None, run_reason: str | None, phase_status: str) -> str:

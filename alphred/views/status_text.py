@@ -13,12 +13,12 @@ from alphred.engine.state import failed_over
 from alphred.views.closing import holder_alive, local_time, retryable, status_summary
 from alphred.views.item_groups import counted, item_base
 from alphred.views.routing_text import explanation_lines, routes_by_step
-from alphred.views.status import shown_phase_status, status_object
+from alphred.views.status import child_awaiting_approval, shown_phase_status, status_object
 from alphred.views.style import Painter, table
 from alphred.views.suggestions import Place, next_commands
 
 if TYPE_CHECKING:
-    from alphred.store import RunRecord, SqlRunStore
+    from alphred.store import RunRecord, SqlRunStore, StepRecord
     from alphred.workflow import Workflow
 
 
@@ -105,7 +105,13 @@ def _phase_lines(obj: dict[str, Any]) -> list[str]:
     return ["phases:", *(f"  {line}" for line in table(rows, right={2, 3, 5, 6}))]
 
 
-def _step_lines(obj: dict[str, Any], heads: dict[str, str], explained: dict[tuple[str, int], list[str]]) -> list[str]:
+def _step_lines(
+    obj: dict[str, Any],
+    heads: dict[str, str],
+    explained: dict[tuple[str, int], list[str]],
+    nested: dict[int, list[str]] | None = None,
+) -> list[str]:
+    """The ``steps:`` block; ``nested``: the lines shown under step N (its sub-workflow run, SPEC §13)."""
     lines = ["steps:"]
     providers = failed_over(obj["steps"])  # a fallback took over: say which provider did each step (SPEC §15)
     for number, s in enumerate(obj["steps"], start=1):
@@ -120,8 +126,10 @@ def _step_lines(obj: dict[str, Any], heads: dict[str, str], explained: dict[tupl
             if not c["passed"]:
                 code = f" (exit code {c['exit_code']})" if c["exit_code"] is not None else ""
                 lines.append(f"       check {c['name']} failed{code}")
+        lines += (nested or {}).get(number, [])
     if not obj["steps"]:
         lines.append("  (none yet)")
+    lines += (nested or {}).get(0, [])  # a child whose workflow phase is still under way
     return lines
 
 
@@ -161,40 +169,67 @@ def status_lines(
         lines += branch_lines(store, record, workflow, steps, paint)
     no_route = any(step.next == "no_route" for step in steps)
     explained = explained_steps(store, record, explain) if explain or no_route else {}
-    lines += _step_lines(obj, heads, explained)
-    lines += child_lines(store, record, paint, place)
-    hints = next_commands(
-        record, steps, holder_alive=holder_alive(record), retryable=retryable(store, record), place=place
-    )
+    nested = child_lines(store, record, steps, paint, "       ")
+    lines += _step_lines(obj, heads, explained, nested)
+    lines += parent_lines(record, place)
+    waits = child_awaiting_approval(store, record) is not None
+    alive, again = holder_alive(record), retryable(store, record)
+    hints = next_commands(record, steps, holder_alive=alive, retryable=again, place=place, child_waits=waits)
     lines.append("next: " + " · ".join(hints))
     return lines
 
 
-def child_lines(store: SqlRunStore, record: RunRecord, paint: Painter, place: Place, depth: int = 1) -> list[str]:
-    """SPEC §13: the sub-workflow runs of ``record``'s workflow phases, each with its phases' steps; for a
-    sub-workflow's own run, the run it belongs to."""
-    lines: list[str] = []
-    pad = "  " * depth
-    if depth == 1 and record.parent_run_id is not None:
-        phase = (record.parent_step or "").partition("#")[0]
-        parent = place.alphred(f"status {record.parent_run_id}")
-        lines.append(f"sub-workflow of run {record.parent_run_id} (phase {phase}): {parent}")
-    children = store.child_runs(record.id)
-    if children and depth == 1:
-        lines.append("sub-workflows:")
-    for child in children:
-        phase, _, visit = (child.parent_step or "").partition("#")
-        reason = f" ({child.reason})" if child.reason and child.reason != child.status.value else ""
-        state = paint.status(child.status.value, child.status.value)
-        lines.append(
-            f"{pad}{phase} (#{visit}) → run {child.id}: {state}{reason} · {child.tree_key} v{child.tree_version}"
-        )
-        for number, step in enumerate(store.list_steps(child.id), start=1):
-            decision = f" [{step.decision}]" if step.decision else ""
-            outcome = f"{step.outcome.value}{decision} → {step.next or '-'}"
-            lines.append(f"{pad}  {number:>3}. {step.phase} #{step.attempt} {outcome}")
-        lines += child_lines(store, child, paint, place, depth + 1)
-    return lines
+def parent_lines(record: RunRecord, place: Place) -> list[str]:
+    """For a sub-workflow's run (SPEC §13): the run it belongs to."""
+    if record.parent_run_id is None:
+        return []
+    phase = (record.parent_step or "").partition("#")[0]
+    parent = place.alphred(f"status {record.parent_run_id}")
+    return [f"sub-workflow of run {record.parent_run_id} (phase {phase}): {parent}"]
+
+
+def child_lines(
+    store: SqlRunStore, record: RunRecord, steps: list[StepRecord], paint: Painter, pad: str
+) -> dict[int, list[str]]:
+    """SPEC §13: the lines of ``record``'s sub-workflow runs, by the number of the step they go under: the
+    last step of the workflow phase's attempts that ran the child (the one that started it, and those that
+    continued it); 0 for a child whose phase has no step yet (under way). Each child shows its own steps,
+    its own children under them, indented by ``pad``."""
+    nested: dict[int, list[str]] = {}
+    children = [(_started_by(child), child) for child in store.child_runs(record.id)]
+    for (phase, attempt), child in children:
+        later = [a for (p, a), _c in children if p == phase and a > attempt]
+        until = min(later, default=None)
+        numbers = [
+            n
+            for n, step in enumerate(steps, start=1)
+            if step.phase == phase and step.attempt >= attempt and (until is None or step.attempt < until)
+        ]
+        nested.setdefault(max(numbers, default=0), []).extend(_child_block(store, child, paint, pad))
+    return nested
+
+
+def _started_by(child: RunRecord) -> tuple[str, int]:
+    """The workflow phase and attempt that started ``child`` (its ``parent_step``, ``phase#visit.attempt``)."""
+    phase, _, numbers = (child.parent_step or "").rpartition("#")
+    attempt = numbers.partition(".")[2]
+    return phase, int(attempt) if attempt.isdigit() else 0
+
+
+def _child_block(store: SqlRunStore, child: RunRecord, paint: Painter, pad: str) -> list[str]:
+    reason = f" ({child.reason})" if child.reason and child.reason != child.status.value else ""
+    state = paint.status(child.status.value, child.status.value)
+    lines = [f"{pad}↳ sub-workflow run {child.id}: {state}{reason} · {child.tree_key} v{child.tree_version}"]
+    steps = store.list_steps(child.id)
+    nested = child_lines(store, child, steps, paint, pad + "       ")
+    for number, step in enumerate(steps, start=1):
+        decision = f" [{step.decision}]" if step.decision else ""
+        outcome = f"{step.outcome.value}{decision} → {step.next or '-'}"
+        lines.append(f"{pad}  {number:>3}. {step.phase} #{step.attempt} {outcome}")
+        lines += nested.get(number, [])
+    if not steps:
+        lines.append(f"{pad}  (none yet)")
+    return lines + nested.get(0, [])
 
 
 def artifacts_json(store: SqlRunStore, run_id: int) -> list[dict[str, Any]]:

@@ -89,10 +89,12 @@ def next_commands(
     holder_alive: bool,
     retryable: bool = True,
     place: Place | None = None,
+    child_waits: bool = False,
 ) -> list[str]:
     """The commands that make sense next for a run in this state (``engine.allowed_actions`` decides which
     actions; ``holder_alive``: a live process holds its lease; ``retryable``: a retry has work to do;
-    ``place``: where the person who pastes them is)."""
+    ``place``: where the person who pastes them is; ``child_waits``: a sub-workflow run of it waits for
+    approval, which ``approve``/``reject`` of this run answer, SPEC §13)."""
     at = place or Place()
     n = record.id
     if record.status.value == "completed":
@@ -101,7 +103,7 @@ def next_commands(
             hints.append(f"git {at.git}log --oneline {record.base_sha[:12]}..{shlex.quote(record.branch)}")
         return hints
     allowed = allowed_actions(record.status, record.reason, holder_alive=holder_alive, retryable=retryable)
-    if Action.APPROVE in allowed:
+    if Action.APPROVE in allowed or (child_waits and Action.RESUME in allowed):
         return [at.alphred(f"approve {n}"), at.alphred(f'reject {n} --comment "why"')]
     if Action.RESUME in allowed:
         return [at.alphred(f"resume {n}")]

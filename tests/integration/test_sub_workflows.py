@@ -17,6 +17,9 @@ from helpers import repos
 from helpers.processes import kill_group
 from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
 
+from alphred.store import SqlRunStore, open_reader
+from alphred.store.sqlite_reader import SqliteReader
+
 
 def git(repo: Path, *args: str) -> str:
     return repos.git(repo, *args, env=base_env(repo.parent))
@@ -30,6 +33,30 @@ def child_file(repo: Path, body: str, name: str = "child.yaml") -> Path:
 
 def subjects(repo: Path, branch: str) -> list[str]:
     return git(repo, "log", "--format=%s", f"main..{branch}").splitlines()[::-1]
+
+
+def _status_lines(repo: Path, after: str, count: int, run_id: int = 1) -> list[str]:
+    """``count`` lines of ``alphred status RUN`` that follow the line ``after``."""
+    shown = alphred(repo, "status", str(run_id)).stdout.splitlines()
+    at = shown.index(after)
+    return shown[at + 1 : at + 1 + count]
+
+
+RESUMED = [("first", 1, "completed"), ("sub", 1, "interrupted"), ("sub", 2, "completed"), ("last", 1, "completed")]
+"""The steps of ``PARENT`` killed during ``sub`` and resumed."""
+
+
+def _resumed_steps(repo: Path) -> list[tuple[str, int, str]]:
+    """``alphred resume 1 --json`` to its successful end: the run's steps."""
+    resumed = alphred(repo, "resume", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    return steps(json.loads(resumed.stdout))
+
+
+def _crashed(repo: Path, wf: Path, point: str) -> None:
+    """``alphred run WF`` killed at crash point ``point`` (``NAME`` or ``NAME@N``)."""
+    crashed = alphred(repo, "run", str(wf), env=base_env(repo.parent) | {"ALPHRED_CRASH_AT": point})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
 
 
 CHILD = """\
@@ -92,10 +119,14 @@ def test_parent_child_parent_commit_on_one_branch_and_the_child_report_routes(re
     assert child["inputs"] == {"name": "pears-x"} and child["branch"] == final["branch"]
     assert steps(child) == [("work", 1, "completed"), ("review", 1, "completed")]
     listed = json.loads(alphred(repo, "runs", "--json").stdout)
-    assert [r["run_id"] for r in listed] == [1]  # top-level runs only
-    text = alphred(repo, "status", "1").stdout
-    assert "sub-workflows:" in text and "sub (#1.1) → run 2: completed · child v1" in text
-    assert "work #1 completed → review" in text
+    assert [(r["run_id"], r["child_run_ids"]) for r in listed] == [(1, [2])]  # top-level runs, their children
+    assert "wf v1 +1 sub-workflow " in alphred(repo, "runs").stdout
+    assert _status_lines(repo, "    2. sub #1 completed [approved] → last", 4) == [
+        "       ↳ sub-workflow run 2: completed · child v1",
+        "           1. work #1 completed → review",
+        "           2. review #1 completed → -",
+        "    3. last #1 completed → -",
+    ]  # the child's steps under the step of the workflow phase that ran it
     own = alphred(repo, "status", "2").stdout
     assert "sub-workflow of run 1 (phase sub)" in own
     refused = alphred(repo, "resume", "2")
@@ -233,6 +264,10 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
     )
     process = start(repo, "run", str(wf))
     wait_for(lambda: _child_waiting(repo))
+    assert _status_lines(repo, "    1. first #1 completed → sub", 2) == [
+        "       ↳ sub-workflow run 2: running · child v1",
+        "           1. work #1 completed → wait",
+    ]  # the phase running the child has no step yet: its child is shown after the steps
     kill_group(process)  # the run's process dies; the child's `cat` is left blocked on the fifo
     assert status(repo)["status"] == "running" and status(repo, 2)["status"] == "running"
     going = start(repo, "resume", "1") if how == "resume" else start(repo, "worker", "--once")
@@ -264,6 +299,11 @@ def test_kill_mid_child_then_resume_or_worker_takes_both_over(repo: Path, tmp_pa
         "alphred(wf): last [visit 1]",
     ]  # every phase committed exactly once
     assert git(repo, "show", f"{final['branch']}:last.txt") == "work\ngo\nafter\nfirst"
+    assert _run_steps(repo) == [(1, 8), (2, 4)]  # first, sub #1, sub #2, last and the child's 4, once
+    assert _status_lines(repo, "    2. sub #1 interrupted → -", 2) == [
+        "    3. sub #2 completed → last",
+        "       ↳ sub-workflow run 2: completed · child v1",
+    ]  # under the attempt that continued the child and ended it
 
 
 def _runs(repo: Path) -> list[tuple[Any, ...]]:
@@ -347,18 +387,9 @@ def test_cancel_of_a_running_parent_cancels_both(repo: Path, tmp_path: Path) -> 
 def test_kill_right_after_the_child_is_created_then_resume_uses_that_child(repo: Path) -> None:
     child_file(repo, CHILD)
     wf = workflow(repo, PARENT)
-    crashed = alphred(repo, "run", str(wf), env=base_env(repo.parent) | {"ALPHRED_CRASH_AT": "child_run_created"})
-    assert crashed.returncode == -signal.SIGKILL
+    _crashed(repo, wf, "child_run_created")
     assert _runs(repo) == [(1, "running", None, None), (2, "pending", None, 1)]  # the intent: created, not started
-    resumed = alphred(repo, "resume", "1", "--json")
-    assert resumed.returncode == 0, resumed.stderr
-    final = json.loads(resumed.stdout)
-    assert steps(final) == [
-        ("first", 1, "completed"),
-        ("sub", 1, "interrupted"),
-        ("sub", 2, "completed"),
-        ("last", 1, "completed"),
-    ]
+    assert _resumed_steps(repo) == RESUMED
     assert [r[0] for r in _runs(repo)] == [1, 2]  # no second child
     assert steps(status(repo, 2)) == [("work", 1, "completed"), ("review", 1, "completed")]
 
@@ -417,3 +448,200 @@ def test_a_rewritten_child_file_and_a_shell_laden_input_steer_nothing(repo: Path
     assert not pwned.exists()  # neither the rewritten child nor the input's shell syntax ran
     written = git(repo, "show", f"{final['branch']}:child.txt")
     assert written == f"$(touch {pwned}); `touch {pwned}`"  # the stored child ran, the input as plain text
+
+
+def _run_steps(repo: Path) -> list[tuple[int, int]]:
+    """(run id, its step count) of every run: what ``limits.max_steps`` is measured against."""
+    return db(repo).execute("select id, steps from workflow_runs order by id").fetchall()
+
+
+def test_the_childs_steps_count_in_the_parents_max_steps(repo: Path) -> None:
+    """SPEC §13: a child's steps are the parent's. first (1) + sub (1) + the child's 2 = 4 = max_steps, so
+    the parent cannot start last (5 > 4) and fails max_steps; the child itself completed."""
+    child_file(repo, CHILD)
+    wf = workflow(repo, PARENT.replace("phases:", "limits: {max_steps: 4}\nphases:", 1))
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    final = json.loads(done.stdout)
+    assert (final["status"], final["reason"]) == ("failed", "max_steps")
+    assert steps(final) == [("first", 1, "completed"), ("sub", 1, "completed")]
+    assert status(repo, 2)["status"] == "completed"
+    assert _run_steps(repo) == [(1, 4), (2, 2)]
+
+
+def test_a_failed_childs_steps_count_in_the_parents_too(repo: Path) -> None:
+    """The steps a failed child took are spent as well: the retry's child gets only what is left."""
+    child_file(
+        repo,
+        """\
+        alphred: 1
+        key: child
+        phases:
+          a: {type: command, run: "true", transitions: [{to: b}]}
+          b: {type: command, run: "exit 3", max_retries: 0}
+        """,
+    )
+    wf = workflow(repo, "limits: {max_steps: 6}\nphases:\n  sub: {type: workflow, uses: child.yaml}\n")
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    assert _run_steps(repo) == [(1, 3), (2, 2)]  # sub #1 + the child's a and b
+    again = alphred(repo, "retry", "1", "--json")
+    assert again.returncode == 1, again.stderr
+    assert steps(json.loads(again.stdout)) == [("sub", 1, "failed"), ("sub", 2, "failed")]
+    # sub #2 is step 4 and leaves 2 for the new child: a, b again, 6 steps in all
+    assert _run_steps(repo) == [(1, 6), (2, 2), (3, 2)]
+    capped = alphred(repo, "retry", "1", "--json")
+    assert capped.returncode == 1, capped.stderr
+    assert json.loads(capped.stdout)["reason"] == "max_steps"  # nothing left for a third child
+
+
+def test_a_take_over_after_the_child_completed_counts_its_steps_once(repo: Path) -> None:
+    """Killed as the child's last step is stored (the parent's phase not yet): the resumed parent takes the
+    completed child's result and counts its steps exactly once."""
+    child_file(repo, CHILD)
+    wf = workflow(repo, PARENT)
+    _crashed(repo, wf, "between_phases@3")  # first, child work, child review
+    assert _runs(repo) == [(1, "running", None, None), (2, "completed", None, 1)]
+    assert _resumed_steps(repo) == RESUMED
+    assert _run_steps(repo) == [(1, 6), (2, 2)]  # 4 of its own + the child's 2, once
+
+
+def test_the_parents_deadline_ends_a_child_with_a_longer_timeout_and_the_parent_times_out(
+    repo: Path, tmp_path: Path
+) -> None:
+    """SPEC §13: the child's own ``limits.timeout`` (1 h) is capped by the time the parent has left (2 s): the
+    child stops at the parent's deadline and both fail ``timeout`` (not the parent ``child_failed``)."""
+    fifo = tmp_path / "gate.fifo"
+    os.mkfifo(fifo)  # never opened: the child's phase would wait for ever
+    child_file(
+        repo, f"alphred: 1\nkey: child\nlimits: {{timeout: 1h}}\nphases:\n  wait: {{type: command, run: cat {fifo}}}\n"
+    )
+    wf = workflow(repo, "limits: {timeout: 2}\nphases:\n  sub: {type: workflow, uses: child.yaml}\n")
+    done = alphred(repo, "run", str(wf), "--json")
+    assert done.returncode == 1, done.stderr
+    assert [(r[0], r[1], r[2]) for r in _runs(repo)] == [(1, "failed", "timeout"), (2, "failed", "timeout")]
+    assert steps(status(repo)) == [("sub", 1, "failed")]
+    assert steps(status(repo, 2)) == [("wait", 1, "failed")]
+
+
+def test_nested_sub_workflows_show_under_the_steps_that_ran_them_and_runs_counts_them(repo: Path) -> None:
+    child_file(repo, "alphred: 1\nkey: grand\nphases:\n  g: {type: command, run: echo g > g.txt}\n", "grand.yaml")
+    child_file(
+        repo,
+        """\
+        alphred: 1
+        key: child
+        phases:
+          work: {type: command, run: "true", transitions: [{to: inner}]}
+          inner: {type: workflow, uses: grand.yaml}
+        """,
+    )
+    wf = workflow(
+        repo,
+        "phases:\n  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}\n  last: {type: command, run: 'true'}\n",
+    )
+    done = alphred(repo, "run", str(wf))
+    assert done.returncode == 0, done.stderr
+    assert _run_steps(repo) == [(1, 5), (2, 3), (3, 1)]  # each run's steps hold its children's
+    shown = _status_lines(repo, "steps:", 8)
+    assert shown[:7] == [
+        "    1. sub #1 completed → last",
+        "       ↳ sub-workflow run 2: completed · child v1",
+        "           1. work #1 completed → inner",
+        "           2. inner #1 completed → -",
+        "              ↳ sub-workflow run 3: completed · grand v1",
+        "                  1. g #1 completed → -",
+        "    2. last #1 completed → -",
+    ]
+    assert shown[7].startswith("next: ")  # no block of sub-workflows after the steps any more
+    assert "wf v1 +1 sub-workflow " in alphred(repo, "runs").stdout
+    url = f"sqlite:///{repo / '.alphred' / 'alphred.db'}"
+    with SqlRunStore(url) as store, open_reader(url) as reader:
+        assert isinstance(reader, SqliteReader)
+        assert store.child_run_ids([1, 2, 3]) == reader.child_run_ids([1, 2, 3]) == {1: [2], 2: [3]}
+        assert store.child_run_ids([3, 1]) == reader.child_run_ids([3, 1]) == {1: [2]}
+        assert store.child_run_ids([]) == reader.child_run_ids([]) == {}
+
+
+APPROVAL_CHILD = """\
+alphred: 1
+key: child
+phases:
+  work: {type: command, run: echo work > work.txt, transitions: [{to: gate}]}
+  gate:
+    type: approval
+    message: "ship {{ inputs.x }}?"
+    transitions:
+      - {to: after, when: 'decision == "approved"'}
+      - {to: $fail}
+  after: {type: command, run: echo after > after.txt}
+inputs:
+  x: {default: it}
+"""
+
+APPROVAL_PARENT = "phases:\n  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}\n  last: {type: command, run: cat after.txt}\n"
+
+
+def _waiting_for_the_childs_approval(repo: Path) -> None:
+    """Run the parent until its child waits at ``gate``: the parent pauses, the message names the parent."""
+    child_file(repo, APPROVAL_CHILD)
+    wf = workflow(repo, APPROVAL_PARENT)
+    done = alphred(repo, "run", str(wf))
+    assert done.returncode == 130, done.stderr
+    assert _runs(repo) == [(1, "paused", "interrupted", None), (2, "paused", "awaiting_approval", 1)]
+    assert "phase gate waits for approval: ship it? (alphred approve 1 / alphred reject 1)" in done.stderr
+    assert "alphred approve 1 / alphred reject 1 answers it" in done.stderr
+    assert "phase gate of sub-workflow run 2 (child) waits for a person's approval." in done.stderr
+    shown = alphred(repo, "status", "1").stdout.splitlines()
+    assert shown[-1].startswith("next: alphred approve 1 ") and "alphred reject 1 " in shown[-1]
+    refused = alphred(repo, "approve", "2")
+    assert refused.returncode == 2 and "it is a sub-workflow of run 1: alphred approve 1 answers both" in refused.stderr
+
+
+def test_approve_of_the_parent_answers_its_childs_approval(repo: Path) -> None:
+    _waiting_for_the_childs_approval(repo)
+    approved = alphred(repo, "approve", "1", "--comment", "fine by me", "--json")
+    assert approved.returncode == 0, approved.stderr
+    assert "approved phase gate of sub-workflow run 2 (child); run 1 continues" in approved.stderr
+    assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]
+    assert steps(json.loads(approved.stdout)) == [
+        ("sub", 1, "interrupted"),
+        ("sub", 2, "completed"),
+        ("last", 1, "completed"),
+    ]
+    child = status(repo, 2)
+    assert steps(child) == [("work", 1, "completed"), ("gate", 1, "completed"), ("after", 1, "completed")]
+    gate = next(p for p in child["phases"] if p["key"] == "gate")
+    assert gate["decision"] == "approved" and gate["report"] == {"decision": "approved", "comment": "fine by me"}
+
+
+def test_reject_of_the_parent_rejects_its_childs_approval(repo: Path) -> None:
+    _waiting_for_the_childs_approval(repo)
+    rejected = alphred(repo, "reject", "1")
+    assert rejected.returncode == 1, rejected.stderr
+    assert "rejected phase gate of sub-workflow run 2 (child); run 1 continues" in rejected.stderr
+    assert _runs(repo) == [(1, "failed", "child_failed", None), (2, "failed", "fail_target", 1)]
+    assert steps(status(repo, 2))[-1] == ("gate", 1, "completed")
+
+
+def test_an_answer_recorded_before_a_kill_is_the_answer_resume_gives(repo: Path) -> None:
+    """The answer is the intent: killed after recording it (before the child took it), ``resume`` of the
+    parent gives the child that answer; nothing waits for a second one."""
+    _waiting_for_the_childs_approval(repo)
+    env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "child_run_created"}
+    crashed = alphred(repo, "approve", "1", env=env)
+    assert crashed.returncode == -signal.SIGKILL
+    assert _runs(repo)[1] == (2, "paused", "awaiting_approval", 1)
+    resumed = alphred(repo, "resume", "1")
+    assert resumed.returncode == 0, resumed.stderr
+    assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]
+    assert steps(status(repo, 2))[1:] == [("gate", 1, "completed"), ("after", 1, "completed")]
+
+
+def test_a_detached_approve_of_the_parent_is_carried_out_by_a_worker(repo: Path) -> None:
+    _waiting_for_the_childs_approval(repo)
+    asked = alphred(repo, "approve", "1", "--detach")
+    assert asked.returncode == 0, asked.stderr
+    worked = alphred(repo, "worker", "--once")
+    assert worked.returncode == 0, worked.stderr
+    assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]

@@ -285,7 +285,8 @@ def test_a_sub_workflow_runs_on_postgresql(repo: Path, fresh_postgres_url: str) 
     shown = json.loads(alphred(repo, fresh_postgres_url, "status", "1", "--json").stdout)
     [child] = shown["children"]
     assert (child["parent_run_id"], child["parent_step"], child["inputs"]) == (1, "sub#1.1", {"word": "hello"})
-    assert [r["run_id"] for r in json.loads(alphred(repo, fresh_postgres_url, "runs", "--json").stdout)] == [1]
+    listed = json.loads(alphred(repo, fresh_postgres_url, "runs", "--json").stdout)
+    assert [(r["run_id"], r["child_run_ids"]) for r in listed] == [(1, [2])]
     log = subprocess.run(
         ["git", "log", "--format=%s", status["branch"]], cwd=repo, capture_output=True, text=True, check=True
     ).stdout.splitlines()

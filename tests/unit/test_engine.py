@@ -184,6 +184,19 @@ def test_max_steps_stops_before_the_execution_that_would_exceed_it() -> None:
     assert not any(isinstance(e, StartPhase) for e in effects)
 
 
+def test_a_sub_workflows_steps_count_in_the_runs_steps_once() -> None:
+    """SPEC §13: the outcome of a workflow phase carries its child run's steps; the run counts them (a
+    completion or a failure), a stale outcome counts nothing, and they count against ``max_steps``."""
+    d = Driver(build_workflow({"a": {"to": ["a"], "max_retries": 1}}, max_steps=9))
+    d.send(RunStarted(), PhaseFailed("a", 1, "timeout", child_steps=2))
+    assert d.state.steps == 4  # a #1, its child's 2, a #2
+    d.send(PhaseCompleted("a", 1, child_steps=5))  # stale: attempt 1 is over
+    assert d.state.steps == 4
+    effects = d.send(PhaseCompleted("a", 2, child_steps=5))
+    assert d.state.steps == 9
+    assert effects[-2:] == (SetRunStatus(R.FAILED, "max_steps"), RunFinished(R.FAILED, "max_steps"))
+
+
 def test_max_steps_zero_fails_at_start() -> None:
     d = Driver(build_workflow({"a": {}}, max_steps=0))
     assert d.send(RunStarted()) == (
