@@ -233,7 +233,9 @@ def test_a_for_each_is_one_stacked_node_with_a_count_and_its_items_a_table(runs:
     assert "× 4" in node.group(0)
     items = page[page.index("<h2>Items</h2>") :]
     items = items[: items.index("</table>")]
-    rows = re.findall(r"<tr><td class=mono>(implement-\d)</td><td class=outcome>.*?data-status=\"(\w+)\".*?</tr>", items)
+    rows = re.findall(
+        r"<tr><td class=mono>(implement-\d)</td><td class=outcome>.*?data-status=\"(\w+)\".*?</tr>", items
+    )
     assert rows == [("implement-0", "completed"), ("implement-1", "completed"), ("implement-2", "failed"),
                     ("implement-3", "completed")]  # fmt: skip
     assert "each-ui/1.implement-2" in items  # the failed item's git branch is named (it is kept)
