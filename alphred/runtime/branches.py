@@ -3,7 +3,8 @@
 
 Each branch of the active fan-out (named by its head phase) runs its attempts in its own worktree and phase
 context; the worktree work blocks (git, SQL) and runs in a worker thread. A branch's worktree is made from
-the run branch's head when its first attempt starts (or again after a crash), and removed once the join
+the run branch's head when its first attempt starts (or again after a crash; several branches' at once, each
+in its own thread, git's worktree registry changed one command at a time), and removed once the join
 has merged it (the removal happens after the merge is recorded, so a crash never loses which branch to
 merge). Worktrees of branches a ``join: any`` cancelled stay until the run completes; a failed run keeps
 every one of them.
