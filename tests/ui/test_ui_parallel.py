@@ -241,37 +241,31 @@ def test_a_for_each_is_one_stacked_node_with_a_count_and_its_items_a_table(runs:
     assert "each-ui/1.implement-2" in items  # the failed item's git branch is named (it is kept)
 
 
-ROUTED = """\
+def three_items(key: str, run: str, routes: str, limits: str = "{}") -> str:
+    """A planner of three tasks, a for_each of command phase ``implement`` (``run``, ``routes``) over them,
+    joined by ``join: all_done``."""
+    return f"""\
 alphred: 1
-key: routed
-defaults: {provider: scripted}
+key: {key}
+defaults: {{provider: scripted}}
+limits: {limits}
 phases:
   plan:
-    script: [{report: {tasks: [{title: a}, {title: b}, {title: c}]}}]
-    transitions: [{to: implement, for_each: report.tasks, as: task}]
+    script: [{{report: {{tasks: [{{title: a}}, {{title: b}}, {{title: c}}]}}}}]
+    transitions: [{{to: implement, for_each: report.tasks, as: task}}]
   implement:
     type: command
-    run: "echo {{ task.title }} > item-{{ task_index }}.txt"
-    transitions: [{to: $fail, when: 'task.title == "b"'}, {to: integrate}]
-  integrate: {join: all_done, type: command, run: "true"}
+    run: "{run}; echo {{{{ task.title }}}} > item-{{{{ task_index }}}}.txt"
+    timeout: 120s
+    transitions: {routes}
+  integrate: {{join: all_done, type: command, run: "true"}}
 """
 
-HELD_ITEMS = """\
-alphred: 1
-key: held
-defaults: {provider: scripted}
-limits: {max_parallel: 1}
-phases:
-  plan:
-    script: [{report: {tasks: [{title: a}, {title: b}, {title: c}]}}]
-    transitions: [{to: implement, for_each: report.tasks, as: task}]
-  implement:
-    type: command
-    run: "while [ ! -e 'MARKER' ]; do sleep 0.1; done; echo {{ task.title }} > item-{{ task_index }}.txt"
-    timeout: 120s
-    transitions: [{to: integrate}]
-  integrate: {join: all_done, type: command, run: "true"}
-"""
+
+ROUTED = three_items("routed", "true", """[{to: $fail, when: 'task.title == "b"'}, {to: integrate}]""")
+HELD_ITEMS = three_items(
+    "held", "while [ ! -e 'MARKER' ]; do sleep 0.1; done", "[{to: integrate}]", limits="{max_parallel: 1}"
+)
 
 
 def item_rows(page: str) -> list[tuple[str, str, str, str]]:
