@@ -503,7 +503,9 @@ def cli_instructions(phases: int, compare: str | None = None) -> None:
                     subprocess.run(args, capture_output=True, env=env, cwd=repo, check=True)  # bytecode cached
                     path.write_text(path.read_text().replace("key: ", "key: again-", 1))
                     grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}", *args]
-                    done = subprocess.run(grind, capture_output=True, text=True, env=env, cwd=repo, check=True)
+                    done = subprocess.run(grind, capture_output=True, text=True, env=env, cwd=repo, check=False)
+                    if done.returncode != 0:
+                        raise SystemExit(f"{label}, {visits} visits failed under valgrind:\n{done.stderr[-3000:]}")
                     found = re.findall(r"Collected : (\d+)", done.stderr)
                     counts.append((int(found[-1]), len(json.loads(done.stdout)["steps"])))
             (long_i, long_s), (short_i, short_s) = counts

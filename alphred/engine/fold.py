@@ -21,7 +21,7 @@ from alphred.engine.events import (
 )
 from alphred.engine.reasons import BUDGET_EXHAUSTED, DELIVERY_STEPS, MAX_STEPS, MAX_VISITS, NOT_WANTED, PAUSED
 from alphred.engine.routing import ordered_transitions, run_context
-from alphred.engine.state import RunState, Step
+from alphred.engine.state import RunState, Step, evolve
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.guards import evaluate_guard
 from alphred.workflow.model import RESERVED_TARGETS, Phase
@@ -45,7 +45,7 @@ class Fold:
 
     def update(self, **changes: Any) -> None:
         """Replace fields of the run state."""
-        self.state = replace(self.state, **changes)
+        self.state = evolve(self.state, **changes)
 
     def run_status(self, status: RunStatus, reason: str | None) -> None:
         """Move the run to ``status`` (with ``reason``)."""

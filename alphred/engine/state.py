@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from alphred.engine.statuses import NodeStatus, RunStatus
 
@@ -15,6 +15,24 @@ if TYPE_CHECKING:  # the model is only named here: the stored statuses import th
 
 Report: TypeAlias = str | dict[str, Any] | None
 STATE_FORMAT = 1
+
+
+_Frozen = TypeVar("_Frozen")
+
+
+def evolve(obj: _Frozen, /, **changes: Any) -> _Frozen:
+    """``dataclasses.replace`` for the engine's frozen state classes (no ``__post_init__``, every field an
+    ``__init__`` field), without running ``__init__`` again: the copy shares the unchanged values (immutable,
+    like the original's) and takes ``changes``. A transition copies the run state about twenty times; this
+    is several times cheaper than ``replace``, which rebuilds every field through keyword arguments."""
+    names = obj.__dataclass_fields__  # type: ignore[attr-defined]
+    if not changes.keys() <= names.keys():
+        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names.keys())}")
+    new = object.__new__(type(obj))
+    values = new.__dict__
+    values.update(obj.__dict__)
+    values.update(changes)
+    return new
 
 
 class StepOutcome(StrEnum):
@@ -156,8 +174,8 @@ class RunState:
     def with_phase(self, key: str, **changes: Any) -> RunState:
         """Return a copy with phase ``key`` updated by ``changes``."""
         phases = dict(self.phases)
-        phases[key] = replace(phases[key], **changes)
-        return replace(self, phases=phases)
+        phases[key] = evolve(phases[key], **changes)
+        return evolve(self, phases=phases)
 
 
 def failed_over(steps: Iterable[Mapping[str, Any]]) -> bool:

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from alphred.engine import Event
+from alphred.engine import Event, UpstreamReport
 from alphred.git import GitWorktrees
+from alphred.git.tamper import WorktreeSeal
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
@@ -33,7 +34,7 @@ class AttemptStats:
     message: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     output_tail: str = ""  # the end of a failed command's output, for the progress view (not stored here)
-    pause_requested: bool | None = None  # the run's pause flag as the attempt ended (None: not read)
+    pause_unread: bool = False  # its outcome's transition reads the run's pause flag (``Runner._pause_unread``)
 
     @property
     def duration_ms(self) -> int:
@@ -53,6 +54,19 @@ class Posted:
     def stats_of(self, attempt: tuple[str, int]) -> AttemptStats | None:
         """The measurements of ``attempt`` when this post reports it, else None."""
         return self.stats if self.attempt == attempt else None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What an attempt needs to know before it starts (``phase.prepare_attempt``): its phase's row id, the
+    sequence of its first event, the upstream reports (agent phases), the commit it starts from and the git
+    state it must leave as it is (``WorktreeSeal``)."""
+
+    node_id: int
+    first: int
+    reports: dict[str, UpstreamReport]
+    start_sha: str
+    seal: WorktreeSeal
 
 
 @dataclass
@@ -83,6 +97,8 @@ class PhaseContext:
     environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
     # what a ``type: workflow`` phase needs to run its child run (SPEC §13): ``child_run.ChildHost``
     children: Any = None
+    # attempts prepared by the transition that started them (``Runner._persist``), by (phase, attempt)
+    prepared: dict[tuple[str, int], Prepared] = field(default_factory=dict)
 
     def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
         """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:

@@ -81,7 +81,7 @@ class BranchWorktrees:
             return ctx
         base = self.run_ctx.worktrees.head_sha(self.run_ctx.worktree)  # the run branch does not move meanwhile
         made = self.git.create_lane(self.run_ctx.run_id, self.run_branch, head, base, branch_visit(state, head))
-        ctx = dataclasses.replace(self.run_ctx, worktree=made.path, pending=[], branch=head)
+        ctx = dataclasses.replace(self.run_ctx, worktree=made.path, pending=[], branch=head, prepared={})
         self.contexts[head] = ctx
         return ctx
 

@@ -9,7 +9,7 @@ the event loop): see ``Runner._persist``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +26,7 @@ from alphred.engine import (
     SetRunStatus,
     state_to_json,
 )
+from alphred.engine.state import evolve
 from alphred.errors import LeaseLostError
 from alphred.runtime.attempt_context import AttemptStats
 from alphred.runtime.crash import crash_point
@@ -52,30 +53,51 @@ class Persister:
         pending: list[Write],
         clear_pause: bool = False,
         measured: Mapping[tuple[str, int], AttemptStats] | None = None,
+        watch_pause: bool = False,
+        within: Write | None = None,
     ) -> None:
         """Write ``effects``, the writes an attempt left (``pending``) and the snapshot of ``state``;
-        ``measured`` holds the measurements of the attempts whose steps ``effects`` record."""
+        ``measured`` holds the measurements of the attempts whose steps ``effects`` record.
+
+        The first statement renews the lease, writes the snapshot and reads the run's pause flag back
+        (``renew_run``). With ``watch_pause`` (the transition of an attempt's outcome) a pause another process
+        asked for makes it raise ``PauseFirst`` before anything else is written: the whole transaction rolls
+        back and the runner feeds ``PauseRequested`` before the outcome again. ``within`` is called last, inside
+        the transaction (the next attempt's preparation reads there: one transaction, not two).
+        """
+        snapshot = state_to_json(evolve(state, history=()))  # the steps are rows already: O(1) per write
+        fields: dict[str, Any] = {
+            "engine_state": {"engine": snapshot, "runtime": dict(self.runtime)},
+            "tokens": state.tokens,
+            "cost_usd": state.cost_usd,
+            "steps": state.steps,
+        }
+        later: dict[str, Any] = {}  # set after the effects (a pending write may set them too)
+        if state.wake_at is not None:  # paused by a usage limit (SPEC §15): when it goes on
+            later["wake_at"] = datetime.fromtimestamp(state.wake_at, UTC)
+        elif any(isinstance(e, SetRunStatus) and e.status is RunStatus.RUNNING for e in effects):
+            later["wake_at"] = None  # going on: no wait is pending (a CI wait sets its own, SPEC §16)
+        if clear_pause:
+            later["pause_requested"] = False
         with self.store.transaction() as tx:
-            if not tx.renew_lease(self.run_id, self.owner, self.ttl):
+            flags = tx.renew_run(self.run_id, self.owner, self.ttl, **fields)
+            if flags is None:
                 raise LeaseLostError(self.run_id)
+            if watch_pause and flags[0]:
+                raise PauseFirst()
             for write in pending:
                 write(tx)
-            for effect in effects:
-                self._one(tx, effect, measured or {})
-            snapshot = state_to_json(replace(state, history=()))  # the steps are rows already: O(1) per write
-            fields: dict[str, Any] = {
-                "engine_state": {"engine": snapshot, "runtime": dict(self.runtime)},
-                "tokens": state.tokens,
-                "cost_usd": state.cost_usd,
-                "steps": state.steps,
-            }
-            if state.wake_at is not None:  # paused by a usage limit (SPEC §15): when it goes on
-                fields["wake_at"] = datetime.fromtimestamp(state.wake_at, UTC)
-            elif any(isinstance(e, SetRunStatus) and e.status is RunStatus.RUNNING for e in effects):
-                fields["wake_at"] = None  # going on: no wait is pending (a CI wait sets its own, SPEC §16)
-            if clear_pause:
-                fields["pause_requested"] = False
-            tx.update_run(self.run_id, **fields)
+            skip = False
+            for index, effect in enumerate(effects):
+                after = effects[index + 1] if index + 1 < len(effects) else None
+                if skip:
+                    skip = False
+                    continue
+                skip = self._one(tx, effect, measured or {}, after)
+            if later:
+                tx.update_run(self.run_id, **later)
+            if within is not None:
+                within(tx)
 
     def write(self, pending: list[Write]) -> None:
         """Carry out ``pending`` writes in a transaction of their own (an outcome's intent)."""
@@ -84,7 +106,14 @@ class Persister:
                 for write in pending:
                     write(tx)
 
-    def _one(self, tx: StoreTransaction, effect: Effect, measured: Mapping[tuple[str, int], AttemptStats]) -> None:
+    def _one(
+        self,
+        tx: StoreTransaction,
+        effect: Effect,
+        measured: Mapping[tuple[str, int], AttemptStats],
+        after: Effect | None = None,
+    ) -> bool:
+        """Persist ``effect``; True when it persisted ``after`` (the effect that follows it) too."""
         if isinstance(effect, SetRunStatus):
             tx.set_run_status(self.run_id, effect.status.value, effect.reason)
             # a completed run's memory becomes the next run's, in the transaction of its completion
@@ -93,11 +122,22 @@ class Persister:
         elif isinstance(effect, AddPhase):
             tx.add_node(self.run_id, effect.phase, effect.base)
         elif isinstance(effect, SetPhaseStatus):
-            if effect.status is NodeStatus.RUNNING and not tx.acquire_lease(
-                self.run_id, self.owner, self.ttl, node_key=effect.phase
+            values = {"attempt": effect.attempt, **effect.values}
+            via = None
+            if (  # a loop enters a completed phase again: pending, then running, in one statement
+                effect.status is NodeStatus.PENDING
+                and isinstance(after, SetPhaseStatus)
+                and after.phase == effect.phase
+                and after.status is NodeStatus.RUNNING
             ):
-                raise LeaseLostError(self.run_id)
-            tx.move_node(self.run_id, effect.phase, effect.status.value, attempt=effect.attempt, **effect.values)
+                via, effect = effect.status.value, after
+                values.update(attempt=effect.attempt, **effect.values)
+            if effect.status is NodeStatus.RUNNING:  # the phase's own lease, with its move
+                if tx.start_node(self.run_id, effect.phase, self.owner, self.ttl, via=via, **values) is None:
+                    raise LeaseLostError(self.run_id)
+            else:
+                tx.move_node(self.run_id, effect.phase, effect.status.value, **values)
+            return via is not None
         elif isinstance(effect, RecordStep):
             stats = measured.get((effect.phase, effect.attempt))  # None: an attempt settled on take-over
             details = dict(stats.details) if stats else {}
@@ -136,3 +176,8 @@ class Persister:
                 )
         elif isinstance(effect, RecordPullRequest):
             tx.update_run(self.run_id, pr_url=effect.url)
+        return False
+
+
+class PauseFirst(Exception):
+    """The run's pause flag was set while the attempt whose outcome was being persisted ran (``persist``)."""

@@ -32,7 +32,7 @@ from alphred.git.tamper import WorktreeSeal
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
-from alphred.runtime.attempt_context import AttemptStats, PhaseContext
+from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Prepared
 from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
 from alphred.runtime.child_run import child_events
 from alphred.runtime.ci_phase import CI_WAIT, ci_events
@@ -78,21 +78,16 @@ async def run_attempt(
 
     phase = phase.with_provider(state.phase(phase.key).provider)  # a fallback took over (SPEC §15)
 
-    def prepare() -> tuple[int, int, str, dict[str, UpstreamReport], WorktreeSeal]:
-        with ctx.store.reading() as tx:  # one read transaction for what the attempt needs to know
-            node_id = tx.node_id(ctx.run_id, phase.key)  # known to the store once read: a phase's id never changes
-            first = tx.next_event_sequence(node_id, attempt)
-            reports = _upstream_reports(ctx, phase, tx) if phase.type is PhaseType.AGENT else {}
-        seal = ctx.worktrees.seal(ctx.worktree)  # what the attempt must leave as it is in git (SPEC §14)
-        return node_id, first, ctx.worktrees.head_sha(ctx.worktree), reports, seal
-
-    node_id, first, start_sha, reports, seal = await asyncio.to_thread(prepare)  # blocking work off the loop
+    prepared = ctx.prepared.pop((phase.key, attempt), None)  # by the transition that started it, or now:
+    if prepared is None:
+        prepared = await asyncio.to_thread(prepare_attempt, ctx, phase, attempt)  # blocking work off the loop
+    node_id, first, reports, seal = prepared.node_id, prepared.first, prepared.reports, prepared.seal
 
     def forward(sequence: int, event: ProviderEvent) -> None:
         if ctx.on_event is not None:
             ctx.on_event(phase.key, attempt, sequence, event)
 
-    stats.details["start_sha"] = start_sha
+    stats.details["start_sha"] = prepared.start_sha
     sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
     outcome = _Outcome()
     room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
@@ -111,6 +106,33 @@ async def run_attempt(
             await asyncio.shield(room.close())
         if sink.pending:  # the attempt raised or was cancelled before ``_ended`` wrote its last events
             await asyncio.shield(asyncio.to_thread(sink.flush))
+
+
+def read_preparation(
+    ctx: PhaseContext, phase: Phase, attempt: int, tx: StoreTransaction
+) -> tuple[int, int, dict[str, UpstreamReport]]:
+    """What an attempt needs to know from the store, read in ``tx``: its phase's row id (known to the store once
+    read: it never changes), the sequence of its first event, its upstream reports (agent phases)."""
+    node_id = tx.node_id(ctx.run_id, phase.key)
+    first = tx.next_event_sequence(node_id, attempt)
+    reports = _upstream_reports(ctx, phase, tx) if phase.type is PhaseType.AGENT else {}
+    return node_id, first, reports
+
+
+def seal_preparation(ctx: PhaseContext, read: tuple[int, int, dict[str, UpstreamReport]]) -> Prepared:
+    """``read`` (``read_preparation``) with what git says (blocking): the commit the attempt starts from and the
+    git state it must leave as it is (SPEC §14)."""
+    seal = ctx.worktrees.seal(ctx.worktree)
+    node_id, first, reports = read
+    return Prepared(node_id, first, reports, ctx.worktrees.head_sha(ctx.worktree), seal)
+
+
+def prepare_attempt(ctx: PhaseContext, phase: Phase, attempt: int) -> Prepared:
+    """An attempt's preparation in one read transaction of its own (in a worker thread), for an attempt the
+    transition that started it did not prepare (``Runner._persist``)."""
+    with ctx.store.reading() as tx:
+        read = read_preparation(ctx, phase, attempt, tx)
+    return seal_preparation(ctx, read)
 
 
 async def _end(
@@ -197,8 +219,8 @@ def _ended(
     key: tuple[str, int],
     succeeded: bool = True,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
-    """The end of an attempt, in one worker thread: the run's pause flag is read, the run's artifacts and
-    memory are stored (SPEC §17), then ``complete`` (the report, the commit) — unless it tampered with git:
+    """The end of an attempt, in one worker thread: the run's artifacts and memory are stored (SPEC §17), then
+    ``complete`` (the report, the commit) — unless it tampered with git:
     then what it changed there is restored and the attempt fails ``WORKTREE_TAMPERED`` (nothing is committed);
     or its files are over the limit (``ARTIFACTS_TOO_LARGE``).
 
@@ -210,8 +232,6 @@ def _ended(
     rows = sink.take()
     if rows:
         ctx.pending.append(lambda tx: tx.append_events(rows))
-    with ctx.store.reading() as tx:
-        stats.pause_requested = tx.run_requests(ctx.run_id)[0]
     broken = seal.broken()
     if broken:
         return _tampered(ctx, stats, seal, broken, key)

@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from alphred.engine import (
     TERMINAL_RUN_STATUSES,
+    AddPhase,
     ApprovalRequested,
     AwaitApproval,
     AwaitCi,
     CancelRequested,
+    CiWaiting,
     Deliver,
     DeliveryDone,
     Effect,
@@ -36,14 +39,20 @@ from alphred.engine import (
     MergeDone,
     PauseRequested,
     PhaseCompleted,
+    PhaseFailed,
     PhaseInterrupted,
+    RecordPullRequest,
+    RecordRouting,
     RecordStep,
     RunFinished,
     RunState,
     RunStatus,
+    SetPhaseStatus,
+    SetRunStatus,
     StartPhase,
     StopPhase,
     TimedOut,
+    UpstreamReport,
     transition,
 )
 from alphred.engine.fan_out import is_resolving
@@ -64,13 +73,16 @@ from alphred.runtime.environment import hide_secrets_from_proc
 from alphred.runtime.observer import QuietObserver, RunObserver
 from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
-from alphred.runtime.persist import Persister, Write
-from alphred.runtime.phase import run_attempt
+from alphred.runtime.persist import PauseFirst, Persister, Write
+from alphred.runtime.phase import read_preparation, run_attempt, seal_preparation
 from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
-from alphred.workflow import PhaseType, Workflow
+from alphred.workflow import Phase, PhaseType, Workflow
+
+_ONLY_WRITTEN = (SetRunStatus, SetPhaseStatus, RecordStep, RecordRouting, AddPhase, RecordPullRequest)
+"""Effects that are persisted and not carried out (``_act`` does nothing for them)."""
 
 Fed = tuple[Event, Posted | None]
 """An event for the engine, with the post it came in (None: the loop or the engine itself made it)."""
@@ -129,6 +141,7 @@ class Runner:
         )
         ttl = lease_ttl()
         self.persister = Persister(store, run_id, str(owner), ttl, {**(runtime or {}), **options.stored()})
+        self._held: list[Write] = []  # pending writes of an outcome fed again after a pause (``_persist``)
         self.attempts = Attempts(store, run_id, self.observer, options.environ)
         self.supervisor = Supervisor(store, run_id, str(owner), ttl, self.attempts, self.observer)
         self.branches = BranchScheduler(store, self.ctx, self.start_phase, options.keep_worktree)
@@ -207,8 +220,13 @@ class Runner:
                 raise LeaseLostError(self.run_id)
             event, posted = fed.popleft()
             new, effects = transition(state, event)
-            if effects or (new is not state and new != state):  # the deep comparison only when needed
-                await self._persist(new, effects, posted)
+            changed = effects or (new is not state and new != state)  # the deep comparison only when needed
+            if changed and not await self._persist(event, new, effects, posted, self._pause_unread(event, posted)):
+                # a pause was asked while the attempt ran: the engine sees it before the outcome
+                state, more = transition(state, PauseRequested())
+                assert not more, "PauseRequested only marks the state"
+                fed.appendleft((event, posted))
+                continue
             state = new
             if self.supervisor.deadline is None and effects:
                 await self._read_deadline()  # the run's first transition stored its start
@@ -228,16 +246,32 @@ class Runner:
         if timeout is not None:
             self.supervisor.deadline = await asyncio.to_thread(run_deadline, self.store, self.run_id, timeout)
 
-    async def _persist(self, state: RunState, effects: tuple[Effect, ...], posted: Posted | None) -> None:
-        """Persist one transition (in a thread), then report it."""
+    def _pause_unread(self, event: Event, posted: Posted | None) -> bool:
+        """True for the outcome of an attempt whose end did not see a pause request: its transition reads the
+        run's pause flag (``Persister.persist``), so a pause asked just before the end counts."""
+        if self.supervisor.pause or posted is None or posted.stats is None or not posted.stats.pause_unread:
+            return False
+        return isinstance(event, (PhaseCompleted, PhaseFailed, CiWaiting)) and posted.events[-1] is event
+
+    async def _persist(
+        self, event: Event, state: RunState, effects: tuple[Effect, ...], posted: Posted | None, watch_pause: bool
+    ) -> bool:
+        """Persist one transition (in a thread), then report it; False (nothing written) when ``watch_pause``
+        found the run's pause flag set (``PauseFirst``)."""
         supervisor = self.supervisor
         clear_pause = state.status is RunStatus.PAUSED and supervisor.pause
         measured = self._measured(effects, posted)
+        pending = self._take_pending()
+        persist = functools.partial(self.persister.persist, state, effects, pending, clear_pause, measured, watch_pause)
         try:
-            await asyncio.to_thread(self.persister.persist, state, effects, self._take_pending(), clear_pause, measured)
+            await asyncio.to_thread(self._persist_and_prepare, persist, self._to_prepare(event, effects))
         except LeaseLostError:
             supervisor.stop = LOST
             raise
+        except PauseFirst:
+            supervisor.pause = True
+            self._held = pending + self._held  # written with the outcome's transition, when it is fed again
+            return False
         if clear_pause:
             supervisor.pause = False
         for effect in effects:
@@ -247,6 +281,37 @@ class Runner:
             self.observer.persisted(effect, stats)
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
+        return True
+
+    def _to_prepare(self, event: Event, effects: tuple[Effect, ...]) -> tuple[Phase, int] | None:
+        """The attempt on the run branch that ``effects`` start, to prepare with their transaction: only when
+        nothing is carried out before it (every effect before it is only written, and no merged branch's
+        worktree is removed after the commit), so that git's seal is what the attempt starts from."""
+        if isinstance(event, MergeDone):
+            return None
+        for effect in effects:
+            if isinstance(effect, StartPhase) and effect.branch is None:
+                phase = self.workflow.phase(effect.phase)
+                return None if phase.type is PhaseType.APPROVAL else (phase, effect.attempt)
+            if not isinstance(effect, _ONLY_WRITTEN):
+                return None
+        return None
+
+    def _persist_and_prepare(self, persist: Callable[..., None], start: tuple[Phase, int] | None) -> None:
+        """``persist`` (in a worker thread); with ``start``, the attempt it starts is prepared in the same thread
+        hop: its reads inside the transaction, then git's seal (``phase.prepare_attempt`` otherwise)."""
+        ctx = self.ctx
+        ctx.prepared.clear()  # an attempt prepared but never started (a stop came first) is not kept
+        if start is None:
+            persist()
+            return
+        phase, attempt = start
+        read: list[tuple[int, int, dict[str, UpstreamReport]]] = []
+        persist(within=lambda tx: read.append(read_preparation(ctx, phase, attempt, tx)))
+        try:
+            ctx.prepared[(phase.key, attempt)] = seal_preparation(ctx, read[0])
+        except Exception:  # git could not say: the attempt prepares itself and fails there, as it would
+            return
 
     def _measured(self, effects: tuple[Effect, ...], posted: Posted | None) -> dict[tuple[str, int], AttemptStats]:
         """The measurements of the attempts whose steps ``effects`` record: carried by the post being fed,
@@ -262,7 +327,7 @@ class Runner:
         return found
 
     def _take_pending(self) -> list[Write]:
-        pending, self.ctx.pending = self.ctx.pending, []
+        pending, self.ctx.pending, self._held = self._held + self.ctx.pending, [], []
         return pending + self.branches.take_pending()
 
     # -- then act ---------------------------------------------------------------------------------------
@@ -363,12 +428,10 @@ class Runner:
         if supervisor.stop is not None or active.stopped:  # an interrupted outcome wins over a late success
             return self._stopped_events(effect, active)
         self.attempts.ended(effect, outcome, stats)
-        if not supervisor.pause:  # the heartbeat may not have looked yet: a pause asked just before the end counts
-            asked = stats.pause_requested  # read as the attempt ended, with its last events
-            if asked is None:  # the runtime failed the attempt before that
-                asked = (await asyncio.to_thread(self.store.run_requests, self.run_id))[0]
-            supervisor.pause = asked
-        return [PauseRequested(), outcome] if supervisor.pause else [outcome]
+        if supervisor.pause:
+            return [PauseRequested(), outcome]
+        stats.pause_unread = True  # the heartbeat may not have looked yet: the outcome's transition reads the flag
+        return [outcome]
 
     def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:
         if active is not None and active.stopped:

@@ -10,7 +10,8 @@ from sqlalchemy.engine import Connection
 
 from alphred.errors import UnknownRunError
 from alphred.store.columns import utcnow
-from alphred.store.runs import NODES, RUNS
+from alphred.store.enums import NodeStatus
+from alphred.store.runs import NODES, RUN_FIELDS, RUNS, RunOps, checked_fields
 
 
 def _lease_statements(source: Table, where: tuple[Any, ...]) -> dict[str, Update]:
@@ -47,10 +48,47 @@ def _params(run_id: int, node_key: str | None, **values: Any) -> dict[str, Any]:
     return params
 
 
-class LeaseOps:
-    """Conditional lease updates on ``workflow_runs`` (``node_key=None``) or ``run_nodes`` rows."""
+_LEASED_RUN = (  # a runner's write to its own run, fenced by its lease; the flags other processes set come back
+    update(RUNS)
+    .where(RUNS.c.id == bindparam("_run_id", type_=Integer), RUNS.c.lease_owner == bindparam("_owner", type_=Text))
+    .returning(RUNS.c.pause_requested, RUNS.c.cancel_requested)
+)
+_REQUESTS = select(RUNS.c.pause_requested, RUNS.c.cancel_requested).where(RUNS.c.id == bindparam("_run_id"))
+
+
+class LeaseOps(RunOps):
+    """Conditional lease updates on ``workflow_runs`` (``node_key=None``) or ``run_nodes`` rows, and the writes
+    a lease fences (a runner's own run row, a phase it starts)."""
 
     _conn: Connection
+
+    def renew_run(self, /, run_id: int, owner: str, ttl_seconds: float, **fields: Any) -> tuple[bool, bool] | None:
+        """Renew ``owner``'s lease on run ``run_id`` and set ``fields`` (as ``update_run``) in one statement,
+        fenced by that lease; the run's ``(pause_requested, cancel_requested)`` flags as they stand after it
+        (another process sets them), or None (nothing written) when ``owner`` no longer holds the lease."""
+        values = checked_fields(fields, RUN_FIELDS, "run")
+        now = utcnow()
+        if not self._conn.dialect.update_returning:  # the portable way: three statements
+            if not self.renew_lease(run_id, owner, ttl_seconds, now=now):
+                return None
+            self.update_run(run_id, **values)
+            flags = self._conn.execute(_REQUESTS, {"_run_id": run_id}).one()
+            return bool(flags[0]), bool(flags[1])
+        values.update(lease_expires_at=now + timedelta(seconds=ttl_seconds), updated_at=now)
+        row = self._conn.execute(_LEASED_RUN, {**values, "_run_id": run_id, "_owner": owner}).first()
+        return None if row is None else (bool(row[0]), bool(row[1]))
+
+    def start_node(
+        self, /, run_id: int, node_key: str, owner: str, ttl_seconds: float, *, via: str | None = None, **fields: Any
+    ) -> int | None:
+        """Move a phase to ``running`` (``move_node``) and take its lease for ``owner`` (``acquire_lease``), in
+        one statement where the dialect allows; None (nothing written) while another live owner holds it."""
+
+        def acquire() -> bool:
+            return self.acquire_lease(run_id, owner, ttl_seconds, node_key=node_key)
+
+        lease = (owner, ttl_seconds)
+        return self._move(run_id, node_key, NodeStatus.RUNNING.value, via, lease, fields, acquire)
 
     def _lease_target(self, run_id: int, node_key: str | None) -> tuple[Table, tuple[Any, ...]]:
         if node_key is None:

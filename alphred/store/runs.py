@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import BindParameter, Integer, Row, Table, Text, bindparam, insert, select, update
+from sqlalchemy import BindParameter, Integer, Row, Table, Text, Update, bindparam, case, insert, or_, select, update
 from sqlalchemy.engine import Connection, CursorResult
 
 from alphred.errors import StoreError, UnknownRunError
@@ -13,7 +14,7 @@ from alphred.store import schema
 from alphred.store.assembly import RUN_CONVERT
 from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
-from alphred.store.moves import check_node_transition, check_run_transition
+from alphred.store.moves import NODE_TRANSITIONS, check_node_transition, check_run_transition
 from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.rows import RowReader
 
@@ -60,6 +61,54 @@ _LOCKED_NODE = _NODE.with_for_update()
 _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE_BY_ID = update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE = update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
+_LEASE_FIELDS = frozenset({"lease_owner", "lease_expires_at"})
+_MOVES: dict[tuple[NodeStatus, NodeStatus | None, bool, bool], Update] = {}
+
+
+def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, leased: bool) -> Update:
+    """The one UPDATE of a guarded phase move (``move_node``), built once per kind of move: the row moves only
+    from a status SPEC §5 allows (through ``via`` when given), and with ``leased`` only while no other live
+    owner holds the phase's lease (``_owner``, ``_now``); it returns the row's id. ``counted``: the attempt is
+    the stored one + 1 (no ``attempt`` given)."""
+    key = (target, via, counted, leased)
+    found = _MOVES.get(key)
+    if found is not None:
+        return found
+    first = via or target
+    sources = sorted(old.value for old in NodeStatus if first in NODE_TRANSITIONS[old])
+    status = NODES.c.status
+    conditions: list[Any] = [NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY, status.in_(sources)]
+    fixed: dict[str, Any] = {}
+    if counted:
+        fixed["attempt"] = NODES.c.attempt + 1
+    running = NodeStatus.RUNNING.value
+    if leased:  # free: unheld, held by this owner, expired (or dropped by the move's first step, out of running)
+        owners, expiry = NODES.c.lease_owner, NODES.c.lease_expires_at
+        free = [owners.is_(None), owners == bindparam("_owner", type_=Text), expiry < bindparam("_now")]
+        if via is not None and running in sources:
+            free.append(status == running)
+        conditions.append(or_(*free))
+    elif running in sources:  # leaving running drops the lease
+        fixed["lease_owner"] = case((status == running, None), else_=NODES.c.lease_owner)
+        fixed["lease_expires_at"] = case((status == running, None), else_=NODES.c.lease_expires_at)
+    statement = update(NODES).where(*conditions).returning(NODES.c.id)
+    if fixed:
+        statement = statement.values(fixed)
+    _MOVES[key] = statement
+    return statement
+
+
+def _move_values(old: NodeStatus | None, target: NodeStatus, now: Any) -> dict[str, Any]:
+    """What a move to ``target`` sets besides the status: the timestamps (and, from ``old`` = running, the
+    dropped lease; None: not known here)."""
+    values: dict[str, Any] = {"status": target.value, "updated_at": now}
+    if target is NodeStatus.RUNNING:
+        values.update(started_at=now, completed_at=None)
+    elif target in _NODE_ENDED:
+        values["completed_at"] = now
+    if old is NodeStatus.RUNNING:
+        values.update(lease_owner=None, lease_expires_at=None)
+    return values
 
 
 def checked_fields(fields: Mapping[str, Any], allowed: frozenset[str], entity: str) -> dict[str, Any]:
@@ -325,21 +374,66 @@ class RunOps:
         node_id = self.move_node(run_id, node_key, new, **fields)
         return node_record(self._conn.execute(_NODE_BY_ID, {"_id": node_id}).one())
 
-    def move_node(self, /, run_id: int, node_key: str, new: str, **fields: Any) -> int:
-        """``set_node_status`` without reading the row back (the runner's transitions): its ``run_nodes.id``."""
+    def move_node(self, /, run_id: int, node_key: str, new: str, *, via: str | None = None, **fields: Any) -> int:
+        """``set_node_status`` without reading the row back (the runner's transitions): its ``run_nodes.id``.
+
+        ``via``: a status the phase passes through on its way (``pending`` before ``running``: a loop entering a
+        completed phase again), both moves checked, in one statement.
+        """
+        found = self._move(run_id, node_key, new, via, None, fields)
+        assert found is not None, "a move without a lease always moves or raises"
+        return found
+
+    def _move(
+        self,
+        run_id: int,
+        node_key: str,
+        new: str,
+        via: str | None,
+        lease: tuple[str, float] | None,
+        fields: Mapping[str, Any],
+        acquire: Callable[[], bool] | None = None,
+    ) -> int | None:
+        """A guarded move (``via``, then ``new``), in one UPDATE where the dialect returns rows; with ``lease``
+        (owner, ttl) it takes the phase's lease too, and the slow way asks ``acquire`` for it between the moves:
+        None when it is held by another live owner."""
         extra = checked_fields(fields, NODE_FIELDS, "phase")
+        target = NodeStatus(new)
+        through = NodeStatus(via) if via is not None else None
+        fast = (
+            self._conn.dialect.update_returning
+            and through is not NodeStatus.RUNNING
+            and (through is None or target in NODE_TRANSITIONS[through])
+            and not (_LEASE_FIELDS & extra.keys())
+        )
+        if fast:  # one UPDATE that checks the move (and the lease) itself; the slow way says what was wrong
+            now = utcnow()
+            values = _move_values(None, through, now) if through is not None else {}
+            values.update(_move_values(None, target, now))
+            params: dict[str, Any] = {**values, **extra, "_run_id": run_id, "_node_key": node_key}
+            if lease is not None:
+                owner, ttl = lease
+                params.update(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl), _owner=owner, _now=now)
+            counted = target is NodeStatus.RUNNING and "attempt" not in extra
+            statement = _move_statement(target, through, counted, lease is not None)
+            moved = self._conn.execute(statement, params).scalar()
+            if moved is not None:
+                return int(moved)
+        if through is not None:
+            self._move_one(run_id, node_key, through, extra)
+        if acquire is not None and not acquire():
+            return None
+        return self._move_one(run_id, node_key, target, extra)
+
+    def _move_one(self, run_id: int, node_key: str, new: NodeStatus, extra: Mapping[str, Any]) -> int:
+        """One guarded move, the row read first (the way that names what is wrong)."""
         row = self._conn.execute(_LOCKED_NODE, {"_run_id": run_id, "_node_key": node_key}).first()
         if row is None:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
-        target = check_node_transition(row.status, new, f"{run_id}/{node_key}")
-        now = utcnow()
-        values: dict[str, Any] = {"status": target.value, "updated_at": now}
+        target = check_node_transition(row.status, new.value, f"{run_id}/{node_key}")
+        values = _move_values(NodeStatus(row.status), target, utcnow())
         if target is NodeStatus.RUNNING:
-            values.update(attempt=row.attempt + 1, started_at=now, completed_at=None)
-        elif target in _NODE_ENDED:
-            values["completed_at"] = now
-        if row.status == NodeStatus.RUNNING.value:
-            values.update(lease_owner=None, lease_expires_at=None)
+            values["attempt"] = row.attempt + 1
         values.update(extra)
         self._conn.execute(_UPDATE_NODE_BY_ID, {**values, "_id": row.id})
         return int(row.id)

@@ -4,6 +4,7 @@ at this process's descendants only."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,6 +58,7 @@ class WriteCounter:
         self.event_batches = 0
         self.steps_without_events = 0  # transitions recording a step whose attempt's events came apart
         self.reads = 0  # read transactions (``BEGIN``)
+        self.statements = 0  # the statements of the transactions that insert rows (BEGIN and COMMIT apart)
         self._open = threading.local()
 
     def attach(self, engine: Any) -> None:
@@ -84,6 +86,7 @@ class WriteCounter:
             self.event_batches += 1
         elif inserts:
             self.inserting += 1
+            self.statements += len(statements)
             if any("RUN_NODE_DIAGNOSTICS" in s for s in inserts) and not events:
                 self.steps_without_events += 1
 
@@ -91,6 +94,12 @@ class WriteCounter:
 def run_counted(repo: Path, visits: int, text: str | None = None) -> tuple[int, int, int]:
     """(steps, write transactions other than event batches, read transactions) of one in-process run of
     ``loop(visits)`` (or of ``text``)."""
+    steps, counter = run_counter(repo, visits, text)
+    return steps, counter.inserting, counter.reads
+
+
+def run_counter(repo: Path, visits: int, text: str | None = None) -> tuple[int, WriteCounter]:
+    """The steps of one in-process run of ``loop(visits)`` (or of ``text``) and what it cost in SQL."""
     path = workflow(repo, text or loop(visits))
     registry = default_registry()
     loaded = load_workflow(path, providers=registry)
@@ -107,7 +116,7 @@ def run_counted(repo: Path, visits: int, text: str | None = None) -> tuple[int, 
         record = start_run(workspace, loaded, RunOptions(), registry)
     assert record.status.value == "completed", (record.status, record.reason)
     assert counter.steps_without_events == 0  # each attempt's last events went with its outcome
-    return record.steps, counter.inserting, counter.reads
+    return record.steps, counter
 
 
 def test_an_unchanged_phase_costs_one_write_transaction(repo: Path) -> None:
@@ -116,9 +125,61 @@ def test_an_unchanged_phase_costs_one_write_transaction(repo: Path) -> None:
     assert long_steps - short_steps == 10
     # every extra phase: the transition that records it (with its events, artifacts and the next start)
     assert long_writes - short_writes == long_steps - short_steps
-    # and two reads: the attempt's preparation and the pause flag at its end (the run's file areas, empty
-    # and known empty, are not read again)
-    assert long_reads - short_reads == 2 * (long_steps - short_steps)
+    # and no read transaction: the next attempt's preparation is read inside that transition's transaction,
+    # the pause flag comes back from its first statement (the run's file areas, empty and known empty, are
+    # not read again)
+    assert long_reads == short_reads
+
+
+def test_an_unchanged_phase_costs_ten_statements(repo: Path) -> None:
+    short_steps, short = run_counter(repo, 5)
+    long_steps, long = run_counter(repo, 15)
+    # per phase, in its one transaction: the run row (lease, snapshot, flags back), the context manifest, the
+    # events, the report, the phase's move to completed, its diagnostics row, its routing row, the next
+    # phase's move to running with its lease (through pending: one statement), the next attempt's first
+    # event sequence and its upstream report
+    assert (long.statements - short.statements) / (long_steps - short_steps) == 10
+
+
+def test_a_pause_asked_while_an_attempt_runs_stops_the_run_after_it(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The heartbeat does not look while the attempt runs: the outcome's transaction reads the flag, rolls
+    back and the engine sees the pause before the outcome (the next phase does not start)."""
+    from alphred.runtime import supervisor
+
+    monkeypatch.setattr(supervisor, "HEARTBEAT_SECONDS", 3600.0)
+    database = repo / ".alphred" / "alphred.db"
+    asks = f"import sqlite3; sqlite3.connect({str(database)!r}).execute('update workflow_runs set pause_requested = 1').connection.commit()"
+    text = f"""\
+phases:
+  ask:
+    type: command
+    run: {json.dumps(f"{sys.executable} -c {json.dumps(asks)}")}
+    transitions: [{{to: after}}]
+  after:
+    type: command
+    run: "true"
+    transitions: [{{to: $end}}]
+"""
+    path = workflow(repo, text)
+    registry = default_registry()
+    loaded = load_workflow(path, providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    with SqlRunStore(url) as store:
+        workspace = Workspace(
+            store=store,
+            location=location,
+            registry_for=lambda _w, _d: registry,
+            progress=lambda run_id: Progress(enabled=False, run_id=run_id),
+        )
+        record = start_run(workspace, loaded, RunOptions(), registry)
+        assert (record.status.value, record.reason, record.pause_requested) == ("paused", "paused", False)
+        nodes = {node.node_key: (node.status.value, node.attempt) for node in record.nodes}
+        assert nodes == {"ask": ("completed", 1), "after": ("pending", 0)}
+        steps = store.list_steps(record.id)
+        assert [(step.phase, str(step.outcome)) for step in steps] == [("ask", "completed")]  # recorded once
+        assert [a.kind for a in store.artifacts(record.id) if a.attempt == 1] == ["report"]  # written once
 
 
 COMMANDS = """\

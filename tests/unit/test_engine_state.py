@@ -173,3 +173,22 @@ def test_state_from_json_adds_phases_missing_from_old_data() -> None:
     data = state_to_json(initial_state(wf, {}))
     del data["phases"]["b"]
     assert state_from_json(wf, data) == initial_state(wf, {})
+
+
+def test_evolve_copies_like_replace_and_leaves_the_original_alone() -> None:
+    from dataclasses import replace
+
+    from alphred.engine.state import evolve
+
+    d = Driver(build_workflow({"a": {}, "b": {}}))
+    d.send(RunStarted())
+    state = d.state
+    copied = evolve(state, steps=7, reason="x")
+    assert copied == replace(state, steps=7, reason="x")
+    assert (state.steps, state.reason) != (7, "x")  # the original is unchanged
+    phase = evolve(state.phase("a"), visits=3)
+    assert phase == replace(state.phase("a"), visits=3) and state.phase("a").visits != 3
+    with pytest.raises(AttributeError):
+        copied.steps = 1  # type: ignore[misc]  # still frozen
+    with pytest.raises(TypeError, match="no field"):
+        evolve(state, no_such_field=1)
