@@ -21,19 +21,28 @@ they are merged ``--no-ff`` in item order; printed per item, in repositories of 
 500 and 5,000), so that the growth with the repository's size shows. Usage::
 
     python benchmarks/for_each.py [--n 1,4,16] [--sleep 2] [--k 8] [--files 500,5000] [--runs 3] [--quick]
-        [--only wall|methods|items] [--method-files 500,5000,20000] [--methods add,reset,LaneGit]
+        [--only wall|methods|items|lanes] [--method-files 500,5000,20000] [--methods add,reset,LaneGit]
+
+Lanes made at once (``--only lanes``): N (the largest of ``--n``) item worktrees made through
+``LaneGit.create_lane`` from a thread pool the size of asyncio's default executor (what the runtime's
+branches use), one at a time (a lock around each, as the runtime did before lanes were made at once) and
+at once (git's worktree registry serialised alone, ``registry_lock``); rounds interleaved, wall and git's
+CPU per round, in repositories of ``--files`` files.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from common import fan_out_wall_table, git, lanes_made_and_merged, make_repo, median, scratch, spread, table
@@ -204,7 +213,7 @@ def main() -> None:
     parser.add_argument("--files", default="500,5000", help="comma-separated repository sizes (files)")
     parser.add_argument("--method-files", default="500,5000,20000", help="repository sizes for the methods")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated worktree methods")
-    parser.add_argument("--only", choices=["wall", "items", "methods"], help="measure one part only")
+    parser.add_argument("--only", choices=["wall", "items", "methods", "lanes"], help="measure one part only")
     parser.add_argument("--runs", type=int, default=3, help="repetitions (medians are reported)")
     parser.add_argument("--quick", action="store_true", help="smoke mode: N=2, K=2, 1 run, 20 and 200 files")
     args = parser.parse_args()
@@ -221,6 +230,8 @@ def main() -> None:
             methods_table(method_sizes, args.methods.split(","), runs, tmp)
         if args.only in (None, "items"):
             items_table(sizes, k, runs, tmp)
+        if args.only in (None, "lanes"):
+            lanes_table(sizes, max(ns), runs, tmp)
 
 
 def items_table(sizes: list[int], k: int, runs: int, tmp: Path) -> None:
@@ -245,6 +256,51 @@ def items_table(sizes: list[int], k: int, runs: int, tmp: Path) -> None:
             rows, ["repository files", "make worktree + commit, ms/item", "--no-ff merge + worktree removal, ms/item"]
         )
     )
+
+
+def lanes_at_once(root: Path, n: int, run_id: int, one_at_a_time: bool) -> tuple[float, float]:
+    """Seconds of wall and of git's CPU to make ``n`` lane worktrees of a new run from a thread pool of
+    asyncio's default size, each call under one lock (``one_at_a_time``) or not; every lane checked whole."""
+    worktrees = GitWorktrees(locate_repository(root))
+    run = worktrees.create(run_id, f"alphred/bench/{run_id}", worktrees.resolve_base().sha)
+    lanes, head, serial = LaneGit(worktrees), worktrees.head_sha(run.path), threading.Lock()
+
+    def make(index: int) -> Path:
+        with serial if one_at_a_time else contextlib.nullcontext():
+            return lanes.create_lane(run_id, run.branch, f"implement-{index}", head).path
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=min(32, (os.cpu_count() or 1) + 4)) as pool:
+        paths = list(pool.map(make, range(n)))
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for path in paths:
+        if git(["status", "--porcelain"], path).strip():
+            raise SystemExit(f"{path} is not a clean checkout")
+    for path in [*paths, run.path]:
+        worktrees.remove(path)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def lanes_table(sizes: list[int], n: int, runs: int, tmp: Path) -> None:
+    """Print per repository size: wall and git CPU to make N lane worktrees one at a time and at once."""
+    rows = []
+    run_id = 1000
+    for files in sizes:
+        root = make_repo(tmp / f"lanes-{files}", files).resolve()
+        samples: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+        for _ in range(runs):
+            for one_at_a_time in (True, False):  # interleaved: both see the same load
+                run_id += 1
+                samples[one_at_a_time].append(lanes_at_once(root, n, run_id, one_at_a_time))
+        for one_at_a_time, found in samples.items():
+            walls, cpus = [w for w, _ in found], [c for _, c in found]
+            way = "one at a time" if one_at_a_time else "at once"
+            rows.append([files, way, f"{median(walls):.2f} ({spread(walls, 2)})", f"{median(cpus):.2f}"])
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"{n} lane worktrees made from a thread pool, median of {runs} (range), load {os.getloadavg()[0]:.1f}")
+    print(table(rows, ["repository files", "lanes made", "wall s", "git CPU s"]))
 
 
 if __name__ == "__main__":

@@ -76,7 +76,8 @@ class LaneGit:
                 with contextlib.suppress(GitError):
                     tip = self._sha(wanted)
             if tip == base_sha:
-                self._git(self.worktrees.location.root, "branch", "-D", wanted, check=False)
+                with self.worktrees.registry:  # ``branch -D`` reads every worktree's HEAD (``registry_lock``)
+                    self._git(self.worktrees.location.root, "branch", "-D", wanted, check=False)
         return self.worktrees.create(run_id, wanted, base_sha, path=path, parallel_checkout=True)
 
     def lane_ref(self, run_id: int, run_branch: str, phase_key: str, visit: int = 1) -> str | None:

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,21 @@ _INDEX_TRAILER = 32
 TRAILER_RUN = "Alphred-Run"
 TRAILER_PHASE = "Alphred-Phase"
 TRAILER_ATTEMPT = "Alphred-Attempt"
+
+_REGISTRIES: dict[Path, threading.RLock] = {}
+_REGISTRIES_LOCK = threading.Lock()
+
+
+def registry_lock(common_dir: Path) -> threading.RLock:
+    """The lock of the worktree registry (``<common dir>/worktrees``) of one repository, for this process.
+
+    ``git worktree add``, ``remove`` and ``prune`` and ``git branch -D`` read every entry of the registry,
+    and git (2.39) dies on an entry another of them is still writing (``failed to read .../commondir``):
+    the registry is changed by one such command at a time. The files of a new worktree are written outside
+    it (``GitWorktrees._add``), so several worktrees are checked out at once (benchmarks/README.md).
+    """
+    with _REGISTRIES_LOCK:
+        return _REGISTRIES.setdefault(common_dir, threading.RLock())
 
 
 @dataclass(frozen=True)
@@ -105,6 +121,7 @@ class GitWorktrees:
         self._excludes_file: Path | None = None  # ``core.excludesFile``, read with the identity
         self._gitdirs: dict[Path, Path] = {}  # worktree -> its registered git directory
         self._trees: dict[str, str] = {}  # commit -> its tree (stall detection reads one per completed visit)
+        self.registry = registry_lock(location.git_common_dir)  # held by every command that changes it
 
     def worktree_path(self, run_id: int) -> Path:
         """Where the worktree of run ``run_id`` lives."""
@@ -253,18 +270,20 @@ class GitWorktrees:
     def remove(self, worktree: Path) -> None:
         """Delete a run's worktree and its registration; its branch (and commits) stay."""
         self._forget(worktree)
-        result = self._git("worktree", "remove", "--force", "--force", str(worktree), check=False)
-        if result.returncode == 0:
-            return
-        if worktree.exists():  # e.g. a worktree with submodules, which git refuses to remove
-            if not worktree.resolve().is_relative_to(self.location.worktrees_dir.resolve()):
-                raise GitError(describe_failure(("worktree", "remove"), result))
-            shutil.rmtree(worktree)
-        self._git("worktree", "prune")
+        with self.registry:
+            result = self._git("worktree", "remove", "--force", "--force", str(worktree), check=False)
+            if result.returncode == 0:
+                return
+            if worktree.exists():  # e.g. a worktree with submodules, which git refuses to remove
+                if not worktree.resolve().is_relative_to(self.location.worktrees_dir.resolve()):
+                    raise GitError(describe_failure(("worktree", "remove"), result))
+                shutil.rmtree(worktree)
+            self._git("worktree", "prune")
 
     def prune(self) -> None:
         """Drop git's registrations of worktrees whose directory is gone (``git worktree prune``)."""
-        self._git("worktree", "prune")
+        with self.registry:
+            self._git("worktree", "prune")
 
     def dirs(self, cwd: Path) -> GitDirs:
         """The git directory and work tree of a git call in ``cwd`` (the main working tree or a worktree)."""
@@ -408,7 +427,7 @@ class GitWorktrees:
                 if (admin / "gitdir").read_text(encoding="utf-8").strip() == target:
                     if _is_initializing(admin):
                         (admin / "locked").unlink()
-                    self._git("worktree", "prune")
+                    self.prune()
                     return
 
     def _free_branch_name(self, branch: str) -> str:
@@ -436,17 +455,19 @@ class GitWorktrees:
         ``parallel``: the worktree is added ``--no-checkout`` and its files written by ``git reset --hard`` with
         git's parallel checkout (``checkout.workers``; ``worktree add`` runs that reset itself, one file at a
         time): 2-7 times less wall time on 5,000-20,000 files for the same CPU (benchmarks/README.md, issue 24).
-        Not with the repository's hooks on: ``worktree add`` runs ``post-checkout``, a reset does not. Until the
-        files are written the worktree stays locked as initialising: a kill in between leaves one that
-        ``create`` discards.
+        Only ``worktree add`` holds the registry's lock (``registry_lock``): the reset, which writes the files,
+        runs beside other worktrees' (a for_each's items are checked out at once). Not with the repository's
+        hooks on: ``worktree add`` runs ``post-checkout``, a reset does not. Until the files are written the
+        worktree stays locked as initialising: a kill in between leaves one that ``create`` discards.
         """
         ensure_alphred_dir(self.location)
         path.parent.mkdir(parents=True, exist_ok=True)
-        workers = min(os.cpu_count() or 1, _MAX_CHECKOUT_WORKERS) if parallel and not self.hooks else 1
-        deferred = ("--no-checkout",) if workers > 1 else ()
+        deferred = ("--no-checkout",) if parallel and not self.hooks else ()
+        workers = min(os.cpu_count() or 1, _MAX_CHECKOUT_WORKERS)
         lock = ("--lock", "--reason", _INITIALIZING)
         args = ("worktree", "add", "--quiet", *deferred, *lock, *target[:-1], str(path))
-        result = self._git(*args, target[-1], check=False)
+        with self.registry:
+            result = self._git(*args, target[-1], check=False)
         if result.returncode != 0:
             return describe_failure(args, result)
         admin = self._admin_dir(path)

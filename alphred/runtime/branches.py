@@ -3,7 +3,8 @@
 
 Each branch of the active fan-out (named by its head phase) runs its attempts in its own worktree and phase
 context; the worktree work blocks (git, SQL) and runs in a worker thread. A branch's worktree is made from
-the run branch's head when its first attempt starts (or again after a crash), and removed once the join
+the run branch's head when its first attempt starts (or again after a crash; several branches' at once, each
+in its own thread, git's worktree registry changed one command at a time), and removed once the join
 has merged it (the removal happens after the merge is recorded, so a crash never loses which branch to
 merge). Worktrees of branches a ``join: any`` cancelled stay until the run completes; a failed run keeps
 every one of them.
@@ -57,15 +58,21 @@ class BranchWorktrees:
         self.git = LaneGit(worktrees)
         self.contexts: dict[str, PhaseContext] = {}
         self.busy: set[str] = set()  # branches whose attempt runs: their pending writes are not taken yet
-        self._making = threading.Lock()  # one `git worktree add` at a time
+        # one lock per branch: its worktree is made once, while other branches' are made beside it (git's
+        # worktree registry is changed one command at a time: ``registry_lock``)
+        self._making: dict[str, threading.Lock] = {}
+        self._locks = threading.Lock()
 
     @property
     def workflow(self) -> Workflow:
         return self.run_ctx.workflow
 
     def context(self, state: RunState, head: str) -> PhaseContext:
-        """The phase context of branch ``head``, its worktree made (or reused) first. Blocking."""
-        with self._making:
+        """The phase context of branch ``head``, its worktree made (or reused) first. Blocking; several
+        branches' worktrees are made at once (each call in a thread of its own)."""
+        with self._locks:
+            making = self._making.setdefault(head, threading.Lock())
+        with making:
             return self._context(state, head)
 
     def _context(self, state: RunState, head: str) -> PhaseContext:
@@ -81,7 +88,7 @@ class BranchWorktrees:
     def take_pending(self) -> list[Write]:
         """The writes branches left that no running attempt still adds to (persisted with the next transition)."""
         taken: list[Write] = []
-        for head, ctx in self.contexts.items():
+        for head, ctx in list(self.contexts.items()):  # a thread may be adding a branch's context meanwhile
             if head not in self.busy and ctx.pending:
                 taken += ctx.pending
                 ctx.pending = []

@@ -58,14 +58,11 @@ def settle(
             else:
                 settled.finish_commit(worktree, state, phase, attempt, data, recorded, in_branch=False)
             return [*events, outcome_event(phase, attempt, data)]
-        if not runs_child(state, phase):  # a sub-workflow's commits are its child's: the child settles them
-            settled.save(phase, attempt, worktree, recorded)
-        settled.merge_again(state, worktree, phase)
+        settled.interrupted(state, phase, attempt, worktree, recorded)
         return [*events, PhaseInterrupted(phase, attempt)]
     queued = state.queued
-    if state.status is RunStatus.PAUSED and state.reason == INTERRUPTED and queued and not runs_child(state, queued):
-        settled.save(queued, state.phase(queued).attempt, worktree, recorded)
-        settled.merge_again(state, worktree, queued)
+    if state.status is RunStatus.PAUSED and state.reason == INTERRUPTED and queued is not None:
+        settled.interrupted(state, queued, state.phase(queued).attempt, worktree, recorded)
     elif state.status is RunStatus.RUNNING and state.merge is not None and worktree.is_dir():
         settled.half_merge(worktree)
     return events
@@ -184,6 +181,16 @@ class _Settle:
         if left is not None:
             text, files = self.redactor.redact(left.diff), {"files": left.files}
             self.store.add_artifact(self.record.id, phase, attempt, INTERRUPTED_DIFF, text=text, data=files)
+
+    def interrupted(self, state: RunState, phase: str, attempt: int, worktree: Path, recorded: str | None) -> None:
+        """Settle the run branch's interrupted ``attempt`` of ``phase`` (running or queued when the run stopped):
+        what it left is saved and the worktree reset (``save``), then the merge its resolver works on made again
+        (``merge_again``). A workflow phase's worktree is its child run's (SPEC §13): the child settles what
+        it left, and with nothing reset there is no merge to make again, so neither step runs."""
+        if runs_child(state, phase):
+            return
+        self.save(phase, attempt, worktree, recorded)
+        self.merge_again(state, worktree, phase)
 
     def merge_again(self, state: RunState, worktree: Path, phase: str) -> None:
         """The resolver's worktree was reset: make its conflicted merge again for the next attempt."""

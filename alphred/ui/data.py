@@ -76,6 +76,8 @@ class RunView:
     earlier_events: bool = False
     files: list[RunFileRecord] = field(default_factory=list)  # the run's artifacts (SPEC §17)
     children: list[RunRecord] = field(default_factory=list)  # the runs of its workflow phases (SPEC §13)
+    # each phase of a for_each item -> its branch's (outcome, state word) (SPEC §13; ``UiData.item_branches``)
+    items: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def newest_steps(self) -> bool:
@@ -172,6 +174,7 @@ class UiData:
         view = RunView(record, status_object(record, None, branches, reports), self.graph(record), total, rows)
         view.files = store.run_files(run_id, "artifacts") if artifacts else []
         view.children = store.child_runs(run_id)
+        view.items = self.item_branches(store, record)
         if artifacts:
             view.reports = store.recent_artifacts(run_id, MAX_ARTIFACTS, exclude=NOT_REPORTS)
             view.diffs = store.recent_artifacts(run_id, MAX_ARTIFACTS, kind="diff")
@@ -267,6 +270,28 @@ class UiData:
         from alphred.views.branch_status import phase_branches
 
         return phase_branches(workflow, record.branch)
+
+    def item_branches(self, store: SqlRunStore, record: RunRecord) -> dict[str, tuple[str, str]]:
+        """Each phase of a for_each item (SPEC §13) -> how its branch ended or stands: ``(outcome, state)``,
+        the outcome in a phase status's words (``branch_outcome``), the state as ``alphred status`` says it
+        (``merged``, ``queued``...). Read from the run's engine state and steps, as ``status`` does; {} for a
+        run without a for_each (nothing read)."""
+        workflow = self.workflow(store, record)
+        if workflow is None or not workflow.parallel:
+            return {}
+        from alphred.views.branch_status import branch_outcome, branch_views, is_for_each, stored_state
+        from alphred.workflow.fan_outs import fan_outs
+
+        if not any(is_for_each(workflow, group) for group in fan_outs(workflow)):
+            return {}
+        state = stored_state(store, record.id, workflow)
+        steps = store.list_steps(record.id)
+        started = {n.node_key for n in record.nodes if n.attempt > 0}
+        found: dict[str, tuple[str, str]] = {}
+        for view in branch_views(workflow, record.branch, steps, state, None, record.status.value):
+            outcome = branch_outcome(view, started=not started.isdisjoint(view.phases))
+            found.update((phase, (outcome, view.state)) for phase in view.phases)
+        return found
 
     def graph(self, record: RunRecord) -> Graph:
         """The run's workflow graph, placed (cached per tree); from the stored transitions when the

@@ -86,7 +86,7 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
         f"{render_svg(view.graph, states, current=current, run=status, counts=_counts(view))}</div>",
         "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
     }
-    items = _items(status)
+    items = _items(status, view.items)
     if items:  # a run with for_each items (SPEC §13)
         sections["items"] = items
     if view.children:  # the runs of its workflow phases (SPEC §13)
@@ -134,17 +134,31 @@ def _grouped_states(phases: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return states
 
 
-def _items(status: dict[str, Any]) -> str:
-    """The branches of a run's for_each items as a table (empty without any)."""
+def _items(status: dict[str, Any], branches: dict[str, tuple[str, str]] | None = None) -> str:
+    """The phases of a run's for_each items as a table (empty without any): each with its branch's outcome
+    (``branches``: phase -> (outcome, state), ``UiData.item_branches``; its state beside it when that says
+    more, ``completed merged``) and the phase's own status, attempt, decision and git branch."""
     rows = [p for p in status.get("phases") or [] if item_base(p["key"]) is not None]
     if not rows:
         return ""
+    branches = branches or {}
+
+    def outcome(key: str) -> str:
+        found = branches.get(key)
+        if found is None:  # the workflow's source no longer loads: the phases' status only
+            return "–"
+        return badge(found[0], found[1] if found[1] != found[0] else None)
+
     body = "".join(
-        f"<tr><td class=mono>{h(p['key'])}</td><td>{badge(str(p['status']))}</td><td>{h(p['attempt'])}</td>"
+        f"<tr><td class=mono>{h(p['key'])}</td><td class=outcome>{outcome(p['key'])}</td>"
+        f"<td class=phase-status>{badge(str(p['status']))}</td><td>{h(p['attempt'])}</td>"
         f"<td>{h(p.get('decision') or '–')}</td><td class=mono>{h(p.get('branch') or '–')}</td></tr>"
         for p in rows
     )
-    head = "<tr><th>item phase</th><th>status</th><th>attempt</th><th>decision</th><th>git branch</th></tr>"
+    head = (
+        "<tr><th>item phase</th><th>branch</th><th>phase status</th><th>attempt</th><th>decision</th>"
+        "<th>git branch</th></tr>"
+    )
     return f"<h2>Items</h2><table class=items><thead>{head}</thead><tbody>{body}</tbody></table>"
 
 

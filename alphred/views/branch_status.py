@@ -28,6 +28,15 @@ PENDING, RUNNING, QUEUED, ARRIVED = "pending", "running", "queued", "arrived"
 WAITING, MERGING, CONFLICTED, MERGED = "waiting to merge", "merging", "conflicted", "merged"
 CANCELLED, FAILED, NOT_MERGED, SKIPPED = "cancelled", "failed", "not merged", "skipped"
 
+# How a branch ended (or stands) in the words of a phase's status: the web view's items table (SPEC §13).
+# A branch that reached its join completed, merged or not; one that routed to ``$fail`` after a completed
+# phase failed.
+OUTCOMES = {
+    PENDING: "pending", RUNNING: "running", QUEUED: "running", ARRIVED: "completed", WAITING: "completed",
+    MERGING: "completed", CONFLICTED: "completed", MERGED: "completed", NOT_MERGED: "completed",
+    CANCELLED: "cancelled", FAILED: "failed", SKIPPED: "skipped",
+}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class BranchView:
@@ -56,6 +65,14 @@ class BranchView:
             "branch": self.branch, "phases": list(self.phases), "state": self.state, "phase": self.phase,
             "conflicts": list(self.conflicts), "merges": list(self.merges), "resolver": self.resolver,
         }  # fmt: skip
+
+
+def branch_outcome(view: BranchView, started: bool = True) -> str:
+    """The outcome of a branch: completed, failed, skipped, cancelled, running or pending (``OUTCOMES``); a
+    queued branch none of whose phases has ``started`` yet (a ``max_parallel`` slot) is pending."""
+    if view.state == QUEUED and not started:
+        return "pending"
+    return OUTCOMES.get(view.state, view.state)
 
 
 def phase_heads(workflow: Workflow) -> dict[str, str]:

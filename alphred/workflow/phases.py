@@ -261,15 +261,28 @@ def _agent(
     settings = {name: node for name, node in fields.items() if name != "fallback"}
     work.options = read_settings(keys, key, key_node, settings, work.decisions, out, whole=whole)
     if "fallback" in fields:
-        work.fallback = _fallbacks(reading, key, fields["fallback"], work, fields.get("sandbox"))
+        phase = {name: node for name, node in whole.items() if name not in ("model", "fallback")}
+        ours = sandbox if sandbox is not None and not is_mode_string(sandbox) else None
+        work.fallback = _fallbacks(reading, key, fields["fallback"], work, (phase, names(keys), ours))
 
 
 def _fallbacks(
-    reading: Reading, key: str, node: yaml.Node, work: _Work, sandbox: yaml.Node | None
+    reading: Reading,
+    key: str,
+    node: yaml.Node,
+    work: _Work,
+    phase: tuple[dict[str, yaml.Node], tuple[str, ...], yaml.Node | None],
 ) -> tuple[Fallback, ...]:
     """``fallback: [codex, {provider: openai, model: ..., base_url: ...}]`` (SPEC §15): each entry's own keys
-    are its provider's; the phase's provider keys it does not know are dropped for it (said as info)."""
+    are its provider's; the phase's provider keys it does not know are dropped for it (said as info).
+
+    ``phase`` is the phase's keys (its own ``model`` and ``fallback`` left out), its provider's key names and
+    its ``sandbox:`` (SPEC §14; None without one, or when it is the provider's own mode): each fallback's phase
+    check sees the phase's common keys (``mcp:``, ``tools:``, ``output:``), the keys it inherits and its own,
+    so that what the fallback cannot do (a codex MCP header) is refused here, not when it runs.
+    """
     out = reading.out
+    whole, primary, sandbox = phase
     if not isinstance(node, yaml.SequenceNode) or not node.value:
         out.error(node, "'fallback' must list providers: [codex, {provider: openai, model: gpt-5.5-mini}]")
         return ()
@@ -304,9 +317,9 @@ def _fallbacks(
         dropped = [n for n in work.options if n not in known]
         if dropped:
             out.info(item, f"fallback '{name}' of phase '{key}' does not know {', '.join(dropped)}: dropped for it")
-        settings = read_settings(
-            keys, key, item, {**({"model": entry["model"]} if "model" in entry else {}), **own}, work.decisions, out
-        )
+        given = {**({"model": entry["model"]} if "model" in entry else {}), **own}
+        seen = {n: v for n, v in whole.items() if n in known or n not in primary}  # the phase as it runs on it
+        settings = read_settings(keys, key, item, given, work.decisions, out, whole={**seen, **given})
         found.append(Fallback(name, model, {**inherited, **settings}))
     return tuple(found)
 

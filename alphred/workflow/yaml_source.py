@@ -153,6 +153,7 @@ class Collector:
 
     file: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    _said: set[Diagnostic] = field(default_factory=set, repr=False, compare=False)
 
     def error(self, where: yaml.Node | SourcePos, message: str) -> None:
         """Record an error at a node or position."""
@@ -168,7 +169,10 @@ class Collector:
 
     def _add(self, where: yaml.Node | SourcePos, severity: str, message: str) -> None:
         p = where if isinstance(where, SourcePos) else pos(where)
-        self.diagnostics.append(Diagnostic(self.file, p.line, p.column, severity, message))
+        found = Diagnostic(self.file, p.line, p.column, severity, message)
+        if found not in self._said:  # one value checked twice (a phase and its fallback, a default): said once
+            self._said.add(found)
+            self.diagnostics.append(found)
 
     @property
     def has_errors(self) -> bool:

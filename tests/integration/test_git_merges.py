@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -148,3 +150,31 @@ def test_a_lane_worktree_a_kill_left_half_made_is_made_again_on_its_own_branch(
     assert sorted(p.name for p in (path / "more").iterdir()) == sorted(f"f{i}.txt" for i in range(30))
     assert worktrees.head_sha(path) == head and git(run, "branch", "--list", f"{wanted}-*") == ""
     assert "alphred: initializing" not in git(run, "worktree", "list", "--porcelain")
+
+
+def test_lanes_made_at_once_from_threads_are_each_whole(setup: tuple[GitWorktrees, LaneGit, Path, str]) -> None:
+    """A for_each's item worktrees are made at once (SPEC §13). ``git worktree add``, ``remove``, ``prune`` and
+    ``branch -D`` read every entry of git's worktree registry and die on one another is still writing
+    (``failed to read .../commondir``), so they run one at a time; the checkouts overlap. Half the lanes are
+    left half made by a kill first, so their repair (remove, prune, ``branch -D``) runs among the others."""
+    worktrees, lanes, run, branch = setup
+    head = worktrees.head_sha(run)
+    locked = ("--lock", "--reason", "alphred: initializing")
+    for index in range(0, 12, 2):
+        wanted, path = lane_branch(branch, f"implement-{index}"), lanes.lane_path(7, f"implement-{index}")
+        git(run, "worktree", "add", "-q", "--no-checkout", *locked, "-b", wanted, str(path), head)
+    start = threading.Barrier(12)
+
+    def make(index: int) -> Path:
+        start.wait()  # every thread asks at the same moment
+        return lanes.create_lane(7, branch, f"implement-{index}", head).path
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        paths = list(pool.map(make, range(12)))
+    listed = git(run, "worktree", "list", "--porcelain")
+    for index, path in enumerate(paths):
+        assert path == lanes.lane_path(7, f"implement-{index}") and f"worktree {path}\n" in listed
+        assert git(path, "symbolic-ref", "--short", "HEAD") == lane_branch(branch, f"implement-{index}")
+        assert git(path, "status", "--porcelain", "--untracked-files=all") == "" and (path / "shared.txt").is_file()
+    assert "initializing" not in listed and git(run, "worktree", "prune", "-n", "-v") == ""
+    assert git(run, "branch", "--list", f"{branch}.implement-*-*") == ""  # none made beside a left-over as "-2"

@@ -304,5 +304,7 @@ def test_a_for_each_is_drawn_as_one_stacked_node_and_its_items_listed(runs: Runs
     rows = page.locator("table.items tbody tr")
     assert rows.count() == 4
     assert [rows.nth(i).locator("td").first.inner_text() for i in range(4)] == [f"implement-{i}" for i in range(4)]
-    assert rows.nth(2).locator(".badge").inner_text() == "failed"
+    assert rows.nth(2).locator("td.outcome .badge").inner_text() == "failed"  # the item's branch
+    assert rows.nth(2).locator("td.phase-status .badge").inner_text() == "failed"  # and its phase
+    assert rows.nth(0).locator("td.outcome").inner_text() == "completed merged"
     assert rows.nth(2).locator("td").last.inner_text().endswith(".implement-2")

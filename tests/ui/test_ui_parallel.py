@@ -4,11 +4,13 @@ steps paged, live updates as deltas, and reports as definition lists."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from typing import Any
 
 import httpx
 import pytest
-from uihelpers import FOR_EACH, PARALLEL, Runs, Server, auth
+from uihelpers import FOR_EACH, PARALLEL, Runs, Server, auth, wait_until
 
 LOOP = """\
 alphred: 1
@@ -231,10 +233,92 @@ def test_a_for_each_is_one_stacked_node_with_a_count_and_its_items_a_table(runs:
     assert "× 4" in node.group(0)
     items = page[page.index("<h2>Items</h2>") :]
     items = items[: items.index("</table>")]
-    rows = re.findall(r"<tr><td class=mono>(implement-\d)</td><td>.*?data-status=\"(\w+)\".*?</tr>", items)
+    rows = re.findall(
+        r"<tr><td class=mono>(implement-\d)</td><td class=outcome>.*?data-status=\"(\w+)\".*?</tr>", items
+    )
     assert rows == [("implement-0", "completed"), ("implement-1", "completed"), ("implement-2", "failed"),
                     ("implement-3", "completed")]  # fmt: skip
     assert "each-ui/1.implement-2" in items  # the failed item's git branch is named (it is kept)
+
+
+def three_items(key: str, run: str, routes: str, limits: str = "{}") -> str:
+    """A planner of three tasks, a for_each of command phase ``implement`` (``run``, ``routes``) over them,
+    joined by ``join: all_done``."""
+    return f"""\
+alphred: 1
+key: {key}
+defaults: {{provider: scripted}}
+limits: {limits}
+phases:
+  plan:
+    script: [{{report: {{tasks: [{{title: a}}, {{title: b}}, {{title: c}}]}}}}]
+    transitions: [{{to: implement, for_each: report.tasks, as: task}}]
+  implement:
+    type: command
+    run: "{run}; echo {{{{ task.title }}}} > item-{{{{ task_index }}}}.txt"
+    timeout: 120s
+    transitions: {routes}
+  integrate: {{join: all_done, type: command, run: "true"}}
+"""
+
+
+ROUTED = three_items("routed", "true", """[{to: $fail, when: 'task.title == "b"'}, {to: integrate}]""")
+HELD_ITEMS = three_items(
+    "held", "while [ ! -e 'MARKER' ]; do sleep 0.1; done", "[{to: integrate}]", limits="{max_parallel: 1}"
+)
+
+
+def item_rows(page: str) -> list[tuple[str, str, str, str]]:
+    """(item phase, branch outcome, its state, phase status) of each row of the page's Items table."""
+    items = page[page.index("<h2>Items</h2>") :]
+    items = items[: items.index("</table>")]
+    found = re.findall(
+        r'<tr><td class=mono>([\w-]+)</td><td class=outcome><span [^>]*data-status="(\w+)">[^<]*</span>'
+        r'(?: <span class="reason">([^<]*)</span>)?</td><td class=phase-status><span [^>]*data-status="(\w+)"',
+        items,
+    )
+    return [(key, outcome, state, phase) for key, outcome, state, phase in found]
+
+
+def test_the_items_table_shows_each_branch_outcome_beside_its_phase_status(runs: Runs, make_client: Any) -> None:
+    """A branch that routed to $fail after its phase completed failed: the table used to say "completed"."""
+    assert runs.run(ROUTED, name="routed.yaml")["status"] == "completed"  # join: all_done goes on
+    rows = item_rows(make_client().get("/runs/1").text)
+    assert rows == [
+        ("implement-0", "completed", "merged", "completed"),
+        ("implement-1", "failed", "", "completed"),  # its phase completed; the branch routed to $fail
+        ("implement-2", "completed", "merged", "completed"),
+    ]
+
+
+@pytest.mark.slow
+def test_the_items_table_shows_running_and_pending_branches(runs: Runs, make_client: Any) -> None:
+    """max_parallel 1: while the first item's command waits for a marker its branch is running, the others
+    have not started (pending); once the marker is there every branch completes and is merged."""
+    marker = runs.repo.parent / "go"
+    path = runs.repo.parent / "held.yaml"
+    path.write_text(HELD_ITEMS.replace("MARKER", str(marker)))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "alphred", "run", str(path), "--repo", str(runs.repo), "-q"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    client = make_client()
+    try:
+
+        def rows() -> list[tuple[str, str, str, str]]:
+            page = client.get("/runs/1")
+            return item_rows(page.text) if page.status_code == 200 and "<h2>Items</h2>" in page.text else []
+
+        wait_until(lambda: ("implement-0", "running", "", "running") in rows(), what="the first item to run")
+        assert rows() == [
+            ("implement-0", "running", "", "running"),
+            ("implement-1", "pending", "queued", "pending"),  # waits for a max_parallel slot
+            ("implement-2", "pending", "queued", "pending"),
+        ]
+    finally:
+        marker.touch()
+        process.wait(timeout=120)
+    assert rows() == [(f"implement-{i}", "completed", "merged", "completed") for i in range(3)]
 
 
 def test_a_sub_workflow_is_shown_under_its_parent_and_links_back(runs: Runs, make_client: Any) -> None:

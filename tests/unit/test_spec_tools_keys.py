@@ -11,6 +11,7 @@ import yaml
 from alphred.providers import default_registry
 from alphred.workflow import McpServer, ToolPolicy, check_workflow, load_workflow
 from alphred.workflow.json_schema import workflow_schema
+from alphred.workflow.provider_keys import FREE_FORM
 
 PROVIDERS = default_registry(builtin_only=True)
 
@@ -190,3 +191,64 @@ def test_a_header_codex_cannot_send_is_refused_at_validate_where_it_is_written()
         "wf.yaml:14:85: error: codex takes a header of MCP server 'web' either literal, '${NAME}' or "
         "(Authorization) 'Bearer ${NAME}', not '${T}${U}'",
     ], errors  # phase b gets the default (refused there), claude (phase c) sends any header
+
+
+def test_a_header_a_codex_fallback_cannot_send_is_refused_at_validate() -> None:
+    """SPEC §15: a claude phase whose ``fallback`` is codex runs its MCP servers on codex after a fail-over;
+    a header codex cannot send used to pass validate and fail the fallback's attempt (CODEX_BAD_SETTINGS).
+    The same header on a codex phase with a codex fallback is said once."""
+    text = """\
+        alphred: 1
+        key: wf
+        phases:
+          a:
+            provider: claude
+            prompt: hi
+            mcp:
+              web: {url: "https://h.test/mcp", env: [T], headers: {X-Key: "key ${T}"}}
+            fallback: [scripted, {provider: codex, model: gpt-5-codex}]
+          b:
+            provider: codex
+            prompt: hi
+            mcp:
+              web: {url: "https://h.test/mcp", env: [T], headers: {X-Key: "${T}/v1"}}
+            fallback: [codex]
+          c:
+            provider: claude
+            prompt: hi
+            mcp:
+              web: {url: "https://h.test/mcp", env: [T], headers: {X-Key: "key ${T}"}}
+            fallback: [openai]
+        """
+    assert diagnostics(text) == [
+        "wf.yaml:8:67: error: codex takes a header of MCP server 'web' either literal, '${NAME}' or "
+        "(Authorization) 'Bearer ${NAME}', not 'key ${T}'",
+        "wf.yaml:14:67: error: codex takes a header of MCP server 'web' either literal, '${NAME}' or "
+        "(Authorization) 'Bearer ${NAME}', not '${T}/v1'",
+        "wf.yaml:21:16: error: openai phase 'c' needs a 'model' (the name the server knows the model by)",
+    ]  # phase c: openai sends any header; its fallback entry still needs its own model
+
+
+def test_a_fallback_that_cannot_enforce_the_phase_sandbox_is_refused() -> None:
+    """SPEC §14/§15: the phase's ``sandbox:`` mapping binds its fallbacks too; a provider that declares no
+    sandbox capability is refused as a fallback at the ``fallback`` entry (it was checked against the
+    provider's own mode string instead, and never against the mapping)."""
+    text = """\
+        alphred: 1
+        key: wf
+        phases:
+          a:
+            provider: codex
+            prompt: hi
+            sandbox: {network: false}
+            fallback: [plain]
+          b:
+            provider: codex
+            prompt: hi
+            sandbox: read-only
+            fallback: [plain]
+        """
+    _, found = check_workflow("wf.yaml", textwrap.dedent(text), providers={**PROVIDERS, "plain": FREE_FORM})
+    assert [d.format() for d in found if d.severity == "error"] == [
+        "wf.yaml:8:16: error: fallback provider 'plain' of phase 'a' cannot enforce the phase's 'sandbox'"
+    ]

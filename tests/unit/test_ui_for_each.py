@@ -6,6 +6,7 @@ from __future__ import annotations
 from alphred.providers import default_registry
 from alphred.ui.graph_svg import render_svg
 from alphred.ui.run_page import _grouped_states, _items
+from alphred.views.branch_status import OUTCOMES, BranchView, branch_outcome
 from alphred.workflow import load_workflow
 from alphred.workflow.layout import workflow_graph
 
@@ -58,3 +59,35 @@ def test_the_items_table_lists_every_item_with_its_git_branch() -> None:
     assert table.startswith("<h2>Items</h2>") and table.count("<tr>") == 4  # a header and three items
     assert "alphred/wf/1.implement-2" in table and ">plan<" not in table
     assert _items({"phases": [phase("plan", "completed")]}) == ""
+
+
+def test_each_item_row_shows_its_branch_outcome_beside_its_phase_status() -> None:
+    branches = {
+        "implement-0": ("completed", "merged"),
+        "implement-1": ("running", "running"),
+        "implement-2": ("failed", "failed"),
+    }
+    table = _items({"phases": PHASES}, branches)
+    assert "<th>branch</th><th>phase status</th>" in table
+    assert (
+        '<td class=outcome><span class="badge st-completed" data-status="completed">completed</span> '
+        '<span class="reason">merged</span></td>'
+    ) in table  # the state said beside the outcome when it says more
+    assert '<td class=outcome><span class="badge st-failed" data-status="failed">failed</span></td>' in table
+    no_source = _items({"phases": PHASES})  # a workflow that no longer loads: the phases' status only
+    assert no_source.count("<td class=outcome>–</td>") == 3
+
+
+def branch(state: str) -> BranchView:
+    return BranchView("plan", "join", "all_done", "implement-0", "b", ("implement-0",), state)
+
+
+def test_a_branch_outcome_is_said_in_the_words_of_a_phase_status() -> None:
+    """SPEC §13: a branch that reached its join completed (merged or not); one that routed to $fail failed."""
+    words = {state: branch_outcome(branch(state)) for state in OUTCOMES}
+    assert words == {
+        "pending": "pending", "running": "running", "queued": "running", "arrived": "completed",
+        "waiting to merge": "completed", "merging": "completed", "conflicted": "completed", "merged": "completed",
+        "not merged": "completed", "cancelled": "cancelled", "failed": "failed", "skipped": "skipped",
+    }  # fmt: skip
+    assert branch_outcome(branch("queued"), started=False) == "pending"  # waits for a max_parallel slot
