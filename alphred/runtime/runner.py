@@ -55,8 +55,6 @@ from alphred.runtime.acts import AUTO_APPROVED, approval_note, auto_approve, fai
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Posted
 from alphred.runtime.attempts import Active, Attempts
 from alphred.runtime.branches import BranchScheduler
-from alphred.runtime.child_run import ChildHost, ChildStopped
-from alphred.runtime.cleanup import remove_worktree
 from alphred.runtime.crash import crash_point
 from alphred.runtime.deadline import run_deadline
 from alphred.runtime.delivery import PullRequestText, deliver_step
@@ -135,7 +133,15 @@ class Runner:
         self.supervisor.signals = not nested  # a sub-workflow's runner: its parent's handles Ctrl+C (SPEC §13)
         stop_reason = lambda: self.supervisor.stop  # noqa: E731
         stop = self.supervisor.request_stop
-        self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason, stop)
+        # A sub-workflow's host and its exception (SPEC §13) only for a workflow that has a workflow phase: a run
+        # without one never loads ``runtime.child_run`` (and the takeover, outcome and checks it imports) before
+        # its first step (issue 29: run start).
+        self.child_stopped: tuple[type[Exception], ...] = ()
+        if any(phase.type is PhaseType.WORKFLOW for phase in workflow.phases):
+            from alphred.runtime.child_run import ChildHost, ChildStopped
+
+            self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason, stop)
+            self.child_stopped = (ChildStopped,)
 
     def _child_runner(self, workflow: Workflow, run_id: int, options: RunOptions, observer: RunObserver) -> Runner:
         """The nested runner of a workflow phase's child run (SPEC §13): same store, providers, worktree and
@@ -307,6 +313,8 @@ class Runner:
         if worktree.is_dir():
             self.store.update_run(self.run_id, head_sha=self.ctx.worktrees.head_sha(worktree))
             if effect.status is RunStatus.COMPLETED and not self.options.keep_worktree:
+                from alphred.runtime.cleanup import remove_worktree
+
                 remove_worktree(self.store, self.ctx.worktrees, self.run_id, worktree)
 
     # -- one attempt --------------------------------------------------------------------------------------
@@ -351,7 +359,7 @@ class Runner:
             if supervisor.stop is None and not active.stopped:
                 raise
             return self._stopped_events(effect, active)
-        except ChildStopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
+        except self.child_stopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
             self.observer.note(f"{effect.phase}: {stopped}; alphred resume {self.run_id} continues it", "yellow")
             return (
                 self._stopped_events(effect, active)
