@@ -52,15 +52,29 @@ phases:
     prompt: go
     script: [{report: done}]
 """
-# The child: the scripted provider reports when it is first called and ends the process there.
+# The child: the scripted provider reports when it is first called and ends the process there. It is patched
+# as its module loads (an import hook), so that ``alphred run`` imports everything in its own order.
 DRIVER = """\
 import os, sys, time
-from alphred.providers.scripted import ScriptedProvider
-def first_call(self, prompt, options):
-    sys.stderr.write(f"FIRST_PROVIDER_CALL {time.time()!r}\\n")
-    sys.stderr.flush()
-    os._exit(0)
-ScriptedProvider.run = first_call
+import importlib.machinery
+class Patch:
+    def find_spec(self, name, path=None, target=None):
+        if name != "alphred.providers.scripted":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        load = spec.loader.exec_module
+        def exec_module(module):
+            load(module)
+            def first_call(self, prompt, options):
+                sys.stderr.write(f"FIRST_PROVIDER_CALL {time.time()!r}\\n")
+                sys.stderr.flush()
+                os._exit(0)
+            module.ScriptedProvider.run = first_call
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, Patch())
+sys.argv = ["alphred", *sys.argv[1:]]
 from alphred.cli import main
 main()
 """

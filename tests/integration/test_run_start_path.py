@@ -166,3 +166,23 @@ def test_run_git_without_git_is_a_git_error(repo: Path, tmp_path: Path) -> None:
     with pytest.raises(GitError, match="git is not installed or not on PATH"):
         run_git(["status"], repo, env)
     assert os.environ.get("PATH") != str(tmp_path)  # the process's own PATH is left alone
+
+
+def test_the_collector_is_paused_for_the_start_and_restored_after() -> None:
+    """``collector_paused`` turns the cyclic collector off for its block and back to how it was, errors too."""
+    import gc
+
+    from alphred.cli.main import collector_paused
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("boom")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # a caller's own pause is left as it was
+    finally:
+        gc.enable()
