@@ -14,9 +14,19 @@ CPU overhead is median(CPU of a) - median(CPU of b). With ``--source OTHER_CHECK
 (``git archive main | tar -x -C DIR``: the "before") is measured in the same rounds, interleaved with
 this one, and both rows are printed. The load average is printed with the figures.
 
+``--floor`` measures, in the same rounds, what no start with the design card's packages can go below: a
+fresh interpreter importing only what the first provider call cannot do without (``asyncio``, ``sqlite3``,
+SQLAlchemy with its SQLite dialect, GitPython, whose import runs ``git version``, ``yaml``, ``click``;
+``lark`` too for a workflow with guards, which the benchmark's has not), then running ``git worktree add``
+through GitPython's ``Git.execute``. Its row is printed beside Alphred's; the difference is Alphred's own
+cost. ``--instructions`` adds the load-independent figure: instructions (``valgrind --tool=callgrind``, the
+process and its threads, its ``git`` children not counted, bytecode cached) of ``python -c pass``, of the
+floor and of Alphred's start on the small repository, and the differences.
+
 Usage::
 
     python benchmarks/run_start.py [--files 50000] [--runs 5] [--quick] [--source OTHER_CHECKOUT]
+                                   [--floor] [--instructions]
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -41,18 +52,47 @@ phases:
     prompt: go
     script: [{report: done}]
 """
-# The child: the scripted provider reports when it is first called and ends the process there.
+# The child: the scripted provider reports when it is first called and ends the process there. It is patched
+# as its module loads (an import hook), so that ``alphred run`` imports everything in its own order.
 DRIVER = """\
 import os, sys, time
-from alphred.providers.scripted import ScriptedProvider
-def first_call(self, prompt, options):
-    sys.stderr.write(f"FIRST_PROVIDER_CALL {time.time()!r}\\n")
-    sys.stderr.flush()
-    os._exit(0)
-ScriptedProvider.run = first_call
+import importlib.machinery
+class Patch:
+    def find_spec(self, name, path=None, target=None):
+        if name != "alphred.providers.scripted":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        load = spec.loader.exec_module
+        def exec_module(module):
+            load(module)
+            def first_call(self, prompt, options):
+                sys.stderr.write(f"FIRST_PROVIDER_CALL {time.time()!r}\\n")
+                sys.stderr.flush()
+                os._exit(0)
+            module.ScriptedProvider.run = first_call
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, Patch())
+sys.argv = ["alphred", *sys.argv[1:]]
 from alphred.cli import main
 main()
 """
+
+
+# The floor: only the imports the first provider call needs (the design card's packages and the standard
+# library's asyncio and sqlite3), then ``git worktree add`` through GitPython, as Alphred runs git.
+FLOOR = """\
+import sys, time
+import asyncio, sqlite3
+import click, yaml
+import sqlalchemy, sqlalchemy.dialects.sqlite
+import git
+from git.cmd import Git
+Git(sys.argv[1]).execute(["git", "worktree", "add", "--quiet", "-b", sys.argv[2], sys.argv[3], "HEAD"])
+sys.stderr.write(f"FLOOR_DONE {time.time()!r}\\n")
+"""
+FLOOR_BRANCH = "bench-floor"
 
 
 def children_cpu_ms() -> float:
@@ -74,13 +114,73 @@ def alphred_start_ms(repo: Path, workflow: Path, source: Path) -> tuple[float, f
     marks = [line.split()[1] for line in result.stderr.splitlines() if line.startswith("FIRST_PROVIDER_CALL")]
     if result.returncode != 0 or not marks:
         raise SystemExit(f"alphred run did not reach its provider ({result.returncode}):\n{result.stderr[-2000:]}")
-    elapsed = (float(marks[0]) - started) * 1000
+    alphred_start_ms_cleanup(repo)
+    return (float(marks[0]) - started) * 1000, cpu
+
+
+def alphred_start_ms_cleanup(repo: Path) -> None:
+    """Remove the worktrees and branches ``alphred run`` made in ``repo``."""
     for line in git(["worktree", "list", "--porcelain"], repo).splitlines():
         if line.startswith("worktree ") and "/.alphred/worktrees/" in line:
             git(["worktree", "remove", "--force", "--force", line.split(" ", 1)[1]], repo)
     for branch in git(["for-each-ref", "--format=%(refname:short)", "refs/heads/alphred/"], repo).split():
         git(["branch", "-q", "-D", branch], repo)
-    return elapsed, cpu
+
+
+def floor_ms(repo: Path, target: Path) -> tuple[float, float]:
+    """(wall ms from spawning the floor's interpreter to the end of its ``git worktree add``, CPU ms of it
+    and its children); removes the worktree afterwards."""
+    args = [sys.executable, "-c", FLOOR, str(repo), FLOOR_BRANCH, str(target)]
+    cpu = children_cpu_ms()
+    started = time.time()
+    result = subprocess.run(args, cwd=repo, env=subprocess_env(), capture_output=True, text=True, check=False)
+    cpu = children_cpu_ms() - cpu
+    marks = [line.split()[1] for line in result.stderr.splitlines() if line.startswith("FLOOR_DONE")]
+    if result.returncode != 0 or not marks:
+        raise SystemExit(f"the floor's process failed ({result.returncode}):\n{result.stderr[-2000:]}")
+    git(["worktree", "remove", "--force", "--force", str(target)], repo)
+    git(["branch", "-q", "-D", FLOOR_BRANCH], repo)
+    return (float(marks[0]) - started) * 1000, cpu
+
+
+def callgrind_instructions(args: list[str], cwd: Path, env: dict[str, str]) -> int:
+    """Instructions of one process (``valgrind --tool=callgrind``; its children are not followed)."""
+    out = cwd.parent / "callgrind.out"
+    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *args]
+    subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
+    total = next(line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:")))
+    out.unlink()
+    return int(total.split()[1])
+
+
+def instruction_rows(repo: Path, workflow: Path, sources: list[Path], names: dict[Path, str]) -> list[list[str]]:
+    """Instructions of the bare interpreter, of the floor and of each checkout's start (small repository),
+    each after one unmeasured run (bytecode cached); the hash seed is fixed so that runs compare."""
+    env = {**subprocess_env(), "PYTHONHASHSEED": "0"}
+    bare = callgrind_instructions([sys.executable, "-c", "pass"], repo, env)
+    target = repo.parent / f"{repo.name}-floor"
+    floor_ms(repo, target)
+    floor = callgrind_instructions([sys.executable, "-c", FLOOR, str(repo), FLOOR_BRANCH, str(target)], repo, env)
+    git(["worktree", "remove", "--force", "--force", str(target)], repo)
+    git(["branch", "-q", "-D", FLOOR_BRANCH], repo)
+    rows = [
+        ["python -c pass", f"{bare / 1e6:,.1f} M", "", ""],
+        ["floor (imports + git worktree add)", f"{floor / 1e6:,.1f} M", f"{(floor - bare) / 1e6:,.1f} M", ""],
+    ]
+    for source in sources:
+        alphred_start_ms(repo, workflow, source)
+        env["PYTHONPATH"] = os.pathsep.join((str(source), subprocess_env()["PYTHONPATH"]))
+        count = callgrind_instructions([sys.executable, "-c", DRIVER, "run", str(workflow), "--quiet"], repo, env)
+        alphred_start_ms_cleanup(repo)
+        rows.append(
+            [
+                f"alphred run -> provider ({names[source]})",
+                f"{count / 1e6:,.1f} M",
+                f"{(count - bare) / 1e6:,.1f} M",
+                f"{(count - floor) / 1e6:,.1f} M",
+            ]
+        )
+    return rows
 
 
 def worktree_add_ms(repo: Path, target: Path) -> tuple[float, float]:
@@ -96,21 +196,27 @@ def worktree_add_ms(repo: Path, target: Path) -> tuple[float, float]:
 
 
 Sample = tuple[float, float]  # (wall ms, CPU ms)
-Samples = tuple[dict[Path, list[Sample]], list[Sample]]  # per checkout, and of git worktree add alone
+# per checkout, of git worktree add alone, and of the floor (empty without --floor)
+Samples = tuple[dict[Path, list[Sample]], list[Sample], list[Sample]]
 
 
-def measure(repo: Path, workflow: Path, runs: int, sources: list[Path]) -> Samples:
-    """``runs`` samples of each checkout and of ``git worktree add``, interleaved (after one unmeasured
-    warm-up run of each checkout: it creates the database and warms the caches)."""
+def measure(repo: Path, workflow: Path, runs: int, sources: list[Path], floor: bool = False) -> Samples:
+    """``runs`` samples of each checkout, of ``git worktree add`` and (``floor``) of the floor, interleaved
+    (after one unmeasured warm-up run of each: it creates the database and warms the caches)."""
     for source in sources:
         alphred_start_ms(repo, workflow, source)
+    if floor:
+        floor_ms(repo, repo.parent / f"{repo.name}-floor")
     alphred: dict[Path, list[Sample]] = {source: [] for source in sources}
     plain: list[Sample] = []
+    floors: list[Sample] = []
     for _ in range(runs):
         for source in sources:
             alphred[source].append(alphred_start_ms(repo, workflow, source))
         plain.append(worktree_add_ms(repo, repo.parent / f"{repo.name}-plain"))
-    return alphred, plain
+        if floor:
+            floors.append(floor_ms(repo, repo.parent / f"{repo.name}-floor"))
+    return alphred, plain, floors
 
 
 def main() -> None:
@@ -120,11 +226,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="samples per repository (medians are reported)")
     parser.add_argument("--quick", action="store_true", help="smoke mode (< 1 min): 500 files, 3 runs")
     parser.add_argument("--source", help="another Alphred checkout to measure too (the directory holding alphred/)")
+    parser.add_argument("--floor", action="store_true", help="also measure the floor (the unavoidable imports)")
+    parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
     args = parser.parse_args()
     sources = [ROOT] + ([Path(args.source).resolve()] if args.source else [])
     names = {ROOT: "this checkout", **({sources[1]: f"--source {args.source}"} if args.source else {})}
     files, runs = (500, 3) if args.quick else (args.files, args.runs)
     rows = []
+    counts: list[list[str]] = []
     with scratch("start") as tmp:
         workflow = tmp / "start.yaml"
         workflow.write_text(WORKFLOW)
@@ -132,8 +241,24 @@ def main() -> None:
             started = time.perf_counter()
             repo = make_repo(tmp / f"repo-{count}", files=count)
             print(f"generated the {label} repository in {time.perf_counter() - started:.1f}s", file=sys.stderr)
-            alphred, plain = measure(repo, workflow, runs, sources)
+            alphred, plain, floors = measure(repo, workflow, runs, sources, args.floor)
             plain_wall, plain_cpu = median([s[0] for s in plain]), median([s[1] for s in plain])
+            if floors:
+                wall, cpu = [s[0] for s in floors], [s[1] for s in floors]
+                over = median(wall) - plain_wall
+                rows.append(
+                    [
+                        label,
+                        "floor (imports only)",
+                        f"{median(wall):.0f} ({spread(wall, 0)})",
+                        f"{plain_wall:.0f} ({spread([s[0] for s in plain], 0)})",
+                        f"{over:.0f} ({verdict(over, GOAL_MS)})",
+                        f"{median(cpu):.0f}",
+                        f"{median(cpu) - plain_cpu:.0f}",
+                    ]
+                )
+            if args.instructions and count == 3 and shutil.which("valgrind"):
+                counts = instruction_rows(repo, workflow, sources, names)
             for source in sources:
                 wall, cpu = [s[0] for s in alphred[source]], [s[1] for s in alphred[source]]
                 over = median(wall) - plain_wall
@@ -160,6 +285,23 @@ def main() -> None:
         "CPU overhead",
     ]
     print(table(rows, header))
+    if args.floor:
+        print(
+            "\nAlphred's own cost (wall ms over the floor, median): "
+            + ", ".join(
+                f"{row[0]}, {row[1]}: {float(row[2].split()[0]) - float(floor_row[2].split()[0]):.0f}"
+                for row, floor_row in _with_floor(rows)
+            )
+        )
+    if counts:
+        print("\nInstructions up to the first provider call (small repository; valgrind --tool=callgrind):\n")
+        print(table(counts, ["process", "instructions", "over python -c pass", "over the floor (Alphred's own)"]))
+
+
+def _with_floor(rows: list[list[str]]) -> list[tuple[list[str], list[str]]]:
+    """Each checkout's row with the floor's row of the same repository."""
+    floors = {row[0]: row for row in rows if row[1] == "floor (imports only)"}
+    return [(row, floors[row[0]]) for row in rows if row[1] != "floor (imports only)" and row[0] in floors]
 
 
 if __name__ == "__main__":

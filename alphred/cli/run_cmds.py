@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from alphred.cli.main import RUN_ID, app, check_branch_name, db_option, repo_option, suggestion_place
+from alphred.cli.main import (
+    RUN_ID,
+    app,
+    check_branch_name,
+    collector_paused,
+    db_option,
+    repo_option,
+    suggestion_place,
+)
 
 if TYPE_CHECKING:
     from alphred.operations.workspace import Workspace
@@ -220,48 +228,49 @@ def run(
     Exit codes: 0 completed, 1 failed, 2 invalid input, 3 cancelled, 4 paused or waiting for approval,
     130 interrupted (resume with `alphred resume RUN`).
     """
-    from alphred.cli.inputs import collect_inputs
-    from alphred.errors import WorkflowInvalidError
-    from alphred.git import GitWorktrees
-    from alphred.operations.ci_wait import follow_ci
-    from alphred.operations.start import start_run
-    from alphred.operations.where import resolve_for_write
-    from alphred.providers import default_registry
-    from alphred.runtime.delivery import plan_pull_request
-    from alphred.runtime.options import RunOptions
-    from alphred.store import SqlRunStore
-    from alphred.workflow import check_workflow
+    with collector_paused():  # the start loads modules and checks the file: long-lived objects, no garbage
+        from alphred.cli.inputs import collect_inputs
+        from alphred.errors import WorkflowInvalidError
+        from alphred.git import GitWorktrees
+        from alphred.operations.ci_wait import follow_ci
+        from alphred.operations.start import start_run
+        from alphred.operations.where import resolve_for_write
+        from alphred.providers import default_registry
+        from alphred.runtime.delivery import plan_pull_request
+        from alphred.runtime.options import RunOptions
+        from alphred.store import SqlRunStore
+        from alphred.workflow import check_workflow
 
-    workflow, diagnostics = check_workflow(file, providers=default_registry())
-    if workflow is None:
-        raise WorkflowInvalidError(diagnostics, _file_hint(file, repo))  # its message lists every diagnostic, once
-    for diagnostic in diagnostics:
-        click.echo(diagnostic.format(), err=True)
-    dry_run = dry_run or dry_run_scope is not None
-    inputs = collect_inputs(workflow, pairs, input_file)
-    registry = build_registry(workflow, dry_run)
-    environ = dict(os.environ)
-    repo, repo_template = _registered_repo(repo, environ, db)
-    location, url = resolve_for_write(repo, db)
-    if repo_template is None:
-        from alphred.operations.registration import registered_branch_template
+        workflow, diagnostics = check_workflow(file, providers=default_registry())
+        if workflow is None:
+            raise WorkflowInvalidError(diagnostics, _file_hint(file, repo))  # lists every diagnostic, once
+        for diagnostic in diagnostics:
+            click.echo(diagnostic.format(), err=True)
+        dry_run = dry_run or dry_run_scope is not None
+        inputs = collect_inputs(workflow, pairs, input_file)
+        registry = build_registry(workflow, dry_run)
+        environ = dict(os.environ)
+        repo, repo_template = _registered_repo(repo, environ, db)
+        location, url = resolve_for_write(repo, db)
+        if repo_template is None:
+            from alphred.operations.registration import registered_branch_template
 
-        repo_template = registered_branch_template(location.root, environ, db)
-    from alphred.operations.branch_choice import run_branch_template
+            repo_template = registered_branch_template(location.root, environ, db)
+        from alphred.operations.branch_choice import run_branch_template
 
-    branch = run_branch_template(branch, repo_template, environ, inputs)
-    resolved = GitWorktrees(location).resolve_base(base)
-    plan = plan_pull_request(
-        workflow, location.root, environ, pr=pr, remote=remote, draft=draft, run_base_ref=resolved.ref_name,
-        dry_run=dry_run,
-    )  # fmt: skip
-    options = RunOptions(
-        inputs=inputs, base=base, resolved_base=resolved, branch=branch, branch_template=repo_template,
-        keep_worktree=keep_worktree, approve_all=approve_all, dry_run=dry_run, dry_run_scope=dry_run_scope or "all",
-        pull_request=plan, environ=environ, pr_branch=pr_branch,
-    )  # fmt: skip
-    if dry_run and not quiet and (pr or workflow.pull_request is not None) and pr is not False:
-        click.echo("dry run: the pull request this run would open is not opened, and nothing is pushed", err=True)
+        branch = run_branch_template(branch, repo_template, environ, inputs)
+        resolved = GitWorktrees(location).resolve_base(base)
+        plan = plan_pull_request(
+            workflow, location.root, environ, pr=pr, remote=remote, draft=draft, run_base_ref=resolved.ref_name,
+            dry_run=dry_run,
+        )  # fmt: skip
+        options = RunOptions(
+            inputs=inputs, base=base, resolved_base=resolved, branch=branch, branch_template=repo_template,
+            keep_worktree=keep_worktree, approve_all=approve_all, dry_run=dry_run,
+            dry_run_scope=dry_run_scope or "all", pull_request=plan, environ=environ, pr_branch=pr_branch,
+        )  # fmt: skip
+        if dry_run and not quiet and (pr or workflow.pull_request is not None) and pr is not False:
+            click.echo("dry run: the pull request this run would open is not opened, and nothing is pushed", err=True)
     with SqlRunStore(url) as store:
         space = workspace(store, location, quiet, events_format)
         record = follow_ci(space, start_run(space, workflow, options, registry))  # SPEC §16: polls while waiting

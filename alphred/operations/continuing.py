@@ -27,7 +27,6 @@ from alphred.engine import (
 )
 from alphred.errors import AlphredError, RunStateError, StoreError
 from alphred.git import GitWorktrees
-from alphred.git.repair import clear_stale_locks
 from alphred.operations.workspace import (
     WANTED_BRANCH,
     Workspace,
@@ -38,8 +37,6 @@ from alphred.operations.workspace import (
     restore_run,
 )
 from alphred.redact import Redactor
-from alphred.runtime.cleanup import finish_cleanups, pending_cleanups
-from alphred.runtime.takeover import settle
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner
 from alphred.views.status import child_awaiting_approval
@@ -155,6 +152,10 @@ def _continue_once(
     resumes, its child finds the answer recorded and goes on with it)."""
     store = workspace.store
     record = find_run(store, run_id)
+    # Resuming's own modules load here: a new run (``start_run``) never needs them before its first step.
+    from alphred.runtime.cleanup import finish_cleanups, pending_cleanups
+    from alphred.runtime.takeover import settle
+
     if action == "resume" and any(left.run_id == run_id for left in pending_cleanups(store, workspace.location)):
         finish_cleanups(store, workspace.location)  # a completed run whose worktree removal was cut short
         return store.get_run(run_id)
@@ -252,6 +253,8 @@ def _worktree(workspace: Workspace, record: RunRecord, runtime: Mapping[str, Any
     wanted = record.branch or runtime.get(WANTED_BRANCH)
     location = workspace.location
     # a kill inside `git worktree add` leaves the branch's ref lock (and the admin directory's): ours, stale
+    from alphred.git.repair import clear_stale_locks
+
     clear_stale_locks(location, GitWorktrees(location).worktree_path(record.id), str(wanted or ""))
     if record.branch:
         path = GitWorktrees(location).reopen(record.id, record.branch).path

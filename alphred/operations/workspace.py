@@ -20,8 +20,7 @@ from alphred.store.owners import LeaseOwner, lease_free, lease_ttl
 from alphred.views.jsonl import JsonlEvents
 from alphred.views.observers import RunObservers
 from alphred.views.progress import Progress
-from alphred.views.pull_request import pull_request_text
-from alphred.workflow import Workflow, load_workflow
+from alphred.workflow import Phase, Workflow, load_workflow
 
 WANTED_BRANCH = "branch"
 """Runtime key of the branch name a run asked for (its worktree may not exist yet after a crash)."""
@@ -128,9 +127,19 @@ def drive(
     observer = RunObservers(run_id, workspace.progress(run_id), workspace.events)
     runner = Runner(
         workspace.store, workflow, run_id, workspace.location, registry, worktree=worktree, options=options,
-        owner=owner, observer=observer, pull_request_text=pull_request_text, runtime=runtime,
+        owner=owner, observer=observer, pull_request_text=_pull_request_text, runtime=runtime,
     )  # fmt: skip
     if workspace.on_runner is not None:
         workspace.on_runner(runner)
     runner.drive(state, first)
     return workspace.store.get_run(run_id)
+
+
+def _pull_request_text(
+    store: SqlRunStore, workflow: Workflow, record: RunRecord, state: RunState, phase: Phase | None = None
+) -> tuple[str, str]:
+    """``views.pull_request.pull_request_text``, loaded when a run first writes a pull request (issue 29: a
+    run's start does not import it)."""
+    from alphred.views.pull_request import pull_request_text
+
+    return pull_request_text(store, workflow, record, state, phase)

@@ -8,6 +8,7 @@ import shlex
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from alphred.engine import (
     CiWaiting,
@@ -33,22 +34,18 @@ from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import checked, checked_stream
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Prepared
-from alphred.runtime.checks import CheckRun, ChecksResult, run_checks
-from alphred.runtime.child_run import CHILD_STEPS, child_events
-from alphred.runtime.ci_phase import CI_WAIT, ci_events
-from alphred.runtime.command_phase import run_command, template_command
-from alphred.runtime.dry_commands import dry_run_checks, dry_run_command
 from alphred.runtime.environment import ATTEMPT_MARKER, mcp_environment
 from alphred.runtime.orphans import MARKER
-from alphred.runtime.outcome import OUTCOME, Verdict, complete_attempt, outcome_event, read_result
-from alphred.runtime.pr_phase import pull_request_events
 from alphred.runtime.room import AttemptRoom
 from alphred.runtime.sink import FLUSH_EVERY_EVENTS, FLUSH_EVERY_SECONDS, EventSink
-from alphred.runtime.typed_output import OUTPUT_ENV, with_output_file
 from alphred.store import StoreTransaction
 from alphred.workflow import Phase, PhaseType
 
-__all__ = ["OUTCOME", "AttemptStats", "PhaseContext", "outcome_event", "run_attempt"]
+if TYPE_CHECKING:
+    from alphred.runtime.checks import ChecksResult
+    from alphred.runtime.outcome import Verdict
+
+__all__ = ["AttemptStats", "PhaseContext", "run_attempt"]
 
 RESCHEDULE_SECONDS = 0.05
 
@@ -175,6 +172,11 @@ async def _end(
             failed = replace(failed, wake_at=wake_at, wait_seconds=wake_at - now)
         return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt), False)
     assert outcome.result is not None
+    # What an attempt does after its provider returned is imported here, not before the first step (issue 29):
+    # the verdict, the checks, a CI phase's wait.
+    from alphred.runtime.ci_phase import CI_WAIT
+    from alphred.runtime.outcome import complete_attempt, read_result
+
     wait = outcome.result.metadata.get(CI_WAIT)
     if isinstance(wait, (int, float)):  # SPEC §16: the checks still run; look again at wake_at, holding nothing
         waiting = CiWaiting(phase.key, attempt, ctx.redactor.redact(outcome.result.content))
@@ -301,6 +303,9 @@ async def _check(
     Under ``--dry-run`` (scope ``all``) a command phase's checks are said, not run, and pass, as its command
     (``runtime/dry_commands.py``).
     """
+    from alphred.runtime.checks import CheckRun, run_checks
+    from alphred.runtime.dry_commands import dry_run_checks
+
     if ctx.dry_run_commands and phase.type is PhaseType.COMMAND:  # the command was not run: neither are its checks
         try:
             return dry_run_checks(
@@ -394,14 +399,25 @@ def _events_for(
     room: AttemptRoom,
 ) -> AsyncIterator[ProviderEvent]:
     attempt, visit = numbers
+    # Each kind of phase loads its module when it runs (issue 29: a run's start imports none it does not use).
     if phase.type is PhaseType.PULL_REQUEST:
+        from alphred.runtime.pr_phase import pull_request_events
+
         return checked_stream("pull_request", pull_request_events(ctx, state, phase))
     if phase.type is PhaseType.CI:
+        from alphred.runtime.ci_phase import ci_events
+
         return checked_stream("ci", ci_events(ctx, state, phase))
     if phase.type is PhaseType.WORKFLOW:  # SPEC §13: a child run on this branch (ends in a result or raises)
+        from alphred.runtime.child_run import child_events
+
         return child_events(ctx, state, phase, attempt, visit)
     values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
     if phase.type is PhaseType.COMMAND:
+        from alphred.runtime.command_phase import run_command, template_command
+        from alphred.runtime.dry_commands import dry_run_command
+        from alphred.runtime.typed_output import OUTPUT_ENV, with_output_file
+
         command, variables = template_command(phase.templates["run"], values)
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
@@ -483,6 +499,8 @@ async def _consume(
                 if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
                     outcome.counter.feed(event.metadata)
                     if phase.type is PhaseType.WORKFLOW:  # its child's steps are the run's too (SPEC §13)
+                        from alphred.runtime.child_run import CHILD_STEPS  # loaded with the child's stream
+
                         outcome.child_steps = int(event.metadata.get(CHILD_STEPS) or 0)
                 if event.type is EventType.RESULT:
                     outcome.result = event

@@ -21,7 +21,7 @@ import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alphred.engine import (
     AWAITING_APPROVAL,
@@ -65,8 +65,6 @@ from alphred.runtime.acts import AUTO_APPROVED, approval_note, auto_approve, fai
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Posted
 from alphred.runtime.attempts import Active, Attempts
 from alphred.runtime.branches import BranchScheduler
-from alphred.runtime.child_run import ChildHost, ChildStopped
-from alphred.runtime.cleanup import remove_worktree
 from alphred.runtime.crash import crash_point
 from alphred.runtime.deadline import run_deadline
 from alphred.runtime.delivery import PullRequestText, deliver_step
@@ -87,6 +85,9 @@ _ONLY_WRITTEN = (SetRunStatus, SetPhaseStatus, RecordStep, RecordRouting, AddPha
 
 Fed = tuple[Event, Posted | None]
 """An event for the engine, with the post it came in (None: the loop or the engine itself made it)."""
+
+if TYPE_CHECKING:
+    from alphred.runtime.child_run import ChildStopped
 
 
 class Runner:
@@ -150,7 +151,15 @@ class Runner:
         self.top_run_id = run_id  # the run the commands address (a sub-workflow's: its top-level run's, SPEC §13)
         stop_reason = lambda: self.supervisor.stop  # noqa: E731
         stop = self.supervisor.request_stop
-        self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason, stop)
+        # A sub-workflow's host and its exception (SPEC §13) only for a workflow that has a workflow phase: a run
+        # without one never loads ``runtime.child_run`` (and the takeover, outcome and checks it imports) before
+        # its first step (issue 29: run start).
+        self.child_stopped: tuple[type[ChildStopped], ...] = ()
+        if any(phase.type is PhaseType.WORKFLOW for phase in workflow.phases):
+            from alphred.runtime.child_run import ChildHost, ChildStopped
+
+            self.ctx.children = ChildHost(self._child_runner, str(owner), options, self.observer, stop_reason, stop)
+            self.child_stopped = (ChildStopped,)
 
     def _child_runner(self, workflow: Workflow, run_id: int, options: RunOptions, observer: RunObserver) -> Runner:
         """The nested runner of a workflow phase's child run (SPEC §13): same store, providers, worktree and
@@ -376,6 +385,8 @@ class Runner:
         if worktree.is_dir():
             self.store.update_run(self.run_id, head_sha=self.ctx.worktrees.head_sha(worktree))
             if effect.status is RunStatus.COMPLETED and not self.options.keep_worktree:
+                from alphred.runtime.cleanup import remove_worktree
+
                 remove_worktree(self.store, self.ctx.worktrees, self.run_id, worktree)
 
     # -- one attempt --------------------------------------------------------------------------------------
@@ -420,7 +431,7 @@ class Runner:
             if supervisor.stop is None and not active.stopped:
                 raise
             return self._stopped_events(effect, active)
-        except ChildStopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
+        except self.child_stopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
             if supervisor.stop is not None:  # or it stopped as this run stops (cancelled, timed out)
                 return self._stopped_events(effect, active)
             top = self.top_run_id

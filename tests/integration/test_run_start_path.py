@@ -1,11 +1,14 @@
 """What ``alphred run`` loads and spawns on its way to the first step (issue 29, item 4: run start).
 
 The figures are in ``benchmarks/run_start.py``; these tests keep the start path free of what it no longer
-needs: the PostgreSQL dialect on a SQLite run, and the pull-request package for a run that opens no pull request.
+needs: the PostgreSQL dialect on a SQLite run, the pull-request package for a run that opens no pull request, and
+the modules of what a one-agent-phase run does not do before its first provider call (other kinds of phases,
+sub-workflows, taking over an interrupted run, the attempt's verdict and checks).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +37,67 @@ def test_a_sqlite_run_never_imports_the_postgresql_dialect(repo: Path) -> None:
     )  # fmt: skip
     assert code == 0
     assert loaded == []
+    runs = alphred(repo, "runs", "--json")
+    assert '"status": "completed"' in runs.stdout
+
+
+# What ``alphred run`` of one scripted agent phase must not have imported when its provider is first called.
+OFF_THE_START_PATH = (
+    "alphred.runtime.child_run",  # sub-workflows: only a workflow with a ``type: workflow`` phase
+    "alphred.runtime.takeover",  # settling a run another process left: resuming
+    "alphred.runtime.cleanup",  # removing worktrees: the run's end, resume, gc
+    "alphred.git.repair",  # stale locks and saved work of a killed run: resuming
+    "alphred.runtime.outcome",  # the attempt's verdict: after its provider returned
+    "alphred.runtime.checks",  # the phase's checks: after the provider
+    "alphred.runtime.dry_commands",  # --dry-run's commands and checks
+    "alphred.runtime.command_phase",  # command phases
+    "alphred.runtime.ci_phase",  # ci phases
+    "alphred.runtime.pr_phase",  # pull_request phases
+    "alphred.views.pull_request",  # the pull request's words: when one is opened
+    "alphred.views.branch_status",  # the closing block: the run's end
+    "alphred.views.status",  # the status object: the run's end
+    "alphred.scm",
+    "sqlalchemy.dialects.postgresql",
+)
+# The child process: the scripted provider's first call writes the loaded modules, then the run goes on.
+AT_FIRST_CALL = """\
+import json, sys
+from alphred.providers.scripted import ScriptedProvider
+target = sys.argv[1]
+original = ScriptedProvider.run
+def first_call(self, prompt, options):
+    if not getattr(first_call, "seen", False):
+        first_call.seen = True
+        with open(target, "w") as out:
+            json.dump(sorted(sys.modules), out)
+    return original(self, prompt, options)
+ScriptedProvider.run = first_call
+sys.argv = ["alphred", *sys.argv[2:]]
+from alphred.cli import main
+main()
+"""
+AGENT = """\
+phases:
+  first:
+    provider: scripted
+    prompt: go
+    script: [{report: done}]
+"""
+
+
+def test_a_one_agent_run_loads_none_of_what_its_start_does_not_use(repo: Path, tmp_path: Path) -> None:
+    """Up to its first provider call, ``alphred run`` of one agent phase imports no module of another kind of
+    phase, of sub-workflows, of resuming or of the attempt's end; the run then completes as before."""
+    wf = workflow(repo, AGENT)
+    seen = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", AT_FIRST_CALL, str(seen), "run", str(wf), "--quiet", "--repo", str(repo)],
+        env=base_env(repo.parent), cwd=repo, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(seen.read_text()))
+    assert "alphred.runtime.runner" in loaded and "alphred.store.sql_store" in loaded  # the probe saw the start
+    assert sorted(loaded.intersection(OFF_THE_START_PATH)) == []
     runs = alphred(repo, "runs", "--json")
     assert '"status": "completed"' in runs.stdout
 
@@ -102,3 +166,23 @@ def test_run_git_without_git_is_a_git_error(repo: Path, tmp_path: Path) -> None:
     with pytest.raises(GitError, match="git is not installed or not on PATH"):
         run_git(["status"], repo, env)
     assert os.environ.get("PATH") != str(tmp_path)  # the process's own PATH is left alone
+
+
+def test_the_collector_is_paused_for_the_start_and_restored_after() -> None:
+    """``collector_paused`` turns the cyclic collector off for its block and back to how it was, errors too."""
+    import gc
+
+    from alphred.cli.main import collector_paused
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("boom")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # a caller's own pause is left as it was
+    finally:
+        gc.enable()
