@@ -39,7 +39,6 @@ from alphred.operations.workspace import (
 from alphred.redact import Redactor
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner
-from alphred.views.status import child_awaiting_approval
 from alphred.views.waits import clock_time, countdown, waiting_note
 
 
@@ -81,6 +80,8 @@ def continue_run(
 def waiting_child(store: SqlRunStore, record: RunRecord, action: str) -> RunRecord | None:
     """The sub-workflow run (SPEC §13) whose approval ``approve|reject RUN`` answers when the run itself waits
     for none (``child_awaiting_approval``); None for any other action."""
+    from alphred.views.status import child_awaiting_approval  # off the run's start path (issue 29)
+
     return child_awaiting_approval(store, record) if action in _DECIDED else None
 
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from alphred.engine.actions import stored_can_retry
 from alphred.store.owners import lease_free
 from alphred.views.routing_text import explanation_lines
-from alphred.views.status import child_awaiting_approval
 from alphred.views.style import Painter, format_seconds, shown_path
 from alphred.views.suggestions import Place, failed_step, next_commands
 
@@ -267,6 +266,8 @@ def closing_block(store: SqlRunStore, record: RunRecord, paint: Painter, place: 
         waiting = next((n.node_key for n in record.nodes if n.status.value == "running"), None)
         if waiting:
             lines.append(f"  phase {waiting} waits for a person's approval.")
+    from alphred.views.status import child_awaiting_approval  # off the run's start path (issue 29)
+
     child = child_awaiting_approval(store, record)
     if child is not None:
         waiting = next((n.node_key for n in child.nodes if n.status.value == "running"), None)
