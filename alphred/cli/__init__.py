@@ -15,11 +15,12 @@ from alphred.cli import (  # noqa: F401  (they register their commands)
     worker_cmd,
     workflow_cmds,
 )
-from alphred.cli.main import app
+from alphred.cli.main import app, own_process
 
 
 def main() -> None:
     """Console-script entry point."""
+    own_process()  # this process is the command's own: the start's objects are frozen after it (issue 29)
     app.main(prog_name="alphred")
 
 

@@ -106,6 +106,17 @@ HELP_EXAMPLES = (
 )
 
 
+_FREEZE_AFTER_START = [False]
+"""Set by the console script (``alphred.cli.main`` through ``own_process``), never by an in-process caller such
+as click's test runner: ``collector_paused`` then also freezes what the start made (``gc.freeze``), which lives as
+long as the process (in a shared process it would keep the host's cyclic garbage for good)."""
+
+
+def own_process() -> None:
+    """Say that this process runs one ``alphred`` command and nothing else (the console script)."""
+    _FREEZE_AFTER_START[0] = True
+
+
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused for the block, as it was afterwards (issue 29: run start).
@@ -120,6 +131,8 @@ def collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if _FREEZE_AFTER_START[0]:  # a process of its own: later collections need not walk the start's objects again
+            gc.freeze()
         if was:
             gc.enable()
 

@@ -186,3 +186,27 @@ def test_the_collector_is_paused_for_the_start_and_restored_after() -> None:
         assert not gc.isenabled()  # a caller's own pause is left as it was
     finally:
         gc.enable()
+
+
+FROZEN_PROBE = """\
+import gc, sys
+from alphred.cli.main import collector_paused, own_process
+with collector_paused():
+    pass
+before = gc.get_freeze_count()
+if sys.argv[1] == "own":
+    own_process()
+with collector_paused():
+    kept = [object() for _ in range(10)], {"a": [1]}
+print(before, gc.get_freeze_count(), gc.isenabled())
+"""
+
+
+@pytest.mark.parametrize("kind", ["in-process", "own"])
+def test_only_the_commands_own_process_freezes_what_its_start_made(kind: str) -> None:
+    """The console script (``own_process``) freezes the start's objects when the collector resumes (issue 29); an
+    in-process caller (click's test runner, a host program) never does: its cyclic garbage would be kept for good."""
+    probe = subprocess.run([sys.executable, "-c", FROZEN_PROBE, kind], capture_output=True, text=True, check=True)
+    before, after, enabled = probe.stdout.split()
+    assert before == "0" and enabled == "True"
+    assert (int(after) > 0) is (kind == "own")
