@@ -87,13 +87,10 @@ class Persister:
                 raise PauseFirst()
             for write in pending:
                 write(tx)
-            skip = False
-            for index, effect in enumerate(effects):
+            index, seen = 0, measured or {}
+            while index < len(effects):  # an effect that persisted the one after it too skips it
                 after = effects[index + 1] if index + 1 < len(effects) else None
-                if skip:
-                    skip = False
-                    continue
-                skip = self._one(tx, effect, measured or {}, after)
+                index += 2 if self._one(tx, effects[index], seen, after) else 1
             if later:
                 tx.update_run(self.run_id, **later)
             if within is not None:
