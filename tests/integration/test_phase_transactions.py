@@ -4,11 +4,13 @@ at this process's descendants only."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from alphred.operations.where import resolve_for_write
 from alphred.operations.workspace import Workspace
 from alphred.providers import default_registry
 from alphred.runtime.options import RunOptions
-from alphred.store import SqlRunStore
+from alphred.store import RunRecord, SqlRunStore
 from alphred.views.progress import Progress
 from alphred.workflow import load_workflow
 
@@ -92,6 +94,27 @@ class WriteCounter:
                 self.steps_without_events += 1
 
 
+@contextlib.contextmanager
+def in_process_run(
+    repo: Path, text: str, attach: Callable[[Any], None] | None = None
+) -> Iterator[tuple[SqlRunStore, RunRecord]]:
+    """One in-process run of workflow ``text`` in ``repo`` (``attach`` sees the store's engine first): its store,
+    still open, and its final record."""
+    registry = default_registry()
+    loaded = load_workflow(workflow(repo, text), providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    with SqlRunStore(url) as store:
+        if attach is not None:
+            attach(store.engine)
+        workspace = Workspace(
+            store=store,
+            location=location,
+            registry_for=lambda _w, _d: registry,
+            progress=lambda run_id: Progress(enabled=False, run_id=run_id),
+        )
+        yield store, start_run(workspace, loaded, RunOptions(), registry)
+
+
 def run_counted(repo: Path, visits: int, text: str | None = None) -> tuple[int, int, int]:
     """(steps, write transactions other than event batches, read transactions) of one in-process run of
     ``loop(visits)`` (or of ``text``)."""
@@ -101,20 +124,9 @@ def run_counted(repo: Path, visits: int, text: str | None = None) -> tuple[int, 
 
 def run_counter(repo: Path, visits: int, text: str | None = None) -> tuple[int, WriteCounter]:
     """The steps of one in-process run of ``loop(visits)`` (or of ``text``) and what it cost in SQL."""
-    path = workflow(repo, text or loop(visits))
-    registry = default_registry()
-    loaded = load_workflow(path, providers=registry)
-    location, url = resolve_for_write(str(locate_repository(repo).root), None)
     counter = WriteCounter()
-    with SqlRunStore(url) as store:
-        counter.attach(store.engine)
-        workspace = Workspace(
-            store=store,
-            location=location,
-            registry_for=lambda _w, _d: registry,
-            progress=lambda run_id: Progress(enabled=False, run_id=run_id),
-        )
-        record = start_run(workspace, loaded, RunOptions(), registry)
+    with in_process_run(repo, text or loop(visits), counter.attach) as (_store, record):
+        pass
     assert record.status.value == "completed", (record.status, record.reason)
     assert counter.steps_without_events == 0  # each attempt's last events went with its outcome
     return record.steps, counter
@@ -163,18 +175,7 @@ phases:
     run: "true"
     transitions: [{{to: $end}}]
 """
-    path = workflow(repo, text)
-    registry = default_registry()
-    loaded = load_workflow(path, providers=registry)
-    location, url = resolve_for_write(str(locate_repository(repo).root), None)
-    with SqlRunStore(url) as store:
-        workspace = Workspace(
-            store=store,
-            location=location,
-            registry_for=lambda _w, _d: registry,
-            progress=lambda run_id: Progress(enabled=False, run_id=run_id),
-        )
-        record = start_run(workspace, loaded, RunOptions(), registry)
+    with in_process_run(repo, text) as (store, record):
         assert (record.status.value, record.reason, record.pause_requested) == ("paused", "paused", False)
         nodes = {node.node_key: (node.status.value, node.attempt) for node in record.nodes}
         assert nodes == {"ask": ("completed", 1), "after": ("pending", 0)}
