@@ -11,7 +11,6 @@ Pure and total like the evaluator: any data gives readings, never an exception.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from collections.abc import Mapping
@@ -93,6 +92,8 @@ def _missing(part: str, mapping: Mapping[object, object]) -> str:
         keys = [key for key in mapping if isinstance(key, str)]
     except Exception:  # an unlistable mapping: no suggestion
         keys = []
+    import difflib  # here: only a missing key's suggestion needs it
+
     near = difflib.get_close_matches(part, keys, n=1, cutoff=0.6)
     if near:
         return f"no such key; did you mean {near[0]}?"

@@ -8,9 +8,13 @@ by a worker in another clone reads and saves the same memory.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from alphred.operations.clones import identity
-from alphred.store import MemoryRecord, SqlRunStore
+from alphred.store import SqlRunStore
+
+if TYPE_CHECKING:
+    from alphred.store import MemoryRecord
 
 
 def repository_key(root: Path) -> str:

@@ -13,13 +13,16 @@ import re
 import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from alphred.errors import GitError, RepositoryCloneError, RepositoryRegistryError, UnknownRepositoryError
 from alphred.git import locate_repository
 from alphred.git.command import describe_failure, run_git
 from alphred.git.location import locked_file
-from alphred.store import RepositoryRecord, SqlRunStore
+from alphred.store import SqlRunStore
+
+if TYPE_CHECKING:
+    from alphred.store import RepositoryRecord
 
 HOME_VARIABLE = "ALPHRED_HOME"
 DB_VARIABLE = "ALPHRED_DATABASE_URL"

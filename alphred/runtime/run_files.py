@@ -23,11 +23,15 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from alphred.errors import ArtifactsTooLargeError, ProviderError
 from alphred.redact import Redactor
 from alphred.runtime.crash import crash_point
-from alphred.store import RunFileRecord, SqlRunStore, StoreTransaction
+from alphred.store import SqlRunStore, StoreTransaction
+
+if TYPE_CHECKING:
+    from alphred.store import RunFileRecord
 
 ARTIFACTS = "artifacts"
 MEMORY = "memory"

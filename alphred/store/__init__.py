@@ -32,30 +32,27 @@ from alphred.store.moves import (
     check_node_transition,
     check_run_transition,
 )
-from alphred.store.records import (
-    ArtifactRecord,
-    Candidate,
-    EventRecord,
-    EventRow,
-    MemoryRecord,
-    NodeRecord,
-    ProcessRecord,
-    RepositoryRecord,
-    RoutingRecord,
-    RunFileRecord,
-    RunRecord,
-    RunSnapshot,
-    StepRecord,
-    TopologyEdge,
-    TopologyRecord,
-    WorkflowSource,
-    WorktreeRecord,
-    check_repository_name,
-)
+from alphred.store.records import EventRow, NodeRecord, RunRecord, check_repository_name
 
 if TYPE_CHECKING:
     from alphred.store.connect import absolute_database_url, check_database_url, display_url
     from alphred.store.migrations import migrate
+    from alphred.store.read_records import (
+        ArtifactRecord,
+        Candidate,
+        EventRecord,
+        MemoryRecord,
+        ProcessRecord,
+        RepositoryRecord,
+        RoutingRecord,
+        RunFileRecord,
+        RunSnapshot,
+        StepRecord,
+        TopologyEdge,
+        TopologyRecord,
+        WorkflowSource,
+        WorktreeRecord,
+    )
     from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction, open_engine
     from alphred.store.sqlite_reader import open_reader
 
@@ -69,6 +66,20 @@ _LAZY = {
     "check_database_url": "alphred.store.connect",
     "display_url": "alphred.store.connect",
     "open_reader": "alphred.store.sqlite_reader",
+    "ArtifactRecord": "alphred.store.read_records",
+    "Candidate": "alphred.store.read_records",
+    "EventRecord": "alphred.store.read_records",
+    "MemoryRecord": "alphred.store.read_records",
+    "ProcessRecord": "alphred.store.read_records",
+    "RepositoryRecord": "alphred.store.read_records",
+    "RoutingRecord": "alphred.store.read_records",
+    "RunFileRecord": "alphred.store.read_records",
+    "RunSnapshot": "alphred.store.read_records",
+    "StepRecord": "alphred.store.read_records",
+    "TopologyEdge": "alphred.store.read_records",
+    "TopologyRecord": "alphred.store.read_records",
+    "WorkflowSource": "alphred.store.read_records",
+    "WorktreeRecord": "alphred.store.read_records",
 }
 
 __all__ = [

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alphred.store.enums import RunStatus, StepOutcome
-from alphred.store.records import RoutingRecord, RunSnapshot, StepRecord, WorkflowSource
+
+if TYPE_CHECKING:  # the records reading hands out: loaded on first use, off a run's start path (issue 29)
+    from alphred.store.read_records import RoutingRecord, RunSnapshot, StepRecord, WorkflowSource
 
 RUN_CONVERT: dict[str, Callable[[Any], Any]] = {
     "status": RunStatus,
@@ -47,6 +49,8 @@ def children_by_parent(pairs: Iterable[tuple[int, int]], parents: set[int]) -> d
 
 def step_record(m: Any, routes: Mapping[tuple[int, int], RoutingRecord]) -> StepRecord:
     """A step from a diagnostics row joined with its phase's ``node_key``, and the routing of its attempt."""
+    from alphred.store.read_records import StepRecord
+
     found = routes.get((m["run_node_id"], m["attempt"]))
     return StepRecord(
         phase=m["node_key"], attempt=m["attempt"], outcome=StepOutcome(m["outcome"]),
@@ -71,6 +75,8 @@ def _checks(details: Any) -> tuple[Mapping[str, Any], ...]:
 
 def run_snapshot(run_id: int, engine_state: Any, source_path: str | None, definition: Any) -> RunSnapshot:
     """A run's snapshot from its ``engine_state`` and its tree's ``source_path`` and ``definition``."""
+    from alphred.store.read_records import RunSnapshot
+
     state = engine_state or {}
     source = (definition or {}).get("source") or {}
     return RunSnapshot(
@@ -85,6 +91,8 @@ def run_snapshot(run_id: int, engine_state: Any, source_path: str | None, defini
 
 def workflow_source(tree_id: int, source_path: str | None, definition: Any) -> WorkflowSource:
     """The stored workflow file of a tree, from its ``source_path`` and ``definition``."""
+    from alphred.store.read_records import WorkflowSource
+
     source = (definition or {}).get("source") or {}
     return WorkflowSource(
         tree_id=tree_id, source_path=source_path, text=source.get("text"), files=dict(source.get("files") or {})

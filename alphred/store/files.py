@@ -11,28 +11,38 @@ row copies inside one transaction, so a save is atomic (the later completion win
 
 from __future__ import annotations
 
+import functools
 import importlib
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
-from alphred.store.records import MemoryRecord, RunFileRecord
 from alphred.store.rows import RowReader
 from alphred.store.schema import FILE_BLOBS, FILE_CHUNKS, MEMORIES, MEMORY_FILES, RUN_FILES, RUN_MEMORIES
+
+if TYPE_CHECKING:
+    from alphred.store.read_records import MemoryRecord, RunFileRecord
 
 CHUNK_BYTES = 1 << 20
 """The largest piece of a blob stored in one row."""
 
 AREAS = ("artifacts", "memory")
 
-_RUN_FILE = RowReader(RunFileRecord)
 _INSERT_OR_NOTHING = ("sqlite", "postgresql")
 """Dialects with ``INSERT ... ON CONFLICT DO NOTHING`` (their module is loaded on first use: a SQLite run
 never imports the PostgreSQL dialect)."""
+
+
+@functools.cache
+def _run_file() -> RowReader[RunFileRecord]:
+    """The reader of run files (their record is loaded on first use, off a run's start path: issue 29)."""
+    from alphred.store.read_records import RunFileRecord
+
+    return RowReader(RunFileRecord)
 
 
 def _insert_or_nothing(dialect: str) -> Any:
@@ -94,7 +104,7 @@ class FileOps:
         if area is not None:
             query = query.where(RUN_FILES.c.area == area)
         query = query.order_by(RUN_FILES.c.area, RUN_FILES.c.path)
-        return [_RUN_FILE(row) for row in self._conn.execute(query)]
+        return [_run_file()(row) for row in self._conn.execute(query)]
 
     def put_run_file(
         self, run_id: int, area: str, path: str, sha256: str, size: int, mode: int, mtime_ns: int | None
@@ -185,6 +195,8 @@ class FileOps:
 
     def memories(self, repository: str, name: str, tree_key: str | None = None) -> list[MemoryRecord]:
         """The memories called ``name`` in a repository (of one workflow, or of every one), with their files."""
+        from alphred.store.read_records import MemoryRecord
+
         query = select(MEMORIES).where(MEMORIES.c.repository == repository, MEMORIES.c.name == name)
         if tree_key is not None:
             query = query.where(MEMORIES.c.tree_key == tree_key)

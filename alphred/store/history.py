@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
 
 from alphred.store.assembly import routes_by_attempt, step_record
 from alphred.store.columns import utcnow
 from alphred.store.event_rows import insert_events
-from alphred.store.records import ArtifactRecord, EventRecord, EventRow, RoutingRecord, StepRecord
+from alphred.store.records import EventRow
 from alphred.store.rows import RowReader
 from alphred.store.runs import NODES, RunOps, inserted_id
 from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
+
+if TYPE_CHECKING:  # the records reading hands out: loaded on first use, off a run's start path (issue 29)
+    from alphred.store.read_records import ArtifactRecord, EventRecord, RoutingRecord, StepRecord
 
 EVENTS = RUN_NODE_STREAM_EVENTS
 ARTIFACTS = PHASE_ARTIFACTS
@@ -52,15 +56,34 @@ def content_sha256(text: str | None, data: Any) -> str:
     return digest.hexdigest()
 
 
-_EVENT = RowReader(EventRecord, rename={"run_id": "workflow_run_id"})  # the column's name in the table
-_ROUTING = RowReader(RoutingRecord)
-_ARTIFACT = RowReader(ArtifactRecord)  # from a row joined with its phase's key
-_BARE_ARTIFACT = RowReader(ArtifactRecord, given=("node_key",))
+@functools.cache
+def _event() -> RowReader[EventRecord]:
+    """The reader of events (their record is loaded on first use, off a run's start path: issue 29)."""
+    from alphred.store.read_records import EventRecord
+
+    return RowReader(EventRecord, rename={"run_id": "workflow_run_id"})  # the column's name in the table
+
+
+@functools.cache
+def _routing() -> RowReader[RoutingRecord]:
+    """The reader of routing choices."""
+    from alphred.store.read_records import RoutingRecord
+
+    return RowReader(RoutingRecord)
+
+
+@functools.cache
+def _artifacts() -> tuple[RowReader[ArtifactRecord], RowReader[ArtifactRecord]]:
+    """The readers of artifacts: from a row joined with its phase's key, and from a bare row."""
+    from alphred.store.read_records import ArtifactRecord
+
+    return RowReader(ArtifactRecord), RowReader(ArtifactRecord, given=("node_key",))
 
 
 def _artifact(row: Row[Any], node_key: str | None = None) -> ArtifactRecord:
     """An artifact from a row with its phase key (a joined column), or from a bare row and ``node_key``."""
-    return _ARTIFACT(row) if node_key is None else _BARE_ARTIFACT(row, node_key=node_key)
+    joined, bare = _artifacts()
+    return joined(row) if node_key is None else bare(row, node_key=node_key)
 
 
 class HistoryOps(RunOps):
@@ -91,7 +114,7 @@ class HistoryOps(RunOps):
             query = query.where(NODES.c.node_key == node_key)
         if limit is not None:
             query = query.limit(limit)
-        return [_EVENT(row) for row in self._conn.execute(query)]
+        return [_event()(row) for row in self._conn.execute(query)]
 
     def latest_events(self, run_id: int, limit: int) -> list[EventRecord]:
         """The run's newest ``limit`` events, oldest first (one indexed read, whatever the run's size)."""
@@ -128,6 +151,8 @@ class HistoryOps(RunOps):
             "sha256": content_sha256(text, data),
             "created_at": utcnow(),
         }
+        from alphred.store.read_records import ArtifactRecord
+
         artifact_id = inserted_id(self._conn.execute(_INSERT_ARTIFACT, values))
         return ArtifactRecord(id=artifact_id, node_key=node_key, **values)
 
@@ -222,7 +247,7 @@ class HistoryOps(RunOps):
             .where(ROUTING.c.run_id == run_id)
             .order_by(ROUTING.c.id)
         )
-        return [_ROUTING(row) for row in self._conn.execute(query)]
+        return [_routing()(row) for row in self._conn.execute(query)]
 
     def add_diagnostic(
         self,
@@ -292,4 +317,4 @@ class HistoryOps(RunOps):
             .where(ROUTING.c.run_id == run_id, which)
             .order_by(ROUTING.c.id)
         )
-        return [_ROUTING(row) for row in self._conn.execute(query)]
+        return [_routing()(row) for row in self._conn.execute(query)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 import socket
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -59,7 +58,8 @@ class LeaseOwner:
     def current(cls) -> LeaseOwner:
         """An owner id for this process (a fresh random token each call)."""
         pid = os.getpid()
-        return cls(socket.gethostname(), pid, _start_time(pid), secrets.token_hex(4))
+        token = os.urandom(4).hex()  # what ``secrets.token_hex(4)`` returns, without importing ``secrets`` (issue 29)
+        return cls(socket.gethostname(), pid, _start_time(pid), token)
 
     @classmethod
     def parse(cls, text: str) -> LeaseOwner | None:

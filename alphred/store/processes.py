@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
-from alphred.store.records import ProcessRecord
 from alphred.store.schema import RUN_PROCESSES
+
+if TYPE_CHECKING:
+    from alphred.store.read_records import ProcessRecord
 
 PROCESSES = RUN_PROCESSES
 _ADD = insert(PROCESSES)  # built once: a command phase writes one row per process group (its values as parameters)
@@ -28,6 +32,8 @@ class ProcessOps:
 
     def processes(self, run_id: int) -> list[ProcessRecord]:
         """The process groups recorded for the run, oldest first."""
+        from alphred.store.read_records import ProcessRecord
+
         query = select(PROCESSES).where(PROCESSES.c.run_id == run_id).order_by(PROCESSES.c.id)
         return [
             ProcessRecord(row.node_key, row.attempt, row.host, row.pgid, row.started)

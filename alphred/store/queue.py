@@ -10,9 +10,10 @@ even look at the same row), and so is waking idle workers (``notify_workers``: P
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Select, and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
@@ -21,8 +22,10 @@ from alphred.store import schema
 from alphred.store.assembly import worker_object
 from alphred.store.columns import utcnow
 from alphred.store.enums import RunStatus
-from alphred.store.records import Candidate
 from alphred.store.rows import RowReader, column_fields
+
+if TYPE_CHECKING:
+    from alphred.store.read_records import Candidate
 
 RUNS = schema.WORKFLOW_RUNS
 WORKERS = schema.WORKERS
@@ -68,8 +71,16 @@ def _claimable(now: datetime, host: str, woken_by: datetime | None = None) -> An
 
 
 TREES = schema.WORKFLOW_TREES
-_COLUMNS = (*(RUNS.c[name] for name in column_fields(Candidate, without=("tree_key",))), TREES.c.tree_key)
-_CANDIDATE = RowReader(Candidate, convert={"requires": lambda value: tuple(value or ()), "queued": bool})
+
+
+@functools.cache
+def _candidates() -> tuple[tuple[Any, ...], RowReader[Candidate]]:
+    """The columns a candidate is read from and its reader (the record is loaded on first use, off a run's start
+    path: issue 29)."""
+    from alphred.store.read_records import Candidate
+
+    columns = (*(RUNS.c[name] for name in column_fields(Candidate, without=("tree_key",))), TREES.c.tree_key)
+    return columns, RowReader(Candidate, convert={"requires": lambda value: tuple(value or ()), "queued": bool})
 
 
 class QueueOps:
@@ -81,14 +92,15 @@ class QueueOps:
         """Up to ``limit`` runs a worker on ``host`` may claim, highest priority first, then oldest
         (``now``: the moment a usage limit's ``wake_at`` is compared with)."""
         waiting, free = _claimable(utcnow(), host, now)
+        columns, candidate = _candidates()
         query = (
-            select(*_COLUMNS)
+            select(*columns)
             .join(TREES, TREES.c.id == RUNS.c.tree_id)
             .where(waiting, free)
             .order_by(RUNS.c.priority.desc(), RUNS.c.id)
             .limit(limit)
         )
-        return [_CANDIDATE(r) for r in self._conn.execute(query)]
+        return [candidate(r) for r in self._conn.execute(query)]
 
     def claim_run(
         self,

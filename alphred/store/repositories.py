@@ -7,19 +7,30 @@ transaction (``store.transaction()``/``store.reading()``), or alone through the 
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from alphred.errors import RepositoryExistsError, RepositoryRegistryError
-from alphred.store.records import RepositoryRecord, check_repository_name
+from alphred.store.records import check_repository_name
 from alphred.store.rows import RowReader
 from alphred.store.schema import REPOSITORIES
 
+if TYPE_CHECKING:
+    from alphred.store.read_records import RepositoryRecord
+
 CLONE_STATUSES = ("pending", "cloning", "cloned", "failed")
-_REPOSITORY = RowReader(RepositoryRecord)
+
+
+@functools.cache
+def _repository() -> RowReader[RepositoryRecord]:
+    """The reader of registered repositories (their record is loaded on first use, off a run's start path)."""
+    from alphred.store.read_records import RepositoryRecord
+
+    return RowReader(RepositoryRecord)
 
 
 class RepositoryOps:
@@ -60,18 +71,18 @@ class RepositoryOps:
     def get_repository(self, name: str) -> RepositoryRecord | None:
         """The repository registered as ``name``, or None."""
         row = self._conn.execute(select(REPOSITORIES).where(REPOSITORIES.c.name == name)).first()
-        return None if row is None else _REPOSITORY(row)
+        return None if row is None else _repository()(row)
 
     def find_repository_by_path(self, path: str) -> RepositoryRecord | None:
         """The repository whose local path is ``path`` (the first registered), or None."""
         query = select(REPOSITORIES).where(REPOSITORIES.c.path == path).order_by(REPOSITORIES.c.id)
         row = self._conn.execute(query).first()
-        return None if row is None else _REPOSITORY(row)
+        return None if row is None else _repository()(row)
 
     def list_repositories(self) -> list[RepositoryRecord]:
         """Every registered repository, by name."""
         query = select(REPOSITORIES).order_by(REPOSITORIES.c.name)
-        return [_REPOSITORY(row) for row in self._conn.execute(query)]
+        return [_repository()(row) for row in self._conn.execute(query)]
 
     def remove_repository(self, name: str) -> RepositoryRecord | None:
         """Unregister ``name`` (its files, and any clone, stay); the removed record, or None if unknown."""

@@ -4,6 +4,7 @@ the pause/cancel flags, and the runs that still have a worktree."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
@@ -11,7 +12,9 @@ from sqlalchemy.engine import Connection
 from alphred.errors import UnknownRunError
 from alphred.store import schema
 from alphred.store.assembly import run_snapshot
-from alphred.store.records import RunSnapshot, WorktreeRecord
+
+if TYPE_CHECKING:  # the records reading hands out: loaded on first use, off a run's start path (issue 29)
+    from alphred.store.read_records import RunSnapshot, WorktreeRecord
 
 RUNS = schema.WORKFLOW_RUNS
 TREES = schema.WORKFLOW_TREES
@@ -43,6 +46,8 @@ class SnapshotOps:
 
     def runs_with_worktrees(self, statuses: Iterable[str]) -> list[WorktreeRecord]:
         """Runs in ``statuses`` whose worktree path is still recorded, oldest first."""
+        from alphred.store.read_records import WorktreeRecord
+
         query = (
             select(
                 RUNS.c.id,

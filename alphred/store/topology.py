@@ -14,9 +14,9 @@ from sqlalchemy.engine import Connection
 
 from alphred.store import schema
 from alphred.store.assembly import workflow_source
-from alphred.store.records import TopologyEdge, TopologyRecord, WorkflowSource
 
 if TYPE_CHECKING:
+    from alphred.store.read_records import TopologyRecord, WorkflowSource
     from alphred.workflow.model import Workflow
 
 TREES = schema.WORKFLOW_TREES
@@ -62,6 +62,8 @@ class TopologyOps:
 
     def tree_topology(self, tree_id: int) -> TopologyRecord:
         """Tree ``tree_id``'s phases in file order, its start phase and its transitions (by source, priority)."""
+        from alphred.store.read_records import TopologyEdge, TopologyRecord
+
         nodes = self._conn.execute(
             select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.node_type)
             .where(TREE_NODES.c.tree_id == tree_id)
