@@ -56,6 +56,8 @@ OFF_THE_START_PATH = (
     "alphred.views.pull_request",  # the pull request's words: when one is opened
     "alphred.views.branch_status",  # the closing block: the run's end
     "alphred.views.status",  # the status object: the run's end
+    "alphred.store.read_records",  # the records reading, resuming, the queue, files and the registry hand out
+    "difflib",  # a did-you-mean for a misspelt key or a guard's missing key: errors and explanations only
     "alphred.scm",
     "sqlalchemy.dialects.postgresql",
 )
@@ -166,6 +168,37 @@ def test_run_git_without_git_is_a_git_error(repo: Path, tmp_path: Path) -> None:
     with pytest.raises(GitError, match="git is not installed or not on PATH"):
         run_git(["status"], repo, env)
     assert os.environ.get("PATH") != str(tmp_path)  # the process's own PATH is left alone
+
+
+def test_the_read_records_load_on_first_use_from_every_name_they_had() -> None:
+    """``store/read_records.py`` is off the start path, yet its records are still what ``alphred.store`` and
+    ``alphred.store.records`` give, and an unknown name is still an ``AttributeError``."""
+    probe = (
+        "import sys\n"
+        "import alphred.store, alphred.store.records, alphred.store.sql_store\n"
+        "print('alphred.store.read_records' in sys.modules)\n"
+        "from alphred.store import StepRecord\n"
+        "from alphred.store.records import Candidate, RepositoryRecord\n"
+        "from alphred.store import read_records\n"
+        "print(StepRecord is read_records.StepRecord, Candidate is read_records.Candidate,"
+        " RepositoryRecord is read_records.RepositoryRecord, alphred.store.records.EventRecord is read_records.EventRecord)\n"
+        "try:\n"
+        "    alphred.store.records.NoSuchRecord\n"
+        "except AttributeError as error:\n"
+        "    print(type(error).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True", "True", "True", "AttributeError"]
+
+
+def test_a_lease_owners_token_is_eight_hex_digits_and_fresh_each_time() -> None:
+    """``LeaseOwner.current`` draws its token from ``os.urandom`` (as ``secrets.token_hex(4)`` did)."""
+    from alphred.store.owners import LeaseOwner
+
+    tokens = {LeaseOwner.current().token for _ in range(20)}
+    assert len(tokens) > 1
+    assert all(len(token) == 8 and int(token, 16) >= 0 for token in tokens)
 
 
 def test_the_collector_is_paused_for_the_start_and_restored_after() -> None:
