@@ -8,7 +8,8 @@ The store's public face is three modules; everything else in ``alphred/store/`` 
   the URL helpers ``check_database_url``/``display_url``/``absolute_database_url``, and re-exports of
   the two modules below.
 - ``alphred.store.records``: the frozen records the store hands out (``RunRecord``, ``RunSnapshot``,
-  ``RepositoryRecord``, ``Candidate``, ...) and takes in (``EventRow``).
+  ``RepositoryRecord``, ``Candidate``, ...) and takes in (``EventRow``); those a run's start does not use are
+  defined in ``alphred.store.read_records`` and loaded on first use (here too).
 - ``alphred.store.enums``: the stored statuses and kinds (shared with the engine).
 - ``alphred.store.owners``: lease owners (``host:pid:start:token``) and whether they are alive.
 
