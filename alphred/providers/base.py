@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:
     import asyncio  # only named in a type: importing the provider contract starts no event loop machinery
 
+    from alphred.workflow.options import McpServer, SandboxPolicy, ToolPolicy
+
 from alphred.engine.provider_events import EventType as EventType  # defined below providers and store
-from alphred.workflow.model import McpServer, SandboxPolicy, ToolPolicy
 
 
 @dataclass(frozen=True)

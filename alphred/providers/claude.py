@@ -42,7 +42,8 @@ from alphred.providers.claude_errors import (
 from alphred.providers.claude_events import LOGIN_FIX, ClaudeEventMapper, sdk_types
 from alphred.providers.contract import answer_schema, compose_prompt
 from alphred.providers.mcp_client import expand
-from alphred.workflow.model import MCP_PREFIX, ToolPolicy
+from alphred.workflow.model import MCP_PREFIX
+from alphred.workflow.options import ToolPolicy
 
 ENV_CLI = "ALPHRED_CLAUDE_CLI"
 DEFAULT_PERMISSION_MODE = "bypassPermissions"

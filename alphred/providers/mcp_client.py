@@ -34,7 +34,8 @@ from urllib.parse import urlsplit
 from alphred.errors import InternalProviderError, InvalidRequestError, ProviderError, install_hint
 from alphred.providers import groups
 from alphred.providers.openai_errors import MCP_MISSING, MCP_SERVER_FAILED
-from alphred.workflow.model import MCP_PREFIX, McpServer, ToolPolicy
+from alphred.workflow.model import MCP_PREFIX
+from alphred.workflow.options import McpServer, ToolPolicy
 
 START_TIMEOUT = 60.0  # seconds for a server to start and answer initialize and tools/list
 STDERR_LINES = 40

@@ -23,7 +23,7 @@ from typing import Any
 
 from alphred.providers import groups
 from alphred.providers.contract import report_parameters
-from alphred.workflow.model import ToolPolicy
+from alphred.workflow.options import ToolPolicy
 
 OUTPUT_CAP = 30_000
 DEFAULT_SHELL_TIMEOUT = 120.0

@@ -30,8 +30,10 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alphred.workflow import SandboxPolicy
+if TYPE_CHECKING:
+    from alphred.workflow.options import SandboxPolicy
 
 ENV_BWRAP = "ALPHRED_BWRAP"
 PROBE_SECONDS = 10.0

@@ -1,4 +1,13 @@
-"""Workflow files: YAML text -> validated, frozen ``Workflow`` model (pure; no I/O beyond reading files)."""
+"""Workflow files: YAML text -> validated, frozen ``Workflow`` model (pure; no I/O beyond reading files).
+
+The types of the optional blocks (``InputSpec``, ``PullRequestSpec``, ``SandboxPolicy``, ``ToolPolicy``,
+``McpServer``) are loaded when first asked for (``options.py``; issue 29).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from alphred.workflow.fields import parse_duration
 from alphred.workflow.load import check_workflow, load_workflow
@@ -7,18 +16,18 @@ from alphred.workflow.model import (
     DEFAULT_CI_TIMEOUT,
     END,
     FAIL,
-    InputSpec,
     Limits,
-    McpServer,
     Phase,
     PhaseType,
-    PullRequestSpec,
-    SandboxPolicy,
     SourcePos,
-    ToolPolicy,
     Transition,
     Workflow,
 )
+
+if TYPE_CHECKING:
+    from alphred.workflow.options import InputSpec, McpServer, PullRequestSpec, SandboxPolicy, ToolPolicy
+
+_OPTIONS = frozenset(("InputSpec", "McpServer", "PullRequestSpec", "SandboxPolicy", "ToolPolicy"))
 
 __all__ = [
     "DEFAULT_CI_POLL",
@@ -40,3 +49,12 @@ __all__ = [
     "load_workflow",
     "parse_duration",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The optional blocks' types of ``options.py``, loaded when first asked for."""
+    if name not in _OPTIONS:
+        raise AttributeError(f"module 'alphred.workflow' has no attribute {name!r}")
+    value = getattr(importlib.import_module("alphred.workflow.options"), name)
+    globals()[name] = value
+    return value

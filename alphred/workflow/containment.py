@@ -10,13 +10,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from alphred.workflow import fields as f
-from alphred.workflow.model import SandboxPolicy
 from alphred.workflow.yaml_source import Collector, is_null, known_keys, scalar_value
+
+if TYPE_CHECKING:
+    from alphred.workflow.options import SandboxPolicy
 
 SANDBOX_KEYS = ("network",)
 GIT_KEYS = ("hooks",)
@@ -66,6 +68,8 @@ def enforces(keys: object, capability: str) -> bool:
 
 def read_sandbox(node: yaml.Node, out: Collector) -> SandboxPolicy | None:
     """``sandbox:`` as a policy; None for ``false``/``null`` (no sandbox)."""
+    from alphred.workflow.options import SandboxPolicy  # here: a file without ``sandbox:`` never needs it
+
     if isinstance(node, yaml.ScalarNode):
         value = scalar_value(node)
         if is_null(node) or value is False:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -28,9 +29,7 @@ from alphred.workflow.model import (
     DEFAULT_MAX_STALLS,
     DEFAULT_MAX_STEPS,
     DEFAULT_MAX_WAIT,
-    InputSpec,
     Limits,
-    PullRequestSpec,
     SourcePos,
     Workflow,
 )
@@ -47,6 +46,9 @@ from alphred.workflow.yaml_source import (
     mapping_items,
     scalar_value,
 )
+
+if TYPE_CHECKING:
+    from alphred.workflow.options import InputSpec, PullRequestSpec
 
 WORKFLOW_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 MEMORY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -185,6 +187,8 @@ def _memory(node: yaml.Node, out: Collector) -> str | None:
 
 
 def _inputs(reading: Reading, node: yaml.Node) -> tuple[InputSpec, ...]:
+    from alphred.workflow.options import InputSpec  # here: a file without ``inputs:`` never needs it
+
     out = reading.out
     if not isinstance(node, yaml.MappingNode):
         out.error(node, "'inputs' must be a mapping of input names")
@@ -258,6 +262,8 @@ def _limits(reading: Reading, node: yaml.Node) -> Limits:
 
 
 def _pull_request(reading: Reading, node: yaml.Node) -> tuple[PullRequestSpec | None, Template | None, Expr | None]:
+    from alphred.workflow.options import PullRequestSpec  # here: a file without ``pull_request:`` never needs it
+
     out = reading.out
     fields = reading.known_keys(node, PULL_REQUEST_KEYS, "pull_request")
     title = f.read_str(fields["title"], "title", out) if "title" in fields else None

@@ -6,10 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alphred.guards import Expr
 from alphred.guards.templates import Template
+
+if TYPE_CHECKING:  # the optional blocks' types: loaded where a file uses one (``options.py``, issue 29)
+    from alphred.workflow.options import Fallback, InputSpec, McpServer, PullRequestSpec, SandboxPolicy, ToolPolicy
 
 END = "$end"
 FAIL = "$fail"
@@ -82,16 +85,6 @@ class Transition:
 
 
 @dataclass(frozen=True)
-class InputSpec:
-    """A declared run parameter."""
-
-    name: str
-    required: bool = False
-    default: str | None = None
-    description: str | None = None
-
-
-@dataclass(frozen=True)
 class Limits:
     """Run-wide hard caps."""
 
@@ -104,19 +97,6 @@ class Limits:
     max_artifact_bytes: int = DEFAULT_MAX_ARTIFACT_BYTES  # a run's $ALPHRED_ARTIFACTS (and $ALPHRED_MEMORY)
     max_items: int = DEFAULT_MAX_ITEMS  # the longest list a for_each may fan out over (SPEC §13)
     timeout: float | None = None  # run-wide wall clock in seconds from the run's stored start (reason timeout)
-
-
-@dataclass(frozen=True)
-class PullRequestSpec:
-    """The ``pull_request:`` block: what to open when the run completes."""
-
-    title: str | None = None
-    body_from: str | None = None
-    draft: bool = False
-    base: str | None = None
-    provider: str | None = None  # "github" | "azure"; None: chosen from the remote URL
-    when: str | None = None  # a guard over the final state: the end-of-run PR is opened only when it holds
-    required: bool = False  # a run with nothing to deliver fails instead of completing without a PR
 
 
 class CheckKind(StrEnum):
@@ -150,72 +130,7 @@ class Check:
         return f"{self.kind.value}: {', '.join(listed)}"
 
 
-@dataclass(frozen=True)
-class SandboxPolicy:
-    """A phase's ``sandbox:`` (SPEC §14): its processes run confined; ``network`` lets them reach the network."""
-
-    network: bool = False
-
-
 MCP_PREFIX = "mcp__"
-
-
-@dataclass(frozen=True)
-class ToolPolicy:
-    """A phase's ``tools:`` (SPEC §14): ``allow`` (None: no allow-list) and ``deny``, tool names or patterns;
-    an MCP tool is named ``mcp__<server>__<tool>``."""
-
-    allow: tuple[str, ...] | None = None
-    deny: tuple[str, ...] = ()
-
-    def permits(self, name: str) -> bool:
-        """Whether a tool of this exact name may be used (patterns such as ``Bash(pytest:*)`` match the
-        calls their provider checks, not the bare name; ``mcp__server`` stands for all of its tools)."""
-        if any(_names(entry, name) for entry in self.deny):
-            return False
-        return self.allow is None or any(_names(entry, name) for entry in self.allow)
-
-
-def _names(entry: str, name: str) -> bool:
-    if entry == name:
-        return True
-    return entry.startswith(MCP_PREFIX) and entry.count("__") == 1 and name.startswith(entry + "__")
-
-
-@dataclass(frozen=True)
-class McpServer:
-    """One entry of a phase's ``mcp:`` (SPEC §14): a stdio server (``command``, ``args``, ``cwd`` inside the
-    worktree) or a streamable-HTTP one (``url``, ``headers``); ``env`` names the variables (secrets) given to
-    this server only, resolved at run time; a header value may use ``${NAME}`` of one of them."""
-
-    name: str
-    command: str | None = None
-    args: tuple[str, ...] = ()
-    env: tuple[str, ...] = ()
-    cwd: str | None = None
-    url: str | None = None
-    headers: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def transport(self) -> str:
-        """``stdio`` or ``http``."""
-        return "http" if self.url is not None else "stdio"
-
-    def describe(self) -> str:
-        """One line: what runs (or where it is), and the variables it gets (names only)."""
-        what = self.url if self.url is not None else " ".join([self.command or "", *self.args])
-        env = f" (env: {', '.join(self.env)})" if self.env else ""
-        return f"{self.name}: {self.transport} {what}{env}"
-
-
-@dataclass(frozen=True)
-class Fallback:
-    """One provider of an agent phase's ``fallback:`` list (SPEC §15): its model and its own provider keys,
-    with the phase's keys that this provider knows (the others are dropped for it)."""
-
-    provider: str
-    model: str | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -452,3 +367,17 @@ def _region(workflow: Workflow, head: str, joins: list[str], ends: list[tuple[st
                 seen.add(target)
                 todo.append(target)
     return frozenset(seen)
+
+
+_OPTIONS = frozenset(("Fallback", "InputSpec", "McpServer", "PullRequestSpec", "SandboxPolicy", "ToolPolicy"))
+
+
+def __getattr__(name: str) -> Any:
+    """The optional blocks' types of ``options.py``, loaded when first asked for (``from ... model import``)."""
+    if name not in _OPTIONS:
+        raise AttributeError(f"module 'alphred.workflow.model' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module("alphred.workflow.options"), name)
+    globals()[name] = value
+    return value

@@ -7,7 +7,7 @@ An agent phase's provider-specific keys are the ones its provider declares in th
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -27,11 +27,8 @@ from alphred.workflow.model import (
     DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_VISITS,
     JOIN_MODES,
-    Fallback,
-    McpServer,
     Phase,
     PhaseType,
-    ToolPolicy,
     Workflow,
 )
 from alphred.workflow.output import read_output, with_decision
@@ -40,6 +37,9 @@ from alphred.workflow.reading import Reading
 from alphred.workflow.tooling import ALIASES, check_tooling, read_aliases, read_mcp, read_tools
 from alphred.workflow.transitions import read_transitions
 from alphred.workflow.yaml_source import did_you_mean, is_null, mapping_items, pos, scalar_value
+
+if TYPE_CHECKING:
+    from alphred.workflow.options import Fallback, McpServer, ToolPolicy
 
 PHASE_KEY = re.compile(r"^[a-z_][a-z0-9_]{0,63}$")
 DECISION = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -281,6 +281,8 @@ def _fallbacks(
     check sees the phase's common keys (``mcp:``, ``tools:``, ``output:``), the keys it inherits and its own,
     so that what the fallback cannot do (a codex MCP header) is refused here, not when it runs.
     """
+    from alphred.workflow.options import Fallback  # here: a phase without ``fallback:`` never needs it
+
     out = reading.out
     whole, primary, sandbox = phase
     if not isinstance(node, yaml.SequenceNode) or not node.value:

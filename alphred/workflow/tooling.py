@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from alphred.workflow import fields as f
 from alphred.workflow.containment import VARIABLE_NAME, enforces
-from alphred.workflow.model import MCP_PREFIX, McpServer, ToolPolicy
+from alphred.workflow.model import MCP_PREFIX
 from alphred.workflow.yaml_source import Collector, did_you_mean, known_keys, mapping_items
+
+if TYPE_CHECKING:
+    from alphred.workflow.options import McpServer, ToolPolicy
 
 TOOLS_KEYS = ("allow", "deny")
 MCP_KEYS = ("command", "args", "env", "cwd", "url", "headers")
@@ -73,6 +76,8 @@ MCP_SCHEMA: dict[str, Any] = {
 
 def read_tools(node: yaml.Node, out: Collector) -> ToolPolicy:
     """``tools: {allow?, deny?}``."""
+    from alphred.workflow.options import ToolPolicy  # here: a file without ``tools:`` never needs it
+
     fields = known_keys(node, TOOLS_KEYS, "'tools'", out)
     allow = _names(fields["allow"], "tools.allow", out) if "allow" in fields else None
     deny = _names(fields["deny"], "tools.deny", out) if "deny" in fields else ()
@@ -81,6 +86,8 @@ def read_tools(node: yaml.Node, out: Collector) -> ToolPolicy:
 
 def read_aliases(fields: Mapping[str, yaml.Node], phase: str, out: Collector) -> ToolPolicy | None:
     """The old claude keys ``allowed_tools``/``disallowed_tools`` as a policy (warned: deprecated), or None."""
+    from alphred.workflow.options import ToolPolicy
+
     given = {alias: fields[alias] for alias in ALIASES if alias in fields}
     if not given:
         return None
@@ -126,6 +133,8 @@ def read_mcp(node: yaml.Node, out: Collector) -> tuple[McpServer, ...]:
 
 
 def _server(name: str, name_node: yaml.Node, node: yaml.Node, out: Collector) -> McpServer | None:
+    from alphred.workflow.options import McpServer  # here: a file without ``mcp:`` never needs it
+
     fields = known_keys(node, MCP_KEYS, f"MCP server '{name}'", out)
     if not isinstance(node, yaml.MappingNode):
         return None

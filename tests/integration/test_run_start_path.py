@@ -57,6 +57,7 @@ OFF_THE_START_PATH = (
     "alphred.views.branch_status",  # the closing block: the run's end
     "alphred.views.status",  # the status object: the run's end
     "alphred.store.read_records",  # the records reading, resuming, the queue, files and the registry hand out
+    "alphred.workflow.options",  # inputs:, pull_request:, sandbox:, tools:, mcp:, fallback: where a file has them
     "difflib",  # a did-you-mean for a misspelt key or a guard's missing key: errors and explanations only
     "alphred.scm",
     "sqlalchemy.dialects.postgresql",
@@ -190,6 +191,28 @@ def test_the_read_records_load_on_first_use_from_every_name_they_had() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "True", "True", "True", "AttributeError"]
+
+
+def test_the_optional_blocks_types_load_on_first_use_from_every_name_they_had() -> None:
+    """``workflow/options.py`` loads only for a file that uses one of its blocks; its types are still what
+    ``alphred.workflow`` and ``alphred.workflow.model`` give."""
+    probe = (
+        "import sys\n"
+        "from alphred.providers import default_registry\n"
+        "from alphred.workflow import load_workflow\n"
+        "plain = 'alphred: 1\\nkey: w\\nphases:\\n  a: {type: command, run: echo}\\n'\n"
+        "load_workflow('w.yaml', plain, providers=default_registry())\n"
+        "print('alphred.workflow.options' in sys.modules)\n"
+        "rich = plain + 'inputs: {x: {default: y}}\\n'\n"
+        "wf = load_workflow('w.yaml', rich, providers=default_registry())\n"
+        "import alphred.workflow, alphred.workflow.model\n"
+        "from alphred.workflow import options\n"
+        "print(type(wf.inputs[0]) is options.InputSpec is alphred.workflow.InputSpec,"
+        " alphred.workflow.model.ToolPolicy is options.ToolPolicy, wf.inputs[0].default)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True", "y"]
 
 
 def test_a_lease_owners_token_is_eight_hex_digits_and_fresh_each_time() -> None:
