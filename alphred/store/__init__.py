@@ -23,9 +23,9 @@ first use (``from alphred.store import SqlRunStore``), so ``import alphred.store
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from alphred.lazy import forwarded
 from alphred.store.enums import EventType, NodeStatus, NodeType, RunStatus, StepOutcome, TargetKind
 from alphred.store.moves import (
     NODE_TRANSITIONS,
@@ -33,7 +33,7 @@ from alphred.store.moves import (
     check_node_transition,
     check_run_transition,
 )
-from alphred.store.records import EventRow, NodeRecord, RunRecord, check_repository_name
+from alphred.store.records import READ_RECORDS, EventRow, NodeRecord, RunRecord, check_repository_name
 
 if TYPE_CHECKING:
     from alphred.store.connect import absolute_database_url, check_database_url, display_url
@@ -67,20 +67,7 @@ _LAZY = {
     "check_database_url": "alphred.store.connect",
     "display_url": "alphred.store.connect",
     "open_reader": "alphred.store.sqlite_reader",
-    "ArtifactRecord": "alphred.store.read_records",
-    "Candidate": "alphred.store.read_records",
-    "EventRecord": "alphred.store.read_records",
-    "MemoryRecord": "alphred.store.read_records",
-    "ProcessRecord": "alphred.store.read_records",
-    "RepositoryRecord": "alphred.store.read_records",
-    "RoutingRecord": "alphred.store.read_records",
-    "RunFileRecord": "alphred.store.read_records",
-    "RunSnapshot": "alphred.store.read_records",
-    "StepRecord": "alphred.store.read_records",
-    "TopologyEdge": "alphred.store.read_records",
-    "TopologyRecord": "alphred.store.read_records",
-    "WorkflowSource": "alphred.store.read_records",
-    "WorktreeRecord": "alphred.store.read_records",
+    **dict.fromkeys(READ_RECORDS, "alphred.store.read_records"),
 }
 
 __all__ = [
@@ -125,9 +112,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'alphred.store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    """What needs SQLAlchemy and the records of ``read_records.py``, loaded when first asked for."""
+    return forwarded(globals(), name, _LAZY)

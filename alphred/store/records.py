@@ -16,28 +16,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from alphred.errors import RepositoryRegistryError
+from alphred.lazy import forwarded
 from alphred.store.enums import NodeStatus, RunStatus
-
-if TYPE_CHECKING:
-    from alphred.store.read_records import (
-        ArtifactRecord,
-        Candidate,
-        EventRecord,
-        MemoryRecord,
-        ProcessRecord,
-        RepositoryRecord,
-        RoutingRecord,
-        RunFileRecord,
-        RunSnapshot,
-        StepRecord,
-        TopologyEdge,
-        TopologyRecord,
-        WorkflowSource,
-        WorktreeRecord,
-    )
 
 
 @dataclass(frozen=True)
@@ -139,54 +122,28 @@ def check_repository_name(name: str) -> str:
     return name
 
 
-__all__ = [
-    "NAME_PATTERN",
+READ_RECORDS = (
     "ArtifactRecord",
     "Candidate",
     "EventRecord",
-    "EventRow",
     "MemoryRecord",
-    "NodeRecord",
     "ProcessRecord",
     "RepositoryRecord",
     "RoutingRecord",
     "RunFileRecord",
-    "RunRecord",
     "RunSnapshot",
     "StepRecord",
     "TopologyEdge",
     "TopologyRecord",
     "WorkflowSource",
     "WorktreeRecord",
-    "check_repository_name",
-]
-
-_READ_RECORDS = frozenset(
-    (
-        "ArtifactRecord",
-        "Candidate",
-        "EventRecord",
-        "MemoryRecord",
-        "ProcessRecord",
-        "RepositoryRecord",
-        "RoutingRecord",
-        "RunFileRecord",
-        "RunSnapshot",
-        "StepRecord",
-        "TopologyEdge",
-        "TopologyRecord",
-        "WorkflowSource",
-        "WorktreeRecord",
-    )
 )
+"""The records defined in ``read_records.py`` (loaded on first use) that this module and ``alphred.store`` give."""
 
 
 def __getattr__(name: str) -> Any:
-    """The records of ``read_records``, loaded when first asked for (``from alphred.store.records import ...``)."""
-    if name not in _READ_RECORDS:
-        raise AttributeError(f"module 'alphred.store.records' has no attribute {name!r}")
-    import importlib
+    """The records of ``read_records.py``, loaded when first asked for."""
+    return forwarded(globals(), name, _FORWARDED)
 
-    value = getattr(importlib.import_module("alphred.store.read_records"), name)
-    globals()[name] = value
-    return value
+
+_FORWARDED = dict.fromkeys(READ_RECORDS, "alphred.store.read_records")

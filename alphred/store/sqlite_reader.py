@@ -34,16 +34,15 @@ from alphred.store.assembly import (
 )
 from alphred.store.db_errors import translate_error
 from alphred.store.enums import NodeStatus
-from alphred.store.records import (
+from alphred.store.read_records import (
     EventRecord,
-    NodeRecord,
     RoutingRecord,
     RunFileRecord,
-    RunRecord,
     RunSnapshot,
     StepRecord,
     WorkflowSource,
 )
+from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.rows import RowReader, column_fields
 
 BUSY_TIMEOUT_ENV = "ALPHRED_DB_BUSY_TIMEOUT"

@@ -6,9 +6,9 @@ The types of the optional blocks (``InputSpec``, ``PullRequestSpec``, ``SandboxP
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from alphred.lazy import forwarded
 from alphred.workflow.fields import parse_duration
 from alphred.workflow.load import check_workflow, load_workflow
 from alphred.workflow.model import (
@@ -27,7 +27,9 @@ from alphred.workflow.model import (
 if TYPE_CHECKING:
     from alphred.workflow.options import InputSpec, McpServer, PullRequestSpec, SandboxPolicy, ToolPolicy
 
-_OPTIONS = frozenset(("InputSpec", "McpServer", "PullRequestSpec", "SandboxPolicy", "ToolPolicy"))
+_OPTIONS = dict.fromkeys(
+    ("InputSpec", "McpServer", "PullRequestSpec", "SandboxPolicy", "ToolPolicy"), "alphred.workflow.options"
+)
 
 __all__ = [
     "DEFAULT_CI_POLL",
@@ -53,8 +55,4 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """The optional blocks' types of ``options.py``, loaded when first asked for."""
-    if name not in _OPTIONS:
-        raise AttributeError(f"module 'alphred.workflow' has no attribute {name!r}")
-    value = getattr(importlib.import_module("alphred.workflow.options"), name)
-    globals()[name] = value
-    return value
+    return forwarded(globals(), name, _OPTIONS)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.guards import Expr
 from alphred.guards.templates import Template
+from alphred.lazy import forwarded
 
 if TYPE_CHECKING:  # the optional blocks' types: loaded where a file uses one (``options.py``, issue 29)
     from alphred.workflow.options import Fallback, InputSpec, McpServer, PullRequestSpec, SandboxPolicy, ToolPolicy
@@ -369,15 +370,11 @@ def _region(workflow: Workflow, head: str, joins: list[str], ends: list[tuple[st
     return frozenset(seen)
 
 
-_OPTIONS = frozenset(("Fallback", "InputSpec", "McpServer", "PullRequestSpec", "SandboxPolicy", "ToolPolicy"))
+_OPTIONS = dict.fromkeys(
+    ("Fallback", "InputSpec", "McpServer", "PullRequestSpec", "SandboxPolicy", "ToolPolicy"), "alphred.workflow.options"
+)
 
 
 def __getattr__(name: str) -> Any:
     """The optional blocks' types of ``options.py``, loaded when first asked for (``from ... model import``)."""
-    if name not in _OPTIONS:
-        raise AttributeError(f"module 'alphred.workflow.model' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module("alphred.workflow.options"), name)
-    globals()[name] = value
-    return value
+    return forwarded(globals(), name, _OPTIONS)
