@@ -84,10 +84,10 @@ def look_once(ctx: PhaseContext, phase: Phase, state: RunState) -> tuple[dict[st
     for index, check in enumerate(look.failed[:MAX_FAILED]):
         tail = failed_log_tail(root, url, ctx.environ, check) if index < MAX_LOGS and provider != "azure" else ""
         failed.append({"name": check.name, "url": check.url, "log_tail": ctx.redactor.redact(tail)})
-    state = "timeout" if look.pending and look.checks and waited >= timeout else "failed" if failed else "passed"
+    ended = "timeout" if look.pending and look.checks and waited >= timeout else "failed" if failed else "passed"
     if look.pending and not look.checks and waited < timeout:
         summary = f"no checks reported within {NO_CHECKS_GRACE:g}s"
-    return {"state": state, "failed": failed}, f"CI {state} on {branch}: {summary}", None
+    return {"state": ended, "failed": failed}, f"CI {ended} on {branch}: {summary}", None
 
 
 def _waited(record: Any, phase_key: str) -> float:
