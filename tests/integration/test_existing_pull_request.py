@@ -239,3 +239,23 @@ def test_a_ci_phase_after_an_existing_pull_request_waits_for_that_pull_requests_
             "WHERE a.kind = 'report' AND n.node_key = 'ci'"
         ).fetchone()
     assert json.loads(text) == {"state": "passed", "failed": []}
+
+
+def test_a_ci_phase_after_a_branch_pull_request_waits_for_that_pull_requests_checks(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    checks = world.root / "checks.json"
+    checks.write_text(json.dumps([[{"name": "test", "state": "PASS", "bucket": "pass", "link": ""}]]))
+    wf = world.root / "several.yaml"
+    wf.write_text(
+        SEVERAL.replace("transitions: [{to: b}]", "transitions: [{to: ci}]\n  ci: {type: ci, transitions: [{to: b}]}")
+    )
+    result = alphred(world, "run", str(wf), "--json", env={**world.env, "FAKE_GH_CHECKS": str(checks)})
+    assert result.returncode == 0, result.stderr
+    looks = [c["argv"] for c in world.calls() if c["argv"][:2] == ["pr", "checks"]]
+    assert [argv[2] for argv in looks] == ["https://github.com/acme/widgets/pull/42"]  # pr_a's, by its URL
+    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as db:
+        said = db.execute(
+            "SELECT e.content FROM run_node_stream_events e JOIN run_nodes n ON n.id = e.run_node_id "
+            "WHERE n.node_key = 'ci' AND e.event_type = 'system'"
+        ).fetchall()
+    assert [text for (text,) in said] == ["CI passed on bot/split-a: 1 passed"]  # the phase's branch, not the run's
