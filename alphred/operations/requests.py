@@ -6,12 +6,14 @@ live process runs is carried out here and now.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
-from alphred.engine import Action, CancelRequested, allowed_actions
+from alphred.engine import TERMINAL_RUN_STATUSES, Action, CancelRequested, allowed_actions
 from alphred.errors import RunBusyError, RunStateError
 from alphred.operations.workspace import Workspace, claim_lease, drive, find_run, holder_alive, restore_run
 from alphred.providers import ProviderRegistry
+from alphred.runtime.cleanup import ours
 from alphred.runtime.orphans import kill_leftovers
 from alphred.store import RunRecord, RunStatus, SqlRunStore
 
@@ -54,7 +56,31 @@ def request_cancel(workspace: Workspace, run_id: int) -> str:
     first = [CancelRequested()]
     drive(workspace, stored.workflow, run_id, worktree, stored.options, ProviderRegistry({}), owner, stored.state,
           first, stored.runtime)  # fmt: skip
-    for child in store.child_runs(run_id):  # SPEC §13: its sub-workflows' runs are cancelled with it
-        if child.status not in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED):
-            request_cancel(workspace, child.id)
+    end_children(workspace, run_id)
     return f"run {run_id} cancelled"
+
+
+def end_children(workspace: Workspace, run_id: int) -> list[int]:
+    """SPEC §13: the unfinished sub-workflow runs of run ``run_id``, which has ended (by any path: cancel,
+    failure, a timeout at ``resume``/``approve``), end with it as ``cancel`` ends them, their own children
+    too; the runs ended. Safe to repeat: a kill half-way leaves them for ``end_orphaned_children``."""
+    ended = []
+    for child in workspace.store.child_runs(run_id):
+        if child.status not in TERMINAL_RUN_STATUSES:
+            request_cancel(workspace, child.id)
+            ended.append(child.id)
+    return ended
+
+
+def end_orphaned_children(workspace: Workspace) -> list[int]:
+    """End the unfinished sub-workflow runs whose parent has ended (a kill between the parent's end and
+    theirs: ``resume``, ``worker`` and ``gc`` finish the job); the runs ended. A child a live process still
+    holds is asked to stop (its process ends it)."""
+    ended = []
+    for child_id in workspace.store.orphaned_child_ids():
+        if not ours(workspace.location, workspace.store.get_run(child_id).repo_path):
+            continue  # another repository's: its own worker or gc ends it
+        with contextlib.suppress(RunStateError):  # ended meanwhile by the process that held it
+            request_cancel(workspace, child_id)
+            ended.append(child_id)
+    return ended
