@@ -135,6 +135,26 @@ def test_run_page_graph_and_approve_click_completes_the_run(runs: Runs, start_se
     assert "ship it <b>now</b>" in page.locator("#reports").inner_text()
 
 
+def test_approve_on_a_parents_page_answers_its_waiting_child(runs: Runs, start_server: Any, page: Any) -> None:
+    """SPEC §13: the parent's page names the sub-workflow run that waits and answers it, as ``alphred approve 1``."""
+    runs.child_gate()
+    server: Server = start_server()
+    page.goto(server.url)
+    page.click('a[href="/runs/1"]')
+    waiting = page.locator("form.approval p.waiting-child")
+    assert waiting.inner_text() == (
+        "Sub-workflow run 2 (child) waits for approval at phase gate: the answer goes to it, and run 1 continues."
+    )
+    assert page.locator("button.resume").count() == 0
+    page.fill("form.approval textarea", "child is fine")
+    page.click("button.approve")
+    page.locator('#summary .badge[data-status="completed"]').wait_for()
+    assert page.locator("form.approval").count() == 0
+    page.locator('table.children a[href="/runs/2"]').click()
+    page.locator('#summary .badge[data-status="completed"]').wait_for()
+    assert "child is fine" in page.locator("#reports").inner_text()
+
+
 def test_without_the_token_pages_and_actions_are_refused(runs: Runs, start_server: Any, page: Any) -> None:
     runs.gate()
     server: Server = start_server()

@@ -22,6 +22,7 @@ from alphred.cli import app as cli_app
 
 __all__ = [
     "BASE",
+    "CHILD_GATE",
     "FOR_EACH",
     "GATE",
     "PARALLEL",
@@ -117,6 +118,29 @@ phases:
     run: "true"
 """
 
+CHILD_GATE = """\
+alphred: 1
+key: child
+phases:
+  work: {type: command, run: echo work > work.txt, transitions: [{to: gate}]}
+  gate:
+    type: approval
+    message: "Ship the child?"
+    transitions:
+      - {to: after, when: 'decision == "approved"'}
+      - {to: $fail}
+  after: {type: command, run: echo after > after.txt}
+"""
+"""A sub-workflow (SPEC §13) that waits at ``gate``; ``Runs.child_gate`` runs a parent of it."""
+
+PARENT_OF_CHILD_GATE = """\
+alphred: 1
+key: parent
+phases:
+  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}
+  last: {type: command, run: cat after.txt}
+"""
+
 QUICK = """\
 alphred: 1
 key: quick
@@ -167,6 +191,13 @@ class Runs:
         """A run paused at its approval phase, whose report holds a <script>."""
         status = self.run(GATE, *args, name="gate.yaml")
         assert (status["status"], status["reason"]) == ("paused", "awaiting_approval")
+        return status
+
+    def child_gate(self) -> dict[str, Any]:
+        """Run 1 paused (``interrupted``) while its sub-workflow run 2 waits at its approval ``gate``."""
+        (self.repo.parent / "child.yaml").write_text(CHILD_GATE)
+        status = self.run(PARENT_OF_CHILD_GATE, name="parent.yaml")
+        assert (status["status"], status["reason"]) == ("paused", "interrupted")
         return status
 
     def cli(self, *args: str) -> Any:
