@@ -38,7 +38,6 @@ from alphred.operations.workspace import (
     restore_run,
 )
 from alphred.redact import Redactor
-from alphred.runtime.crash import crash_point
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner
 from alphred.views.waits import clock_time, countdown, waiting_note
@@ -188,11 +187,7 @@ def _continue_once(
         with contextlib.suppress(AlphredError):
             store.release_lease(run_id, str(owner))
         raise
-    final = drive(workspace, workflow, run_id, worktree, options, registry, owner, state, first, runtime)
-    if final.status in TERMINAL_RUN_STATUSES:  # SPEC §13: a paused child ends with its parent (a timeout here)
-        crash_point("run_ended")
-        _ended_children(workspace, run_id)
-    return final
+    return drive(workspace, workflow, run_id, worktree, options, registry, owner, state, first, runtime)
 
 
 def _ended_children(workspace: Workspace, run_id: int) -> list[int]:

@@ -54,9 +54,9 @@ def request_cancel(workspace: Workspace, run_id: int) -> str:
     kill_leftovers(store, run_id, record.lease_owner)  # what a dead process of the run left stops too
     worktree = Path(record.worktree_path) if record.worktree_path else Path("/nonexistent")
     first = [CancelRequested()]
+    # the drive also cancels its sub-workflows' runs (SPEC §13: ``end_children``)
     drive(workspace, stored.workflow, run_id, worktree, stored.options, ProviderRegistry({}), owner, stored.state,
           first, stored.runtime)  # fmt: skip
-    end_children(workspace, run_id)
     return f"run {run_id} cancelled"
 
 
