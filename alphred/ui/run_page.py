@@ -82,7 +82,7 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
     states = _grouped_states(status["phases"])
     sections = {
         "summary": _summary(status, view.step_total, now),
-        "actions": _actions(view.record.id, actions, read_only, view.waiting_child),
+        "actions": _actions(view.record.id, actions, read_only, view.waiting_child) + _answered_by_parent(view.record),
         "graph": '<h2>Workflow</h2><div class="graph-box">'
         f"{render_svg(view.graph, states, current=current, run=status, counts=_counts(view))}</div>",
         "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
@@ -243,6 +243,15 @@ def _waiting_child(run_id: int, child: RunRecord | None) -> str:
         f"{h(child.id)}</a> ({h(child.tree_key)}) waits for approval{at}: the answer goes to it, and run "
         f"{h(run_id)} continues.</p>"
     )
+
+
+def _answered_by_parent(record: RunRecord) -> str:
+    """On a sub-workflow's run waiting at an approval (SPEC §13): where it is answered, its parent's page."""
+    if record.parent_run_id is None or record.status.value != "paused" or record.reason != "awaiting_approval":
+        return ""
+    parent = h(record.parent_run_id)
+    link_to = f'<a href="/runs/{parent}">run {parent}</a>'
+    return f'<p class="answered-by-parent">Approve or reject it on its parent {link_to}.</p>'
 
 
 def _columns(view: RunView) -> tuple[bool, bool]:

@@ -24,6 +24,7 @@ def test_the_parents_page_offers_approve_and_reject_and_names_the_waiting_child(
     assert 'data-action="cancel"' in page
     child = client.get("/runs/2").text  # never answered on its own, as `alphred approve 2` is refused
     assert 'data-action="approve"' not in child and 'data-action="resume"' not in child
+    assert 'Approve or reject it on its parent <a href="/runs/1">run 1</a>.' in child
     live = client.get("/runs/1/live").json()
     assert 'data-child="2"' in live["sections"]["actions"]  # the live update keeps it
 
