@@ -14,7 +14,9 @@ must not be able to stall every run by holding the lock: the file is made write-
 write-only, and ``flock`` needs an open descriptor, so a sandboxed agent (the file system read-only, only
 its worktree writable) can open it neither way. An agent without a sandbox can do whatever the user can;
 against that, and against any stray holder, the wait is bounded: after ``REGISTRY_WAIT`` seconds the
-command fails ``GIT_LOCKED`` (retryable), naming the file.
+command fails ``GIT_LOCKED`` (retryable), naming the file. A holder killed with ``kill -9`` holds nothing:
+the kernel drops a ``flock`` with the process's last descriptor (the descriptor is close-on-exec, so no git
+process it starts keeps it).
 """
 
 from __future__ import annotations

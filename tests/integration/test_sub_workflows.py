@@ -16,7 +16,18 @@ from typing import Any
 import pytest
 from helpers import repos
 from helpers.processes import kill_group
-from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
+from helpers.runs import (
+    APPROVAL_CHILD,
+    APPROVAL_PARENT,
+    alphred,
+    base_env,
+    db,
+    start,
+    status,
+    steps,
+    wait_for,
+    workflow,
+)
 
 from alphred.store import SqlRunStore, open_reader
 from alphred.store.sqlite_reader import SqliteReader
@@ -562,25 +573,6 @@ def test_nested_sub_workflows_show_under_the_steps_that_ran_them_and_runs_counts
         assert store.child_run_ids([1, 2, 3]) == reader.child_run_ids([1, 2, 3]) == {1: [2], 2: [3]}
         assert store.child_run_ids([3, 1]) == reader.child_run_ids([3, 1]) == {1: [2]}
         assert store.child_run_ids([]) == reader.child_run_ids([]) == {}
-
-
-APPROVAL_CHILD = """\
-alphred: 1
-key: child
-phases:
-  work: {type: command, run: echo work > work.txt, transitions: [{to: gate}]}
-  gate:
-    type: approval
-    message: "ship {{ inputs.x }}?"
-    transitions:
-      - {to: after, when: 'decision == "approved"'}
-      - {to: $fail}
-  after: {type: command, run: echo after > after.txt}
-inputs:
-  x: {default: it}
-"""
-
-APPROVAL_PARENT = "phases:\n  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}\n  last: {type: command, run: cat after.txt}\n"
 
 
 def _waiting_for_the_childs_approval(repo: Path) -> None:

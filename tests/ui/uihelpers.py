@@ -17,12 +17,12 @@ from typing import Any
 
 from click.testing import CliRunner
 from helpers.processes import wait_until
+from helpers.runs import APPROVAL_CHILD, APPROVAL_PARENT
 
 from alphred.cli import app as cli_app
 
 __all__ = [
     "BASE",
-    "CHILD_GATE",
     "FOR_EACH",
     "GATE",
     "PARALLEL",
@@ -118,29 +118,6 @@ phases:
     run: "true"
 """
 
-CHILD_GATE = """\
-alphred: 1
-key: child
-phases:
-  work: {type: command, run: echo work > work.txt, transitions: [{to: gate}]}
-  gate:
-    type: approval
-    message: "Ship the child?"
-    transitions:
-      - {to: after, when: 'decision == "approved"'}
-      - {to: $fail}
-  after: {type: command, run: echo after > after.txt}
-"""
-"""A sub-workflow (SPEC §13) that waits at ``gate``; ``Runs.child_gate`` runs a parent of it."""
-
-PARENT_OF_CHILD_GATE = """\
-alphred: 1
-key: parent
-phases:
-  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}
-  last: {type: command, run: cat after.txt}
-"""
-
 QUICK = """\
 alphred: 1
 key: quick
@@ -195,8 +172,8 @@ class Runs:
 
     def child_gate(self) -> dict[str, Any]:
         """Run 1 paused (``interrupted``) while its sub-workflow run 2 waits at its approval ``gate``."""
-        (self.repo.parent / "child.yaml").write_text(CHILD_GATE)
-        status = self.run(PARENT_OF_CHILD_GATE, name="parent.yaml")
+        (self.repo.parent / "child.yaml").write_text(APPROVAL_CHILD)
+        status = self.run("alphred: 1\nkey: parent\n" + APPROVAL_PARENT, name="parent.yaml")
         assert (status["status"], status["reason"]) == ("paused", "interrupted")
         return status
 
