@@ -21,7 +21,7 @@ def gc(repo: str | None, db: str | None, dry_run: bool) -> int:
 
     location, url = resolve_for_write(repo, db)
     with SqlRunStore(url) as store:
-        ended = store.orphaned_child_ids() if dry_run else _end_orphaned_children(store, location)
+        ended = _orphaned_children(store, location, dry_run)
         found = collect(store, location, dry_run=dry_run)
     for run_id in ended:  # SPEC §13: a kill between a parent's end and its sub-workflows' left them unfinished
         click.echo(f"{'would cancel' if dry_run else 'cancelled'} run {run_id} (its parent run has ended)")
@@ -34,9 +34,10 @@ def gc(repo: str | None, db: str | None, dry_run: bool) -> int:
     return 0
 
 
-def _end_orphaned_children(store: Any, location: Any) -> list[int]:
-    """``operations.requests.end_orphaned_children`` with the CLI's workspace (quiet)."""
+def _orphaned_children(store: Any, location: Any, dry_run: bool) -> list[int]:
+    """``operations.requests.end_orphaned_children`` with the CLI's workspace (quiet); with ``dry_run`` only
+    the runs it would end."""
     from alphred.cli.run_cmds import workspace
-    from alphred.operations.requests import end_orphaned_children
+    from alphred.operations.requests import end_orphaned_children, orphaned_children
 
-    return end_orphaned_children(workspace(store, location, True))
+    return orphaned_children(store, location) if dry_run else end_orphaned_children(workspace(store, location, True))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from alphred.engine import TERMINAL_RUN_STATUSES, Action, CancelRequested, allowed_actions
 from alphred.errors import RunBusyError, RunStateError
+from alphred.git import RepoLocation
 from alphred.operations.workspace import Workspace, claim_lease, drive, find_run, holder_alive, restore_run
 from alphred.providers import ProviderRegistry
 from alphred.runtime.cleanup import ours
@@ -72,15 +73,21 @@ def end_children(workspace: Workspace, run_id: int) -> list[int]:
     return ended
 
 
+def orphaned_children(store: SqlRunStore, location: RepoLocation) -> list[int]:
+    """The unfinished sub-workflow runs of this repository whose parent has ended (``gc --dry-run`` lists
+    them; another repository's are left to its own worker or ``gc``)."""
+    return [run_id for run_id in store.orphaned_child_ids() if ours(location, store.get_run(run_id).repo_path)]
+
+
 def end_orphaned_children(workspace: Workspace) -> list[int]:
-    """End the unfinished sub-workflow runs whose parent has ended (a kill between the parent's end and
-    theirs: ``resume``, ``worker`` and ``gc`` finish the job); the runs ended. A child a live process still
-    holds is asked to stop (its process ends it)."""
+    """End ``orphaned_children`` (a kill between their parent's end and theirs: ``resume``, ``worker`` and
+    ``gc`` finish the job); the runs ended. One a live process still holds is asked to stop (its process
+    ends it) and is not counted."""
+    store = workspace.store
     ended = []
-    for child_id in workspace.store.orphaned_child_ids():
-        if not ours(workspace.location, workspace.store.get_run(child_id).repo_path):
-            continue  # another repository's: its own worker or gc ends it
+    for run_id in orphaned_children(store, workspace.location):
         with contextlib.suppress(RunStateError):  # ended meanwhile by the process that held it
-            request_cancel(workspace, child_id)
-            ended.append(child_id)
+            request_cancel(workspace, run_id)
+        if store.get_run(run_id).status in TERMINAL_RUN_STATUSES:
+            ended.append(run_id)
     return ended

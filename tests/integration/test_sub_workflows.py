@@ -671,8 +671,14 @@ def test_a_kill_between_the_parents_end_and_the_childs_is_finished_by_a_take_ove
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
     assert [(r[0], r[1]) for r in _runs(repo)] == [(1, "failed"), (2, "paused")]
     args = {"resume": ["resume", "1"], "worker": ["worker", "--once"], "gc": ["gc"]}[how]
+    if how == "gc":
+        listed = alphred(repo, "gc", "--dry-run")
+        assert "would cancel run 2 (its parent run has ended)" in listed.stdout, listed.stderr
+        assert [(r[0], r[1]) for r in _runs(repo)] == [(1, "failed"), (2, "paused")]
     taken = alphred(repo, *args)
     assert taken.returncode == (1 if how == "resume" else 0), taken.stderr  # resume shows the failed parent
     assert [(r[0], r[1], r[2]) for r in _runs(repo)] == [(1, "failed", "timeout"), (2, "cancelled", "cancelled")]
+    said = {"resume": "", "worker": "run 2: cancelled (its parent run has ended)", "gc": "cancelled run 2 ("}[how]
+    assert said in taken.stdout + taken.stderr
     again = alphred(repo, *args)  # nothing left to do: the same answer, nothing redone
     assert [(r[0], r[1]) for r in _runs(repo)] == [(1, "failed"), (2, "cancelled")], again.stderr
