@@ -11,12 +11,12 @@ Why there, and why the wait is bounded (docs/architecture.md, Git): every proces
 finds the same ``.alphred/`` (it is derived from the repository's common git directory, not from the
 environment, as ``$ALPHRED_HOME`` would be), and it is Alphred's own state, not the repository's. An agent
 must not be able to stall every run by holding the lock: the file is made write-only (mode 0200) and opened
-write-only, and ``flock`` needs an open descriptor, so a sandboxed agent (the file system read-only, only
-its worktree writable) can open it neither way. An agent without a sandbox can do whatever the user can;
-against that, and against any stray holder, the wait is bounded: after ``REGISTRY_WAIT`` seconds the
-command fails ``GIT_LOCKED`` (retryable), naming the file. A holder killed with ``kill -9`` holds nothing:
-the kernel drops a ``flock`` with the process's last descriptor (the descriptor is close-on-exec, so no git
-process it starts keeps it).
+write-only, and ``flock`` needs an open descriptor, so a sandboxed agent (the file system read-only, only its
+worktree writable, no capabilities even under root: ``runtime.sandbox``) can open it neither way. An agent
+without a sandbox can do whatever the user can; against that, and against any stray holder, the wait is
+bounded: after ``REGISTRY_WAIT`` seconds the command fails ``GIT_LOCKED`` (retryable), naming the file. A
+holder killed with ``kill -9`` holds nothing: the kernel drops a ``flock`` with the process's last
+descriptor (close-on-exec: no git process it starts keeps it).
 """
 
 from __future__ import annotations

@@ -14,8 +14,10 @@ from helpers import repos
 from alphred.errors import GitLockedError
 from alphred.git import GitWorktrees, locate_repository
 from alphred.git.registry_lock import LOCK_FILE, RegistryLock
+from alphred.runtime.sandbox import Sandbox, find_bwrap, sandbox_problem
 
 pytestmark = pytest.mark.usefixtures("isolated_git")
+BWRAP_PROBLEM = sandbox_problem(find_bwrap())
 
 RACER = """\
 import sys
@@ -141,3 +143,33 @@ def test_the_lock_file_lives_in_alphreds_own_directory_write_only(repo: Path) ->
     path = repo / ".alphred" / LOCK_FILE
     assert lock.path == path and (os.stat(path).st_mode & 0o777) == 0o200
     assert repos.git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.optional("bubblewrap")
+@pytest.mark.skipif(BWRAP_PROBLEM is not None, reason=f"no sandbox here: {BWRAP_PROBLEM}")
+def test_a_sandboxed_command_cannot_open_the_lock_file_so_cannot_hold_it(repo: Path, tmp_path: Path) -> None:
+    """In Alphred's sandbox (the file system read-only, no capabilities even for root) the write-only lock
+    file opens neither way: a sandboxed agent cannot take the lock and stall every run."""
+    lock = RegistryLock(locate_repository(repo))
+    with lock:
+        pass
+    probe = (
+        "import fcntl, os, sys\n"
+        "for flags in (os.O_RDONLY, os.O_WRONLY):\n"
+        "    try:\n"
+        "        fcntl.flock(os.open(sys.argv[1], flags), fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+        "        print('held')\n"
+        "    except OSError as exc:\n"
+        "        print(type(exc).__name__)\n"
+    )
+    private = tmp_path / "private-tmp"
+    private.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    # the repository is below /tmp, which the sandbox replaces: its .alphred/ is mounted read-only as it
+    # would be seen from anywhere else
+    sandbox = Sandbox(str(find_bwrap()), work, (lock.path.parent,), private)
+    done = subprocess.run(
+        sandbox.confine([sys.executable, "-c", probe, str(lock.path)]), capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["PermissionError", "OSError"], done.stderr  # EACCES, then EROFS
