@@ -76,7 +76,7 @@ class LaneGit:
                 with contextlib.suppress(GitError):
                     tip = self._sha(wanted)
             if tip == base_sha:
-                with self.worktrees.registry:  # ``branch -D`` reads every worktree's HEAD (``registry_lock``)
+                with self.worktrees.registry:  # ``branch -D`` reads every worktree's HEAD (``git.registry_lock``)
                     self._git(self.worktrees.location.root, "branch", "-D", wanted, check=False)
         return self.worktrees.create(run_id, wanted, base_sha, path=path, parallel_checkout=True)
 

@@ -11,7 +11,6 @@ import os
 import re
 import shutil
 import subprocess
-import threading
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from alphred.errors import GitError, UnbornHeadError, UnknownRefError
 from alphred.git.branch_names import sanitize_branch_name
 from alphred.git.command import GitDirs, describe_failure, git_environment, run_git
 from alphred.git.location import RepoLocation, ensure_alphred_dir, read_head, read_ref, registered_gitdir
+from alphred.git.registry_lock import registry_lock
 from alphred.git.snapshot import WorktreeSnapshot, take_snapshot, unchanged, watched_files
 from alphred.git.tamper import WorktreeSeal, seal_worktree
 
@@ -37,21 +37,6 @@ _INDEX_TRAILER = 32
 TRAILER_RUN = "Alphred-Run"
 TRAILER_PHASE = "Alphred-Phase"
 TRAILER_ATTEMPT = "Alphred-Attempt"
-
-_REGISTRIES: dict[Path, threading.RLock] = {}
-_REGISTRIES_LOCK = threading.Lock()
-
-
-def registry_lock(common_dir: Path) -> threading.RLock:
-    """The lock of the worktree registry (``<common dir>/worktrees``) of one repository, for this process.
-
-    ``git worktree add``, ``remove`` and ``prune`` and ``git branch -D`` read every entry of the registry,
-    and git (2.39) dies on an entry another of them is still writing (``failed to read .../commondir``):
-    the registry is changed by one such command at a time. The files of a new worktree are written outside
-    it (``GitWorktrees._add``), so several worktrees are checked out at once (benchmarks/README.md).
-    """
-    with _REGISTRIES_LOCK:
-        return _REGISTRIES.setdefault(common_dir, threading.RLock())
 
 
 @dataclass(frozen=True)
@@ -121,7 +106,7 @@ class GitWorktrees:
         self._excludes_file: Path | None = None  # ``core.excludesFile``, read with the identity
         self._gitdirs: dict[Path, Path] = {}  # worktree -> its registered git directory
         self._trees: dict[str, str] = {}  # commit -> its tree (stall detection reads one per completed visit)
-        self.registry = registry_lock(location.git_common_dir)  # held by every command that changes it
+        self.registry = registry_lock(location)  # held by every command that changes it, across processes
 
     def worktree_path(self, run_id: int) -> Path:
         """Where the worktree of run ``run_id`` lives."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from alphred.engine import (
     AWAITING_APPROVAL,
+    TERMINAL_RUN_STATUSES,
     USAGE_LIMIT,
     Action,
     ApprovalGiven,
@@ -72,6 +73,8 @@ def continue_run(
         and not wait_for_wake(workspace, record)
     ):
         return workspace.store.get_run(run_id)
+    if action == "resume" and record.status in TERMINAL_RUN_STATUSES and _ended_children(workspace, run_id):
+        return workspace.store.get_run(run_id)  # a kill between the run's end and its children's: finished now
     child = waiting_child(workspace.store, record, action)
     final = _continue_once(workspace, run_id, action, comment, approve_all, owner, taken_from, child)
     return go_on_after_waits(workspace, final)
@@ -185,6 +188,13 @@ def _continue_once(
             store.release_lease(run_id, str(owner))
         raise
     return drive(workspace, workflow, run_id, worktree, options, registry, owner, state, first, runtime)
+
+
+def _ended_children(workspace: Workspace, run_id: int) -> list[int]:
+    """End the unfinished sub-workflow runs of the ended run ``run_id`` (``requests.end_children``)."""
+    from alphred.operations.requests import end_children
+
+    return end_children(workspace, run_id)
 
 
 def first_events(record: RunRecord, state: RunState, action: str, comment: str | None) -> list[Event]:

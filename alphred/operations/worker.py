@@ -22,6 +22,7 @@ from alphred.errors import AlphredError, RunBusyError
 from alphred.git import RepoLocation
 from alphred.operations.clones import RepoChooser
 from alphred.operations.continuing import continue_run
+from alphred.operations.requests import end_orphaned_children
 from alphred.operations.submit import requested_action
 from alphred.operations.takers import WORKFLOW_LABEL, workflow_allowed
 from alphred.operations.workspace import Workspace
@@ -127,6 +128,9 @@ class Worker:
             for location, _ in self.chooser.known:
                 for run_id in finish_cleanups(self.store, location):
                     self.say(f"run {run_id}: worktree removed (pending cleanup)")
+                if self.store.orphaned_child_ids():  # a kill between a parent's end and its children's (SPEC §13)
+                    for run_id in end_orphaned_children(self.make_workspace(location)):
+                        self.say(f"run {run_id}: cancelled (its parent run has ended)")
             claimed = self._fill()
             if self.options.once and not claimed and not self._active:
                 return

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from alphred.engine import Event, RunState, state_from_json
+from alphred.engine import TERMINAL_RUN_STATUSES, Event, RunState, state_from_json
 from alphred.errors import RunBusyError, StoreError, UnknownRunError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry, default_registry
+from alphred.runtime.crash import crash_point
 from alphred.runtime.delivery import PullRequestPlan
 from alphred.runtime.runner import Runner, RunOptions
 from alphred.settings import SYSTEM_CLOCK, Clock
@@ -122,7 +123,10 @@ def drive(
     first: Sequence[Event],
     runtime: Mapping[str, Any],
 ) -> RunRecord:
-    """Drive the run under ``owner``'s lease from ``first`` until it ends or waits; return its stored record."""
+    """Drive the run under ``owner``'s lease from ``first`` until it ends or waits; return its stored record.
+
+    A run that ended (by any path) ends its unfinished sub-workflow runs with it (``requests.end_children``);
+    its stored end comes first, so a kill in between leaves them to ``requests.end_orphaned_children``."""
     options.clock = workspace.clock
     observer = RunObservers(run_id, workspace.progress(run_id), workspace.events)
     runner = Runner(
@@ -132,7 +136,13 @@ def drive(
     if workspace.on_runner is not None:
         workspace.on_runner(runner)
     runner.drive(state, first)
-    return workspace.store.get_run(run_id)
+    final = workspace.store.get_run(run_id)
+    if final.status in TERMINAL_RUN_STATUSES and any(phase.child is not None for phase in workflow.phases):
+        crash_point("run_ended")  # SPEC §13: its unfinished sub-workflow runs end with it (a kill here: pending work)
+        from alphred.operations.requests import end_children
+
+        end_children(workspace, run_id)
+    return final
 
 
 def _pull_request_text(

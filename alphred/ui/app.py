@@ -116,7 +116,7 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
     def run_html(request: Request) -> Response:
         run_id = _run_id(request)
         view = data.view(run_id, before=whole(request.query_params.get("steps_before"), "steps_before"))
-        allowed = controls.allowed_actions(view.record)
+        allowed = controls.allowed_actions(view.record, view.waiting_child)
         return HTMLResponse(render_run(view, actions=allowed, read_only=settings.read_only))
 
     def run_live_parts(request: Request) -> Response:
@@ -129,7 +129,7 @@ def create_app(settings: UiSettings, *, sleep: Callable[[float], Awaitable[None]
         have = whole(request.query_params.get("artifact"), "artifact") or 0
         changed = data.newest_artifact(run_id) != have
         view = data.view(run_id, events=False, artifacts=changed)
-        allowed = controls.allowed_actions(view.record)
+        allowed = controls.allowed_actions(view.record, view.waiting_child)
         parts = render_live(view, actions=allowed, read_only=settings.read_only, after=after, columns=columns)
         return JSONResponse(parts)
 

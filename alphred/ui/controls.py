@@ -41,19 +41,38 @@ class ActionOutcome:
     log: Path | None = None
 
 
-def allowed_actions(record: RunRecord) -> list[str]:
+def allowed_actions(record: RunRecord, waiting_child: RunRecord | None = None) -> list[str]:
     """The actions the run's state allows now (the page shows these buttons): ``engine.allowed_actions``,
-    with whether a live process holds the run's lease read from its row."""
+    with whether a live process holds the run's lease read from its row.
+
+    SPEC §13, as the CLI: a sub-workflow's run is never continued on its own (its parent's ``approve``,
+    ``reject`` and ``resume`` do it); a parent whose sub-workflow run ``waiting_child`` waits at an approval
+    (``views.status.child_awaiting_approval``) offers ``approve`` and ``reject``, which answer the child."""
     holder_alive = not lease_free(record.lease_owner, record.lease_expires_at)
     found = engine_allowed_actions(record.status, record.reason, holder_alive=holder_alive, retryable=False)
-    return [action.value for action in found if action.value in ACTIONS]
+    allowed: list[str] = [str(action.value) for action in found if action.value in ACTIONS]
+    if record.parent_run_id is not None:
+        return [action for action in allowed if action not in _CONTINUING]
+    if waiting_child is not None:
+        return ["approve", "reject", *(action for action in allowed if action not in _CONTINUING)]
+    return allowed
 
 
-def check_continue(record: RunRecord, action: str) -> None:
-    """RunStateError/RunBusyError unless ``approve``/``reject``/``resume`` may continue the run now."""
-    if action in allowed_actions(record):
+_CONTINUING = ("approve", "reject", "resume")
+
+
+def check_continue(record: RunRecord, action: str, waiting_child: RunRecord | None = None) -> None:
+    """RunStateError/RunBusyError unless ``approve``/``reject``/``resume`` may continue the run now
+    (``waiting_child``: the sub-workflow run whose approval the run's ``approve``/``reject`` answers)."""
+    if action in allowed_actions(record, waiting_child):
         return
     status, reason = record.status.value, record.reason
+    if record.parent_run_id is not None:
+        parent = record.parent_run_id
+        raise RunStateError(record.id, status, action, reason, f"it is a sub-workflow of run {parent}: continue that")
+    if waiting_child is not None:
+        hint = f"sub-workflow run {waiting_child.id} waits for approval: approve or reject"
+        raise RunStateError(record.id, status, action, reason, hint)
     if action in (Action.APPROVE, Action.REJECT):
         raise RunStateError(record.id, f"{status} ({reason})", f"{action}: it waits for no approval")
     if status == "paused" and reason == AWAITING_APPROVAL:
@@ -89,7 +108,9 @@ def perform(
         from alphred.operations.requests import request_cancel
 
         return ActionOutcome(request_cancel(_workspace(store, record, repo), run_id))
-    check_continue(record, action)
+    from alphred.views.status import child_awaiting_approval  # what `alphred approve|reject RUN` answers too
+
+    check_continue(record, action, child_awaiting_approval(store, record))
     if no_exec:
         return ActionOutcome(record_request(store, record, action, comment))
     log, process = _spawn(record, action, comment, db_url, repo)

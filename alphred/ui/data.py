@@ -76,6 +76,8 @@ class RunView:
     earlier_events: bool = False
     files: list[RunFileRecord] = field(default_factory=list)  # the run's artifacts (SPEC §17)
     children: list[RunRecord] = field(default_factory=list)  # the runs of its workflow phases (SPEC §13)
+    # the sub-workflow run whose approval the run's approve/reject answers (``child_awaiting_approval``)
+    waiting_child: RunRecord | None = None
     # each phase of a for_each item -> its branch's (outcome, state word) (SPEC §13; ``UiData.item_branches``)
     items: dict[str, tuple[str, str]] = field(default_factory=dict)
 
@@ -174,6 +176,10 @@ class UiData:
         view = RunView(record, status_object(record, None, branches, reports), self.graph(record), total, rows)
         view.files = store.run_files(run_id, "artifacts") if artifacts else []
         view.children = store.child_runs(run_id)
+        if view.children:
+            from alphred.views.status import child_awaiting_approval
+
+            view.waiting_child = child_awaiting_approval(store, record)
         view.items = self.item_branches(store, record)
         if artifacts:
             view.reports = store.recent_artifacts(run_id, MAX_ARTIFACTS, exclude=NOT_REPORTS)

@@ -11,6 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from alphred.store import RunRecord
 from alphred.ui.data import RunView, StepRow
 from alphred.ui.graph_svg import render_svg
 from alphred.ui.html import badge, duration, h, link, money, page, query, when
@@ -81,7 +82,7 @@ def live_sections(view: RunView, *, actions: list[str], read_only: bool, now: da
     states = _grouped_states(status["phases"])
     sections = {
         "summary": _summary(status, view.step_total, now),
-        "actions": _actions(view.record.id, actions, read_only),
+        "actions": _actions(view.record.id, actions, read_only, view.waiting_child) + _answered_by_parent(view.record),
         "graph": '<h2>Workflow</h2><div class="graph-box">'
         f"{render_svg(view.graph, states, current=current, run=status, counts=_counts(view))}</div>",
         "timeline": f'<h2>Timeline</h2><div class="timeline-box">{render_timeline(bars(view), now)}</div>',
@@ -205,7 +206,7 @@ def _summary(status: dict[str, Any], steps: int, now: datetime) -> str:
     return f'<h1>Run #{h(status["run_id"])} {badge(status.get("status"), reason)}</h1><dl class="facts">{items}</dl>'
 
 
-def _actions(run_id: int, actions: list[str], read_only: bool) -> str:
+def _actions(run_id: int, actions: list[str], read_only: bool, waiting: RunRecord | None = None) -> str:
     if read_only:
         return '<p class="dim">Read-only view: actions are disabled.</p>'
     if not actions:
@@ -214,6 +215,7 @@ def _actions(run_id: int, actions: list[str], read_only: bool) -> str:
     if "approve" in actions:
         parts.append(
             f'<form class="action approval" method="post" action="/api/runs/{run_id}/approve" data-action="approve">'
+            f"{_waiting_child(run_id, waiting)}"
             '<label>Comment <textarea name="comment" rows="2" maxlength="20000" '
             'placeholder="why (optional; the next phase sees it)"></textarea></label>'
             '<button type="submit" class="approve" name="action" value="approve">Approve</button>'
@@ -228,6 +230,28 @@ def _actions(run_id: int, actions: list[str], read_only: bool) -> str:
                 "</form>"
             )
     return f'<div class="actions">{"".join(parts)}</div>'
+
+
+def _waiting_child(run_id: int, child: RunRecord | None) -> str:
+    """Which sub-workflow run (SPEC §13) the approval form answers, when the run itself waits for none."""
+    if child is None:
+        return ""
+    phase = next((n.node_key for n in child.nodes if n.status.value == "running"), "")
+    at = f" at phase <span class=mono>{h(phase)}</span>" if phase else ""
+    return (
+        f'<p class="waiting-child" data-child="{h(child.id)}">Sub-workflow <a href="/runs/{h(child.id)}">run '
+        f"{h(child.id)}</a> ({h(child.tree_key)}) waits for approval{at}: the answer goes to it, and run "
+        f"{h(run_id)} continues.</p>"
+    )
+
+
+def _answered_by_parent(record: RunRecord) -> str:
+    """On a sub-workflow's run waiting at an approval (SPEC §13): where it is answered, its parent's page."""
+    if record.parent_run_id is None or record.status.value != "paused" or record.reason != "awaiting_approval":
+        return ""
+    parent = h(record.parent_run_id)
+    link_to = f'<a href="/runs/{parent}">run {parent}</a>'
+    return f'<p class="answered-by-parent">Approve or reject it on its parent {link_to}.</p>'
 
 
 def _columns(view: RunView) -> tuple[bool, bool]:

@@ -73,3 +73,24 @@ def status(repo: Path, run_id: int = 1) -> dict[str, Any]:
 def steps(obj: dict[str, Any]) -> list[tuple[str, int, str]]:
     """The (phase, attempt, outcome) of every step of a status object."""
     return [(s["phase"], s["attempt"], s["outcome"]) for s in obj["steps"]]
+
+
+APPROVAL_CHILD = """\
+alphred: 1
+key: child
+phases:
+  work: {type: command, run: echo work > work.txt, transitions: [{to: gate}]}
+  gate:
+    type: approval
+    message: "ship {{ inputs.x }}?"
+    transitions:
+      - {to: after, when: 'decision == "approved"'}
+      - {to: $fail}
+  after: {type: command, run: echo after > after.txt}
+inputs:
+  x: {default: it}
+"""
+"""A sub-workflow (SPEC §13) waiting at its approval ``gate``; ``APPROVAL_PARENT`` (below ``workflow``'s header)
+runs it as ``child.yaml``."""
+
+APPROVAL_PARENT = "phases:\n  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}\n  last: {type: command, run: cat after.txt}\n"

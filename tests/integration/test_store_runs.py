@@ -242,3 +242,24 @@ def test_compile_and_create_run_share_one_transaction(
         run_id = tx.create_run(tree_id)
     assert version == 1  # the rolled-back compile left no version behind
     assert store.get_run(run_id).tree_key == "atomic"
+
+
+def test_orphaned_child_ids_are_the_unfinished_children_of_ended_parents(
+    store: SqlRunStore, make_workflow: Callable[..., Workflow]
+) -> None:
+    """SPEC §13: the pending work a kill between a parent's end and its children's leaves, on both databases."""
+    tree_id, _ = store.compile(make_workflow())
+    ended, going = store.create_run(tree_id), store.create_run(tree_id)
+    paused = store.create_run(tree_id, parent_run_id=ended, parent_step="sub#1.1")
+    finished = store.create_run(tree_id, parent_run_id=ended, parent_step="sub#1.2")
+    grandchild = store.create_run(tree_id, parent_run_id=paused, parent_step="sub#1.1")
+    beside = store.create_run(tree_id, parent_run_id=going, parent_step="sub#1.1")
+    for run_id in (ended, going, paused, finished, grandchild, beside):
+        store.set_run_status(run_id, "running")
+    store.set_run_status(paused, "paused", reason="awaiting_approval")
+    store.set_run_status(finished, "completed")
+    assert store.orphaned_child_ids() == []  # every parent still runs
+    store.set_run_status(ended, "failed", reason="timeout")
+    assert store.orphaned_child_ids() == [paused]  # not the finished one, not the grandchild (its parent waits)
+    store.set_run_status(paused, "cancelled")
+    assert store.orphaned_child_ids() == [grandchild]  # ending the child makes its own child pending

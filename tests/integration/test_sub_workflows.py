@@ -9,13 +9,25 @@ import json
 import os
 import signal
 import textwrap
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import repos
 from helpers.processes import kill_group
-from helpers.runs import alphred, base_env, db, start, status, steps, wait_for, workflow
+from helpers.runs import (
+    APPROVAL_CHILD,
+    APPROVAL_PARENT,
+    alphred,
+    base_env,
+    db,
+    start,
+    status,
+    steps,
+    wait_for,
+    workflow,
+)
 
 from alphred.store import SqlRunStore, open_reader
 from alphred.store.sqlite_reader import SqliteReader
@@ -563,25 +575,6 @@ def test_nested_sub_workflows_show_under_the_steps_that_ran_them_and_runs_counts
         assert store.child_run_ids([]) == reader.child_run_ids([]) == {}
 
 
-APPROVAL_CHILD = """\
-alphred: 1
-key: child
-phases:
-  work: {type: command, run: echo work > work.txt, transitions: [{to: gate}]}
-  gate:
-    type: approval
-    message: "ship {{ inputs.x }}?"
-    transitions:
-      - {to: after, when: 'decision == "approved"'}
-      - {to: $fail}
-  after: {type: command, run: echo after > after.txt}
-inputs:
-  x: {default: it}
-"""
-
-APPROVAL_PARENT = "phases:\n  sub: {type: workflow, uses: child.yaml, transitions: [{to: last}]}\n  last: {type: command, run: cat after.txt}\n"
-
-
 def _waiting_for_the_childs_approval(repo: Path) -> None:
     """Run the parent until its child waits at ``gate``: the parent pauses, the message names the parent."""
     child_file(repo, APPROVAL_CHILD)
@@ -645,3 +638,47 @@ def test_a_detached_approve_of_the_parent_is_carried_out_by_a_worker(repo: Path)
     worked = alphred(repo, "worker", "--once")
     assert worked.returncode == 0, worked.stderr
     assert _runs(repo) == [(1, "completed", None, None), (2, "completed", None, 1)]
+
+
+def _parent_past_its_deadline(repo: Path) -> None:
+    """The child waits at ``gate`` (the parent paused with it) and the parent's 60 s deadline has passed: its
+    stored start is moved back an hour (the clock, not a sleep)."""
+    child_file(repo, APPROVAL_CHILD)
+    wf = workflow(repo, "limits: {timeout: 60}\n" + APPROVAL_PARENT)
+    done = alphred(repo, "run", str(wf))
+    assert done.returncode == 130, done.stderr
+    with SqlRunStore(f"sqlite:///{repo / '.alphred' / 'alphred.db'}") as store:
+        store.update_run(1, started_at=datetime.now(UTC) - timedelta(hours=1))
+
+
+@pytest.mark.parametrize("action", ["approve", "resume"])
+def test_a_parent_timed_out_at_approve_or_resume_ends_its_paused_child(repo: Path, action: str) -> None:
+    """SPEC §13: the parent fails ``timeout`` at once; its child, paused at an approval, is cancelled with it
+    (it was left ``paused``)."""
+    _parent_past_its_deadline(repo)
+    answered = alphred(repo, action, "1")
+    assert answered.returncode == 1, answered.stderr
+    assert [(r[0], r[1], r[2]) for r in _runs(repo)] == [(1, "failed", "timeout"), (2, "cancelled", "cancelled")]
+
+
+@pytest.mark.parametrize("how", ["resume", "worker", "gc"])
+def test_a_kill_between_the_parents_end_and_the_childs_is_finished_by_a_take_over(repo: Path, how: str) -> None:
+    """Killed after the parent is stored ``failed`` and before its child ends: ``resume`` of the parent, a
+    worker or ``gc`` ends the child (the pair parent ended, child not is the pending work)."""
+    _parent_past_its_deadline(repo)
+    env = base_env(repo.parent) | {"ALPHRED_CRASH_AT": "run_ended"}
+    crashed = alphred(repo, "approve", "1", env=env)
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    assert [(r[0], r[1]) for r in _runs(repo)] == [(1, "failed"), (2, "paused")]
+    args = {"resume": ["resume", "1"], "worker": ["worker", "--once"], "gc": ["gc"]}[how]
+    if how == "gc":
+        listed = alphred(repo, "gc", "--dry-run")
+        assert "would cancel run 2 (its parent run has ended)" in listed.stdout, listed.stderr
+        assert [(r[0], r[1]) for r in _runs(repo)] == [(1, "failed"), (2, "paused")]
+    taken = alphred(repo, *args)
+    assert taken.returncode == (1 if how == "resume" else 0), taken.stderr  # resume shows the failed parent
+    assert [(r[0], r[1], r[2]) for r in _runs(repo)] == [(1, "failed", "timeout"), (2, "cancelled", "cancelled")]
+    said = {"resume": "", "worker": "run 2: cancelled (its parent run has ended)", "gc": "cancelled run 2 ("}[how]
+    assert said in taken.stdout + taken.stderr
+    again = alphred(repo, *args)  # nothing left to do: the same answer, nothing redone
+    assert [(r[0], r[1]) for r in _runs(repo)] == [(1, "failed"), (2, "cancelled")], again.stderr

@@ -111,6 +111,14 @@ def test_runs_list_shows_runs_and_updates_live(runs: Runs, start_server: Any, pa
     assert page.locator('tr[data-run="2"]').count() == 0
 
 
+def _approve(page: Any, comment: str) -> None:
+    """Approve with ``comment`` on the run page shown, until the run shows completed (the form gone)."""
+    page.fill("form.approval textarea", comment)
+    page.click("button.approve")
+    page.locator('#summary .badge[data-status="completed"]').wait_for()
+    assert page.locator("form.approval").count() == 0
+
+
 def test_run_page_graph_and_approve_click_completes_the_run(runs: Runs, start_server: Any, page: Any) -> None:
     runs.gate()
     server: Server = start_server()
@@ -126,13 +134,27 @@ def test_run_page_graph_and_approve_click_completes_the_run(runs: Runs, start_se
     assert page.locator("#reports article.report").first.inner_text().count("<script>") == 1  # shown as text
     assert page.locator("#reports dl.report-object dt").first.inner_text() == "summary"  # an object, not JSON
     page.evaluate("window.__notReloaded = true")
-    page.fill("form.approval textarea", "ship it <b>now</b>")
-    page.click("button.approve")
-    page.locator('#summary .badge[data-status="completed"]').wait_for()
+    _approve(page, "ship it <b>now</b>")
     assert page.evaluate("window.__notReloaded") is True
     assert graph.locator('g.node[data-phase="ask"]').get_attribute("data-status") == "completed"
-    assert page.locator("form.approval").count() == 0
     assert "ship it <b>now</b>" in page.locator("#reports").inner_text()
+
+
+def test_approve_on_a_parents_page_answers_its_waiting_child(runs: Runs, start_server: Any, page: Any) -> None:
+    """SPEC §13: the parent's page names the sub-workflow run that waits and answers it, as ``alphred approve 1``."""
+    runs.child_gate()
+    server: Server = start_server()
+    page.goto(server.url)
+    page.click('a[href="/runs/1"]')
+    waiting = page.locator("form.approval p.waiting-child")
+    assert waiting.inner_text() == (
+        "Sub-workflow run 2 (child) waits for approval at phase gate: the answer goes to it, and run 1 continues."
+    )
+    assert page.locator("button.resume").count() == 0
+    _approve(page, "child is fine")
+    page.locator('table.children a[href="/runs/2"]').click()
+    page.locator('#summary .badge[data-status="completed"]').wait_for()
+    assert "child is fine" in page.locator("#reports").inner_text()
 
 
 def test_without_the_token_pages_and_actions_are_refused(runs: Runs, start_server: Any, page: Any) -> None:

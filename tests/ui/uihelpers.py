@@ -17,6 +17,7 @@ from typing import Any
 
 from click.testing import CliRunner
 from helpers.processes import wait_until
+from helpers.runs import APPROVAL_CHILD, APPROVAL_PARENT
 
 from alphred.cli import app as cli_app
 
@@ -167,6 +168,13 @@ class Runs:
         """A run paused at its approval phase, whose report holds a <script>."""
         status = self.run(GATE, *args, name="gate.yaml")
         assert (status["status"], status["reason"]) == ("paused", "awaiting_approval")
+        return status
+
+    def child_gate(self) -> dict[str, Any]:
+        """Run 1 paused (``interrupted``) while its sub-workflow run 2 waits at its approval ``gate``."""
+        (self.repo.parent / "child.yaml").write_text(APPROVAL_CHILD)
+        status = self.run("alphred: 1\nkey: parent\n" + APPROVAL_PARENT, name="parent.yaml")
+        assert (status["status"], status["reason"]) == ("paused", "interrupted")
         return status
 
     def cli(self, *args: str) -> Any:
