@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from helpers.repos import git
 from helpers.runs import workflow
 
 from alphred.engine import RunState, StartPhase
-from alphred.git import locate_repository
+from alphred.git import GitWorktrees, locate_repository
 from alphred.guards.templates import parse_template
 from alphred.operations.start import start_run
 from alphred.operations.where import resolve_for_write
@@ -73,3 +74,19 @@ def test_the_command_environment_is_not_copied_when_nothing_is_dropped() -> None
     environ: dict[str, Any] = {"PATH": "/usr/bin", "HOME": "/home/me"}
     assert command_environment(environ) is environ
     assert command_environment({**environ, "GIT_DIR": "/elsewhere/.git"}) == environ
+
+
+def test_a_seal_nothing_moved_in_is_reused_and_a_moved_one_is_made_again(repo: Path) -> None:
+    """An attempt's seal costs a few ``lstat`` calls when the last one made of its worktree still holds; a
+    watched file that changed (the config here) gives a new record, and the old one still reports the change."""
+    worktrees = GitWorktrees(locate_repository(repo))
+    created = worktrees.create(1, "alphred/wf/1", worktrees.resolve_base(None).sha)
+    first = worktrees.seal(created.path)
+    (created.path / "a.txt").write_text("a\n")
+    worktrees.commit_phase(created.path, "phase")  # Alphred's own commit moves none of what is watched
+    assert worktrees.seal(created.path) is first
+    git(repo, "config", "core.sshCommand", "true")
+    again = worktrees.seal(created.path)
+    assert again is not first and first.broken() == ["the repository's git config"] and again.broken() == []
+    worktrees.forget(created.path)
+    assert worktrees.seal(created.path) is not again  # a forgotten worktree is sealed anew
