@@ -312,6 +312,12 @@ def measure(system: str, phases: int, edits: bool) -> dict[str, Any]:
 # -- at the command line: whole processes, N visits minus 1 visit -------------------------------------------
 
 ENTRY = "from alphred.cli import main; main()"  # what the ``alphred`` console script runs
+# Under valgrind a run is ~50x slower, so the heartbeat (every 0.5 s of wall time, a lease renewal in SQL) would
+# beat once or more per phase, as often as the machine's load makes the run slow: its work is per second, not
+# per phase (at full speed one beat per ~150 phases), so the instruction counts leave it out (no beat, and a
+# lease that cannot expire meanwhile) -- else the "load-independent" figure moves with the load (9.4 M and
+# 20.8 M per phase for the same code in two runs an hour apart).
+GRIND_ENTRY = "import alphred.runtime.supervisor as s; s.HEARTBEAT_SECONDS = 1e9; " + ENTRY
 
 
 def _child_cpu() -> float:
@@ -500,10 +506,10 @@ def _alphred_instructions(visits: int, command: bool, source: str | None) -> tup
         repo = make_repo(tmp / "repo")
         path = tmp / "loop.yaml"
         path.write_text(command_workflow_yaml(visits) if command else workflow_yaml(visits, False))
-        env = subprocess_env()
+        env = subprocess_env() | {"ALPHRED_LEASE_TTL": "86400"}
         if source:
             env["PYTHONPATH"] = os.pathsep.join((source, env["PYTHONPATH"]))
-        args = [sys.executable, "-c", ENTRY, "run", str(path), "--json", "-q"]
+        args = [sys.executable, "-c", GRIND_ENTRY, "run", str(path), "--json", "-q"]
         again = functools.partial(path.write_text, path.read_text().replace("key: ", "key: again-", 1))
         count, out = _grind(args, env, repo, f"alphred, {visits} visits", again)
     return count, len(json.loads(out)["steps"])
@@ -519,7 +525,8 @@ def _langgraph_instructions(visits: int, command: bool) -> tuple[int, int]:
 
 def cli_instructions(phases: int, compare: str | None = None) -> None:
     """Instructions per phase, a figure the machine's load does not move: ``valgrind --tool=callgrind`` over
-    ``alphred run --json -q`` (the process and its threads; its children, the command's shell, not counted),
+    ``alphred run --json -q`` (the process and its threads, the heartbeat left out: ``GRIND_ENTRY``; its
+    children, the command's shell, not counted),
     N-visit minus 1-visit run, bytecode cached (each run once beforehand); both loops, ``compare``'s
     checkout beside this one, and LangGraph + SqliteSaver's worker the same way (its ``sh -c true``
     children not counted either), with the ratio."""
