@@ -312,12 +312,15 @@ def measure(system: str, phases: int, edits: bool) -> dict[str, Any]:
 # -- at the command line: whole processes, N visits minus 1 visit -------------------------------------------
 
 ENTRY = "from alphred.cli import main; main()"  # what the ``alphred`` console script runs
-# Under valgrind a run is ~50x slower, so the heartbeat (every 0.5 s of wall time, a lease renewal in SQL) would
-# beat once or more per phase, as often as the machine's load makes the run slow: its work is per second, not
-# per phase (at full speed one beat per ~150 phases), so the instruction counts leave it out (no beat, and a
-# lease that cannot expire meanwhile) -- else the "load-independent" figure moves with the load (9.4 M and
-# 20.8 M per phase for the same code in two runs an hour apart).
-GRIND_ENTRY = "import alphred.runtime.supervisor as s; s.HEARTBEAT_SECONDS = 1e9; " + ENTRY
+# Under valgrind a run is ~50x slower, so what runs per second of wall time would run once or more per phase,
+# as often as the machine's load makes the run slow: the heartbeat (every 0.5 s, a lease renewal in SQL) and
+# an attempt's periodic event flush (every 0.1 s, a write transaction). At full speed neither comes once in
+# ~30 phases, so the instruction counts leave both out (and the lease cannot expire meanwhile); else the
+# "load-independent" figure moves with the load (9.4 M and 20.8 M per phase for the same code, an hour apart).
+GRIND_ENTRY = (
+    "import alphred.runtime.supervisor as s, alphred.runtime.sink as k; "
+    "s.HEARTBEAT_SECONDS = k.FLUSH_EVERY_SECONDS = 1e9; " + ENTRY
+)
 
 
 def _child_cpu() -> float:
