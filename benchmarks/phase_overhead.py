@@ -32,6 +32,7 @@ Usage::
     python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
     python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
+    python benchmarks/phase_overhead.py --callgrind [--quick] [--compare OTHER]   # instructions/phase, and LangGraph
 """
 
 from __future__ import annotations
