@@ -32,6 +32,7 @@ Usage::
     python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
     python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
+    python benchmarks/phase_overhead.py --callgrind [--quick] [--compare OTHER]   # instructions/phase, and LangGraph
 """
 
 from __future__ import annotations
@@ -312,6 +313,15 @@ def measure(system: str, phases: int, edits: bool) -> dict[str, Any]:
 # -- at the command line: whole processes, N visits minus 1 visit -------------------------------------------
 
 ENTRY = "from alphred.cli import main; main()"  # what the ``alphred`` console script runs
+# Under valgrind a run is ~50x slower, so what runs per second of wall time would run once or more per phase,
+# as often as the machine's load makes the run slow: the heartbeat (every 0.5 s, a lease renewal in SQL) and
+# an attempt's periodic event flush (every 0.1 s, a write transaction). At full speed neither comes once in
+# ~30 phases, so the instruction counts leave both out (and the lease cannot expire meanwhile); else the
+# "load-independent" figure moves with the load (9.4 M and 20.8 M per phase for the same code, an hour apart).
+GRIND_ENTRY = (
+    "import alphred.runtime.supervisor as s, alphred.runtime.sink as k; "
+    "s.HEARTBEAT_SECONDS = k.FLUSH_EVERY_SECONDS = 1e9; " + ENTRY
+)
 
 
 def _child_cpu() -> float:
@@ -476,44 +486,94 @@ def cli_profile(phases: int, command: bool, top: int = 25) -> None:
             print(f"  {count / max(total, 1) * 100:5.1f}%  {frame}")
 
 
+def _grind(
+    args: list[str], env: dict[str, str], cwd: Path, what: str, between: Callable[[], object] = lambda: None
+) -> tuple[int, str]:
+    """(instructions, stdout) of ``args`` under ``valgrind --tool=callgrind``: the process and its threads;
+    the children it spawns are not followed, so not counted. Run once beforehand (bytecode cached), then
+    ``between``."""
+    import re
+
+    subprocess.run(args, capture_output=True, env=env, cwd=cwd, check=True)
+    between()
+    with scratch("callgrind-out") as tmp:
+        grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}", *args]
+        done = subprocess.run(grind, capture_output=True, text=True, env=env, cwd=cwd, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{what} failed under valgrind:\n{done.stderr[-3000:]}")
+    return int(re.findall(r"Collected : (\d+)", done.stderr)[-1]), done.stdout
+
+
+def _alphred_instructions(visits: int, command: bool, source: str | None) -> tuple[int, int]:
+    """(instructions, steps) of one ``alphred run --json -q`` of the loop in a fresh repository."""
+    with scratch("callgrind") as tmp:
+        repo = make_repo(tmp / "repo")
+        path = tmp / "loop.yaml"
+        path.write_text(command_workflow_yaml(visits) if command else workflow_yaml(visits, False))
+        env = subprocess_env() | {"ALPHRED_LEASE_TTL": "86400"}
+        if source:
+            env["PYTHONPATH"] = os.pathsep.join((source, env["PYTHONPATH"]))
+        args = [sys.executable, "-c", GRIND_ENTRY, "run", str(path), "--json", "-q"]
+        again = functools.partial(path.write_text, path.read_text().replace("key: ", "key: again-", 1))
+        count, out = _grind(args, env, repo, f"alphred, {visits} visits", again)
+    return count, len(json.loads(out)["steps"])
+
+
+def _langgraph_instructions(visits: int, command: bool) -> tuple[int, int]:
+    """(instructions, steps) of one LangGraph + SqliteSaver worker process of the same loop."""
+    args = [sys.executable, __file__, "--worker", "langgraph", "--phases", str(visits)]
+    args += ["--command"] if command else []
+    count, out = _grind(args, subprocess_env(), ROOT, f"langgraph, {visits} visits")
+    return count, int(json.loads(out.strip().splitlines()[-1])["steps"])
+
+
 def cli_instructions(phases: int, compare: str | None = None) -> None:
     """Instructions per phase, a figure the machine's load does not move: ``valgrind --tool=callgrind`` over
-    ``alphred run --json -q`` (the process and its threads; its children, the command's shell, not counted),
-    N-visit minus 1-visit run, bytecode cached (each run once beforehand); both loops, and ``compare``'s
-    checkout beside this one."""
-    import re
+    ``alphred run --json -q`` (the process and its threads, the heartbeat left out: ``GRIND_ENTRY``; its
+    children, the command's shell, not counted),
+    N-visit minus 1-visit run, bytecode cached (each run once beforehand); both loops, ``compare``'s
+    checkout beside this one, and LangGraph + SqliteSaver's worker the same way (its ``sh -c true``
+    children not counted either), with the ratio."""
     import shutil
 
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed")
     checkouts = [("this checkout", None)] + ([("compare", compare)] if compare else [])
+    peer = peer_available("langgraph")
+    if not peer:
+        print("note: langgraph not installed (pip install -r benchmarks/requirements.txt); no peer figure")
     rows = []
+    ratios = []
     for command in (False, True):
-        for label, source in checkouts:
-            counts = []
-            for visits in (phases, 1):
-                with scratch("callgrind") as tmp:
-                    repo = make_repo(tmp / "repo")
-                    path = tmp / "loop.yaml"
-                    path.write_text(command_workflow_yaml(visits) if command else workflow_yaml(visits, False))
-                    env = subprocess_env()
-                    if source:
-                        env["PYTHONPATH"] = os.pathsep.join((source, env["PYTHONPATH"]))
-                    args = [sys.executable, "-c", ENTRY, "run", str(path), "--json", "-q"]
-                    subprocess.run(args, capture_output=True, env=env, cwd=repo, check=True)  # bytecode cached
-                    path.write_text(path.read_text().replace("key: ", "key: again-", 1))
-                    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}", *args]
-                    done = subprocess.run(grind, capture_output=True, text=True, env=env, cwd=repo, check=False)
-                    if done.returncode != 0:
-                        raise SystemExit(f"{label}, {visits} visits failed under valgrind:\n{done.stderr[-3000:]}")
-                    found = re.findall(r"Collected : (\d+)", done.stderr)
-                    counts.append((int(found[-1]), len(json.loads(done.stdout)["steps"])))
-            (long_i, long_s), (short_i, short_s) = counts
-            per = (long_i - short_i) / (long_s - short_s) / 1e6
-            loop = "command loop" if command else "scripted loop"
-            rows.append([f"alphred run --json -q ({loop}), {label}", long_s - short_s, f"{per:.2f}"])
+        loop = "command loop" if command else "scripted loop"
+        measured: list[tuple[str, Callable[[int], tuple[int, int]]]] = [
+            (
+                f"alphred run --json -q ({loop}), {label}",
+                functools.partial(_alphred_instructions, command=command, source=source),
+            )
+            for label, source in checkouts
+        ]
+        if peer:
+            measured.append(
+                (f"LangGraph + SqliteSaver ({loop})", functools.partial(_langgraph_instructions, command=command))
+            )
+        per: dict[str, float] = {}
+        for name, count in measured:
+            (long_i, long_s), (short_i, short_s) = count(phases), count(1)
+            per[name] = (long_i - short_i) / (long_s - short_s) / 1e6
+            rows.append([name, long_s - short_s, f"{per[name]:.2f}"])
+        if peer:
+            other = per[f"LangGraph + SqliteSaver ({loop})"]
+            for name in per:
+                if name.startswith("alphred"):
+                    ratio = per[name] / other
+                    goal = f"goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}"
+                    ratios.append(f"{name} / LangGraph: {ratio:.2f}x ({goal})")
     print(f"\nInstructions per phase (callgrind, {phases}-visit minus 1-visit run, children not counted):\n")
     print(table(rows, ["system", "steps", "M instructions/phase"]))
+    if ratios:
+        print()
+        print("\n".join(ratios))
 
 
 def per_step_ms(result: dict[str, Any]) -> float:

@@ -78,6 +78,8 @@ class Fold:
     def add_usage(self, key: str, tokens: int, cost_usd: float, child_steps: int = 0) -> None:
         """Count an attempt's tokens and cost for its phase and the run, and the steps of the sub-workflow run
         it ran (SPEC §13) for the run."""
+        if not (tokens or cost_usd or child_steps):  # nothing to count (a command, the scripted provider)
+            return
         ps = self.state.phase(key)
         self.state = self.state.with_phase(key, tokens=ps.tokens + tokens, cost_usd=ps.cost_usd + cost_usd)
         state = self.state

@@ -106,6 +106,8 @@ class GitWorktrees:
         self._excludes_file: Path | None = None  # ``core.excludesFile``, read with the identity
         self._gitdirs: dict[Path, Path] = {}  # worktree -> its registered git directory
         self._trees: dict[str, str] = {}  # commit -> its tree (stall detection reads one per completed visit)
+        # (worktree, branch ref) -> the last seal made of it in this process (``seal``: an unmoved one is reused)
+        self._seals: dict[tuple[Path, str | None], WorktreeSeal] = {}
         self.registry = registry_lock(location)  # held by every command that changes it, across processes
 
     def worktree_path(self, run_id: int) -> Path:
@@ -287,8 +289,14 @@ class GitWorktrees:
         """Record the git state an attempt in ``worktree`` must leave as it is (``git.tamper``); with
         ``branch``, its ``HEAD`` must name that branch."""
         ref = f"refs/heads/{branch}" if branch else None
+        kept = self._seals.get((worktree, ref))
+        if kept is not None and not kept.broken():  # nothing it watches moved since: the same record (lstat only)
+            return kept
         common = self.location.git_common_dir
-        return seal_worktree(worktree, self._gitdir(worktree), common, branch_ref=ref, hooks=self.hooks)
+        seal = self._seals[(worktree, ref)] = seal_worktree(
+            worktree, self._gitdir(worktree), common, branch_ref=ref, hooks=self.hooks
+        )
+        return seal
 
     # -- internals ---------------------------------------------------------------------------------------
 
@@ -308,6 +316,8 @@ class GitWorktrees:
         self._clean.pop(worktree, None)
         self._index_ends.pop(worktree, None)
         self._gitdirs.pop(worktree, None)
+        for key in [key for key in self._seals if key[0] == worktree]:
+            self._seals.pop(key, None)
 
     _forget = forget
 

@@ -51,6 +51,8 @@ def template_command(template: Template, values: Mapping[str, Any]) -> tuple[str
     reference can serve (single quotes, ...; ``validate`` reports these) or a value too large for the
     environment (``VALUE_TOO_LARGE``).
     """
+    if all(isinstance(part, str) for part in template.parts):  # no placeholder: the text is the script
+        return template.text, {}
     script: list[str] = []
     env: dict[str, str] = {}
     names: dict[tuple[str, ...], str] = {}
@@ -344,9 +346,12 @@ def _kill_leftovers(process: subprocess.Popen[bytes]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def command_environment(environ: Mapping[str, str]) -> dict[str, str]:
+def command_environment(environ: Mapping[str, str]) -> Mapping[str, str]:
     """``environ`` without the variables that point git at another repository than the worktree (git hooks set
-    them): a command's ``git commit`` must land on the run's branch, never on the user's."""
+    them): a command's ``git commit`` must land on the run's branch, never on the user's. ``environ`` itself
+    when it holds none of them (the common case: one look per variable, no copy)."""
+    if GIT_REPOSITORY_VARIABLES.isdisjoint(environ):
+        return environ
     return {key: value for key, value in environ.items() if key not in GIT_REPOSITORY_VARIABLES}
 
 

@@ -131,7 +131,18 @@ def prepare_attempt(ctx: PhaseContext, phase: Phase, attempt: int) -> Prepared:
     transition that started it did not prepare (``Runner._persist``)."""
     with ctx.store.reading() as tx:
         read = read_preparation(ctx, phase, attempt, tx)
+    load_attempt_modules(phase)
     return seal_preparation(ctx, read)
+
+
+def load_attempt_modules(phase: Phase) -> None:
+    """Import, in the worker thread that prepares a command phase's attempt, the modules ``_events_for`` imports
+    on the event loop as it starts: the run's first command does not block the loop while they load (issue 29);
+    once loaded, each import here is a lookup."""
+    if phase.type is PhaseType.COMMAND:
+        import alphred.runtime.command_phase
+        import alphred.runtime.dry_commands
+        import alphred.runtime.typed_output  # noqa: F401
 
 
 async def _end(
@@ -412,7 +423,10 @@ def _events_for(
         from alphred.runtime.child_run import child_events
 
         return child_events(ctx, state, phase, attempt, visit)
-    values = ctx.template_values(template_context(state, ctx.workflow, phase.key))
+    # A template without a placeholder reads no value: the context (every phase's fields) is built only for one
+    # that has (issue 29: ``run: "true"`` or a fixed prompt costs no context per attempt).
+    placeholders = any(not isinstance(part, str) for template in phase.templates.values() for part in template.parts)
+    values = ctx.template_values(template_context(state, ctx.workflow, phase.key)) if placeholders else {}
     if phase.type is PhaseType.COMMAND:
         from alphred.runtime.command_phase import run_command, template_command
         from alphred.runtime.dry_commands import dry_run_command

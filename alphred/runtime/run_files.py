@@ -22,6 +22,7 @@ import stat
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -86,14 +87,16 @@ class RunFiles:
 
     def environment(self) -> dict[str, str]:
         """``ALPHRED_ARTIFACTS`` (and ``ALPHRED_MEMORY``) for every process of a phase."""
-        env = {ENV_ARTIFACTS: str(self.root / ARTIFACTS)}
-        if self.memory:
-            env[ENV_MEMORY] = str(self.root / MEMORY)
-        return env
+        return {ENV_MEMORY if area == MEMORY else ENV_ARTIFACTS: path for area, path in self._paths.items()}
 
     def template_values(self) -> dict[str, dict[str, str]]:
         """``artifacts.dir`` (and ``memory.dir``) for a phase's templates."""
-        return {area: {"dir": str(path)} for area, path in self.areas.items()}
+        return {area: {"dir": path} for area, path in self._paths.items()}
+
+    @cached_property
+    def _paths(self) -> dict[str, str]:
+        """Each area's directory as text (``root`` and ``memory`` never change: built once a run)."""
+        return {area: str(path) for area, path in self.areas.items()}
 
     def make(self) -> None:
         """Create the directories (private to the user)."""

@@ -57,6 +57,7 @@ from alphred.engine import (
     transition,
 )
 from alphred.engine.fan_out import is_resolving
+from alphred.engine.state import evolve
 from alphred.errors import AlphredError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry
@@ -73,7 +74,7 @@ from alphred.runtime.observer import QuietObserver, RunObserver
 from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
 from alphred.runtime.persist import PauseFirst, Persister, Write
-from alphred.runtime.phase import read_preparation, run_attempt, seal_preparation
+from alphred.runtime.phase import load_attempt_modules, read_preparation, run_attempt, seal_preparation
 from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
@@ -234,6 +235,8 @@ class Runner:
             event, posted = fed.popleft()
             new, effects = transition(state, event)
             changed = effects or (new is not state and new != state)  # the deep comparison only when needed
+            if new.history:  # its steps are persisted (``RecordStep``): the loop keeps none, so no copy grows
+                new = evolve(new, history=())
             if changed and not await self._persist(event, new, effects, posted, self._pause_unread(event, posted)):
                 # a pause was asked while the attempt ran: the engine sees it before the outcome
                 state, more = transition(state, PauseRequested())
@@ -322,6 +325,7 @@ class Runner:
         read: list[tuple[int, int, dict[str, UpstreamReport]]] = []
         persist(within=lambda tx: read.append(read_preparation(ctx, phase, attempt, tx)))
         try:
+            load_attempt_modules(phase)
             ctx.prepared[(phase.key, attempt)] = seal_preparation(ctx, read[0])
         except Exception:  # git could not say: the attempt prepares itself and fails there, as it would
             return

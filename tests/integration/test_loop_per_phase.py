@@ -1,0 +1,92 @@
+"""Issue 29, the event loop's per-phase work: nothing on the loop grows with the run's history, and what does
+not change while a run runs is not rebuilt for each attempt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from helpers.repos import git
+from helpers.runs import workflow
+
+from alphred.engine import RunState, StartPhase
+from alphred.git import GitWorktrees, locate_repository
+from alphred.guards.templates import parse_template
+from alphred.operations.start import start_run
+from alphred.operations.where import resolve_for_write
+from alphred.operations.workspace import Workspace
+from alphred.providers import default_registry
+from alphred.runtime.command_phase import command_environment, template_command
+from alphred.runtime.options import RunOptions
+from alphred.store import SqlRunStore
+from alphred.views.progress import Progress
+from alphred.workflow import load_workflow
+
+LOOP = """\
+defaults: {provider: scripted, max_visits: 20}
+limits: {max_steps: 20, max_stalls: 20}
+phases:
+  review:
+    prompt: Review.
+    decisions: [approved, changes_requested]
+    script: [{decision: changes_requested, report: please fix}]
+    transitions:
+      - {to: fix, when: decision == "changes_requested", max: 4}
+      - to: $end
+  fix:
+    prompt: "Fix: {{ phases.review.report }}"
+    script: [{report: fixed}]
+    transitions: [{to: review}]
+"""
+
+
+class SeenStates(Progress):
+    """Keeps, for each attempt started, how many steps the state the runner holds carries in its history."""
+
+    seen: list[int]
+
+    def phase_started(self, effect: StartPhase, kind: str, state: RunState) -> None:
+        self.seen.append(len(state.history))
+
+
+def test_the_loop_keeps_no_step_history(repo: Path) -> None:
+    """The steps are rows once persisted: the runner's state does not carry them, so no per-phase copy grows with
+    the run (issue 29: a 3,000-visit loop costs per phase what a 300-visit one does)."""
+    registry = default_registry()
+    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    progress = SeenStates(enabled=False)
+    progress.seen = []
+    with SqlRunStore(url) as store:
+        workspace = Workspace(
+            store=store, location=location, registry_for=lambda _w, _d: registry, progress=lambda _run: progress
+        )
+        record = start_run(workspace, loaded, RunOptions(), registry)
+    assert record.status.value == "completed" and record.steps == 9
+    assert progress.seen == [0] * 9
+
+
+def test_a_command_without_placeholders_is_its_text() -> None:
+    assert template_command(parse_template("make test && echo done"), {}) == ("make test && echo done", {})
+
+
+def test_the_command_environment_is_not_copied_when_nothing_is_dropped() -> None:
+    environ: dict[str, Any] = {"PATH": "/usr/bin", "HOME": "/home/me"}
+    assert command_environment(environ) is environ
+    assert command_environment({**environ, "GIT_DIR": "/elsewhere/.git"}) == environ
+
+
+def test_a_seal_nothing_moved_in_is_reused_and_a_moved_one_is_made_again(repo: Path) -> None:
+    """An attempt's seal costs a few ``lstat`` calls when the last one made of its worktree still holds; a
+    watched file that changed (the config here) gives a new record, and the old one still reports the change."""
+    worktrees = GitWorktrees(locate_repository(repo))
+    created = worktrees.create(1, "alphred/wf/1", worktrees.resolve_base(None).sha)
+    first = worktrees.seal(created.path)
+    (created.path / "a.txt").write_text("a\n")
+    worktrees.commit_phase(created.path, "phase")  # Alphred's own commit moves none of what is watched
+    assert worktrees.seal(created.path) is first
+    git(repo, "config", "core.sshCommand", "true")
+    again = worktrees.seal(created.path)
+    assert again is not first and first.broken() == ["the repository's git config"] and again.broken() == []
+    worktrees.forget(created.path)
+    assert worktrees.seal(created.path) is not again  # a forgotten worktree is sealed anew
