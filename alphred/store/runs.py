@@ -6,7 +6,21 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import BindParameter, Integer, Row, Table, Text, Update, bindparam, case, insert, or_, select, update
+from sqlalchemy import (
+    BindParameter,
+    Integer,
+    Row,
+    Table,
+    Text,
+    Update,
+    bindparam,
+    case,
+    insert,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection, CursorResult
 
 from alphred.errors import StoreError, UnknownRunError
@@ -77,7 +91,10 @@ def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, l
     first = via or target
     sources = sorted(old.value for old in NodeStatus if first in NODE_TRANSITIONS[old])
     status = NODES.c.status
-    conditions: list[Any] = [NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY, status.in_(sources)]
+    # the statuses are SQL literals, not an expanding parameter: SQLAlchemy would render the IN list again on
+    # every execution of the cached statement ("post-compile"); they are fixed for this kind of move anyway
+    allowed = [literal_column(f"'{source}'") for source in sources]  # the words of NodeStatus
+    conditions: list[Any] = [NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY, status.in_(allowed)]
     fixed: dict[str, Any] = {}
     if counted:
         fixed["attempt"] = NODES.c.attempt + 1
