@@ -94,7 +94,7 @@ def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, l
     status = NODES.c.status
     # the statuses are SQL literals, not an expanding parameter: SQLAlchemy would render the IN list again on
     # every execution of the cached statement ("post-compile"); they are fixed for this kind of move anyway
-    allowed = [literal_column(f"'{source}'") for source in sources]  # the words of NodeStatus
+    allowed: list[Any] = [literal_column(f"'{source}'") for source in sources]  # the words of NodeStatus
     conditions: list[Any] = [NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY, status.in_(allowed)]
     fixed: dict[str, Any] = {}
     if counted:

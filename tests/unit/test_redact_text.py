@@ -30,10 +30,8 @@ def test_key_shapes_are_masked_where_no_bearer_is() -> None:
     assert REDACTOR.redact(text) == "key [REDACTED] and [REDACTED] and [REDACTED]"
 
 
-PIECES = st.sampled_from(
-    ["Bearer ", "sk-", "sk-ant-", "sk-proj-", "ghp_", "xoxb-", "AKIA", "AIza", "glpat-", " ", ".", "-", "_"]
-    + ["abcdefghij", "ABCDEFGHIJ", "0123456789", "Q7w8E9r0T1", "[", "'"]
-)
+PREFIXES = ["Bearer ", "sk-", "sk-ant-", "sk-proj-", "ghp_", "xoxb-", "AKIA", "AIza", "glpat-"]
+PIECES = st.sampled_from([*PREFIXES, " ", ".", "-", "_", "abcdefghij", "ABCDEFGHIJ", "0123456789", "Q7w8E9r0T1", "["])
 
 
 @given(st.lists(PIECES, max_size=30).map("".join))
