@@ -34,7 +34,16 @@ from alphred.engine.events import (
     StartPhase,
     StopPhase,
 )
-from alphred.engine.fold import Fold, Result, cap_reason, claim_attempt, enter, skip_unchosen
+from alphred.engine.fold import (
+    Fold,
+    Result,
+    cap_reason,
+    claim_attempt,
+    enter,
+    has_fallback,
+    next_provider,
+    skip_unchosen,
+)
 from alphred.engine.reasons import (
     CANCELLED,
     FAIL_TARGET,
@@ -43,6 +52,7 @@ from alphred.engine.reasons import (
     NOT_A_LIST,
     PAUSED,
     RETRIES_EXHAUSTED,
+    STALLED,
     TOO_MANY_ITEMS,
     USAGE_LIMIT,
 )
@@ -229,9 +239,14 @@ def fail_run(fold: Fold, reason: str, *, retryable: bool = False) -> None:
 
 
 def complete_in_lane(fold: Fold, head: str, key: str, attempt: int, decision: str | None) -> None:
-    """Route ``key`` (just completed in lane ``head``) inside its branch, to the join, or fail the run."""
+    """Route ``key`` (just completed in lane ``head``) inside its branch, to the join, or fail the run; a loop in
+    the branch that stalled ``limits.max_stalls`` times in a row ends the branch ``stalled`` (SPEC §15)."""
     lane = _lane(fold, head)
     _set_lane(fold, replace(lane, current=None))
+    if fold.state.phase(key).stalls >= fold.state.workflow.limits.max_stalls:
+        fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, None, STALLED, branch=head))
+        _lane_failed(fold, head, STALLED)
+        return
     workflow = fold.state.workflow
     phase = workflow.phase(key)
     chosen, explained = choose_transition(fold.state, workflow, key)
@@ -267,12 +282,17 @@ def complete_in_lane(fold: Fold, head: str, key: str, attempt: int, decision: st
 def fail_in_lane(
     fold: Fold, head: str, key: str, attempt: int, reason: str, retryable: bool, error_code: str | None
 ) -> None:
-    """An attempt in lane ``head`` failed: retry it in its lane, or fail the run."""
+    """An attempt in lane ``head`` failed: retry it in its lane, move it to its next fallback provider (SPEC
+    §15, as on the run branch), or fail the run."""
     failures = fold.state.phase(key).consecutive_failures + 1
     fold.phase_status(key, _N.FAILED, consecutive_failures=failures)
     fold.record_step(Step(key, attempt, StepOutcome.FAILED, None, None, reason, error_code, branch=head))
     _set_lane(fold, replace(_lane(fold, head), current=None))
-    if not retryable or failures > fold.state.workflow.phase(key).max_retries:
+    exhausted = retryable and failures > fold.state.workflow.phase(key).max_retries
+    if next_provider(fold, key, reason, exhausted):
+        _set_lane(fold, replace(_lane(fold, head), queued=key, queued_new_visit=False))
+        schedule(fold)
+    elif not retryable or exhausted:
         if _join_mode(fold.state, head) == "all_done":
             _lane_failed(fold, head, reason)
             return
@@ -281,6 +301,20 @@ def fail_in_lane(
     else:
         _set_lane(fold, replace(_lane(fold, head), queued=key, queued_new_visit=False))
         schedule(fold)
+
+
+def fail_over_in_lane(fold: Fold, head: str, key: str, attempt: int, error_code: str | None) -> bool:
+    """A usage limit in lane ``head`` where ``key`` has a fallback left: the attempt ends ``interrupted`` and the
+    next one runs on that fallback at once, in its lane, nothing waited for (SPEC §15). False: no fallback left."""
+    if not has_fallback(fold.state, key):
+        return False
+    fold.phase_status(key, _N.PENDING)
+    step = Step(key, attempt, StepOutcome.INTERRUPTED, reason=USAGE_LIMIT, error_code=error_code, branch=head)
+    fold.record_step(step)
+    next_provider(fold, key, USAGE_LIMIT, False)
+    _set_lane(fold, replace(_lane(fold, head), current=None, queued=key, queued_new_visit=False))
+    schedule(fold)
+    return True
 
 
 def interrupt_in_lane(
@@ -431,6 +465,7 @@ def merge_to_redo(state: RunState) -> MergeBranch | None:
 __all__ = [
     "complete_in_lane",
     "fail_in_lane",
+    "fail_over_in_lane",
     "fail_run",
     "fan_out",
     "interrupt_in_lane",

@@ -116,15 +116,28 @@ OUTAGE_REASONS = frozenset({"transport", "internal", "rate_limit", "timeout"})
 """Failures that move to the next provider once the phase's retries are spent (a provider outage)."""
 
 
-def fail_over(fold: Fold, key: str, reason: str, exhausted: bool) -> bool:
-    """Move ``key`` to its next fallback provider and start its next attempt there (SPEC §15): after a usage
-    limit or an auth failure, or an outage that outlived the retries (``exhausted``). False: no fallback left."""
-    ps = fold.state.phase(key)
-    if ps.provider >= len(fold.state.workflow.phase(key).fallback):
+def has_fallback(state: RunState, key: str) -> bool:
+    """True while ``key`` has a ``fallback`` provider it has not moved to yet (SPEC §15)."""
+    return state.phase(key).provider < len(state.workflow.phase(key).fallback)
+
+
+def next_provider(fold: Fold, key: str, reason: str, exhausted: bool) -> bool:
+    """Move ``key`` to its next fallback provider, with a fresh count of retries (SPEC §15): after a usage
+    limit or an auth failure, or an outage that outlived the retries (``exhausted``). False: no fallback left,
+    or a failure that no other provider mends. The index is engine state: it is stored with the transition that
+    records the failed step, so a take-over goes on with the same provider. Its caller starts the attempt."""
+    if not has_fallback(fold.state, key):
         return False
     if reason not in FAIL_OVER_REASONS and not (exhausted and reason in OUTAGE_REASONS):
         return False
-    fold.state = fold.state.with_phase(key, provider=ps.provider + 1, consecutive_failures=0)
+    fold.state = fold.state.with_phase(key, provider=fold.state.phase(key).provider + 1, consecutive_failures=0)
+    return True
+
+
+def fail_over(fold: Fold, key: str, reason: str, exhausted: bool) -> bool:
+    """``next_provider`` for a phase on the run branch, then start its next attempt there."""
+    if not next_provider(fold, key, reason, exhausted):
+        return False
     fold.update(current=None, queued=key, queued_new_visit=False)
     start(fold, key, new_visit=False)
     return True

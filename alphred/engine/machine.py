@@ -39,6 +39,7 @@ from alphred.engine.events import (
 from alphred.engine.fan_out import (
     complete_in_lane,
     fail_in_lane,
+    fail_over_in_lane,
     fan_out,
     interrupt_in_lane,
     is_resolving,
@@ -48,7 +49,7 @@ from alphred.engine.fan_out import (
     resolved,
     resume_lanes,
 )
-from alphred.engine.fold import Fold, Result, enter, fail_over, skip_unchosen, start
+from alphred.engine.fold import Fold, Result, enter, fail_over, has_fallback, skip_unchosen, start
 from alphred.engine.reasons import (
     AWAITING_APPROVAL,
     CANCELLED,
@@ -185,7 +186,9 @@ def _usage_limited(fold: Fold, event: PhaseFailed, wake_at: float) -> None:
     state = fold.state
     key, attempt, code = event.phase, event.attempt, event.error_code
     head = _lane_head(state, key)
-    if head is None and state.phase(key).provider < len(state.workflow.phase(key).fallback):
+    if head is not None and fail_over_in_lane(fold, head, key, attempt, code):
+        return  # a fallback takes over in the branch at once: nothing to wait for
+    if head is None and has_fallback(state, key):
         fold.phase_status(key, _N.PENDING)  # a fallback takes over at once: nothing to wait for
         fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=USAGE_LIMIT, error_code=code))
         fail_over(fold, key, USAGE_LIMIT, False)
@@ -430,13 +433,13 @@ def _complete(
         stalls=ps.stalls + 1 if stalled else 0,
     )
     head = _lane_head(fold.state, key)
-    if head is None and fold.state.phase(key).stalls >= fold.state.workflow.limits.max_stalls:
+    if head is not None:  # a stalled loop in a branch ends the branch there
+        complete_in_lane(fold, head, key, attempt, decision)
+        return
+    if fold.state.phase(key).stalls >= fold.state.workflow.limits.max_stalls:
         fold.update(current=None)  # the loop changes nothing: stop before it spends the budget (SPEC §15)
         fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, None, STALLED))
         fold.finish(_R.FAILED, STALLED)
-        return
-    if head is not None:
-        complete_in_lane(fold, head, key, attempt, decision)
         return
     if is_resolving(fold.state, key):
         resolved(fold, key, attempt, decision)

@@ -19,7 +19,7 @@ from alphred.engine import RunState
 from alphred.errors import DeliveryError, ProviderError, ScmNotReadyError
 from alphred.providers.base import EventType, ProviderEvent, result_event
 from alphred.runtime.attempt_context import PhaseContext
-from alphred.workflow import DEFAULT_CI_POLL, DEFAULT_CI_TIMEOUT, Phase
+from alphred.workflow import DEFAULT_CI_POLL, DEFAULT_CI_TIMEOUT, Phase, PhaseType
 
 CI_WAIT = "ci_wait"
 """Metadata key of a ``result`` event that says the checks are still running: seconds until the next look."""
@@ -30,7 +30,7 @@ MAX_FAILED = 20  # failed checks listed in the report
 
 async def ci_events(ctx: PhaseContext, state: RunState, phase: Phase) -> AsyncIterator[ProviderEvent]:
     """One look: the checks' summary, then a result that either waits (``CI_WAIT``) or reports."""
-    report, said, wait = await asyncio.to_thread(look_once, ctx, phase)
+    report, said, wait = await asyncio.to_thread(look_once, ctx, phase, state)
     yield ProviderEvent(EventType.SYSTEM, said)
     if wait is not None:
         yield ProviderEvent(EventType.RESULT, said, metadata={"routingDecision": None, CI_WAIT: wait})
@@ -38,7 +38,22 @@ async def ci_events(ctx: PhaseContext, state: RunState, phase: Phase) -> AsyncIt
         yield result_event(said, report=report)
 
 
-def look_once(ctx: PhaseContext, phase: Phase) -> tuple[dict[str, Any] | None, str, float | None]:
+def pull_request_of(state: RunState, pr_url: str | None) -> tuple[str | None, str | None]:
+    """(head branch, URL) of the run's pull request ``pr_url`` (the one its last ``type: pull_request`` phase
+    reported): the checks to wait for are that pull request's, whose head branch is not the run's when an
+    ``existing:`` or ``branch:`` phase reported it (SPEC §16, §17). (None, None): the run has none yet."""
+    if not pr_url:
+        return None, None
+    for key in state.workflow.phase_keys:
+        report = state.phase(key).report
+        if state.workflow.phase(key).type is PhaseType.PULL_REQUEST and isinstance(report, dict):
+            head = report.get("head")
+            if report.get("url") == pr_url and isinstance(head, str) and head:
+                return head, pr_url
+    return None, pr_url
+
+
+def look_once(ctx: PhaseContext, phase: Phase, state: RunState) -> tuple[dict[str, Any] | None, str, float | None]:
     """Blocking: the report (None while waiting), a line for the logs and live line, seconds to the next look."""
     from alphred.scm import choose_provider, remote_url
     from alphred.scm.checks import MAX_LOGS, failed_log_tail, look_at_checks
@@ -49,14 +64,14 @@ def look_once(ctx: PhaseContext, phase: Phase) -> tuple[dict[str, Any] | None, s
         return {"state": "passed", "failed": []}, "no pull request (--no-pr or --dry-run): no checks to wait for", None
     root = Path(record.repo_path or ".")
     url = remote_url(root, plan.remote, ctx.environ)
-    branch = record.branch or ""
+    head, selector = pull_request_of(state, record.pr_url)
+    branch = head or record.branch or ""
     try:
         if url is None:
             raise DeliveryError("no_remote", f"the repository has no remote named '{plan.remote}'", branch=branch)
         provider = choose_provider(plan.provider, url)
-        look = look_at_checks(
-            provider, root, url, ctx.environ, branch, required_only=bool(phase.options.get("required_only", True))
-        )
+        required = bool(phase.options.get("required_only", True))
+        look = look_at_checks(provider, root, url, ctx.environ, branch, required_only=required, pull=selector)
     except (DeliveryError, ScmNotReadyError) as exc:
         raise ProviderError(ctx.redactor.redact(str(exc)), kind="transport", code=CI_UNREADABLE) from None
     waited = _waited(record, phase.key)
@@ -69,10 +84,10 @@ def look_once(ctx: PhaseContext, phase: Phase) -> tuple[dict[str, Any] | None, s
     for index, check in enumerate(look.failed[:MAX_FAILED]):
         tail = failed_log_tail(root, url, ctx.environ, check) if index < MAX_LOGS and provider != "azure" else ""
         failed.append({"name": check.name, "url": check.url, "log_tail": ctx.redactor.redact(tail)})
-    state = "timeout" if look.pending and look.checks and waited >= timeout else "failed" if failed else "passed"
+    ended = "timeout" if look.pending and look.checks and waited >= timeout else "failed" if failed else "passed"
     if look.pending and not look.checks and waited < timeout:
         summary = f"no checks reported within {NO_CHECKS_GRACE:g}s"
-    return {"state": state, "failed": failed}, f"CI {state} on {branch}: {summary}", None
+    return {"state": ended, "failed": failed}, f"CI {ended} on {branch}: {summary}", None
 
 
 def _waited(record: Any, phase_key: str) -> float:

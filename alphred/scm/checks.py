@@ -73,13 +73,21 @@ class ChecksLook:
 
 
 def look_at_checks(
-    provider: str, repo_root: Path, remote_url: str, env: Mapping[str, str], branch: str, *, required_only: bool
+    provider: str,
+    repo_root: Path,
+    remote_url: str,
+    env: Mapping[str, str],
+    branch: str,
+    *,
+    required_only: bool,
+    pull: str | None = None,
 ) -> ChecksLook:
-    """The checks of the open pull request of ``branch`` now; DeliveryError when the tool fails."""
+    """The checks of the open pull request of ``branch`` now (on GitHub, of the pull request at URL ``pull``
+    when given: a fork's head branch name is no unique selector); DeliveryError when the tool fails."""
     if provider == AZURE:
         return _azure_checks(AzurePullRequests(repo_root, remote_url, env), branch, required_only)
     host = GitHubPullRequests(repo_root, remote_url, env)
-    args = ["gh", "pr", "checks", branch, "--json", "name,state,bucket,link,workflow"]
+    args = ["gh", "pr", "checks", pull or branch, "--json", "name,state,bucket,link,workflow"]
     if required_only:
         args.append("--required")
     result = _gh(host, args)

@@ -214,3 +214,48 @@ def test_the_address_review_template_runs_offline(tmp_path: Path) -> None:
     assert PR_URL in review  # the review, kept with the run, never committed
     assert "review.md" not in git(world.repo, "ls-tree", "-r", "--name-only", head, env=world.env)
     assert [c for c in world.calls() if c["argv"][:2] == ["pr", "create"]] == []
+
+
+def test_a_ci_phase_after_an_existing_pull_request_waits_for_that_pull_requests_checks(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    existing_pr(world)
+    checks = world.root / "checks.json"
+    test = {"name": "test", "state": "PASS", "bucket": "pass", "link": "", "workflow": "CI"}
+    checks.write_text(json.dumps([[{**test, "state": "PENDING", "bucket": "pending"}], [test]]))
+    wf = world.root / "address-ci.yaml"
+    wf.write_text(ADDRESS + "    transitions: [{to: ci}]\n  ci:\n    type: ci\n    poll: 0.05\n")
+    env = {**world.env, "FAKE_GH_CHECKS": str(checks)}
+    result = alphred(world, "run", str(wf), "-i", "pr=123", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert [(s["phase"], s["outcome"]) for s in status["steps"]][-1] == ("ci", "completed")
+    looks = [c["argv"] for c in world.calls() if c["argv"][:2] == ["pr", "checks"]]
+    assert len(looks) == 2 and all(argv[2] == PR_URL for argv in looks)  # the pull request's, not the run branch's
+    assert "waiting for CI on feature: 1 pending" in result.stderr
+    assert world.remote_sha("feature") == status["head"]  # the checks ran on the commit the run pushed
+    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as db:
+        (text,) = db.execute(
+            "SELECT a.content_json FROM phase_artifacts a JOIN run_nodes n ON n.id = a.run_node_id "
+            "WHERE a.kind = 'report' AND n.node_key = 'ci'"
+        ).fetchone()
+    assert json.loads(text) == {"state": "passed", "failed": []}
+
+
+def test_a_ci_phase_after_a_branch_pull_request_waits_for_that_pull_requests_checks(tmp_path: Path) -> None:
+    world = make_world(tmp_path)
+    checks = world.root / "checks.json"
+    checks.write_text(json.dumps([[{"name": "test", "state": "PASS", "bucket": "pass", "link": ""}]]))
+    wf = world.root / "several.yaml"
+    wf.write_text(
+        SEVERAL.replace("transitions: [{to: b}]", "transitions: [{to: ci}]\n  ci: {type: ci, transitions: [{to: b}]}")
+    )
+    result = alphred(world, "run", str(wf), "--json", env={**world.env, "FAKE_GH_CHECKS": str(checks)})
+    assert result.returncode == 0, result.stderr
+    looks = [c["argv"] for c in world.calls() if c["argv"][:2] == ["pr", "checks"]]
+    assert [argv[2] for argv in looks] == ["https://github.com/acme/widgets/pull/42"]  # pr_a's, by its URL
+    with sqlite3.connect(world.repo / ".alphred" / "alphred.db") as db:
+        said = db.execute(
+            "SELECT e.content FROM run_node_stream_events e JOIN run_nodes n ON n.id = e.run_node_id "
+            "WHERE n.node_key = 'ci' AND e.event_type = 'system'"
+        ).fetchall()
+    assert [text for (text,) in said] == ["CI passed on bot/split-a: 1 passed"]  # the phase's branch, not the run's

@@ -128,3 +128,29 @@ def test_validate_lists_the_keys_a_fallback_drops_as_info(tmp_path: Path) -> Non
 def test_the_pr_steps_table_has_no_provider_column_without_a_fallback() -> None:
     steps = [{"phase": "a", "attempt": 1, "outcome": "completed", "provider": "claude"}]
     assert "Provider" not in steps_table(steps)
+
+
+def test_a_usage_limit_in_a_parallel_branch_moves_that_branch_to_the_fallback_without_waiting(
+    agents: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("claude_agent_sdk")
+    repo, _ = agents
+    monkeypatch.setenv("FAKE_CLAUDE_SCENARIO", "usage_limit")
+    branches = """\
+limits: {max_wait: 1s}  # without the fail-over the run would fail usage_limit at once instead of waiting
+phases:
+  plan: {type: command, run: "true", transitions: [{to: [implement, docs]}]}
+  docs: {type: command, run: "echo docs > docs.txt", transitions: [{to: join}]}
+  join: {join: all, type: command, run: "true"}
+"""
+    path = write_workflow(repo.parent, branches + AGENT_WORKFLOW.replace("phases:\n", "").replace("$end", "join"))
+    code, obj, err = run_json(repo, path)
+    assert code == 0, err
+    assert "waiting until" not in err and obj["wake_at"] is None  # the branch's fallback took over: no pause
+    assert [
+        (s["attempt"], s["outcome"], s["provider"], s["branch"]) for s in obj["steps"] if s["phase"] == "implement"
+    ] == [
+        (1, "interrupted", "claude", obj["branch"] + ".implement"),
+        (2, "completed", "codex", obj["branch"] + ".implement"),
+    ]
+    assert [s["outcome"] for s in obj["steps"] if s["phase"] == "docs"] == ["completed"]  # never stopped

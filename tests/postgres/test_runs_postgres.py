@@ -293,3 +293,48 @@ def test_a_sub_workflow_runs_on_postgresql(repo: Path, fresh_postgres_url: str) 
     ).stdout.splitlines()
     assert log[0] == "alphred(child): inner [visit 1]"  # `last` only reads: no commit of its own
     assert count(fresh_postgres_url, "select count(*) from workflow_runs where parent_run_id = 1") == 1
+
+
+FAIL_OVER_ITEMS = """\
+    alphred: 1
+    key: items
+    defaults: {provider: scripted}
+    limits: {max_parallel: 1}
+    phases:
+      plan:
+        script: [{report: {tasks: [one, two]}}]
+        transitions: [{to: implement, for_each: report.tasks, as: task}]
+      implement:
+        script: [{fail: "upstream 503"}]
+        max_retries: 0
+        fallback:
+          - {provider: scripted, script: [{report: done}]}
+          - {provider: scripted, script: [{fail: "the second fallback must never run"}]}
+        transitions: [{to: record}]
+      record:
+        type: command
+        run: echo {{ task }} > {{ task }}.txt
+        transitions: [{to: join}]
+      join: {join: all, type: command, run: "ls one.txt two.txt"}
+    """
+
+
+def test_a_for_each_item_killed_after_its_fail_over_goes_on_with_that_fallback_on_postgresql(
+    repo: Path, fresh_postgres_url: str
+) -> None:
+    """SPEC §15 in a branch, on PostgreSQL: kill -9 right after item 0's fail-over transition (its second stored
+    step), then `worker --once`: the item goes on with its first fallback (not its own provider again, not the
+    second fallback); item 1 fails over on its own."""
+    wf = repo.parent / "wf.yaml"
+    wf.write_text(textwrap.dedent(FAIL_OVER_ITEMS))
+    env = {**environment(repo.parent), "ALPHRED_CRASH_AT": "between_phases@2"}
+    crashed = run_alphred(*command(repo, fresh_postgres_url, "run", str(wf)), env=env)
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    final = continued(repo, fresh_postgres_url, "worker")
+    assert final["status"] == "completed", final
+    assert outcomes(final, "implement-0") == [
+        ("implement-0", 1, "failed"),
+        ("implement-0", 2, "interrupted"),  # started on the fallback when the process died
+        ("implement-0", 3, "completed"),  # the same fallback, taken over
+    ]
+    assert outcomes(final, "implement-1") == [("implement-1", 1, "failed"), ("implement-1", 2, "completed")]
