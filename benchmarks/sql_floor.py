@@ -5,14 +5,27 @@ An unchanged phase costs Alphred one write transaction of about ten statements (
 prints what such a transaction costs on its own, so the per-phase figure of ``phase_overhead.py --cli`` can be
 split into the storage's share (the design card's SQLAlchemy over SQLite) and the rest of the runtime.
 
+``--alphred`` puts Alphred's real per-phase transaction beside it: a scripted review loop runs in process (in a
+scratch git repository, fresh interpreter) and every ``Persister.persist`` call — the transition's one write
+transaction with the next attempt's preparation read inside it, all of it in the worker thread — is timed
+(wall and the thread's CPU; the median over the loop's steady transitions). ``--callgrind`` counts the same
+calls' instructions under valgrind (each call runs inside ``functools.reduce``, whose inclusive cost
+callgrind reports; the floor's transactions likewise), a figure the machine's load does not move.
+
     python benchmarks/sql_floor.py [--transactions 1000] [--rounds 5] [--quick]
+    python benchmarks/sql_floor.py --alphred [--visits 201] [--callgrind] [--source OTHER_CHECKOUT]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import os
+import re
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,6 +35,8 @@ from typing import Any
 import sqlalchemy as sa
 
 STATE = "x" * 200
+CALLGRIND_VISITS = 61  # --alphred --callgrind: the loop's visits under valgrind
+WARM_UP = 10  # --alphred: the first transitions of the loop, left out of the figures
 EVENT = "y" * 100
 
 
@@ -101,12 +116,145 @@ def measure(transaction: Callable[[], None], count: int, rounds: int) -> tuple[f
     return statistics.median(walls), statistics.median(cpus)
 
 
+def through_reduce(call: Callable[[], Any]) -> Any:
+    """``call()`` inside the C function ``functools_reduce``: callgrind's inclusive cost of that function is then
+    the cost of these calls alone."""
+    return functools.reduce(lambda _none, function: function(), [call], None)
+
+
+def alphred_transitions(visits: int) -> list[tuple[float, float]]:
+    """(wall ms, thread CPU ms) of each ``Persister.persist`` call of an in-process scripted loop of ``visits``."""
+    from common import make_repo, scratch
+    from phase_overhead import workflow_yaml
+
+    from alphred.git import locate_repository
+    from alphred.operations.start import start_run
+    from alphred.operations.where import resolve_for_write
+    from alphred.operations.workspace import Workspace
+    from alphred.providers import default_registry
+    from alphred.runtime import persist
+    from alphred.runtime.options import RunOptions
+    from alphred.store import SqlRunStore
+    from alphred.views.progress import Progress
+    from alphred.workflow import load_workflow
+
+    timings: list[tuple[float, float]] = []
+    original = persist.Persister.persist
+
+    def timed_persist(self: Any, *args: Any, **kwargs: Any) -> None:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        if len(timings) < WARM_UP:  # the run's start: statements compiled, caches filled (not counted)
+            original(self, *args, **kwargs)
+        else:
+            through_reduce(lambda: original(self, *args, **kwargs))
+        timings.append(((time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000))
+
+    persist.Persister.persist = timed_persist  # type: ignore[method-assign]
+    registry = default_registry()
+    with scratch("sql-floor") as tmp:
+        repo = make_repo(tmp / "repo")
+        path = tmp / "loop.yaml"
+        path.write_text(workflow_yaml(visits, False))
+        workflow = load_workflow(path, providers=registry)
+        location, url = resolve_for_write(str(locate_repository(repo).root), None)
+        with SqlRunStore(url) as store:
+            workspace = Workspace(
+                store=store,
+                location=location,
+                registry_for=lambda _w, _d: registry,
+                progress=lambda run_id: Progress(enabled=False, run_id=run_id),
+            )
+            record = start_run(workspace, workflow, RunOptions(), registry)
+    assert record.status.value == "completed", (record.status, record.reason)
+    return timings
+
+
+def alphred_worker(visits: int, floor: bool) -> None:
+    """Print the figures of one fresh interpreter as JSON-ish lines: Alphred's transitions, or the floor's."""
+    if floor:
+        with tempfile.TemporaryDirectory() as scratch_dir:
+            transaction = sqlalchemy_transaction(Path(scratch_dir) / "a.db")
+            for _ in range(20):
+                transaction()
+            for _ in range(visits):
+                through_reduce(transaction)
+        print(f"calls {visits}")
+        return
+    timings = alphred_transitions(visits)
+    steady = timings[WARM_UP:-1]  # the loop's own, its start and its end apart
+    print(f"calls {len(timings) - WARM_UP}")
+    print(f"wall {statistics.median(t[0] for t in steady):.4f}")
+    print(f"cpu {statistics.median(t[1] for t in steady):.4f}")
+
+
+def alphred_main(visits: int, rounds: int, callgrind: bool, source: str | None) -> None:
+    """Alphred's per-phase transaction beside the 10-statement floor, each in fresh interpreters."""
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parent)
+    checkouts = [("this checkout", str(Path(here).parent))] + ([("source", source)] if source else [])
+    rows = []
+    for label, checkout in checkouts:
+        env["PYTHONPATH"] = os.pathsep.join((checkout, here))
+        args = [sys.executable, __file__, "--worker", "--visits", str(visits)]
+        walls, cpus = [], []
+        for _ in range(rounds):
+            out = subprocess.run(args, capture_output=True, text=True, env=env, check=True).stdout
+            walls.append(float(re.findall(r"wall (\S+)", out)[0]))
+            cpus.append(float(re.findall(r"cpu (\S+)", out)[0]))
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        line = f"{f'Alphred transition, {label}':36s} {wall:6.3f} ms wall {cpu:6.3f} ms CPU"
+        if callgrind:  # a shorter loop: valgrind runs it ~50x slower
+            grind = [*args[:-1], str(min(visits, CALLGRIND_VISITS))]
+            line += f"  {_instructions(grind, env) / 1e6:6.2f} M instructions"
+        rows.append(line)
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        wall, cpu = measure(sqlalchemy_transaction(Path(scratch_dir) / "a.db"), 200, max(rounds, 2))
+    line = f"{'the floor: 10 prebuilt Core statements':36s} {wall:6.3f} ms wall {cpu:6.3f} ms CPU"
+    if callgrind:
+        env["PYTHONPATH"] = here
+        floor = [sys.executable, __file__, "--worker", "--floor", "--visits", "500"]
+        line += f"  {_instructions(floor, env) / 1e6:6.2f} M instructions"
+    rows.append(line)
+    print(f"One write transaction per phase; Alphred's: median of {rounds} loops of {visits} visits")
+    grind = min(visits, CALLGRIND_VISITS)
+    print(f"(instructions: one loop of {grind} visits, the first {WARM_UP} transitions left out)\n")
+    print("\n".join(rows))
+
+
+def _instructions(args: list[str], env: dict[str, str]) -> float:
+    """Instructions per call of ``through_reduce`` in the process ``args`` starts (valgrind's callgrind)."""
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        out = Path(scratch_dir) / "cg.out"
+        grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *args]
+        done = subprocess.run(grind, capture_output=True, text=True, env=env, check=True)
+        calls = int(re.findall(r"calls (\d+)", done.stdout)[0])
+        annotated = subprocess.run(
+            ["callgrind_annotate", "--inclusive=yes", str(out)], capture_output=True, text=True, check=True
+        ).stdout
+    found = re.search(r"^\s*([\d,]+) .*:functools_reduce ", annotated, re.MULTILINE)
+    if found is None:
+        raise SystemExit("callgrind found no functools_reduce (a Python without symbols?)")
+    return int(found.group(1).replace(",", "")) / calls
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--transactions", type=int, default=1000, help="transactions per round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (the median is reported)")
     parser.add_argument("--quick", action="store_true", help="2 rounds of 200 transactions")
+    parser.add_argument("--alphred", action="store_true", help="Alphred's real per-phase transaction beside the floor")
+    parser.add_argument("--visits", type=int, default=201, help="with --alphred: visits of the scripted loop")
+    parser.add_argument("--callgrind", action="store_true", help="with --alphred: instructions too (valgrind)")
+    parser.add_argument("--source", help="with --alphred: another Alphred checkout measured in the same run")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        alphred_worker(args.visits, args.floor)
+        return
+    if args.alphred:
+        alphred_main(args.visits, 1 if args.quick else 3, args.callgrind, args.source)
+        return
     count, rounds = (200, 2) if args.quick else (args.transactions, args.rounds)
     with tempfile.TemporaryDirectory() as scratch:
         rows = [

@@ -4,6 +4,7 @@ redactor, whatever path produced it (events, reports, inputs, engine state, comm
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, event
@@ -31,11 +32,15 @@ def _redact_parameters(
     return statement, _row(parameters, redactor)
 
 
+_PLAIN = frozenset({int, float, bool, type(None), bytes, datetime})
+"""Parameter types that hold no text to redact: passed on without a look (most of a row's values)."""
+
+
 def _row(row: Any, redactor: Redactor) -> Any:
     if isinstance(row, Mapping):
-        return {key: _value(value, redactor) for key, value in row.items()}
+        return {key: value if type(value) in _PLAIN else _value(value, redactor) for key, value in row.items()}
     if isinstance(row, list | tuple):
-        return type(row)(_value(value, redactor) for value in row)
+        return type(row)(value if type(value) in _PLAIN else _value(value, redactor) for value in row)
     return row
 
 
