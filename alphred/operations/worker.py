@@ -125,10 +125,11 @@ class Worker:
     def _loop(self) -> None:
         while not self.stopping.is_set():
             self._wake.clear()
+            orphans = bool(self.store.orphaned_child_ids())  # a kill between a parent's end and its children's
             for location, _ in self.chooser.known:
                 for run_id in finish_cleanups(self.store, location):
                     self.say(f"run {run_id}: worktree removed (pending cleanup)")
-                if self.store.orphaned_child_ids():  # a kill between a parent's end and its children's (SPEC §13)
+                if orphans:  # SPEC §13: each repository's are ended by its own workspace
                     for run_id in end_orphaned_children(self.make_workspace(location)):
                         self.say(f"run {run_id}: cancelled (its parent run has ended)")
             claimed = self._fill()
