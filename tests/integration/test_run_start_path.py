@@ -122,9 +122,7 @@ def test_the_start_path_does_not_load_the_pull_request_package() -> None:
         " dry_run=False)\n"
         "print(plan, 'alphred.scm' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["None", "False"]
+    assert probe_words(probe) == ["None", "False"]
 
 
 def test_run_git_quotes_git_and_returns_its_output(repo: Path) -> None:
@@ -188,9 +186,7 @@ def test_the_read_records_load_on_first_use_from_every_name_they_had() -> None:
         "except AttributeError as error:\n"
         "    print(type(error).__name__)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True", "True", "True", "True", "AttributeError"]
+    assert probe_words(probe) == ["False", "True", "True", "True", "True", "AttributeError"]
 
 
 def test_the_optional_blocks_types_load_on_first_use_from_every_name_they_had() -> None:
@@ -210,9 +206,7 @@ def test_the_optional_blocks_types_load_on_first_use_from_every_name_they_had() 
         "print(type(wf.inputs[0]) is options.InputSpec is alphred.workflow.InputSpec,"
         " alphred.workflow.model.ToolPolicy is options.ToolPolicy, wf.inputs[0].default)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True", "True", "y"]
+    assert probe_words(probe) == ["False", "True", "True", "y"]
 
 
 def test_a_lease_owners_token_is_eight_hex_digits_and_fresh_each_time() -> None:
@@ -266,3 +260,10 @@ def test_only_the_commands_own_process_freezes_what_its_start_made(kind: str) ->
     before, after, enabled = probe.stdout.split()
     assert before == "0" and enabled == "True"
     assert (int(after) > 0) is (kind == "own")
+
+
+def probe_words(probe: str) -> list[str]:
+    """What ``probe`` prints in a fresh interpreter, split into words (it must exit 0)."""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
