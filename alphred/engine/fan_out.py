@@ -308,11 +308,8 @@ def fail_over_in_lane(fold: Fold, head: str, key: str, attempt: int, error_code:
     next one runs on that fallback at once, in its lane, nothing waited for (SPEC §15). False: no fallback left."""
     if not has_fallback(fold.state, key):
         return False
-    fold.phase_status(key, _N.PENDING)
-    step = Step(key, attempt, StepOutcome.INTERRUPTED, reason=USAGE_LIMIT, error_code=error_code, branch=head)
-    fold.record_step(step)
+    _requeue_interrupted(fold, head, key, attempt, USAGE_LIMIT, error_code)
     next_provider(fold, key, USAGE_LIMIT, False)
-    _set_lane(fold, replace(_lane(fold, head), current=None, queued=key, queued_new_visit=False))
     schedule(fold)
     return True
 
@@ -322,11 +319,17 @@ def interrupt_in_lane(
 ) -> None:
     """An attempt in lane ``head`` was interrupted (or hit a usage limit, ``reason``): nothing new starts; the
     run pauses once no lane runs."""
+    _requeue_interrupted(fold, head, key, attempt, reason, error_code)
+    fold.update(interrupting=True)
+    schedule(fold)
+
+
+def _requeue_interrupted(fold: Fold, head: str, key: str, attempt: int, reason: str, error_code: str | None) -> None:
+    """``key``'s attempt in lane ``head`` ended ``interrupted`` (``reason``): its step recorded, the phase queued
+    again in its lane (the same visit)."""
     fold.phase_status(key, _N.PENDING)
     fold.record_step(Step(key, attempt, StepOutcome.INTERRUPTED, reason=reason, error_code=error_code, branch=head))
     _set_lane(fold, replace(_lane(fold, head), current=None, queued=key, queued_new_visit=False))
-    fold.update(interrupting=True)
-    schedule(fold)
 
 
 def _lane_failed(fold: Fold, head: str, reason: str) -> None:
