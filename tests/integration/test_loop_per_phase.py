@@ -3,6 +3,7 @@ not change while a run runs is not rebuilt for each attempt."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,22 @@ def test_a_seal_nothing_moved_in_is_reused_and_a_moved_one_is_made_again(repo: P
     assert again is not first and first.broken() == ["the repository's git config"] and again.broken() == []
     worktrees.forget(created.path)
     assert worktrees.seal(created.path) is not again  # a forgotten worktree is sealed anew
+
+
+def test_a_config_rewritten_with_its_size_and_mtime_kept_is_not_hidden_by_a_reused_seal(repo: Path) -> None:
+    """Hostile (SPEC §14): an agent rewrites the git config to the same size and puts its mtime back. The seal
+    is reused only on unchanged stat data, ctime included (which no agent can set back), so the change is still
+    seen, and the next seal is made anew from what is there."""
+    worktrees = GitWorktrees(locate_repository(repo))
+    created = worktrees.create(1, "alphred/wf/1", worktrees.resolve_base(None).sha)
+    first = worktrees.seal(created.path)
+    config = repo / ".git" / "config"
+    before, kept = config.read_bytes(), config.stat()
+    hostile = before.replace(b"[core]", b"[Core]", 1)  # same size, another text
+    assert hostile != before and len(hostile) == len(before)
+    config.write_bytes(hostile)
+    os.utime(config, ns=(kept.st_atime_ns, kept.st_mtime_ns))
+    assert config.stat().st_mtime_ns == kept.st_mtime_ns and config.stat().st_size == kept.st_size
+    assert first.broken() == ["the repository's git config"]
+    again = worktrees.seal(created.path)
+    assert again is not first and again.broken() == []
