@@ -20,7 +20,7 @@ from alphred.runtime.environment import phase_environment
 from alphred.runtime.run_files import RunFiles
 from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
-from alphred.workflow import Workflow
+from alphred.workflow import Phase, Workflow
 
 
 @dataclass
@@ -98,6 +98,8 @@ class PhaseContext:
     environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
     # what a ``type: workflow`` phase needs to run its child run (SPEC §13): ``child_run.ChildHost``
     children: Any = None
+    # whether a phase's templates hold a placeholder, by the phase object's id (``phase._has_placeholder``)
+    placeholders: dict[int, tuple[Phase, bool]] = field(default_factory=dict)
     # attempts prepared by the transition that started them (``Runner._persist``), by (phase, attempt)
     prepared: dict[tuple[str, int], Prepared] = field(default_factory=dict)
 
