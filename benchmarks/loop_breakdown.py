@@ -35,9 +35,19 @@ SETS = {
         ("engine transition", "alphred.runtime.runner", "transition", "functools_reduce"),
         ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
         ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
-        ("run_in_executor (a hop, loop side)", "asyncio.base_events", "BaseEventLoop.run_in_executor", "dropwhile_next"),
+        (
+            "run_in_executor (a hop, loop side)",
+            "asyncio.base_events",
+            "BaseEventLoop.run_in_executor",
+            "dropwhile_next",
+        ),
         ("RunObservers.persisted", "alphred.views.observers", "RunObservers.persisted", "_operator_call"),
-        ("Persister.persist (the store transaction)", "alphred.runtime.persist", "Persister.persist", "accumulate_next"),
+        (
+            "Persister.persist (the store transaction)",
+            "alphred.runtime.persist",
+            "Persister.persist",
+            "accumulate_next",
+        ),
         ("seal_preparation (git seal, head)", "alphred.runtime.runner", "seal_preparation", "calliter_iternext"),
         ("_ended (files, seal check, complete)", "alphred.runtime.phase", "_ended", "methodcaller_call"),
         ("read_result (the verdict)", "alphred.runtime.outcome", "read_result", "keyobject_richcompare"),
@@ -46,7 +56,12 @@ SETS = {
         ("engine transition", "alphred.runtime.runner", "transition", "functools_reduce"),
         ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
         ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
-        ("run_in_executor (a hop, loop side)", "asyncio.base_events", "BaseEventLoop.run_in_executor", "dropwhile_next"),
+        (
+            "run_in_executor (a hop, loop side)",
+            "asyncio.base_events",
+            "BaseEventLoop.run_in_executor",
+            "dropwhile_next",
+        ),
         ("AttemptRoom()", "alphred.runtime.room", "AttemptRoom.__init__", "_operator_call"),
         ("ProviderOptions()", "alphred.providers.base", "ProviderOptions.__init__", "accumulate_next"),
         ("build_context", "alphred.runtime.phase", "build_context", "calliter_iternext"),
@@ -62,7 +77,12 @@ SETS = {
         ("GitWorktrees.seal", "alphred.git", "GitWorktrees.seal", "accumulate_next"),
         ("GitWorktrees.head_sha", "alphred.git", "GitWorktrees.head_sha", "calliter_iternext"),
         ("phase_commit_message", "alphred.runtime.outcome", "phase_commit_message", "methodcaller_call"),
-        ("Persister.persist (the store transaction)", "alphred.runtime.persist", "Persister.persist", "keyobject_richcompare"),
+        (
+            "Persister.persist (the store transaction)",
+            "alphred.runtime.persist",
+            "Persister.persist",
+            "keyobject_richcompare",
+        ),
     ),
 }
 MEASURED = SETS["summary"]
@@ -167,9 +187,13 @@ def grind(visits: int, command: bool, source: str | None) -> tuple[int, list[tup
         trampolines = {c for *_, c in MEASURED}
         for profile in sorted(tmp.glob("cg.out-*"), key=lambda p: int(p.name.rsplit("-", 1)[1])):
             total, inclusive, counted = parse_profile(profile)
-            threads.append((total, {c: inclusive.get(c, 0) for c in trampolines} | {
-                f"calls:{c}": counted.get(c, 0) for c in trampolines
-            }))
+            threads.append(
+                (
+                    total,
+                    {c: inclusive.get(c, 0) for c in trampolines}
+                    | {f"calls:{c}": counted.get(c, 0) for c in trampolines},
+                )
+            )
         wrapper_calls = json.loads((tmp / "calls.json").read_text())
     return len(json.loads(done.stdout)["steps"]), threads, wrapper_calls
 
@@ -191,13 +215,22 @@ def breakdown(visits: int, command: bool, source: str | None) -> list[list[objec
 
     rows: list[list[object]] = []
     for loop_thread, where in ((True, "loop thread"), (False, "worker threads")):
-        rows.append([where, "(thread total)", per_phase(group(long_threads, loop_thread), group(short_threads, loop_thread)), ""])
+        rows.append(
+            [
+                where,
+                "(thread total)",
+                per_phase(group(long_threads, loop_thread), group(short_threads, loop_thread)),
+                "",
+            ]
+        )
         for label, _, _, c in MEASURED:
             long_i, short_i = group(long_threads, loop_thread, c), group(short_threads, loop_thread, c)
             if long_i == short_i == 0:
                 continue
             seen = group(long_threads, loop_thread, f"calls:{c}") + group(short_threads, loop_thread, f"calls:{c}")
-            other = group(long_threads, not loop_thread, f"calls:{c}") + group(short_threads, not loop_thread, f"calls:{c}")
+            other = group(long_threads, not loop_thread, f"calls:{c}") + group(
+                short_threads, not loop_thread, f"calls:{c}"
+            )
             own = (long_calls.get(c, 0) + short_calls.get(c, 0)) * (3 if c == "accumulate_next" else 1)
             flag = "" if seen + other == own else f"  (C calls {seen + other} != wrapper calls {own})"
             per_call = (long_calls.get(c, 0) - short_calls.get(c, 0)) / steps

@@ -17,6 +17,7 @@ from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
 from alphred.runtime.environment import phase_environment
+from alphred.runtime.joined import Joined
 from alphred.runtime.run_files import RunFiles
 from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
@@ -51,6 +52,7 @@ class Posted:
     events: tuple[Event, ...]
     attempt: tuple[str, int] | None = None
     stats: AttemptStats | None = None
+    joined: Joined | None = None  # its outcome's transition, recorded by the worker that ended it (``runtime.joined``)
 
     def stats_of(self, attempt: tuple[str, int]) -> AttemptStats | None:
         """The measurements of ``attempt`` when this post reports it, else None."""

@@ -154,7 +154,6 @@ class RunFiles:
             crash_point("artifacts_stored")
             return count
 
-
     def _still_empty(self) -> bool:
         """Whether every area is known to have no stored file and holds no entry at all (an empty directory:
         nothing to walk, store or forget); False when one is missing (``store`` makes it) or holds anything."""
