@@ -30,38 +30,24 @@ from phase_overhead import ENTRY, command_workflow_yaml, workflow_yaml
 
 # (label, module, attribute path, the C function it is called through), per set; in a set, two functions called
 # through the same C function never nest in each other.
+_LOOP_SIDE = (
+    ("engine transition", "alphred.runtime.runner", "transition", "functools_reduce"),
+    ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
+    ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
+    ("run_in_executor (a hop, loop side)", "asyncio.base_events", "BaseEventLoop.run_in_executor", "dropwhile_next"),
+)
+STORE = ("Persister.persist (the store transaction)", "alphred.runtime.persist", "Persister.persist")
 SETS = {
     "summary": (
-        ("engine transition", "alphred.runtime.runner", "transition", "functools_reduce"),
-        ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
-        ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
-        (
-            "run_in_executor (a hop, loop side)",
-            "asyncio.base_events",
-            "BaseEventLoop.run_in_executor",
-            "dropwhile_next",
-        ),
+        *_LOOP_SIDE,
         ("RunObservers.persisted", "alphred.views.observers", "RunObservers.persisted", "_operator_call"),
-        (
-            "Persister.persist (the store transaction)",
-            "alphred.runtime.persist",
-            "Persister.persist",
-            "accumulate_next",
-        ),
+        (*STORE, "accumulate_next"),
         ("seal_preparation (git seal, head)", "alphred.runtime.runner", "seal_preparation", "calliter_iternext"),
         ("_ended (files, seal check, complete)", "alphred.runtime.phase", "_ended", "methodcaller_call"),
         ("read_result (the verdict)", "alphred.runtime.outcome", "read_result", "keyobject_richcompare"),
     ),
     "loop": (
-        ("engine transition", "alphred.runtime.runner", "transition", "functools_reduce"),
-        ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
-        ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
-        (
-            "run_in_executor (a hop, loop side)",
-            "asyncio.base_events",
-            "BaseEventLoop.run_in_executor",
-            "dropwhile_next",
-        ),
+        *_LOOP_SIDE,
         ("AttemptRoom()", "alphred.runtime.room", "AttemptRoom.__init__", "_operator_call"),
         ("ProviderOptions()", "alphred.providers.base", "ProviderOptions.__init__", "accumulate_next"),
         ("build_context", "alphred.runtime.phase", "build_context", "calliter_iternext"),
@@ -77,12 +63,7 @@ SETS = {
         ("GitWorktrees.seal", "alphred.git", "GitWorktrees.seal", "accumulate_next"),
         ("GitWorktrees.head_sha", "alphred.git", "GitWorktrees.head_sha", "calliter_iternext"),
         ("phase_commit_message", "alphred.runtime.outcome", "phase_commit_message", "methodcaller_call"),
-        (
-            "Persister.persist (the store transaction)",
-            "alphred.runtime.persist",
-            "Persister.persist",
-            "keyobject_richcompare",
-        ),
+        (*STORE, "keyobject_richcompare"),
     ),
 }
 MEASURED = SETS["summary"]

@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.repos import make_repo
 
 from alphred.engine import RunStarted
 from alphred.git import ensure_alphred_dir, locate_repository
@@ -35,37 +35,20 @@ TWO_COMMANDS = (
 
 
 def scripted_loop(visits: int) -> str:
-    return f"""\
-alphred: 1
-key: loop
-defaults: {{provider: scripted, max_visits: {visits + 5}}}
-limits: {{max_steps: {visits + 5}, max_stalls: {visits + 5}}}
-phases:
-  review:
-    prompt: Review.
-    decisions: [approved, changes_requested]
-    script: [{{decision: changes_requested, report: please fix}}]
-    transitions:
-      - {{to: fix, when: decision == "changes_requested", max: {visits // 2}}}
-      - to: $end
-  fix:
-    prompt: "Fix: {{{{ phases.review.report }}}}"
-    script: [{{report: fixed}}]
-    transitions: [{{to: review}}]
-"""
+    """One scripted phase that routes back to itself: ``visits`` executions."""
+    return (
+        f"alphred: 1\nkey: loop\ndefaults: {{provider: scripted, max_visits: {visits + 5}}}\n"
+        f"limits: {{max_steps: {visits + 5}, max_stalls: {visits + 5}}}\nphases:\n"
+        f"  again:\n    prompt: Again.\n    script: [{{report: again}}]\n"
+        f"    transitions: [{{to: again, max: {visits - 1}}}, {{to: $end}}]\n"
+    )
 
 
 def drive(tmp_path: Path, text: str, during: Callable[[Runner], None] = lambda _r: None) -> tuple[Any, Any, list]:
     """Drive a run of ``text`` in process (``during`` sees the runner before it drives): (final state, stored
     record, stored steps)."""
-    repo = tmp_path / "repo"
-    repo.mkdir(parents=True)
     env = {"GIT_CONFIG_GLOBAL": "/dev/null", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run(
-        ["git", "-c", "user.name=T", "-c", "user.email=t@x.invalid", "commit", "-q", "--allow-empty", "-m", "i"],
-        cwd=repo, check=True, env=env,
-    )  # fmt: skip
+    repo = make_repo(tmp_path / "repo", env=env)
     path = tmp_path / "wf.yaml"
     path.write_text(text)
     workflow = load_workflow(path, providers=PROVIDERS)
