@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from alphred.guards import Expr
 from alphred.guards.templates import Template
-from alphred.lazy import forwarded
+from alphred.lazy import deferred_dataclass, forwarded
 
 if TYPE_CHECKING:  # the optional blocks' types: loaded where a file uses one (``options.py``, issue 29)
     from alphred.workflow.options import Fallback, InputSpec, McpServer, PullRequestSpec, SandboxPolicy, ToolPolicy
@@ -58,7 +58,7 @@ class SourcePos:
     column: int
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use (issue 29)
 class Transition:
     """One outgoing edge of a phase; ``guard`` is None for an ``auto`` transition."""
 
@@ -109,7 +109,7 @@ class CheckKind(StrEnum):
     REPORT = "report"  # the structured report is an object with the required keys
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use (issue 29)
 class Check:
     """One entry of a phase's ``checks:`` list; ``name`` is ``check<N>`` when the file gives none."""
 
@@ -302,7 +302,7 @@ def instance_key(key: str, index: int) -> str:
     return f"{key}-{index}"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use (issue 29)
 class FanOut:
     """One fan-out transition: its branches (in listed order), each branch's phases, and its join.
 
