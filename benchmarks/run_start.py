@@ -229,7 +229,7 @@ def module_costs(repo: Path, workflow: Path, source: Path) -> dict[str, int]:
     subprocess.run(command, cwd=repo, env=env, capture_output=True, check=False)
     alphred_start_ms_cleanup(repo)
     marks = marks_file.read_text().split("\n")
-    dumps = sorted(out_dir.glob("cg.out.*"), key=lambda path: int(path.suffix[1:])) + [out]
+    dumps = [*sorted(out_dir.glob("cg.out.*"), key=lambda path: int(path.suffix[1:])), out]
     if len(dumps) != len(marks) + 1:
         raise SystemExit(f"{len(dumps)} callgrind dumps for {len(marks)} marks: something else called adler32")
     costs: dict[str, int] = {}
@@ -245,12 +245,13 @@ def module_costs(repo: Path, workflow: Path, source: Path) -> dict[str, int]:
     return costs
 
 
-def module_rows(costs: dict[Path, dict[str, int]], names: dict[Path, str], top: int) -> tuple[list[list[str]], list[list[str]]]:
+Ranking = list[list[str]]
+
+
+def module_rows(costs: dict[Path, dict[str, int]], top: int) -> tuple[Ranking, Ranking]:
     """The ``top`` costliest of Alphred's modules (and ``<main>``) and every package's total, one column per
     checkout (M instructions)."""
-    sources = list(costs)
     own = {name for cost in costs.values() for name in cost if name == "<main>" or name.startswith("alphred")}
-    first = costs[sources[0]]
     ranked = sorted(own, key=lambda name: -max(cost.get(name, 0) for cost in costs.values()))[:top]
     modules = [[name, *(f"{cost.get(name, 0) / 1e6:,.1f}" for cost in costs.values())] for name in ranked]
 
@@ -261,10 +262,9 @@ def module_rows(costs: dict[Path, dict[str, int]], names: dict[Path, str], top: 
     totals: dict[str, list[int]] = {}
     for column, cost in enumerate(costs.values()):
         for name, count in cost.items():
-            totals.setdefault(package(name), [0] * len(sources))[column] += count
-    packages = [[name, *(f"{count / 1e6:,.1f}" for count in counts)] for name, counts in sorted(
-        totals.items(), key=lambda item: -max(item[1]))]
-    del first, names
+            totals.setdefault(package(name), [0] * len(costs))[column] += count
+    ordered = sorted(totals.items(), key=lambda item: -max(item[1]))
+    packages = [[name, *(f"{count / 1e6:,.1f}" for count in counts)] for name, counts in ordered]
     return modules, packages
 
 
@@ -329,7 +329,7 @@ def main() -> None:
         if args.per_module:
             repo = make_repo(tmp / "repo-3", files=3)
             costs = {source: module_costs(repo, workflow, source) for source in sources}
-            modules, packages = module_rows(costs, names, args.per_module)
+            modules, packages = module_rows(costs, args.per_module)
             columns = [f"M instructions ({names[source]})" for source in sources]
             print("\nSelf instructions per module, up to the first provider call (small repository):\n")
             print(table(modules, ["module", *columns]))

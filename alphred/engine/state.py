@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
@@ -45,7 +45,7 @@ class StepOutcome(StrEnum):
     CANCELLED = "cancelled"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PhaseState:
     """One phase of a run: its status and counters.
 
@@ -130,7 +130,7 @@ class MergeState:
     status: str = "clean"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RunState:
     """Everything the engine knows about one run; ``workflow`` is not serialised.
 

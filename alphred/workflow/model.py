@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -50,7 +50,7 @@ DEFAULT_CI_TIMEOUT = 3600.0
 DEFAULT_CI_POLL = 30.0
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class SourcePos:
     """Where a node starts in the workflow file (1-based line and column)."""
 
@@ -85,7 +85,7 @@ class Transition:
         return self.fan_out or (self.target,)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Limits:
     """Run-wide hard caps."""
 
@@ -134,7 +134,7 @@ class Check:
 MCP_PREFIX = "mcp__"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Phase:
     """One node of the workflow graph, with every default already applied."""
 
@@ -199,7 +199,7 @@ class Phase:
         )
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Workflow:
     """A fully validated workflow file (format 1)."""
 
