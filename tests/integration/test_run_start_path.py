@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.processes import modules_imported
@@ -136,9 +137,8 @@ phases:
 """
 
 
-def test_a_one_agent_run_loads_none_of_what_its_start_does_not_use(repo: Path, tmp_path: Path) -> None:
-    """Up to its first provider call, ``alphred run`` of one agent phase imports no module of another kind of
-    phase, of sub-workflows, of resuming or of the attempt's end; the run then completes as before."""
+def at_first_call(repo: Path, tmp_path: Path) -> dict[str, Any]:
+    """What ``AT_FIRST_CALL`` saw of ``alphred run`` of the one agent phase (which then completes)."""
     wf = workflow(repo, AGENT)
     seen = tmp_path / "modules.json"
     done = subprocess.run(
@@ -146,7 +146,14 @@ def test_a_one_agent_run_loads_none_of_what_its_start_does_not_use(repo: Path, t
         env=base_env(repo.parent), cwd=repo, capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    loaded = set(json.loads(seen.read_text())["modules"])
+    found: dict[str, Any] = json.loads(seen.read_text())
+    return found
+
+
+def test_a_one_agent_run_loads_none_of_what_its_start_does_not_use(repo: Path, tmp_path: Path) -> None:
+    """Up to its first provider call, ``alphred run`` of one agent phase imports no module of another kind of
+    phase, of sub-workflows, of resuming or of the attempt's end; the run then completes as before."""
+    loaded = set(at_first_call(repo, tmp_path)["modules"])
     assert "alphred.runtime.runner" in loaded and "alphred.store.sql_store" in loaded  # the probe saw the start
     assert sorted(loaded.intersection(OFF_THE_START_PATH)) == []
     runs = alphred(repo, "runs", "--json")
@@ -156,14 +163,7 @@ def test_a_one_agent_run_loads_none_of_what_its_start_does_not_use(repo: Path, t
 def test_a_one_agent_run_makes_the_engine_classes_it_meets_and_no_others(repo: Path, tmp_path: Path) -> None:
     """Up to its first provider call, ``alphred run`` of one agent phase has had dataclasses make only the engine
     and model classes it made an instance of, and of those only ``__init__`` (nothing was printed or compared)."""
-    wf = workflow(repo, AGENT)
-    seen = tmp_path / "modules.json"
-    done = subprocess.run(
-        [sys.executable, "-c", AT_FIRST_CALL, str(seen), "run", str(wf), "--quiet", "--repo", str(repo)],
-        env=base_env(repo.parent), cwd=repo, capture_output=True, text=True, check=False, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    made = json.loads(seen.read_text())["made"]
+    made = at_first_call(repo, tmp_path)["made"]
     assert made["events.RunStarted"] == made["events.StartPhase"] == made["state.RunState"] == "init"
     assert made["model.Phase"] == made["model.Workflow"] == "init"
     assert {name: made[name] for name in NOT_MADE_AT_THE_START} == dict.fromkeys(NOT_MADE_AT_THE_START, "bare")
