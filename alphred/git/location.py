@@ -8,6 +8,7 @@ ref readers answer ``None`` and the caller ask git instead.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,7 +126,7 @@ def ensure_alphred_dir(location: RepoLocation) -> Path:
 def read_head(gitdir: Path, common_dir: Path) -> tuple[str | None, str | None]:
     """Read ``HEAD`` of a git directory as ``(ref, sha)``; ``sha`` is None when unborn or unreadable."""
     try:
-        head = (gitdir / "HEAD").read_text(encoding="utf-8").strip()
+        head = _read_text(os.path.join(gitdir, "HEAD")).strip()
     except (OSError, UnicodeDecodeError):
         return None, None
     if head.startswith("ref:"):
@@ -134,12 +135,18 @@ def read_head(gitdir: Path, common_dir: Path) -> tuple[str | None, str | None]:
     return None, head if _is_sha(head) else None
 
 
+def _read_text(path: str) -> str:
+    """A small file's UTF-8 text: read as bytes (no text layer: ``HEAD`` and a ref are read at every phase)."""
+    with open(path, "rb") as handle:
+        return handle.read().decode("utf-8")
+
+
 def read_ref(common_dir: Path, ref: str) -> str | None:
     """Read a shared ref (``refs/heads/...``) as a loose file or from ``packed-refs``; None if absent."""
-    if (common_dir / "reftable").exists():
+    if os.path.exists(os.path.join(common_dir, "reftable")):
         return None
     with contextlib.suppress(OSError, UnicodeDecodeError):
-        value = (common_dir / ref).read_text(encoding="utf-8").strip()
+        value = _read_text(os.path.join(common_dir, ref)).strip()
         return value if _is_sha(value) else None
     with contextlib.suppress(OSError, UnicodeDecodeError):
         suffix = " " + ref

@@ -230,9 +230,11 @@ class GitWorktrees:
 
     def tree_sha(self, worktree: Path, commit: str) -> str:
         """The tree of ``commit`` (remembered: a visit that changed nothing spawns no git process for it)."""
-        tree = self._trees.get(commit) or self._loose_tree(commit)
-        if tree is None:
-            tree = self._git("rev-parse", "--verify", f"{commit}^{{tree}}", cwd=worktree).stdout.decode().strip()
+        tree = self._trees.get(commit)
+        if tree is None:  # read once per commit: from its loose object, else from git (a commit's tree never changes)
+            tree = self._loose_tree(commit)
+            if tree is None:
+                tree = self._git("rev-parse", "--verify", f"{commit}^{{tree}}", cwd=worktree).stdout.decode().strip()
             if len(self._trees) > 256:
                 self._trees.clear()
             self._trees[commit] = tree

@@ -17,10 +17,11 @@ from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
 from alphred.runtime.environment import phase_environment
+from alphred.runtime.joined import Joined
 from alphred.runtime.run_files import RunFiles
 from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
-from alphred.workflow import Workflow
+from alphred.workflow import Phase, Workflow
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Posted:
     events: tuple[Event, ...]
     attempt: tuple[str, int] | None = None
     stats: AttemptStats | None = None
+    joined: Joined | None = None  # its outcome's transition, recorded by the worker that ended it (``runtime.joined``)
 
     def stats_of(self, attempt: tuple[str, int]) -> AttemptStats | None:
         """The measurements of ``attempt`` when this post reports it, else None."""
@@ -98,6 +100,8 @@ class PhaseContext:
     environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
     # what a ``type: workflow`` phase needs to run its child run (SPEC §13): ``child_run.ChildHost``
     children: Any = None
+    # whether a phase's templates hold a placeholder, by the phase object's id (``phase._has_placeholder``)
+    placeholders: dict[int, tuple[Phase, bool]] = field(default_factory=dict)
     # attempts prepared by the transition that started them (``Runner._persist``), by (phase, attempt)
     prepared: dict[tuple[str, int], Prepared] = field(default_factory=dict)
 

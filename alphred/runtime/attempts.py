@@ -18,6 +18,7 @@ from typing import Any
 from alphred.engine import PhaseFailed, RunState, StartPhase
 from alphred.errors import RETRYABLE_KINDS
 from alphred.runtime.attempt_context import AttemptStats
+from alphred.runtime.joined import Joined
 from alphred.runtime.observer import RunObserver
 from alphred.runtime.options import backoff_seconds
 from alphred.store import SqlRunStore
@@ -48,6 +49,7 @@ class Active:
     task: asyncio.Future[Any] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     stopped: bool = False  # ended by StopPhase: the engine has recorded it already
+    joined: Joined | None = None  # its outcome's transition, recorded by the worker that ended it (``runtime.joined``)
 
     def stop(self) -> None:
         """End the attempt: its backoff, or its running work (its process group is killed)."""

@@ -66,12 +66,14 @@ async def run_attempt(
     stats: AttemptStats,
     notes: tuple[str, ...] = (),
     resolving: tuple[str, ...] | None = None,
+    then: Callable[[PhaseCompleted | PhaseFailed], object] | None = None,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
     """Execute one attempt and turn what happened into the engine event that reports it.
 
     ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry);
     ``resolving`` the conflicted paths when the attempt resolves a join's merge (SPEC §8): its completion
-    commits the merge instead of a phase commit.
+    commits the merge instead of a phase commit. ``then`` is called with the outcome of a phase without checks
+    in the worker thread that ends the attempt (``runtime.joined``: it may record the outcome's transition).
     """
 
     phase = phase.with_provider(state.phase(phase.key).provider)  # a fallback took over (SPEC §15)
@@ -97,7 +99,7 @@ async def run_attempt(
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
         end = (attempt, visit)
-        ended = await _end(ctx, state, phase, end, stats, sink, outcome, failure, resolving, seal, room)
+        ended = await _end(ctx, state, phase, end, stats, sink, outcome, failure, (resolving, then), seal, room)
         return _with_child_steps(ended, stats.child_steps)
     finally:
         flusher.cancel()
@@ -154,16 +156,18 @@ async def _end(
     sink: EventSink,
     outcome: _Outcome,
     failure: ProviderError | None,
-    resolving: tuple[str, ...] | None,
+    finish: tuple[tuple[str, ...] | None, Callable[[PhaseCompleted | PhaseFailed], object] | None],
     seal: WorktreeSeal,
     room: AttemptRoom,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
     """Turn the attempt's result into its outcome: its checks, then (in one worker thread) ``_ended``.
 
     Git is checked for tampering (``seal``) before the checks run git and again before the commit (a ``run``
-    check runs code the agent may have written).
+    check runs code the agent may have written). ``finish``: the paths a merge resolves, and what is called with
+    the outcome in the worker that ends an attempt without checks (``run_attempt``'s ``then``).
     """
     attempt, visit = numbers
+    resolving, then = finish
     stats.events = sink.count
     stats.tokens = outcome.counter.total
     stats.cost_usd = outcome.counter.cost_usd
@@ -212,7 +216,10 @@ async def _end(
             def complete() -> PhaseCompleted | PhaseFailed:
                 return complete_attempt(ctx, phase, attempt, visit, verdict, stats, None, resolving)
 
-            return _ended(ctx, sink, stats, complete, seal, (phase.key, attempt))
+            ended = _ended(ctx, sink, stats, complete, seal, (phase.key, attempt))
+            if then is not None and not isinstance(ended, CiWaiting):
+                then(ended)  # its transition may be recorded here too: one thread hop (``runtime.joined``)
+            return ended
 
         return await asyncio.to_thread(read_and_end)
     verdict = await asyncio.to_thread(verdict_of)
@@ -425,8 +432,9 @@ def _events_for(
         return child_events(ctx, state, phase, attempt, visit)
     # A template without a placeholder reads no value: the context (every phase's fields) is built only for one
     # that has (issue 29: ``run: "true"`` or a fixed prompt costs no context per attempt).
-    placeholders = any(not isinstance(part, str) for template in phase.templates.values() for part in template.parts)
-    values = ctx.template_values(template_context(state, ctx.workflow, phase.key)) if placeholders else {}
+    values = (
+        ctx.template_values(template_context(state, ctx.workflow, phase.key)) if _has_placeholder(ctx, phase) else {}
+    )
     if phase.type is PhaseType.COMMAND:
         from alphred.runtime.command_phase import run_command, template_command
         from alphred.runtime.dry_commands import dry_run_command
@@ -473,6 +481,18 @@ def _events_for(
         output=phase.output,
     )
     return provider.run(prompt, options)
+
+
+def _has_placeholder(ctx: PhaseContext, phase: Phase) -> bool:
+    """Whether one of ``phase``'s templates holds a placeholder: looked at once per phase object and run, not once
+    per attempt (the phase is kept with the answer, so its ``id`` is not reused meanwhile)."""
+    known = ctx.placeholders.get(id(phase))
+    if known is None or known[0] is not phase:
+        if len(ctx.placeholders) > 256:  # a fallback's phase is a new object per attempt: the cache stays small
+            ctx.placeholders.clear()
+        found = any(not isinstance(part, str) for template in phase.templates.values() for part in template.parts)
+        known = ctx.placeholders[id(phase)] = (phase, found)
+    return known[1]
 
 
 def _upstream_reports(ctx: PhaseContext, phase: Phase, tx: StoreTransaction) -> dict[str, UpstreamReport]:

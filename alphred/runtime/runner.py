@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -70,6 +71,7 @@ from alphred.runtime.crash import crash_point
 from alphred.runtime.deadline import run_deadline
 from alphred.runtime.delivery import PullRequestText, deliver_step
 from alphred.runtime.environment import hide_secrets_from_proc
+from alphred.runtime.joined import EndJoin, Joined
 from alphred.runtime.observer import QuietObserver, RunObserver
 from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
@@ -145,6 +147,7 @@ class Runner:
         ttl = lease_ttl()
         self.persister = Persister(store, run_id, str(owner), ttl, {**(runtime or {}), **options.stored()})
         self._held: list[Write] = []  # pending writes of an outcome fed again after a pause (``_persist``)
+        self._joinable = False  # the effect being acted is the last of its transition, nothing else fed (``_join``)
         self.attempts = Attempts(store, run_id, self.observer, options.environ)
         self.supervisor = Supervisor(store, run_id, str(owner), ttl, self.attempts, self.observer)
         self.branches = BranchScheduler(store, self.ctx, self.start_phase, options.keep_worktree)
@@ -233,15 +236,23 @@ class Runner:
             if self.supervisor.stop == LOST:
                 raise LeaseLostError(self.run_id)
             event, posted = fed.popleft()
-            new, effects = transition(state, event)
-            changed = effects or (new is not state and new != state)  # the deep comparison only when needed
-            if new.history:  # its steps are persisted (``RecordStep``): the loop keeps none, so no copy grows
-                new = evolve(new, history=())
-            if changed and not await self._persist(event, new, effects, posted, self._pause_unread(event, posted)):
+            joined = posted.joined if posted is not None and posted.joined is not None else None
+            if joined is not None and joined.event is event:  # the attempt's worker recorded it (``joined``)
+                recorded = self._joined(joined)
+                new, effects = (joined.new, joined.effects) if joined.new is not None else (state, ())
+            else:
+                new, effects = transition(state, event)
+                changed = effects or (new is not state and new != state)  # the deep comparison only when needed
+                if new.history:  # its steps are persisted (``RecordStep``): the loop keeps none, so no copy grows
+                    new = evolve(new, history=())
+                recorded = not changed or await self._persist(
+                    event, new, effects, posted, self._pause_unread(event, posted)
+                )
+            if not recorded:
                 # a pause was asked while the attempt ran: the engine sees it before the outcome
                 state, more = transition(state, PauseRequested())
                 assert not more, "PauseRequested only marks the state"
-                fed.appendleft((event, posted))
+                fed.appendleft((event, dataclasses.replace(posted, joined=None) if posted is not None else None))
                 continue
             state = new
             if self.supervisor.deadline is None and effects:
@@ -249,7 +260,10 @@ class Runner:
             if isinstance(event, MergeDone) and effects:  # merged and recorded: the branch's worktree can go
                 await self.branches.merged(state, event.branch)
             for effect in effects:
+                # the attempt's end may record its outcome's transition when nothing can come between (``joined``)
+                self._joinable = effect is effects[-1] and not fed and not self._held and not self.branches.in_flight
                 acted = await self._act(state, effect)
+                self._joinable = False
                 fed.extend((reported, acted) for reported in acted.events)
         pending = self._take_pending()
         if pending:
@@ -290,6 +304,11 @@ class Runner:
             return False
         if clear_pause:
             supervisor.pause = False
+        self._reported(effects, measured)
+        return True
+
+    def _reported(self, effects: tuple[Effect, ...], measured: dict[tuple[str, int], AttemptStats]) -> None:
+        """Tell the observer what a transition persisted."""
         for effect in effects:
             stats = None
             if isinstance(effect, RecordStep):
@@ -297,7 +316,39 @@ class Runner:
             self.observer.persisted(effect, stats)
         if any(isinstance(e, RecordStep) for e in effects):
             crash_point("between_phases")
+
+    def _joined(self, joined: Joined) -> bool:
+        """What the loop does after its own persist, for an outcome the attempt's worker recorded (``joined``);
+        False when nothing was written because the pause flag was set (as ``_persist``)."""
+        if joined.error is not None:
+            if isinstance(joined.error, LeaseLostError):
+                self.supervisor.stop = LOST
+            raise joined.error
+        if joined.new is None:
+            self.supervisor.pause = True
+            self._held = joined.held + self._held  # written with the outcome's transition, when it is fed again
+            return False
+        self._reported(joined.effects, joined.measured)
         return True
+
+    def _record_outcome(self, state: RunState, key: tuple[str, int], stats: AttemptStats, event: Event) -> Joined:
+        """In the attempt's worker thread (``joined.EndJoin``): the outcome's transition and its persist, as the
+        loop's ``_drive`` and ``_persist`` do them (the pause flag read by the transaction's first statement)."""
+        new, effects = transition(state, event)
+        if new.history:
+            new = evolve(new, history=())
+        if not effects and (new is state or new == state):
+            return Joined(event, new)
+        measured = self._measured(effects, Posted((event,), key, stats))
+        pending = self._take_pending()
+        persist = functools.partial(self.persister.persist, new, effects, pending, False, measured, True)
+        try:
+            self._persist_and_prepare(persist, self._to_prepare(event, effects))
+        except PauseFirst:
+            return Joined(event, None, held=pending)
+        except Exception as exc:  # raised on the loop, as after its own persist
+            return Joined(event, None, error=exc)
+        return Joined(event, new, effects, measured)
 
     def _to_prepare(self, event: Event, effects: tuple[Effect, ...]) -> tuple[Phase, int] | None:
         """The attempt on the run branch that ``effects`` start, to prepare with their transaction: only when
@@ -406,7 +457,8 @@ class Runner:
         if self.supervisor.timed_out():  # past the deadline (the heartbeat may not have looked yet): start nothing
             return Posted((TimedOut(),), key, stats)
         with self.attempts.under_way(effect, stats) as active:
-            return Posted(tuple(await self._attempt(state, effect, ctx, active, stats)), key, stats)
+            events = tuple(await self._attempt(state, effect, ctx, active, stats))
+            return Posted(events, key, stats, active.joined)
 
     async def _attempt(
         self, state: RunState, effect: StartPhase, ctx: PhaseContext, active: Active, stats: AttemptStats
@@ -427,13 +479,19 @@ class Runner:
                 return [PhaseCompleted(effect.phase, effect.attempt, "approved", {"comment": AUTO_APPROVED})]
             return [ApprovalRequested(effect.phase, effect.attempt)]
         resolving = state.merge.conflicts if state.merge is not None and is_resolving(state, phase.key) else None
-        work = run_attempt(ctx, state, phase, effect.attempt, effect.visit, stats, notes, resolving)
+        join = self._join(state, effect, phase, active, stats, ctx, resolving)
+        then = join.end if join is not None else None
+        work = run_attempt(ctx, state, phase, effect.attempt, effect.visit, stats, notes, resolving, then)
         task = active.task = asyncio.ensure_future(work)
         try:
             outcome = await task
         except asyncio.CancelledError:
             if supervisor.stop is None and not active.stopped:
                 raise
+            if join is not None and not join.refuse():  # its worker recorded the outcome: the stop comes after it
+                active.joined = await join.wait()
+                self.attempts.ended(effect, active.joined.event, stats)
+                return [active.joined.event]
             return self._stopped_events(effect, active)
         except self.child_stopped as stopped:  # its sub-workflow paused (SPEC §13): resuming this run continues it
             if supervisor.stop is not None:  # or it stopped as this run stops (cancelled, timed out)
@@ -446,6 +504,10 @@ class Runner:
             return [PhaseInterrupted(effect.phase, effect.attempt)]
         except Exception as exc:  # the runtime itself failed this attempt: record it, never lose the run
             outcome = failed_by_runtime(effect.phase, effect.attempt, exc, stats)
+        if join is not None and join.joined is not None:  # recorded with its transition by its worker
+            active.joined = join.joined
+            self.attempts.ended(effect, outcome, stats)
+            return [outcome]
         if supervisor.stop is not None or active.stopped:  # an interrupted outcome wins over a late success
             return self._stopped_events(effect, active)
         self.attempts.ended(effect, outcome, stats)
@@ -453,6 +515,30 @@ class Runner:
             return [PauseRequested(), outcome]
         stats.pause_unread = True  # the heartbeat may not have looked yet: the outcome's transition reads the flag
         return [outcome]
+
+    def _join(
+        self,
+        state: RunState,
+        effect: StartPhase,
+        phase: Phase,
+        active: Active,
+        stats: AttemptStats,
+        ctx: PhaseContext,
+        resolving: tuple[str, ...] | None,
+    ) -> EndJoin | None:
+        """The claim that lets the attempt's worker record its outcome's transition (``joined``), when nothing can
+        come between its end and that transition: the run branch, its start the last effect of its transition,
+        nothing fed, held or under way in a parallel branch; an agent or command phase without checks."""
+        if not self._joinable or ctx is not self.ctx or effect.branch is not None or resolving is not None:
+            return None
+        if phase.type not in (PhaseType.AGENT, PhaseType.COMMAND) or phase.checks:
+            return None
+        supervisor = self.supervisor
+
+        def stopped() -> bool:
+            return supervisor.stop is not None or supervisor.pause or active.stopped or bool(self.branches.in_flight)
+
+        return EndJoin(stopped, functools.partial(self._record_outcome, state, (effect.phase, effect.attempt), stats))
 
     def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:
         if active is not None and active.stopped:

@@ -100,7 +100,17 @@ class EventSink:
 
 
 def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:
-    """``metadata`` with secrets masked; the same object when nothing needed masking (the common case)."""
+    """``metadata`` with secrets masked; the same object when nothing needed masking (the common case: every
+    string in it, keys too, is looked at once, joined, with no JSON encoding)."""
+    texts: list[str] = []
+    try:
+        plain = _plain_texts(metadata, texts)
+    except RecursionError:  # nested too deep to walk: the encoding below says
+        plain = False
+    if plain:
+        joined = "\n".join(texts)
+        if redactor.redact(joined) == joined:
+            return metadata
     try:
         text = json.dumps(metadata, sort_keys=True)
         plain = True
@@ -112,3 +122,22 @@ def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:
         plain = False
     redacted = redactor.redact(text)
     return metadata if plain and redacted == text else json.loads(redacted)
+
+
+def _plain_texts(value: Any, texts: list[str]) -> bool:
+    """Collect every string of ``value`` (mapping keys too) into ``texts``; False when it holds anything but
+    mappings, lists, tuples, strings, numbers, booleans and None (``_redact_metadata`` then encodes it)."""
+    if isinstance(value, str):
+        texts.append(value)
+        return True
+    if value is None or isinstance(value, int | float):
+        return True
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str) or not _plain_texts(item, texts):
+                return False
+            texts.append(key)
+        return True
+    if isinstance(value, list | tuple):
+        return all(_plain_texts(item, texts) for item in value)
+    return False

@@ -1,0 +1,131 @@
+"""Issue 29: an attempt's end and the transition that records its outcome share one worker thread hop
+(``runtime/joined.py``), and a stop that arrives meanwhile is settled by the claim: it comes before the outcome
+(which is then not recorded) or after it (the outcome recorded once, the next attempt interrupted), never both."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.repos import make_repo
+
+from alphred.engine import RunStarted
+from alphred.git import ensure_alphred_dir, locate_repository
+from alphred.operations.start import create_run
+from alphred.operations.workspace import Workspace
+from alphred.providers import default_registry
+from alphred.runtime import phase as phase_module
+from alphred.runtime.persist import Persister
+from alphred.runtime.runner import Runner, RunOptions
+from alphred.store import SqlRunStore
+from alphred.store.owners import LeaseOwner
+from alphred.views.progress import Progress
+from alphred.workflow import load_workflow
+
+PROVIDERS = default_registry()
+TWO_COMMANDS = (
+    "alphred: 1\nkey: wf\nphases:\n"
+    "  a: {type: command, run: 'true', transitions: [{to: b}]}\n"
+    "  b: {type: command, run: 'true'}\n"
+)
+
+
+def scripted_loop(visits: int) -> str:
+    """One scripted phase that routes back to itself: ``visits`` executions."""
+    return (
+        f"alphred: 1\nkey: loop\ndefaults: {{provider: scripted, max_visits: {visits + 5}}}\n"
+        f"limits: {{max_steps: {visits + 5}, max_stalls: {visits + 5}}}\nphases:\n"
+        f"  again:\n    prompt: Again.\n    script: [{{report: again}}]\n"
+        f"    transitions: [{{to: again, max: {visits - 1}}}, {{to: $end}}]\n"
+    )
+
+
+def drive(tmp_path: Path, text: str, during: Callable[[Runner], None] = lambda _r: None) -> tuple[Any, Any, list]:
+    """Drive a run of ``text`` in process (``during`` sees the runner before it drives): (final state, stored
+    record, stored steps)."""
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    repo = make_repo(tmp_path / "repo", env=env)
+    path = tmp_path / "wf.yaml"
+    path.write_text(text)
+    workflow = load_workflow(path, providers=PROVIDERS)
+    location = locate_repository(repo)
+    ensure_alphred_dir(location)
+    with SqlRunStore(f"sqlite:///{location.alphred_dir / 'alphred.db'}") as store:
+        workspace = Workspace(store, location, lambda w, d: PROVIDERS, lambda r: Progress(False))
+        options = RunOptions(environ=env)
+        run_id, worktree, state = create_run(workspace, workflow, options)
+        owner = LeaseOwner.current()
+        assert store.acquire_lease(run_id, str(owner), 30)
+        runner = Runner(store, workflow, run_id, location, PROVIDERS, worktree=worktree, options=options, owner=owner)
+        during(runner)
+        final = runner.drive(state, [RunStarted()])
+        return final, store.get_run(run_id), store.list_steps(run_id)
+
+
+def interrupt_and_wait(runner: Runner) -> None:
+    """From a worker thread: Ctrl+C as the loop sees it (``Runner.interrupt`` on the loop), returning once the
+    loop has run it (the attempt's task is cancelled by then; the loop handles that when it likes)."""
+    loop = runner.supervisor._loop
+    assert loop is not None
+    seen = threading.Event()
+    loop.call_soon_threadsafe(runner.interrupt)
+    loop.call_soon_threadsafe(seen.set)  # callbacks run in order: the interrupt has run when this one has
+    seen.wait()
+
+
+def test_an_unchanged_phase_takes_one_thread_hop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hops: list[str] = []
+    real = asyncio.to_thread
+
+    async def counted(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(func, "__name__", type(func).__name__))
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", counted)
+    _, short, short_steps = drive(tmp_path / "short", scripted_loop(5))
+    short_hops = len(hops)
+    _, long, long_steps = drive(tmp_path / "long", scripted_loop(15))
+    assert (short.status.value, long.status.value) == ("completed", "completed")
+    assert len(long_steps) - len(short_steps) == 10
+    # each phase's end and its outcome's transition (with the next attempt's preparation): one hop, not two
+    assert (len(hops) - 2 * short_hops) / 10 == 1
+
+
+def test_an_interrupt_after_the_worker_claimed_the_outcome_comes_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C while the worker writes ``a``'s outcome: ``a`` is recorded completed once, ``b`` starts
+    interrupted (a loop that answered the stop as well would feed ``a`` interrupted on a state it no longer has)."""
+    holder: list[Runner] = []
+    real = Persister.persist
+
+    def persist(self: Persister, state: Any, effects: Any, *args: Any, **kwargs: Any) -> None:
+        if any(getattr(e, "phase", None) == "a" and type(e).__name__ == "RecordStep" for e in effects):
+            interrupt_and_wait(holder[0])
+        real(self, state, effects, *args, **kwargs)
+
+    monkeypatch.setattr(Persister, "persist", persist)
+    final, record, steps = drive(tmp_path, TWO_COMMANDS, holder.append)
+    assert (final.status.value, record.status.value, record.reason) == ("paused", "paused", "interrupted")
+    assert [(s.phase, s.attempt, s.outcome.value) for s in steps] == [("a", 1, "completed"), ("b", 1, "interrupted")]
+
+
+def test_an_interrupt_before_the_worker_claims_the_outcome_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C as ``a`` ends, before its worker looks: ``a`` is recorded interrupted, as without the join."""
+    holder: list[Runner] = []
+    real = phase_module._ended
+
+    def ended(*args: Any, **kwargs: Any) -> Any:
+        interrupt_and_wait(holder[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(phase_module, "_ended", ended)
+    final, record, steps = drive(tmp_path, TWO_COMMANDS, holder.append)
+    assert (final.status.value, record.status.value, record.reason) == ("paused", "paused", "interrupted")
+    assert [(s.phase, s.attempt, s.outcome.value) for s in steps] == [("a", 1, "interrupted")]
