@@ -32,6 +32,11 @@ def _redact_parameters(
     return statement, _row(parameters, redactor)
 
 
+def redacted(text: str) -> str:
+    """``text`` as the store writes it (what a row read back holds)."""
+    return process_redactor().redact(text)
+
+
 _PLAIN = frozenset({int, float, bool, type(None), bytes, datetime})
 """Parameter types that hold no text to redact: passed on without a look (most of a row's values)."""
 

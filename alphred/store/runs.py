@@ -76,16 +76,18 @@ _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE_BY_ID = update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE = update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
 _LEASE_FIELDS = frozenset({"lease_owner", "lease_expires_at"})
-_MOVES: dict[tuple[NodeStatus, NodeStatus | None, bool, bool], Update] = {}
+_MOVES: dict[tuple[NodeStatus, NodeStatus | None, bool, bool, bool], Update] = {}
 
 
-def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, leased: bool) -> Update:
+def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, leased: bool, fresh: bool) -> Update:
     """The one UPDATE of a guarded phase move (``move_node``), built once per kind of move: the row moves only
     from a status SPEC §5 allows (through ``via`` when given), and with ``leased`` only while no other live
     owner holds the phase's lease (``_owner``, ``_now``); its row count says whether it moved (no
     ``RETURNING``: reading a result back costs more than the UPDATE). ``counted``: the attempt is the stored
-    one + 1 (no ``attempt`` given)."""
-    key = (target, via, counted, leased)
+    one + 1 (no ``attempt`` given). ``fresh``: only while the stored attempt is below the one given
+    (``_fresh``), so that a move says the attempt never ran before: no event of it exists (the slow way
+    moves the others)."""
+    key = (target, via, counted, leased, fresh)
     found = _MOVES.get(key)
     if found is not None:
         return found
@@ -96,6 +98,8 @@ def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, l
     # every execution of the cached statement ("post-compile"); they are fixed for this kind of move anyway
     allowed: list[Any] = [literal_column(f"'{source}'") for source in sources]  # the words of NodeStatus
     conditions: list[Any] = [NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY, status.in_(allowed)]
+    if fresh:
+        conditions.append(NODES.c.attempt < bindparam("_fresh", type_=Integer))
     fixed: dict[str, Any] = {}
     if counted:
         fixed["attempt"] = NODES.c.attempt + 1
@@ -164,6 +168,10 @@ class RunOps:
         self._conn = conn
         self._known_node_ids = node_ids if node_ids is not None else {}  # committed ones, shared by the store
         self.found_node_ids: dict[tuple[int, str], int] = {}  # looked up in this transaction
+        # What this transaction wrote that it is asked again (issue 29), answered without a statement:
+        self._fresh: set[tuple[int, int]] = set()  # (run_nodes.id, attempt) started here, above the stored one
+        self._reports: dict[int, tuple[int, str | None]] = {}  # run_nodes.id -> its newest report written here
+        self._queued: list[dict[str, Any]] | None = None  # artifacts to insert at once (``deferred_artifacts``)
 
     @property
     def connection(self) -> Connection:
@@ -454,9 +462,15 @@ class RunOps:
                 owner, ttl = lease
                 params.update(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl), _owner=owner, _now=now)
             counted = target is NodeStatus.RUNNING and "attempt" not in extra
-            statement = _move_statement(target, through, counted, lease is not None)
+            fresh = target is NodeStatus.RUNNING and not counted  # moves only above the stored attempt
+            if fresh:
+                params["_fresh"] = extra["attempt"]
+            statement = _move_statement(target, through, counted, lease is not None, fresh)
             if self._conn.execute(statement, params).rowcount == 1:
-                return self.node_id(run_id, node_key)  # known once read: a phase's row id never changes
+                found = self.node_id(run_id, node_key)  # known once read: a phase's row id never changes
+                if fresh:
+                    self._fresh.add((found, extra["attempt"]))
+                return found
         if through is not None:
             self._move_one(run_id, node_key, through, extra)
         if acquire is not None and not acquire():
@@ -474,6 +488,8 @@ class RunOps:
             values["attempt"] = row.attempt + 1
         values.update(extra)
         self._conn.execute(_UPDATE_NODE_BY_ID, {**values, "_id": row.id})
+        if target is NodeStatus.RUNNING and values["attempt"] > row.attempt:
+            self._fresh.add((int(row.id), values["attempt"]))
         return int(row.id)
 
     def update_node(self, /, run_id: int, node_key: str, **fields: Any) -> NodeRecord:
