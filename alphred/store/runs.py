@@ -17,6 +17,7 @@ from sqlalchemy import (
     case,
     insert,
     literal_column,
+    null,
     or_,
     select,
     update,
@@ -76,6 +77,9 @@ _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE_BY_ID = update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE = update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
 _LEASE_FIELDS = frozenset({"lease_owner", "lease_expires_at"})
+_FIXED_FIELDS = _LEASE_FIELDS | {"started_at", "completed_at", "updated_at"}  # a fast move sets them itself
+_NOW: BindParameter[Any] = bindparam("_now", type_=NODES.c.updated_at.type)
+_OWNER: BindParameter[str] = bindparam("_owner", type_=Text)
 _MOVES: dict[tuple[NodeStatus, NodeStatus | None, bool, bool, bool], Update] = {}
 
 
@@ -100,24 +104,35 @@ def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, l
     conditions: list[Any] = [NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY, status.in_(allowed)]
     if fresh:
         conditions.append(NODES.c.attempt < bindparam("_fresh", type_=Integer))
-    fixed: dict[str, Any] = {}
+    # what the move sets besides the given fields, in the statement: the status a literal, every timestamp the one
+    # ``_now`` (one parameter, not three), the lease the owner's (``_owner``, ``_expires``)
+    fixed: dict[str, Any] = _move_values(None, via, _NOW) if via is not None else {}
+    fixed.update(_move_values(None, target, _NOW))
+    fixed = {key: _literal(value) for key, value in fixed.items()}
     if counted:
         fixed["attempt"] = NODES.c.attempt + 1
     running = NodeStatus.RUNNING.value
+    is_running = status == _literal(running)
     if leased:  # free: unheld, held by this owner, expired (or dropped by the move's first step, out of running)
         owners, expiry = NODES.c.lease_owner, NODES.c.lease_expires_at
-        free = [owners.is_(None), owners == bindparam("_owner", type_=Text), expiry < bindparam("_now")]
+        free = [owners.is_(None), owners == _OWNER, expiry < _NOW]
         if via is not None and running in sources:
-            free.append(status == running)
+            free.append(is_running)
         conditions.append(or_(*free))
+        fixed.update(lease_owner=_OWNER, lease_expires_at=bindparam("_expires", type_=expiry.type))
     elif running in sources:  # leaving running drops the lease
-        fixed["lease_owner"] = case((status == running, None), else_=NODES.c.lease_owner)
-        fixed["lease_expires_at"] = case((status == running, None), else_=NODES.c.lease_expires_at)
-    statement = update(NODES).where(*conditions)  # no RETURNING: the row count says (RETURNING costs 60 % more)
-    if fixed:
-        statement = statement.values(fixed)
+        fixed["lease_owner"] = case((is_running, null()), else_=NODES.c.lease_owner)
+        fixed["lease_expires_at"] = case((is_running, null()), else_=NODES.c.lease_expires_at)
+    statement = update(NODES).where(*conditions).values(fixed)  # no RETURNING: the row count says (it costs 60 % more)
     _MOVES[key] = statement
     return statement
+
+
+def _literal(value: Any) -> Any:
+    """A fixed value of a move's statement as SQL: a status word as a literal, None as NULL, the rest as it is."""
+    if isinstance(value, str):
+        return literal_column(f"'{value}'")  # the words of NodeStatus
+    return null() if value is None else value
 
 
 def _move_values(old: NodeStatus | None, target: NodeStatus, now: Any) -> dict[str, Any]:
@@ -453,16 +468,14 @@ class RunOps:
         fast = (
             through is not NodeStatus.RUNNING
             and (through is None or target in NODE_TRANSITIONS[through])
-            and not (_LEASE_FIELDS & extra.keys())
+            and not (_FIXED_FIELDS & extra.keys())
         )
         if fast:  # one UPDATE that checks the move (and the lease) itself; the slow way says what was wrong
             now = utcnow()
-            values = _move_values(None, through, now) if through is not None else {}
-            values.update(_move_values(None, target, now))
-            params: dict[str, Any] = {**values, **extra, "_run_id": run_id, "_node_key": node_key}
+            params: dict[str, Any] = {**extra, "_run_id": run_id, "_node_key": node_key, "_now": now}
             if lease is not None:
                 owner, ttl = lease
-                params.update(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl), _owner=owner, _now=now)
+                params.update(_owner=owner, _expires=now + timedelta(seconds=ttl))
             counted = target is NodeStatus.RUNNING and "attempt" not in extra
             fresh = target is NodeStatus.RUNNING and not counted  # moves only above the stored attempt
             if fresh:
