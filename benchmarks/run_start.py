@@ -23,10 +23,16 @@ cost. ``--instructions`` adds the load-independent figure: instructions (``valgr
 process and its threads, its ``git`` children not counted, bytecode cached) of ``python -c pass``, of the
 floor and of Alphred's start on the small repository, and the differences.
 
+``--per-module`` ranks where the start's instructions go (small repository, valgrind): the child marks every
+module it loads, as it begins and as it ends, with a call to ``zlib.adler32``, and callgrind dumps its count
+before each mark (``--dump-before``); the instructions between two marks are the self cost of the module on
+top of the import stack (``<main>``: not an import — the interpreter's start, checking the file, the store,
+git, the first step). It prints the costliest modules and the total per package, for each checkout.
+
 Usage::
 
     python benchmarks/run_start.py [--files 50000] [--runs 5] [--quick] [--source OTHER_CHECKOUT]
-                                   [--floor] [--instructions]
+                                   [--floor] [--instructions] [--per-module [N]]
 """
 
 from __future__ import annotations
@@ -183,6 +189,85 @@ def instruction_rows(repo: Path, workflow: Path, sources: list[Path], names: dic
     return rows
 
 
+# The ranking's child: every module load is bracketed by two markers (``zlib.adler32``, which nothing else
+# of a start calls), and the order of the marks is written out at the first provider call.
+MARKED = """\
+import sys, zlib
+from importlib import _bootstrap
+marks = []
+load = _bootstrap._load_unlocked
+def marked(spec):
+    marks.append(spec.name); zlib.adler32(b"")
+    try:
+        return load(spec)
+    finally:
+        marks.append(""); zlib.adler32(b"")
+_bootstrap._load_unlocked = marked
+def write_marks():
+    with open(MARKS, "w") as out:
+        out.write("\\n".join(marks))
+"""
+
+
+def module_costs(repo: Path, workflow: Path, source: Path) -> dict[str, int]:
+    """Self instructions of each module ``alphred run`` loads up to its first provider call (``<main>``: the
+    rest), from one callgrind run of the marked child."""
+    out_dir = repo.parent / "per-module"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir()
+    marks_file = out_dir / "marks"
+    driver = MARKED.replace("MARKS", repr(str(marks_file))) + DRIVER.replace(
+        "os._exit(0)", "write_marks(); os._exit(0)"
+    )
+    env = {**subprocess_env(), "PYTHONHASHSEED": "0"}
+    env["PYTHONPATH"] = os.pathsep.join((str(source), env["PYTHONPATH"]))
+    args = [sys.executable, "-c", driver, "run", str(workflow), "--quiet"]
+    subprocess.run(args, cwd=repo, env=env, capture_output=True, check=False)  # bytecode cached
+    alphred_start_ms_cleanup(repo)
+    out = out_dir / "cg.out"
+    command = ["valgrind", "--tool=callgrind", "--dump-before=zlib_adler32", f"--callgrind-out-file={out}", *args]
+    subprocess.run(command, cwd=repo, env=env, capture_output=True, check=False)
+    alphred_start_ms_cleanup(repo)
+    marks = marks_file.read_text().split("\n")
+    dumps = [*sorted(out_dir.glob("cg.out.*"), key=lambda path: int(path.suffix[1:])), out]
+    if len(dumps) != len(marks) + 1:
+        raise SystemExit(f"{len(dumps)} callgrind dumps for {len(marks)} marks: something else called adler32")
+    costs: dict[str, int] = {}
+    stack = ["<main>"]
+    for mark, dump in zip(["", *marks], dumps, strict=True):
+        if mark:
+            stack.append(mark)
+        elif len(stack) > 1 and dump is not dumps[0]:
+            stack.pop()
+        total = next(line for line in dump.read_text().splitlines() if line.startswith(("summary:", "totals:")))
+        costs[stack[-1]] = costs.get(stack[-1], 0) + int(total.split()[1])
+    shutil.rmtree(out_dir)
+    return costs
+
+
+Ranking = list[list[str]]
+
+
+def module_rows(costs: dict[Path, dict[str, int]], top: int) -> tuple[Ranking, Ranking]:
+    """The ``top`` costliest of Alphred's modules (and ``<main>``) and every package's total, one column per
+    checkout (M instructions)."""
+    own = {name for cost in costs.values() for name in cost if name == "<main>" or name.startswith("alphred")}
+    ranked = sorted(own, key=lambda name: -max(cost.get(name, 0) for cost in costs.values()))[:top]
+    modules = [[name, *(f"{cost.get(name, 0) / 1e6:,.1f}" for cost in costs.values())] for name in ranked]
+
+    def package(name: str) -> str:
+        parts = name.split(".")
+        return ".".join(parts[:2]) if parts[0] == "alphred" else ("<main>" if name == "<main>" else "(libraries)")
+
+    totals: dict[str, list[int]] = {}
+    for column, cost in enumerate(costs.values()):
+        for name, count in cost.items():
+            totals.setdefault(package(name), [0] * len(costs))[column] += count
+    ordered = sorted(totals.items(), key=lambda item: -max(item[1]))
+    packages = [[name, *(f"{count / 1e6:,.1f}" for count in counts)] for name, counts in ordered]
+    return modules, packages
+
+
 def worktree_add_ms(repo: Path, target: Path) -> tuple[float, float]:
     """(wall ms, CPU ms) of ``git worktree add`` alone on ``repo``; removes the worktree afterwards."""
     cpu = children_cpu_ms()
@@ -228,6 +313,10 @@ def main() -> None:
     parser.add_argument("--source", help="another Alphred checkout to measure too (the directory holding alphred/)")
     parser.add_argument("--floor", action="store_true", help="also measure the floor (the unavoidable imports)")
     parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
+    parser.add_argument(
+        "--per-module", type=int, nargs="?", const=25, metavar="N",
+        help="rank the N costliest modules of the start (valgrind; default 25) instead of timing it",
+    )  # fmt: skip
     args = parser.parse_args()
     sources = [ROOT] + ([Path(args.source).resolve()] if args.source else [])
     names = {ROOT: "this checkout", **({sources[1]: f"--source {args.source}"} if args.source else {})}
@@ -237,6 +326,16 @@ def main() -> None:
     with scratch("start") as tmp:
         workflow = tmp / "start.yaml"
         workflow.write_text(WORKFLOW)
+        if args.per_module:
+            repo = make_repo(tmp / "repo-3", files=3)
+            costs = {source: module_costs(repo, workflow, source) for source in sources}
+            modules, packages = module_rows(costs, args.per_module)
+            columns = [f"M instructions ({names[source]})" for source in sources]
+            print("\nSelf instructions per module, up to the first provider call (small repository):\n")
+            print(table(modules, ["module", *columns]))
+            print("\nPer package:\n")
+            print(table(packages, ["package", *columns]))
+            return
         for label, count in (("small (3 files)", 3), (f"large ({files:,} files)", files)):
             started = time.perf_counter()
             repo = make_repo(tmp / f"repo-{count}", files=count)

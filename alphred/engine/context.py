@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from alphred.lazy import deferred_dataclass
 from alphred.workflow.model import Workflow
 
 MAX_ARTIFACTS = 4
@@ -24,7 +24,7 @@ MANIFEST_VERSION = 1
 _MARKER = "\n[... {cut} characters cut by alphred ...]\n"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class UpstreamReport:
     """The latest successful report of one phase, as handed to later phases."""
 
@@ -33,7 +33,7 @@ class UpstreamReport:
     text: str
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ContextBundle:
     """What a phase receives: the envelopes (in selection order) and the manifest to persist as JSON."""
 

@@ -1,23 +1,29 @@
-"""Events the runtime feeds the machine and effects the machine asks the runtime to carry out."""
+"""Events the runtime feeds the machine and effects the machine asks the runtime to carry out.
+
+Every class is named where the runtime and the machine load, yet a run meets only a few of them (a merge, a
+delivery, a CI wait, a timeout are rare): each is a ``deferred_dataclass``, whose methods are made when its
+first instance is (issue 29: ~3 M instructions a class, off the run's start).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeAlias
 
 from alphred.engine.state import Report, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
+from alphred.lazy import deferred_dataclass
 
 # --- events -------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RunStarted:
     """The runtime begins a pending run."""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PhaseCompleted:
     """An attempt finished with a result (a command's non-zero exit under ``allow_failure`` included)."""
 
@@ -33,7 +39,7 @@ class PhaseCompleted:
     child_steps: int = 0  # the steps of the sub-workflow run the attempt ran (SPEC §13): the run's steps too
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PhaseFailed:
     """An attempt failed; ``reason`` names why (``timeout``, ``auth``, ``exit_code``...)."""
 
@@ -49,7 +55,7 @@ class PhaseFailed:
     child_steps: int = 0  # the steps of the sub-workflow run the attempt ran (SPEC §13): the run's steps too
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PhaseInterrupted:
     """An attempt was cut short (Ctrl+C, kill, lease takeover); it will run again as a new attempt."""
 
@@ -57,7 +63,7 @@ class PhaseInterrupted:
     attempt: int
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ApprovalRequested:
     """The runtime started an approval phase that needs a human answer (no auto-approve)."""
 
@@ -65,7 +71,7 @@ class ApprovalRequested:
     attempt: int
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ApprovalGiven:
     """A human answered the approval phase the run waits on (``approved`` or ``rejected``)."""
 
@@ -74,32 +80,32 @@ class ApprovalGiven:
     comment: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PauseRequested:
     """Someone asked the run to pause once the running phase has finished and been routed."""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Resume:
     """A paused run continues (not one waiting for approval)."""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class CancelRequested:
     """Someone cancelled the run."""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class TimedOut:
     """The run is past its ``limits.timeout`` (the runtime measured it from the run's stored start)."""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RetryRun:
     """An operator retries a failed run."""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class CiWaiting:
     """A ``type: ci`` attempt looked at the checks and some are still running: wait (SPEC §16)."""
 
@@ -108,7 +114,7 @@ class CiWaiting:
     summary: str = ""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class DeliveryDone:
     """A delivery step (``push``, ``open``) succeeded; ``open`` carries the pull request's URL."""
 
@@ -117,7 +123,7 @@ class DeliveryDone:
     nothing: bool = False  # ``push`` found no commit to deliver: the run completes without a pull request
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class DeliveryFailed:
     """A delivery step failed (the run fails ``delivery_failed``; ``retry`` resumes at that step)."""
 
@@ -125,7 +131,7 @@ class DeliveryFailed:
     kind: str
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class MergeDone:
     """The runtime merged branch ``branch`` (its head phase) into the run branch for ``join``."""
 
@@ -133,7 +139,7 @@ class MergeDone:
     branch: str
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class MergeConflicted:
     """Merging ``branch`` for ``join`` conflicted on ``conflicts``; the merge is left in progress.
 
@@ -168,7 +174,7 @@ Event: TypeAlias = (
 # --- effects ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class SetRunStatus:
     """Persist the run's new status and reason."""
 
@@ -176,7 +182,7 @@ class SetRunStatus:
     reason: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class SetPhaseStatus:
     """Persist a phase's new status; ``attempt`` is the phase's attempt counter after the move.
 
@@ -190,7 +196,7 @@ class SetPhaseStatus:
     values: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RecordStep:
     """Persist one finished execution (one ``steps`` entry, one diagnostics row)."""
 
@@ -205,7 +211,7 @@ class RecordStep:
     provider: str | None = field(default=None, compare=False)  # the provider that ran it (SPEC §15)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RecordRouting:
     """Persist a routing decision; ``target`` is a phase key, ``$end``, ``$fail`` or ``no_route``."""
 
@@ -221,7 +227,7 @@ class RecordRouting:
     explanation: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class StartPhase:
     """Execute ``attempt`` of ``phase``; ``visit`` numbers the visit it belongs to (1-based)."""
 
@@ -231,7 +237,7 @@ class StartPhase:
     branch: str | None = None  # the branch (its head phase) the attempt runs in; None: the run branch
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class AwaitApproval:
     """The run now waits for ``alphred approve`` / ``alphred reject`` on this approval attempt."""
 
@@ -239,7 +245,7 @@ class AwaitApproval:
     attempt: int
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class AwaitCi:
     """The run now waits, paused, for the pull request's checks (``summary``: what the last look found)."""
 
@@ -248,7 +254,7 @@ class AwaitCi:
     summary: str = ""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RunFinished:
     """The run reached a terminal status (deliver, clean up, report)."""
 
@@ -256,7 +262,7 @@ class RunFinished:
     reason: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Deliver:
     """Carry out delivery step ``step`` (``push`` the branch, ``open`` or find its pull request).
 
@@ -266,14 +272,14 @@ class Deliver:
     step: str
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RecordPullRequest:
     """Persist the run's pull request URL."""
 
     url: str
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class StopPhase:
     """Stop the running ``attempt`` of ``phase`` (another branch failed, or ``join: any`` was reached)."""
 
@@ -282,7 +288,7 @@ class StopPhase:
     branch: str | None = None  # the branch (its head phase) the attempt runs in
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class MergeBranch:
     """Merge branch ``branch`` (its head phase) into the run branch before ``join`` runs (SPEC §8).
 
@@ -294,7 +300,7 @@ class MergeBranch:
     branch: str
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class AddPhase:
     """Persist a new phase of the run: ``phase`` (``<phase>-<index>``) runs phase ``base`` for one item of a
     for_each (SPEC §13); the runtime adds its row once, before any status move of it."""

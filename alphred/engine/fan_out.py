@@ -10,7 +10,7 @@ running attempts are stopped and recorded ``cancelled``; their phases go back to
 fails (no retry left, ``$fail``, a hard cap, no route) fails the run at once: every other running attempt
 is stopped and recorded ``cancelled``; unless it was ``$fail`` or no route, the lanes stay, each with the
 phase it runs next, so ``RetryRun`` goes on with every branch where it stopped. The merges are effects
-(``MergeBranch``) answered by ``MergeDone`` or ``MergeConflicted``; a conflict runs the join's
+(``MergeBranch``, ``joins.py``) answered by ``MergeDone`` or ``MergeConflicted``; a conflict runs the join's
 ``on_conflict`` phase on the run branch, or fails the run with ``merge_conflict``. Pause and interruption
 wait until no lane runs an attempt.
 
@@ -23,32 +23,26 @@ start once every lane has ended. ``RunState.branches`` (``branches.*``) is set w
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from alphred.engine.events import (
     AddPhase,
-    MergeBranch,
-    MergeConflicted,
-    MergeDone,
     RecordRouting,
     StartPhase,
     StopPhase,
 )
 from alphred.engine.fold import (
     Fold,
-    Result,
     cap_reason,
     claim_attempt,
-    enter,
     has_fallback,
     next_provider,
     skip_unchosen,
 )
+from alphred.engine.joins import begin_merge, is_resolving
 from alphred.engine.reasons import (
     CANCELLED,
     FAIL_TARGET,
     INTERRUPTED,
-    MERGE_CONFLICT,
     NOT_A_LIST,
     PAUSED,
     RETRIES_EXHAUSTED,
@@ -57,7 +51,7 @@ from alphred.engine.reasons import (
     USAGE_LIMIT,
 )
 from alphred.engine.routing import NO_ROUTE, Explanation, choose_transition, guard_context
-from alphred.engine.state import Lane, MergeState, PhaseState, RunState, Step, StepOutcome
+from alphred.engine.state import Lane, PhaseState, RunState, Step, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.guards import evaluate_guard, resolve_path
 from alphred.workflow.model import END, FAIL, RESERVED_TARGETS, Transition, base_key, instance_key
@@ -138,7 +132,7 @@ def fan_out(
         lanes[position] = replace(lane, queued=lane.head, queued_new_visit=True)
     fold.update(current=None, lanes=tuple(lanes), merge=None, branches=None)
     if not started:  # an empty list, or every guarded branch skipped: straight to the join
-        _begin_merge(fold, join, (), source)
+        begin_merge(fold, join, (), source)
         return
     schedule(fold)
 
@@ -349,7 +343,7 @@ def _join_when_ended(fold: Fold, head: str) -> None:
         assert group.join is not None
         arrived = tuple(lane.head for lane in fold.state.lanes if lane.arrived)
         last = next((lane.last for lane in reversed(fold.state.lanes) if lane.arrived and lane.last), None)
-        _begin_merge(fold, group.join, arrived, last or group.source)
+        begin_merge(fold, group.join, arrived, last or group.source)
     else:
         schedule(fold)
 
@@ -358,94 +352,9 @@ def _arrive(fold: Fold, head: str, last: str, join: str) -> None:
     _set_lane(fold, replace(_lane(fold, head), arrived=True, last=last))
     if fold.state.workflow.phase(join).join == "any":
         _stop_others(fold, head, final=False)
-        _begin_merge(fold, join, (head,), last)
+        begin_merge(fold, join, (head,), last)
     else:
         _join_when_ended(fold, head)
-
-
-def branches_context(state: RunState) -> dict[str, Any]:
-    """``branches.completed|failed|skipped|results`` of the lanes being joined (SPEC §13)."""
-    lanes = state.lanes
-    results = [
-        state.phase(lane.last).report if lane.arrived and lane.last is not None else None
-        for lane in lanes
-        if not lane.skipped
-    ]
-    return {
-        "completed": [lane.head for lane in lanes if lane.arrived],
-        "failed": [lane.head for lane in lanes if lane.failed],
-        "skipped": [lane.head for lane in lanes if lane.skipped],
-        "results": results,
-    }
-
-
-def _begin_merge(fold: Fold, join: str, heads: tuple[str, ...], source: str) -> None:
-    branches = branches_context(fold.state)
-    fold.update(lanes=(), merge=MergeState(join, heads, source=source), interrupting=False, branches=branches)
-    if heads:
-        fold.effects.append(MergeBranch(join, heads[0]))
-    else:  # nothing to merge (an empty for_each, every branch skipped or failed): the join runs at once
-        enter(fold, join, source=source)
-
-
-def _merge_next(fold: Fold) -> None:
-    merge = fold.state.merge
-    assert merge is not None
-    rest = merge.pending[1:]
-    fold.update(merge=replace(merge, pending=rest, ref=None, conflicts=()))
-    if rest:
-        fold.effects.append(MergeBranch(merge.join, rest[0]))
-    else:
-        enter(fold, merge.join, source=merge.source or merge.join)
-
-
-def _merging(state: RunState, join: str, branch: str) -> bool:
-    merge = state.merge
-    if state.status is not _R.RUNNING or merge is None or state.current is not None:
-        return False
-    return merge.join == join and merge.pending[:1] == (branch,) and not merge.conflicts
-
-
-def on_merge_done(state: RunState, event: MergeDone) -> Result:
-    """The branch being merged is in: merge the next one, or enter the join."""
-    if not _merging(state, event.join, event.branch):
-        return state, ()
-    fold = Fold(state)
-    _merge_next(fold)
-    return fold.result()
-
-
-def on_merge_conflicted(state: RunState, event: MergeConflicted) -> Result:
-    """A merge conflicted: run the join's resolver on the run branch, or fail the run (``merge_conflict``)."""
-    if not _merging(state, event.join, event.branch) or not event.conflicts:
-        return state, ()
-    fold = Fold(state)
-    merge = state.merge
-    assert merge is not None
-    fold.update(merge=replace(merge, ref=event.ref or event.branch, conflicts=event.conflicts))
-    resolver = state.workflow.phase(event.join).on_conflict
-    if resolver is None:
-        fold.update(queued=None, queued_new_visit=False)
-        fold.finish(_R.FAILED, MERGE_CONFLICT)
-        return fold.result()
-    fold.update(merge=replace(fold.state.merge or merge, status="resolved"))
-    enter(fold, resolver, source=event.join)
-    return fold.result()
-
-
-def is_resolving(state: RunState, key: str) -> bool:
-    """True when ``key`` is the resolver working on the merge in progress."""
-    merge = state.merge
-    return merge is not None and bool(merge.conflicts) and state.workflow.phase(merge.join).on_conflict == key
-
-
-def resolved(fold: Fold, key: str, attempt: int, decision: str | None) -> None:
-    """The resolver completed (the runtime has committed the merge): go on with the next branch."""
-    merge = fold.state.merge
-    assert merge is not None
-    fold.record_step(Step(key, attempt, StepOutcome.COMPLETED, decision, merge.join))
-    fold.update(current=None)
-    _merge_next(fold)
 
 
 def resume_lanes(fold: Fold) -> None:
@@ -457,14 +366,6 @@ def resume_lanes(fold: Fold) -> None:
     schedule(fold)
 
 
-def merge_to_redo(state: RunState) -> MergeBranch | None:
-    """The merge to ask again after a take-over mid-merge (no resolver running), if any."""
-    merge = state.merge
-    if state.status is not _R.RUNNING or state.current is not None or merge is None or merge.conflicts:
-        return None
-    return MergeBranch(merge.join, merge.pending[0]) if merge.pending else None
-
-
 __all__ = [
     "complete_in_lane",
     "fail_in_lane",
@@ -472,12 +373,8 @@ __all__ = [
     "fail_run",
     "fan_out",
     "interrupt_in_lane",
-    "is_resolving",
+    "is_resolving",  # the runtime asks it here (it lives in joins.py)
     "lane_of",
-    "merge_to_redo",
-    "on_merge_conflicted",
-    "on_merge_done",
-    "resolved",
     "resume_lanes",
     "running_count",
     "schedule",

@@ -7,7 +7,6 @@ the targets routing did not choose.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from alphred.engine.events import (
@@ -65,7 +64,7 @@ class Fold:
     def record_step(self, step: Step) -> None:
         """Add ``step`` to the history and ask for its diagnostics row (with the provider that ran it)."""
         if step.provider is None:
-            step = replace(step, provider=provider_of(self.state, step.phase))
+            step = evolve(step, provider=provider_of(self.state, step.phase))
         self.update(history=(*self.state.history, step))
         outcome, decision, reason = step.outcome, step.decision, step.reason
         self.effects.append(
@@ -159,14 +158,15 @@ def cap_reason(state: RunState, key: str, new_visit: bool) -> str | None:
     return None
 
 
-def claim_attempt(fold: Fold, key: str, new_visit: bool) -> tuple[int, int]:
-    """Move ``key`` to ``running`` as its next attempt and count the step; return (attempt, visit)."""
+def claim_attempt(fold: Fold, key: str, new_visit: bool, **changes: Any) -> tuple[int, int]:
+    """Move ``key`` to ``running`` as its next attempt and count the step (with ``changes`` of the run state, in
+    the same copy of it); return (attempt, visit)."""
     ps = fold.state.phase(key)
     attempt = ps.attempt + 1
     entries = ps.entries + 1 if new_visit else ps.entries
     failures = 0 if new_visit else ps.consecutive_failures
     fold.phase_status(key, _N.RUNNING, attempt=attempt, entries=entries, consecutive_failures=failures)
-    fold.update(steps=fold.state.steps + 1)
+    fold.update(steps=fold.state.steps + 1, **changes)
     return attempt, entries
 
 
@@ -177,16 +177,16 @@ def start(fold: Fold, key: str, new_visit: bool) -> None:
         fold.update(queued=key, queued_new_visit=new_visit)
         fold.finish(_R.FAILED, reason)
         return
-    attempt, visit = claim_attempt(fold, key, new_visit)
-    fold.update(current=key, queued=None, queued_new_visit=False)
+    attempt, visit = claim_attempt(fold, key, new_visit, current=key, queued=None, queued_new_visit=False)
     fold.effects.append(StartPhase(key, attempt, visit))
 
 
 def enter(fold: Fold, key: str, source: str) -> None:
     """Route into ``key`` as a new visit: re-queue it, then start it (or queue it when pausing)."""
     if fold.state.phase(key).status in (_N.COMPLETED, _N.SKIPPED):
-        fold.phase_status(key, _N.PENDING)
-    fold.state = fold.state.with_phase(key, entered_from=source)
+        fold.phase_status(key, _N.PENDING, entered_from=source)
+    else:
+        fold.state = fold.state.with_phase(key, entered_from=source)
     if fold.state.pause_requested:
         fold.update(queued=key, queued_new_visit=True, pause_requested=False)
         fold.run_status(_R.PAUSED, PAUSED)

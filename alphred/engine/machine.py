@@ -42,14 +42,10 @@ from alphred.engine.fan_out import (
     fail_over_in_lane,
     fan_out,
     interrupt_in_lane,
-    is_resolving,
-    merge_to_redo,
-    on_merge_conflicted,
-    on_merge_done,
-    resolved,
     resume_lanes,
 )
 from alphred.engine.fold import Fold, Result, enter, fail_over, has_fallback, skip_unchosen, start
+from alphred.engine.joins import is_resolving, merge_to_redo, on_merge_conflicted, on_merge_done, resolved
 from alphred.engine.reasons import (
     AWAITING_APPROVAL,
     CANCELLED,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from alphred.engine.statuses import NodeStatus, RunStatus
+from alphred.lazy import deferred_dataclass
 
 if TYPE_CHECKING:  # the model is only named here: the stored statuses import this module cheaply
     from alphred.workflow.model import Workflow
@@ -44,7 +45,7 @@ class StepOutcome(StrEnum):
     CANCELLED = "cancelled"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PhaseState:
     """One phase of a run: its status and counters.
 
@@ -70,7 +71,7 @@ class PhaseState:
     provider: int = 0  # which provider runs the next attempt: 0 its own, n its n-th fallback (SPEC §15)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use: not at a run's start (issue 29)
 class Step:
     """One finished phase execution in the run's history (SPEC §6 ``steps``)."""
 
@@ -85,7 +86,7 @@ class Step:
     provider: str | None = None  # the provider that ran it (an agent phase; SPEC §15)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use: not at a run's start (issue 29)
 class Lane:
     """One branch of the active fan-out (SPEC §8), named by its first phase ``head``.
 
@@ -114,7 +115,7 @@ class Lane:
         return self.arrived or self.failed or self.skipped
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use: not at a run's start (issue 29)
 class MergeState:
     """The join's merges in progress: ``pending`` branch heads still to merge (fan-out order; the first is
     being merged), ``ref``/``conflicts`` the git branch and conflicted paths of a merge the resolver works on,
@@ -129,7 +130,7 @@ class MergeState:
     status: str = "clean"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RunState:
     """Everything the engine knows about one run; ``workflow`` is not serialised.
 

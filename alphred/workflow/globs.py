@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cached_property
+
+from alphred.lazy import deferred_dataclass
 
 
 def glob_problem(pattern: str) -> str | None:
@@ -41,7 +42,7 @@ def glob_problem(pattern: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PathGlobs:
     """A list of path globs; ``matches(path)`` is true when any of them matches (see the module doc)."""
 

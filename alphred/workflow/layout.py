@@ -19,14 +19,15 @@ Pure: plain values in, plain values out; ``workflow_graph`` reads a validated ``
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from alphred.lazy import deferred_dataclass
 from alphred.workflow.model import END, FAIL, Transition, Workflow
 
 TERMINALS = (END, FAIL)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class GraphNode:
     """A phase (or ``$end``/``$fail``) and where it stands; ``lane`` is the head of its fan-out branch.
 
@@ -45,7 +46,7 @@ class GraphNode:
     column: float = 0.0
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class GraphEdge:
     """A transition (one per target of a fan-out): its guard text as ``label``; ``kind`` is ``next``,
     ``fan_out``, ``for_each`` or ``conflict`` (a join to its ``on_conflict`` resolver); ``back`` marks a loop."""
@@ -57,7 +58,7 @@ class GraphEdge:
     back: bool = False
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Graph:
     """A placed graph: nodes in file order (terminals last) and edges in file order."""
 

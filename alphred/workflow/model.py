@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from alphred.guards import Expr
 from alphred.guards.templates import Template
-from alphred.lazy import forwarded
+from alphred.lazy import deferred_dataclass, forwarded
 
 if TYPE_CHECKING:  # the optional blocks' types: loaded where a file uses one (``options.py``, issue 29)
     from alphred.workflow.options import Fallback, InputSpec, McpServer, PullRequestSpec, SandboxPolicy, ToolPolicy
@@ -50,7 +50,7 @@ DEFAULT_CI_TIMEOUT = 3600.0
 DEFAULT_CI_POLL = 30.0
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class SourcePos:
     """Where a node starts in the workflow file (1-based line and column)."""
 
@@ -58,7 +58,7 @@ class SourcePos:
     column: int
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use (issue 29)
 class Transition:
     """One outgoing edge of a phase; ``guard`` is None for an ``auto`` transition."""
 
@@ -85,7 +85,7 @@ class Transition:
         return self.fan_out or (self.target,)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Limits:
     """Run-wide hard caps."""
 
@@ -109,7 +109,7 @@ class CheckKind(StrEnum):
     REPORT = "report"  # the structured report is an object with the required keys
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use (issue 29)
 class Check:
     """One entry of a phase's ``checks:`` list; ``name`` is ``check<N>`` when the file gives none."""
 
@@ -134,7 +134,7 @@ class Check:
 MCP_PREFIX = "mcp__"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Phase:
     """One node of the workflow graph, with every default already applied."""
 
@@ -199,7 +199,7 @@ class Phase:
         )
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Workflow:
     """A fully validated workflow file (format 1)."""
 
@@ -302,7 +302,7 @@ def instance_key(key: str, index: int) -> str:
     return f"{key}-{index}"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)  # made on first use (issue 29)
 class FanOut:
     """One fan-out transition: its branches (in listed order), each branch's phases, and its join.
 

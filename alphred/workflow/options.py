@@ -9,13 +9,14 @@ provider or the runtime reads one (issue 29: each frozen dataclass costs ~3-5 M 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from alphred.lazy import deferred_dataclass
 from alphred.workflow.model import MCP_PREFIX
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class InputSpec:
     """A declared run parameter."""
 
@@ -25,7 +26,7 @@ class InputSpec:
     description: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PullRequestSpec:
     """The ``pull_request:`` block: what to open when the run completes."""
 
@@ -38,14 +39,14 @@ class PullRequestSpec:
     required: bool = False  # a run with nothing to deliver fails instead of completing without a PR
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class SandboxPolicy:
     """A phase's ``sandbox:`` (SPEC §14): its processes run confined; ``network`` lets them reach the network."""
 
     network: bool = False
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ToolPolicy:
     """A phase's ``tools:`` (SPEC §14): ``allow`` (None: no allow-list) and ``deny``, tool names or patterns;
     an MCP tool is named ``mcp__<server>__<tool>``."""
@@ -67,7 +68,7 @@ def _names(entry: str, name: str) -> bool:
     return entry.startswith(MCP_PREFIX) and entry.count("__") == 1 and name.startswith(entry + "__")
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class McpServer:
     """One entry of a phase's ``mcp:`` (SPEC §14): a stdio server (``command``, ``args``, ``cwd`` inside the
     worktree) or a streamable-HTTP one (``url``, ``headers``); ``env`` names the variables (secrets) given to
@@ -93,7 +94,7 @@ class McpServer:
         return f"{self.name}: {self.transport} {what}{env}"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Fallback:
     """One provider of an agent phase's ``fallback:`` list (SPEC §15): its model and its own provider keys,
     with the phase's keys that this provider knows (the others are dropped for it)."""

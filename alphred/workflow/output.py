@@ -12,11 +12,11 @@ import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
+from alphred.lazy import deferred_dataclass
 from alphred.workflow import fields as f
 from alphred.workflow.meta_schema import is_valid_schema
 from alphred.workflow.yaml_source import Collector, did_you_mean
@@ -128,7 +128,7 @@ def _node_at(node: yaml.Node, path: tuple[Any, ...]) -> yaml.Node:
 # -- the static type of a path into a typed report --------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PathType:
     """What the schema says of the value at a path: its JSON types (empty: any) and its ``enum`` (None: any)."""
 

@@ -11,18 +11,18 @@ know takes one free-form ``options:`` mapping (``FREE_FORM``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import yaml
 
+from alphred.lazy import deferred_dataclass
 from alphred.workflow import fields as f
 from alphred.workflow.yaml_source import Collector
 
 JsonSchema = Mapping[str, Any]
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class KeyValue:
     """One provider key of a phase, as its reader gets it."""
 
@@ -35,7 +35,7 @@ class KeyValue:
 Reader = Callable[[KeyValue], Any]
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PhaseKey:
     """A key an agent phase of one provider may hold: its JSON Schema fragment and the reader of its value."""
 
@@ -44,7 +44,7 @@ class PhaseKey:
     read: Reader
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ProviderPhase:
     """An agent phase as its provider's ``validate_phase`` hook sees it, after every key was read."""
 
@@ -105,7 +105,7 @@ def mapping(value: KeyValue) -> Any:
 OPTIONS_KEY = PhaseKey("options", {"type": "object"}, mapping)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class FreeFormKeys:
     """A provider the catalogue does not describe: one free-form ``options:`` mapping."""
 

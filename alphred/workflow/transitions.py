@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import yaml
 
 from alphred.guards import Expr, Path
+from alphred.lazy import deferred_dataclass
 from alphred.workflow import fields as f
 from alphred.workflow.keys import BRANCH_KEYS, TRANSITION_KEYS
 from alphred.workflow.model import RESERVED_TARGETS, Transition
@@ -84,7 +85,7 @@ def read_transitions(reading: Reading, key: str, node: yaml.Node) -> tuple[Trans
     return tuple(result)
 
 
-@dataclass
+@deferred_dataclass
 class _Listed:
     """The branches of a ``to: [...]`` list: names, their nodes, and each guarded branch's ``when``."""
 

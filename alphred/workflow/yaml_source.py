@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import yaml
 
 from alphred.errors import Diagnostic
+from alphred.lazy import deferred_dataclass
 from alphred.workflow.model import SourcePos
 
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
@@ -16,7 +17,7 @@ MAX_DEPTH = 64  # nesting levels of mappings and sequences (composing and constr
 MAX_NODES = 200_000  # nodes of a document with every alias expanded (a billion-laughs bomb has ~10^9)
 
 
-@dataclass
+@deferred_dataclass
 class NodeIndex:
     """YAML nodes of interest for graph-level checks, by phase key."""
 
@@ -147,7 +148,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-@dataclass
+@deferred_dataclass
 class Collector:
     """Gathers every diagnostic of one file, so that all problems are reported at once."""
 
