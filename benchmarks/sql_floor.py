@@ -1,9 +1,10 @@
 """The SQL floor of a phase: one write transaction of ten prebuilt SQLAlchemy Core statements on a WAL SQLite file
 (``synchronous=NORMAL``, as Alphred opens it), beside the same transaction through ``sqlite3`` directly.
 
-An unchanged phase costs Alphred one write transaction of about ten statements (issue 29, third pass). This
-prints what such a transaction costs on its own, so the per-phase figure of ``phase_overhead.py --cli`` can be
-split into the storage's share (the design card's SQLAlchemy over SQLite) and the rest of the runtime.
+An unchanged phase costs Alphred one write transaction of seven statements (issue 29: ten before branch
+``store-cuts``; docs/architecture.md, "Statements per phase", says why each stays). This prints what ten
+prebuilt statements in one transaction cost on their own, so the per-phase figure of ``phase_overhead.py
+--cli`` can be split into the storage's share (the design card's SQLAlchemy over SQLite) and the rest.
 
 ``--alphred`` puts Alphred's real per-phase transaction beside it: a scripted review loop runs in process (in a
 scratch git repository, fresh interpreter) and every ``Persister.persist`` call — the transition's one write

@@ -85,8 +85,9 @@ class Persister:
                 raise LeaseLostError(self.run_id)
             if watch_pause and flags[0]:
                 raise PauseFirst()
-            for write in pending:
-                write(tx)
+            with tx.deferred_artifacts():  # the attempt's artifacts in one statement
+                for write in pending:
+                    write(tx)
             index, seen = 0, measured or {}
             while index < len(effects):  # an effect that persisted the one after it too skips it
                 after = effects[index + 1] if index + 1 < len(effects) else None
@@ -99,7 +100,7 @@ class Persister:
     def write(self, pending: list[Write]) -> None:
         """Carry out ``pending`` writes in a transaction of their own (an outcome's intent)."""
         if pending:
-            with self.store.transaction() as tx:
+            with self.store.transaction() as tx, tx.deferred_artifacts():
                 for write in pending:
                     write(tx)
 

@@ -497,12 +497,8 @@ def _has_placeholder(ctx: PhaseContext, phase: Phase) -> bool:
 
 def _upstream_reports(ctx: PhaseContext, phase: Phase, tx: StoreTransaction) -> dict[str, UpstreamReport]:
     keys = phase.context if phase.context is not None else ctx.workflow.predecessors(phase.key)
-    reports: dict[str, UpstreamReport] = {}
-    for key in keys:
-        artifact = tx.latest_artifact(ctx.run_id, key, "report")
-        if artifact is not None and artifact.content_text is not None:
-            reports[key] = UpstreamReport(key, artifact.attempt, artifact.content_text)
-    return reports
+    texts = tx.report_texts(ctx.run_id, keys)  # the one this transaction just wrote costs no statement
+    return {key: UpstreamReport(key, attempt, text) for key, (attempt, text) in texts.items()}
 
 
 async def _consume(

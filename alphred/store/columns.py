@@ -23,6 +23,8 @@ class UtcDateTime(TypeDecorator[datetime]):
         """Normalise to UTC; naive values are taken as UTC already."""
         if value is None:
             return None
+        if value.tzinfo is UTC:  # the store's own (``utcnow``): SQLite's text of it is its UTC fields, no zone
+            return value  # (``replace`` costs more than the rest of the parameter's way: ~1 µs, issue 29)
         if value.tzinfo is None:
             value = value.replace(tzinfo=UTC)
         value = value.astimezone(UTC)

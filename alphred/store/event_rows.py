@@ -65,9 +65,9 @@ def event_tuple(row: EventRow | Mapping[str, Any] | Any) -> tuple[Any, ...]:
 def _sqlite_time(value: datetime) -> str:
     """``value`` in SQLAlchemy's SQLite DATETIME format (``_SQLITE_TIME``), in UTC, as text."""
     zone = value.tzinfo
-    if zone is not None:
-        value = value.replace(tzinfo=None) if zone is UTC else value.astimezone(UTC).replace(tzinfo=None)
-    return value.isoformat(" ", "microseconds")  # = strftime(_SQLITE_TIME), about twice as fast
+    if zone is not None and zone is not UTC:
+        value = value.astimezone(UTC)
+    return value.isoformat(" ", "microseconds")[:26]  # = strftime(_SQLITE_TIME) without the zone, faster
 
 
 def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple[Any, ...]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
@@ -14,6 +15,7 @@ from alphred.store.assembly import routes_by_attempt, step_record
 from alphred.store.columns import utcnow
 from alphred.store.event_rows import insert_events
 from alphred.store.records import EventRow
+from alphred.store.redaction import redacted
 from alphred.store.rows import RowReader
 from alphred.store.runs import NODES, RunOps, inserted_id
 from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
@@ -25,6 +27,7 @@ EVENTS = RUN_NODE_STREAM_EVENTS
 ARTIFACTS = PHASE_ARTIFACTS
 ROUTING = ROUTING_DECISIONS
 DIAGNOSTICS = RUN_NODE_DIAGNOSTICS
+REPORT = "report"
 
 # Built once (see runs.py): the statements every phase attempt executes.
 _NEXT_SEQUENCE = select(func.coalesce(func.max(EVENTS.c.sequence), 0)).where(
@@ -41,6 +44,12 @@ _INSERT_DIAGNOSTIC = insert(DIAGNOSTICS)
 _LATEST_ARTIFACT = (
     select(ARTIFACTS)
     .where(ARTIFACTS.c.run_node_id == bindparam("_node_id"), ARTIFACTS.c.kind == bindparam("_kind"))
+    .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
+    .limit(1)
+)
+_LATEST_REPORT = (  # the same, of kind ``report``, only what an attempt's preparation reads of it
+    select(ARTIFACTS.c.attempt, ARTIFACTS.c.content_text)
+    .where(ARTIFACTS.c.run_node_id == bindparam("_node_id"), ARTIFACTS.c.kind == REPORT)
     .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
     .limit(1)
 )
@@ -93,10 +102,19 @@ class HistoryOps(RunOps):
 
     def append_events(self, rows: Iterable[EventRow | Mapping[str, Any]]) -> int:
         """Insert provider events (``EventRow``s or mappings) in one batch; return how many were written."""
+        self._fresh.clear()  # an attempt started here may have events now: ``next_event_sequence`` reads
+        return self._insert_events(rows)
+
+    def _insert_events(self, rows: Iterable[EventRow | Mapping[str, Any]]) -> int:
+        """Insert the events (a database may have a faster way: ``SqliteTransaction``)."""
         return insert_events(self._conn, rows)
 
     def next_event_sequence(self, run_node_id: int, attempt: int) -> int:
-        """The next free ``sequence`` of an attempt's events (1 for the first event)."""
+        """The next free ``sequence`` of an attempt's events (1 for the first event): 1 without a statement for
+        an attempt this transaction moved into ``running`` above the phase's stored attempt (``_move``), since
+        an attempt's events are written only once a transaction that started it has committed."""
+        if (run_node_id, attempt) in self._fresh:
+            return 1
         found = self._conn.execute(_NEXT_SEQUENCE, {"_node_id": run_node_id, "_attempt": attempt}).scalar_one()
         return int(found) + 1
 
@@ -140,10 +158,12 @@ class HistoryOps(RunOps):
         text: str | None = None,
         data: Any = None,
     ) -> ArtifactRecord:
-        """Store an artifact of a phase attempt (text, JSON data or both) and return it."""
+        """Store an artifact of a phase attempt (text, JSON data or both) and return it (inside
+        ``deferred_artifacts``, its row waits for the block's end: its ``id`` is 0 here)."""
+        node_id = self.node_id(run_id, node_key)
         values = {
             "run_id": run_id,
-            "run_node_id": self.node_id(run_id, node_key),
+            "run_node_id": node_id,
             "attempt": attempt,
             "kind": kind,
             "content_text": text,
@@ -151,10 +171,51 @@ class HistoryOps(RunOps):
             "sha256": content_sha256(text, data),
             "created_at": utcnow(),
         }
+        if kind == REPORT and attempt >= self._reports.get(node_id, (attempt, None))[0]:
+            self._reports[node_id] = (attempt, text)  # the phase's latest report now (``report_texts``)
         from alphred.store.read_records import ArtifactRecord
 
+        if self._queued is not None:
+            self._queued.append(values)
+            return ArtifactRecord(id=0, node_key=node_key, **values)
         artifact_id = inserted_id(self._conn.execute(_INSERT_ARTIFACT, values))
         return ArtifactRecord(id=artifact_id, node_key=node_key, **values)
+
+    @contextmanager
+    def deferred_artifacts(self) -> Iterator[None]:
+        """Inside the block ``add_artifact`` only queues its row; the queued rows are inserted when the block
+        ends, in one ``executemany`` (an attempt's context manifest and report: one statement, not two). For
+        writes only: what is queued is not read back before the block ends."""
+        self._queued = []
+        try:
+            yield
+            if self._queued:
+                self._conn.execute(_INSERT_ARTIFACT, self._queued)
+        finally:
+            self._queued = None
+
+    def report_texts(self, run_id: int, node_keys: Iterable[str]) -> dict[str, tuple[int, str]]:
+        """The attempt and text of the latest report (as ``latest_artifact``) of each of ``node_keys`` whose
+        latest report has a text. A report this transaction wrote is answered without a statement: an attempt's
+        artifacts are written with its outcome, after every earlier attempt's, so no other report of its phase
+        is later (the text as the store keeps it: redacted)."""
+        found: dict[str, tuple[int, str]] = {}
+        for key in node_keys:
+            try:
+                node_id = self.node_id(run_id, key)
+            except KeyError:
+                continue  # not a phase of this run: no report
+            known = self._reports.get(node_id)
+            if known is not None:
+                attempt, text = known
+            else:
+                row = self._conn.execute(_LATEST_REPORT, {"_node_id": node_id}).first()
+                if row is None:
+                    continue
+                attempt, text = row
+            if text is not None:
+                found[key] = (attempt, redacted(text) if known is not None else text)
+        return found
 
     def _artifact_query(self, run_id: int) -> Any:
         return (

@@ -12,12 +12,8 @@ from sqlalchemy import (
     Row,
     Table,
     Text,
-    Update,
     bindparam,
-    case,
     insert,
-    literal_column,
-    or_,
     select,
     update,
 )
@@ -28,6 +24,7 @@ from alphred.store import schema
 from alphred.store.assembly import RUN_CONVERT, children_by_parent
 from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
+from alphred.store.move_sql import FIXED_FIELDS, move_statement, move_values
 from alphred.store.moves import NODE_TRANSITIONS, check_node_transition, check_run_transition
 from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.rows import RowReader
@@ -54,8 +51,6 @@ NODE_FIELDS = frozenset(NODES.c.keys()) - {
 }
 """Run-node columns ``update_node`` and ``set_node_status`` accept as keyword fields (all but identity and status)."""
 
-_NODE_ENDED = frozenset({NodeStatus.COMPLETED, NodeStatus.FAILED, NodeStatus.SKIPPED, NodeStatus.CANCELLED})
-
 # Statements of the per-phase hot path, built once: building a statement (coercing every clause and
 # generating its cache key) costs several times more than executing it. Bound parameters start with ``_``
 # so that they never clash with the column names an UPDATE sets from its parameters.
@@ -75,62 +70,12 @@ _LOCKED_NODE = _NODE.with_for_update()
 _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE_BY_ID = update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE = update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
-_LEASE_FIELDS = frozenset({"lease_owner", "lease_expires_at"})
-_MOVES: dict[tuple[NodeStatus, NodeStatus | None, bool, bool], Update] = {}
-
-
-def _move_statement(target: NodeStatus, via: NodeStatus | None, counted: bool, leased: bool) -> Update:
-    """The one UPDATE of a guarded phase move (``move_node``), built once per kind of move: the row moves only
-    from a status SPEC §5 allows (through ``via`` when given), and with ``leased`` only while no other live
-    owner holds the phase's lease (``_owner``, ``_now``); its row count says whether it moved (no
-    ``RETURNING``: reading a result back costs more than the UPDATE). ``counted``: the attempt is the stored
-    one + 1 (no ``attempt`` given)."""
-    key = (target, via, counted, leased)
-    found = _MOVES.get(key)
-    if found is not None:
-        return found
-    first = via or target
-    sources = sorted(old.value for old in NodeStatus if first in NODE_TRANSITIONS[old])
-    status = NODES.c.status
-    # the statuses are SQL literals, not an expanding parameter: SQLAlchemy would render the IN list again on
-    # every execution of the cached statement ("post-compile"); they are fixed for this kind of move anyway
-    allowed: list[Any] = [literal_column(f"'{source}'") for source in sources]  # the words of NodeStatus
-    conditions: list[Any] = [NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY, status.in_(allowed)]
-    fixed: dict[str, Any] = {}
-    if counted:
-        fixed["attempt"] = NODES.c.attempt + 1
-    running = NodeStatus.RUNNING.value
-    if leased:  # free: unheld, held by this owner, expired (or dropped by the move's first step, out of running)
-        owners, expiry = NODES.c.lease_owner, NODES.c.lease_expires_at
-        free = [owners.is_(None), owners == bindparam("_owner", type_=Text), expiry < bindparam("_now")]
-        if via is not None and running in sources:
-            free.append(status == running)
-        conditions.append(or_(*free))
-    elif running in sources:  # leaving running drops the lease
-        fixed["lease_owner"] = case((status == running, None), else_=NODES.c.lease_owner)
-        fixed["lease_expires_at"] = case((status == running, None), else_=NODES.c.lease_expires_at)
-    statement = update(NODES).where(*conditions)  # no RETURNING: the row count says (RETURNING costs 60 % more)
-    if fixed:
-        statement = statement.values(fixed)
-    _MOVES[key] = statement
-    return statement
-
-
-def _move_values(old: NodeStatus | None, target: NodeStatus, now: Any) -> dict[str, Any]:
-    """What a move to ``target`` sets besides the status: the timestamps (and, from ``old`` = running, the
-    dropped lease; None: not known here)."""
-    values: dict[str, Any] = {"status": target.value, "updated_at": now}
-    if target is NodeStatus.RUNNING:
-        values.update(started_at=now, completed_at=None)
-    elif target in _NODE_ENDED:
-        values["completed_at"] = now
-    if old is NodeStatus.RUNNING:
-        values.update(lease_owner=None, lease_expires_at=None)
-    return values
 
 
 def checked_fields(fields: Mapping[str, Any], allowed: frozenset[str], entity: str) -> dict[str, Any]:
     """``fields`` as a dict, or TypeError naming the keys that are not columns one may set."""
+    if fields.keys() <= allowed:  # the usual case: no set built
+        return dict(fields)
     unknown = sorted(set(fields) - allowed)
     if unknown:
         raise TypeError(f"unknown {entity} field(s): {', '.join(unknown)}")
@@ -164,6 +109,10 @@ class RunOps:
         self._conn = conn
         self._known_node_ids = node_ids if node_ids is not None else {}  # committed ones, shared by the store
         self.found_node_ids: dict[tuple[int, str], int] = {}  # looked up in this transaction
+        # What this transaction wrote that it is asked again (issue 29), answered without a statement:
+        self._fresh: set[tuple[int, int]] = set()  # (run_nodes.id, attempt) started here, above the stored one
+        self._reports: dict[int, tuple[int, str | None]] = {}  # run_nodes.id -> its newest report written here
+        self._queued: list[dict[str, Any]] | None = None  # artifacts to insert at once (``deferred_artifacts``)
 
     @property
     def connection(self) -> Connection:
@@ -443,20 +392,24 @@ class RunOps:
         fast = (
             through is not NodeStatus.RUNNING
             and (through is None or target in NODE_TRANSITIONS[through])
-            and not (_LEASE_FIELDS & extra.keys())
+            and not (FIXED_FIELDS & extra.keys())
         )
         if fast:  # one UPDATE that checks the move (and the lease) itself; the slow way says what was wrong
             now = utcnow()
-            values = _move_values(None, through, now) if through is not None else {}
-            values.update(_move_values(None, target, now))
-            params: dict[str, Any] = {**values, **extra, "_run_id": run_id, "_node_key": node_key}
+            params: dict[str, Any] = {**extra, "_run_id": run_id, "_node_key": node_key, "_now": now}
             if lease is not None:
                 owner, ttl = lease
-                params.update(lease_owner=owner, lease_expires_at=now + timedelta(seconds=ttl), _owner=owner, _now=now)
+                params.update(_owner=owner, _expires=now + timedelta(seconds=ttl))
             counted = target is NodeStatus.RUNNING and "attempt" not in extra
-            statement = _move_statement(target, through, counted, lease is not None)
+            fresh = target is NodeStatus.RUNNING and not counted  # moves only above the stored attempt
+            if fresh:
+                params["_fresh"] = extra["attempt"]
+            statement = move_statement(target, through, counted, lease is not None, fresh)
             if self._conn.execute(statement, params).rowcount == 1:
-                return self.node_id(run_id, node_key)  # known once read: a phase's row id never changes
+                found = self.node_id(run_id, node_key)  # known once read: a phase's row id never changes
+                if fresh:
+                    self._fresh.add((found, extra["attempt"]))
+                return found
         if through is not None:
             self._move_one(run_id, node_key, through, extra)
         if acquire is not None and not acquire():
@@ -469,11 +422,13 @@ class RunOps:
         if row is None:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
         target = check_node_transition(row.status, new.value, f"{run_id}/{node_key}")
-        values = _move_values(NodeStatus(row.status), target, utcnow())
+        values = move_values(NodeStatus(row.status), target, utcnow())
         if target is NodeStatus.RUNNING:
             values["attempt"] = row.attempt + 1
         values.update(extra)
         self._conn.execute(_UPDATE_NODE_BY_ID, {**values, "_id": row.id})
+        if target is NodeStatus.RUNNING and values["attempt"] > row.attempt:
+            self._fresh.add((int(row.id), values["attempt"]))
         return int(row.id)
 
     def update_node(self, /, run_id: int, node_key: str, **fields: Any) -> NodeRecord:

@@ -30,8 +30,8 @@ from alphred.store.sql_store import SqlRunStore, StoreTransaction
 class SqliteTransaction(StoreTransaction):
     """A transaction on SQLite."""
 
-    def append_events(self, rows: Iterable[EventRow | Mapping[str, Any]]) -> int:
-        """Insert provider events (``EventRow``s or mappings) in one batch; return how many were written."""
+    def _insert_events(self, rows: Iterable[EventRow | Mapping[str, Any]]) -> int:
+        """Insert provider events with the driver's own ``executemany`` (``insert_sqlite_events``)."""
         return insert_sqlite_events(self._conn, rows)
 
 
