@@ -4,7 +4,7 @@ Without it a phase costs two hops: the attempt's end (its verdict, its run files
 worker thread, then, back on the event loop, the engine's transition and its persist in another. When nothing
 can come between the two (the attempt is on the run branch, its start was the last effect of its transition,
 nothing else was fed, no parallel branch is under way), the worker that ends the attempt goes on with the
-transition and its persist (``Runner._record_outcome``) and the loop receives both.
+transition and its persist (``recording.Recording._record_outcome``) and the loop receives both.
 
 What the loop checked between the two hops is checked in the worker, and a stop that arrives while the worker
 runs is settled by a claim: the worker claims the outcome (under a lock) only when nothing stopped the run,

@@ -18,21 +18,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from alphred.engine import (
     AWAITING_APPROVAL,
     TERMINAL_RUN_STATUSES,
-    AddPhase,
     ApprovalRequested,
     AwaitApproval,
     AwaitCi,
     CancelRequested,
-    CiWaiting,
     Deliver,
     DeliveryDone,
     Effect,
@@ -41,20 +38,13 @@ from alphred.engine import (
     MergeDone,
     PauseRequested,
     PhaseCompleted,
-    PhaseFailed,
     PhaseInterrupted,
-    RecordPullRequest,
-    RecordRouting,
-    RecordStep,
     RunFinished,
     RunState,
     RunStatus,
-    SetPhaseStatus,
-    SetRunStatus,
     StartPhase,
     StopPhase,
     TimedOut,
-    UpstreamReport,
     transition,
 )
 from alphred.engine.fan_out import is_resolving
@@ -67,24 +57,20 @@ from alphred.runtime.acts import AUTO_APPROVED, approval_note, auto_approve, fai
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Posted
 from alphred.runtime.attempts import Active, Attempts
 from alphred.runtime.branches import BranchScheduler
-from alphred.runtime.crash import crash_point
 from alphred.runtime.deadline import run_deadline
 from alphred.runtime.delivery import PullRequestText, deliver_step
 from alphred.runtime.environment import hide_secrets_from_proc
-from alphred.runtime.joined import EndJoin, Joined
 from alphred.runtime.observer import QuietObserver, RunObserver
 from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
-from alphred.runtime.persist import PauseFirst, Persister, Write
-from alphred.runtime.phase import load_attempt_modules, read_preparation, run_attempt, seal_preparation
+from alphred.runtime.persist import Persister, Write
+from alphred.runtime.phase import run_attempt
+from alphred.runtime.recording import Recording
 from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
-from alphred.workflow import Phase, PhaseType, Workflow
-
-_ONLY_WRITTEN = (SetRunStatus, SetPhaseStatus, RecordStep, RecordRouting, AddPhase, RecordPullRequest)
-"""Effects that are persisted and not carried out (``_act`` does nothing for them)."""
+from alphred.workflow import PhaseType, Workflow
 
 Fed = tuple[Event, Posted | None]
 """An event for the engine, with the post it came in (None: the loop or the engine itself made it)."""
@@ -93,7 +79,7 @@ if TYPE_CHECKING:
     from alphred.runtime.child_run import ChildStopped
 
 
-class Runner:
+class Runner(Recording):
     """Executes one run to its end, or until it pauses, waits for approval or is interrupted."""
 
     def __init__(
@@ -276,128 +262,6 @@ class Runner:
         if timeout is not None:
             self.supervisor.deadline = await asyncio.to_thread(run_deadline, self.store, self.run_id, timeout)
 
-    def _pause_unread(self, event: Event, posted: Posted | None) -> bool:
-        """True for the outcome of an attempt whose end did not see a pause request: its transition reads the
-        run's pause flag (``Persister.persist``), so a pause asked just before the end counts."""
-        if self.supervisor.pause or posted is None or posted.stats is None or not posted.stats.pause_unread:
-            return False
-        return isinstance(event, (PhaseCompleted, PhaseFailed, CiWaiting)) and posted.events[-1] is event
-
-    async def _persist(
-        self, event: Event, state: RunState, effects: tuple[Effect, ...], posted: Posted | None, watch_pause: bool
-    ) -> bool:
-        """Persist one transition (in a thread), then report it; False (nothing written) when ``watch_pause``
-        found the run's pause flag set (``PauseFirst``)."""
-        supervisor = self.supervisor
-        clear_pause = state.status is RunStatus.PAUSED and supervisor.pause
-        measured = self._measured(effects, posted)
-        pending = self._take_pending()
-        persist = functools.partial(self.persister.persist, state, effects, pending, clear_pause, measured, watch_pause)
-        try:
-            await asyncio.to_thread(self._persist_and_prepare, persist, self._to_prepare(event, effects))
-        except LeaseLostError:
-            supervisor.stop = LOST
-            raise
-        except PauseFirst:
-            supervisor.pause = True
-            self._held = pending + self._held  # written with the outcome's transition, when it is fed again
-            return False
-        if clear_pause:
-            supervisor.pause = False
-        self._reported(effects, measured)
-        return True
-
-    def _reported(self, effects: tuple[Effect, ...], measured: dict[tuple[str, int], AttemptStats]) -> None:
-        """Tell the observer what a transition persisted."""
-        for effect in effects:
-            stats = None
-            if isinstance(effect, RecordStep):
-                stats = measured.get((effect.phase, effect.attempt)) or AttemptStats()
-            self.observer.persisted(effect, stats)
-        if any(isinstance(e, RecordStep) for e in effects):
-            crash_point("between_phases")
-
-    def _joined(self, joined: Joined) -> bool:
-        """What the loop does after its own persist, for an outcome the attempt's worker recorded (``joined``);
-        False when nothing was written because the pause flag was set (as ``_persist``)."""
-        if joined.error is not None:
-            if isinstance(joined.error, LeaseLostError):
-                self.supervisor.stop = LOST
-            raise joined.error
-        if joined.new is None:
-            self.supervisor.pause = True
-            self._held = joined.held + self._held  # written with the outcome's transition, when it is fed again
-            return False
-        self._reported(joined.effects, joined.measured)
-        return True
-
-    def _record_outcome(self, state: RunState, key: tuple[str, int], stats: AttemptStats, event: Event) -> Joined:
-        """In the attempt's worker thread (``joined.EndJoin``): the outcome's transition and its persist, as the
-        loop's ``_drive`` and ``_persist`` do them (the pause flag read by the transaction's first statement)."""
-        new, effects = transition(state, event)
-        if new.history:
-            new = evolve(new, history=())
-        if not effects and (new is state or new == state):
-            return Joined(event, new)
-        measured = self._measured(effects, Posted((event,), key, stats))
-        pending = self._take_pending()
-        persist = functools.partial(self.persister.persist, new, effects, pending, False, measured, True)
-        try:
-            self._persist_and_prepare(persist, self._to_prepare(event, effects))
-        except PauseFirst:
-            return Joined(event, None, held=pending)
-        except Exception as exc:  # raised on the loop, as after its own persist
-            return Joined(event, None, error=exc)
-        return Joined(event, new, effects, measured)
-
-    def _to_prepare(self, event: Event, effects: tuple[Effect, ...]) -> tuple[Phase, int] | None:
-        """The attempt on the run branch that ``effects`` start, to prepare with their transaction: only when
-        nothing is carried out before it (every effect before it is only written, and no merged branch's
-        worktree is removed after the commit), so that git's seal is what the attempt starts from."""
-        if isinstance(event, MergeDone):
-            return None
-        for effect in effects:
-            if isinstance(effect, StartPhase) and effect.branch is None:
-                phase = self.workflow.phase(effect.phase)
-                return None if phase.type is PhaseType.APPROVAL else (phase, effect.attempt)
-            if not isinstance(effect, _ONLY_WRITTEN):
-                return None
-        return None
-
-    def _persist_and_prepare(self, persist: Callable[..., None], start: tuple[Phase, int] | None) -> None:
-        """``persist`` (in a worker thread); with ``start``, the attempt it starts is prepared in the same thread
-        hop: its reads inside the transaction, then git's seal (``phase.prepare_attempt`` otherwise)."""
-        ctx = self.ctx
-        ctx.prepared.clear()  # an attempt prepared but never started (a stop came first) is not kept
-        if start is None:
-            persist()
-            return
-        phase, attempt = start
-        read: list[tuple[int, int, dict[str, UpstreamReport]]] = []
-        persist(within=lambda tx: read.append(read_preparation(ctx, phase, attempt, tx)))
-        try:
-            load_attempt_modules(phase)
-            ctx.prepared[(phase.key, attempt)] = seal_preparation(ctx, read[0])
-        except Exception:  # git could not say: the attempt prepares itself and fails there, as it would
-            return
-
-    def _measured(self, effects: tuple[Effect, ...], posted: Posted | None) -> dict[tuple[str, int], AttemptStats]:
-        """The measurements of the attempts whose steps ``effects`` record: carried by the post being fed,
-        else (an attempt the engine stops meanwhile) of the attempt under way or posted and not taken yet."""
-        found: dict[tuple[str, int], AttemptStats] = {}
-        for effect in effects:
-            if isinstance(effect, RecordStep):
-                key = (effect.phase, effect.attempt)
-                stats = posted.stats_of(key) if posted is not None else None
-                stats = stats or self.attempts.stats_of(key) or self.branches.posted_stats(key)
-                if stats is not None:
-                    found[key] = stats
-        return found
-
-    def _take_pending(self) -> list[Write]:
-        pending, self.ctx.pending, self._held = self._held + self.ctx.pending, [], []
-        return pending + self.branches.take_pending()
-
     # -- then act ---------------------------------------------------------------------------------------
 
     async def _act(self, state: RunState, effect: Effect) -> Posted:
@@ -515,30 +379,6 @@ class Runner:
             return [PauseRequested(), outcome]
         stats.pause_unread = True  # the heartbeat may not have looked yet: the outcome's transition reads the flag
         return [outcome]
-
-    def _join(
-        self,
-        state: RunState,
-        effect: StartPhase,
-        phase: Phase,
-        active: Active,
-        stats: AttemptStats,
-        ctx: PhaseContext,
-        resolving: tuple[str, ...] | None,
-    ) -> EndJoin | None:
-        """The claim that lets the attempt's worker record its outcome's transition (``joined``), when nothing can
-        come between its end and that transition: the run branch, its start the last effect of its transition,
-        nothing fed, held or under way in a parallel branch; an agent or command phase without checks."""
-        if not self._joinable or ctx is not self.ctx or effect.branch is not None or resolving is not None:
-            return None
-        if phase.type not in (PhaseType.AGENT, PhaseType.COMMAND) or phase.checks:
-            return None
-        supervisor = self.supervisor
-
-        def stopped() -> bool:
-            return supervisor.stop is not None or supervisor.pause or active.stopped or bool(self.branches.in_flight)
-
-        return EndJoin(stopped, functools.partial(self._record_outcome, state, (effect.phase, effect.attempt), stats))
 
     def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:
         if active is not None and active.stopped:
