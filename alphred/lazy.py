@@ -10,16 +10,17 @@ does not create them, and still gives them by name::
         return forwarded(globals(), name, _FORWARDED)
 
 ``deferred_dataclass``: ``dataclasses.dataclass``, made in two steps as the class is used. The class exists at once
-(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass itself makes ``__init__`` (with a
-frozen class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__``) when the first instance is
-made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the same
-fields: they read nothing but ``self``). On Python 3.11 dataclass compiles each method with its own ``exec``:
+(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass itself makes the class (a frozen
+class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__``) and its ``__init__`` (on a twin class
+of the same fields, put in place in one assignment, so that the class is never without one) when the first instance
+is made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
+same fields: they read nothing but ``self``). On Python 3.11 dataclass compiles each method with its own ``exec``:
 ~3.5 M instructions for a frozen class of four fields, 12.6 M for thirty (repr 1.6 M of it, eq and hash 2.6 M),
 against ~0.1 M for the bare class; a class a run never makes costs it nothing more, and one it never prints or
-compares costs it its ``__init__`` only (issue 29). Type checkers see ``dataclasses.dataclass``. The class must
-not be subclassed, nor read as a dataclass before an instance exists (``dataclasses.fields(cls)``,
-``inspect.signature(cls)``), nor made without ``__init__`` first (unpickled in a fresh process);
-``materialised(cls)`` makes its ``__init__`` at once.
+compares costs it its ``__init__`` only (issue 29). Type checkers see ``dataclasses.dataclass``. The class must not
+be subclassed, nor read as a dataclass before an instance exists (``dataclasses.fields(cls)``,
+``inspect.signature(cls)``), nor made without ``__init__`` first (unpickled in a fresh process), nor have
+``InitVar`` fields; ``materialised(cls)`` makes its ``__init__`` at once.
 """
 
 from __future__ import annotations
@@ -49,20 +50,40 @@ def forwarded(namespace: dict[str, Any], name: str, sources: Mapping[str, str]) 
 
 def materialised(cls: type[_T]) -> type[_T]:
     """``cls`` with its dataclass methods made (at once for a ``deferred_dataclass`` not made yet); its
-    ``__repr__``, ``__eq__`` and ``__hash__`` are made when first called."""
+    ``__repr__``, ``__eq__`` and ``__hash__`` are made when first called.
+
+    The class keeps an ``__init__`` at every instant: dataclass makes the class without one (``init=False``,
+    its stand-in stays), then the generated ``__init__`` (made on a twin class) replaces the stand-in in one
+    assignment. A thread that makes an instance meanwhile calls the stand-in, which waits for the lock; had the
+    stand-in been deleted first, that thread would meet ``object.__init__`` ("takes no arguments")."""
     params = cls.__dict__.get("__deferred_dataclass__")
     if params is not None:
         with _MAKING:
             if "__deferred_dataclass__" in cls.__dict__:  # another thread may have made it meanwhile
-                del cls.__init__  # dataclass keeps an __init__ the class defines
-                del cls.__deferred_dataclass__  # type: ignore[attr-defined]
                 later = {"repr": "__repr__", "eq": "__eq__"}
                 later = {param: name for param, name in later.items() if params.get(param, True)}
                 later = {param: name for param, name in later.items() if name not in cls.__dict__}
-                dataclasses.dataclass(cls, **{**params, **dict.fromkeys(later, False)})
+                dataclasses.dataclass(cls, **{**params, "init": False, **dict.fromkeys(later, False)})
+                if params.get("init", True):
+                    cls.__init__ = _twin(cls, {**params, "repr": False, "eq": False}).__dict__["__init__"]  # type: ignore[method-assign]
+                del cls.__deferred_dataclass__  # type: ignore[attr-defined]
                 if later:
                     _make_later(cls, params, [*later.values(), *(["__hash__"] if "eq" in later else [])])
     return cls
+
+
+def _twin(cls: type[Any], params: dict[str, Any]) -> type:
+    """A dataclass of ``cls``'s fields (``cls`` made by dataclass already), made with ``params``: its generated
+    methods read nothing but ``self`` and the fields' defaults, so ``cls`` can take them."""
+    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    fields = dataclasses.fields(cls)
+    namespace["__annotations__"] = {f.name: f.type for f in fields}
+    namespace.update((f.name, f) for f in fields)
+    post_init = cls.__dict__.get("__post_init__")
+    if post_init is not None:
+        namespace["__post_init__"] = post_init
+    twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+    return twin
 
 
 def _make_later(cls: type[_T], params: dict[str, Any], names: list[str]) -> None:
@@ -72,11 +93,7 @@ def _make_later(cls: type[_T], params: dict[str, Any], names: list[str]) -> None
     def make() -> type[_T]:
         with _MAKING:
             if any(cls.__dict__.get(name) is stand_ins[name] for name in names):  # not made by another thread
-                namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
-                fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-                namespace["__annotations__"] = {f.name: f.type for f in fields}
-                namespace.update((f.name, f) for f in fields)
-                twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+                twin = _twin(cls, {**params, "init": False})
                 for name in names:
                     setattr(cls, name, twin.__dict__[name])
         return cls

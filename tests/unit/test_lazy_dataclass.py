@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+import sys
 import threading
 from typing import Any
 
@@ -82,21 +83,39 @@ def test_an_unfrozen_deferred_dataclass_is_unhashable_like_dataclasses_own() -> 
 
 
 def test_a_class_is_made_once_when_threads_make_its_first_instances_together() -> None:
-    deferred, _ = _classes()
-    start = threading.Barrier(8)
-    made: list[Any] = []
+    """Eight threads make the first instances of fresh classes at once, switching as often as the interpreter
+    can (the old deletion of the stand-in failed 293 rounds of 300 this way)."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(20):
+            deferred, _eager = _classes()
+            start = threading.Barrier(8)
+            made: list[Any] = []
+            failed: list[BaseException] = []
 
-    def make() -> None:
-        start.wait()
-        made.append(deferred("t", tags=("k",)))
+            def make(
+                deferred: Any = deferred,
+                start: threading.Barrier = start,
+                made: list[Any] = made,
+                failed: list[BaseException] = failed,
+            ) -> None:
+                start.wait()
+                try:
+                    made.append(deferred("t", tags=("k",)))
+                except TypeError as exc:
+                    failed.append(exc)
 
-    threads = [threading.Thread(target=make) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(made) == 8 and all(item == deferred("t", tags=("k",)) for item in made)
-    assert made[0].note is None and dataclasses.fields(deferred)[2].name == "tags"
+            threads = [threading.Thread(target=make) for _ in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert not failed
+            assert len(made) == 8 and all(item == deferred("t", tags=("k",)) for item in made)
+            assert made[0].note is None and dataclasses.fields(deferred)[2].name == "tags"
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def test_materialised_makes_a_class_a_dataclass_before_any_instance() -> None:
@@ -124,3 +143,22 @@ def initial_state_of_nothing() -> RunState:
 
     text = "alphred: 1\nkey: w\nphases:\n  a: {type: command, run: echo}\n"
     return initial_state(load_workflow("w.yaml", text, providers=default_registry()), {})
+
+
+def test_a_class_being_made_keeps_an_init_that_waits_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While dataclass makes a deferred class, the class still has an ``__init__`` (the stand-in, which waits
+    for the lock). It once deleted the stand-in first: a worker thread making the run's state at that instant
+    met ``object.__init__`` and failed with "RunState() takes no arguments" (seen in CI, racing workers)."""
+    deferred, _ = _classes()
+    made = dataclasses.dataclass
+    seen: list[bool] = []
+
+    def watching(cls: Any = None, /, **params: Any) -> Any:
+        if cls is deferred:
+            seen.append("__init__" in cls.__dict__)
+        return made(cls, **params)
+
+    monkeypatch.setattr(dataclasses, "dataclass", watching)
+    record = deferred("a", 2)
+    assert seen and all(seen)
+    assert (record.name, record.count, record.tags) == ("a", 2, ())
