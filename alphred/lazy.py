@@ -75,7 +75,10 @@ def materialised(cls: type[_T]) -> type[_T]:
 def _twin(cls: type[Any], params: dict[str, Any]) -> type:
     """A dataclass of ``cls``'s fields (``cls`` made by dataclass already), made with ``params``: its generated
     methods read nothing but ``self`` and the fields' defaults, so ``cls`` can take them."""
+    # a docstring, so that dataclass does not write one from the signature (it would print the defaults,
+    # making their own classes' methods for nothing)
     namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    namespace["__doc__"] = cls.__doc__ or cls.__name__
     fields = dataclasses.fields(cls)
     namespace["__annotations__"] = {f.name: f.type for f in fields}
     namespace.update((f.name, f) for f in fields)
