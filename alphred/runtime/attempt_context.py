@@ -21,7 +21,7 @@ from alphred.runtime.joined import Joined
 from alphred.runtime.run_files import RunFiles
 from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
-from alphred.workflow import Phase, Workflow
+from alphred.workflow import Workflow
 
 
 @dataclass
@@ -100,8 +100,6 @@ class PhaseContext:
     environments: dict[tuple[str, ...], dict[str, str]] = field(default_factory=dict)
     # what a ``type: workflow`` phase needs to run its child run (SPEC §13): ``child_run.ChildHost``
     children: Any = None
-    # whether a phase's templates hold a placeholder, by the phase object's id (``phase._has_placeholder``)
-    placeholders: dict[int, tuple[Phase, bool]] = field(default_factory=dict)
     # attempts prepared by the transition that started them (``Runner._persist``), by (phase, attempt)
     prepared: dict[tuple[str, int], Prepared] = field(default_factory=dict)
 

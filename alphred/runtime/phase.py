@@ -432,9 +432,7 @@ def _events_for(
         return child_events(ctx, state, phase, attempt, visit)
     # A template without a placeholder reads no value: the context (every phase's fields) is built only for one
     # that has (issue 29: ``run: "true"`` or a fixed prompt costs no context per attempt).
-    values = (
-        ctx.template_values(template_context(state, ctx.workflow, phase.key)) if _has_placeholder(ctx, phase) else {}
-    )
+    values = ctx.template_values(template_context(state, ctx.workflow, phase.key)) if phase.has_placeholder else {}
     if phase.type is PhaseType.COMMAND:
         from alphred.runtime.command_phase import run_command, template_command
         from alphred.runtime.dry_commands import dry_run_command
@@ -481,18 +479,6 @@ def _events_for(
         output=phase.output,
     )
     return provider.run(prompt, options)
-
-
-def _has_placeholder(ctx: PhaseContext, phase: Phase) -> bool:
-    """Whether one of ``phase``'s templates holds a placeholder: looked at once per phase object and run, not once
-    per attempt (the phase is kept with the answer, so its ``id`` is not reused meanwhile)."""
-    known = ctx.placeholders.get(id(phase))
-    if known is None or known[0] is not phase:
-        if len(ctx.placeholders) > 256:  # a fallback's phase is a new object per attempt: the cache stays small
-            ctx.placeholders.clear()
-        found = any(not isinstance(part, str) for template in phase.templates.values() for part in template.parts)
-        known = ctx.placeholders[id(phase)] = (phase, found)
-    return known[1]
 
 
 def _upstream_reports(ctx: PhaseContext, phase: Phase, tx: StoreTransaction) -> dict[str, UpstreamReport]:

@@ -189,6 +189,12 @@ class Phase:
         chosen = self.fallback[min(index, len(self.fallback)) - 1]
         return replace(self, provider=chosen.provider, model=chosen.model, options=chosen.options, fallback=())
 
+    @cached_property
+    def has_placeholder(self) -> bool:
+        """True when one of the phase's templates holds a placeholder (an attempt then builds the context its
+        values come from; issue 29: one without costs no context). Looked at once per phase object."""
+        return any(not isinstance(part, str) for template in self.templates.values() for part in template.parts)
+
     @property
     def needs_decision(self) -> bool:
         """True when an agent phase's transitions read ``decision`` (it must then end with one)."""
