@@ -51,6 +51,17 @@ _ONLY_WRITTEN = (SetRunStatus, SetPhaseStatus, RecordStep, RecordRouting, AddPha
 """Effects that are persisted and not carried out (``Runner._act`` does nothing for them)."""
 
 
+def advance(state: RunState, event: Event) -> tuple[RunState, tuple[Effect, ...], bool]:
+    """The engine's transition of ``state`` by ``event`` and whether it changed anything (the deep comparison
+    only when needed), the new state without its step history: its steps are persisted (``RecordStep``), so the
+    runner keeps none and no copy grows with the run."""
+    new, effects = transition(state, event)
+    changed = bool(effects) or (new is not state and new != state)
+    if new.history:
+        new = evolve(new, history=())
+    return new, effects, changed
+
+
 class Recording:
     """The runner's persistence of transitions (mixed into ``runner.Runner``, which sets these attributes)."""
 
@@ -122,10 +133,8 @@ class Recording:
     def _record_outcome(self, state: RunState, key: tuple[str, int], stats: AttemptStats, event: Event) -> Joined:
         """In the attempt's worker thread (``joined.EndJoin``): the outcome's transition and its persist, as the
         loop's ``_drive`` and ``_persist`` do them (the pause flag read by the transaction's first statement)."""
-        new, effects = transition(state, event)
-        if new.history:
-            new = evolve(new, history=())
-        if not effects and (new is state or new == state):
+        new, effects, changed = advance(state, event)
+        if not changed:
             return Joined(event, new)
         measured = self._measured(effects, Posted((event,), key, stats))
         pending = self._take_pending()

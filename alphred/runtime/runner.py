@@ -48,7 +48,6 @@ from alphred.engine import (
     transition,
 )
 from alphred.engine.fan_out import is_resolving
-from alphred.engine.state import evolve
 from alphred.errors import AlphredError, LeaseLostError
 from alphred.git import GitWorktrees, RepoLocation
 from alphred.providers import ProviderRegistry
@@ -65,7 +64,7 @@ from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
 from alphred.runtime.persist import Persister, Write
 from alphred.runtime.phase import run_attempt
-from alphred.runtime.recording import Recording
+from alphred.runtime.recording import Recording, advance
 from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
@@ -227,10 +226,7 @@ class Runner(Recording):
                 recorded = self._joined(joined)
                 new, effects = (joined.new, joined.effects) if joined.new is not None else (state, ())
             else:
-                new, effects = transition(state, event)
-                changed = effects or (new is not state and new != state)  # the deep comparison only when needed
-                if new.history:  # its steps are persisted (``RecordStep``): the loop keeps none, so no copy grows
-                    new = evolve(new, history=())
+                new, effects, changed = advance(state, event)
                 recorded = not changed or await self._persist(
                     event, new, effects, posted, self._pause_unread(event, posted)
                 )
