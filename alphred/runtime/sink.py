@@ -107,10 +107,8 @@ def _redact_metadata(metadata: Any, redactor: Redactor) -> Any:
         plain = _plain_texts(metadata, texts)
     except RecursionError:  # nested too deep to walk: the encoding below says
         plain = False
-    if plain:
-        joined = "\n".join(texts)
-        if redactor.redact(joined) == joined:
-            return metadata
+    if plain and redactor.leaves_alone(texts):
+        return metadata
     try:
         text = json.dumps(metadata, sort_keys=True)
         plain = True
