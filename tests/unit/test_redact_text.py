@@ -37,3 +37,50 @@ PIECES = st.sampled_from([*PREFIXES, " ", ".", "-", "_", "abcdefghij", "ABCDEFGH
 @given(st.lists(PIECES, max_size=30).map("".join))
 def test_nothing_key_shaped_survives(text: str) -> None:
     assert ANY_SECRET.search(REDACTOR.redact(text)) is None
+
+
+# pieces a hostile text is made of: secret shapes, their near misses, a known value and the characters around them
+PIECES = st.sampled_from(
+    [
+        "sk-ant-",
+        "sk-proj-",
+        "ghp_",
+        "AKIA",
+        "Bearer ",
+        "https://",
+        "user:pw@",
+        "known-secret-value",
+        "known-secret",
+        "abcdefghij",
+        "0123456789",
+        "-",
+        "_",
+        "\n",
+        " ",
+        ":",
+        "@",
+        '"',
+    ]
+)
+TEXTS = st.lists(st.lists(PIECES, max_size=12).map("".join), max_size=6)
+
+
+@given(TEXTS)
+def test_texts_left_alone_together_are_each_left_alone(texts: list[str]) -> None:
+    """``leaves_alone`` answers for all texts in one pass: True only if ``redact`` changes none of them (a
+    secret in any one of them, a known value or a shape, makes it False), so the store and the event sink may
+    skip the per-text way on its word."""
+    redactor = Redactor({"API_TOKEN": "known-secret-value"})
+    if redactor.leaves_alone(texts):
+        assert all(redactor.redact(text) == text for text in texts)
+    if any(redactor.redact(text) != text for text in texts):
+        assert not redactor.leaves_alone(texts)
+
+
+def test_a_secret_in_one_of_many_texts_is_seen() -> None:
+    redactor = Redactor({"API_TOKEN": "known-secret-value"})
+    clean = ["plain", "Bearer short", "https://host/path", "sk-short"]
+    assert redactor.leaves_alone(clean)
+    assert not redactor.leaves_alone([*clean, "x known-secret-value y"])
+    assert not redactor.leaves_alone(["ghp_" + "a1" * 16, *clean])
+    assert not redactor.leaves_alone([*clean, "https://user:pw@host"])
