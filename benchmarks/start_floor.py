@@ -1,12 +1,12 @@
 """The floor of a run's start, part by part (issue 29, item 4): what no start with the design card's packages
-can go below, and which of it could be hidden.
+can go below, and whether any of it could be avoided or hidden behind git.
 
 ``run_start.py --floor`` measures the floor whole: a fresh interpreter importing what the first provider call
 cannot do without (``asyncio``, ``sqlite3``, ``click``, ``yaml``, SQLAlchemy with its SQLite dialect,
 GitPython), then ``git worktree add`` through GitPython. This script breaks it down:
 
-- **Parts**: the floor's script cut after each of its lines (``python -c pass``, + ``import asyncio, sqlite3``,
-  + ``click``...), each prefix a fresh interpreter; a part's cost is its prefix's minus the previous one's.
+- **Parts**: the floor's script cut after each of its lines (``python -c pass``, + ``import sqlite3``,
+  + ``click``... + ``asyncio``, + ``git worktree add``), each prefix a fresh interpreter; a part's cost is its prefix's minus the previous one's.
   Instructions (``valgrind --tool=callgrind``, bytecode cached, hash seed fixed; the ``git`` children GitPython
   spawns not counted) are the load-independent figure; CPU time (user + system of the process and of its
   ``git`` children, ``getrusage``) and wall are medians over ``--runs`` rounds, every prefix once a round
@@ -15,13 +15,13 @@ GitPython), then ``git worktree add`` through GitPython. This script breaks it d
   top-level import, and the costliest modules by self time.
 - **git**: ``git worktree add`` as a plain process against the same through GitPython's ``Git.execute``
   (GitPython imported), in one process, interleaved: what GitPython adds to the call itself.
-- **overlap**: the floor against the same floor that starts ``git worktree add`` (through GitPython, after the
-  imports the intent's SQL needs) before importing ``asyncio`` and waits for it after: how much of the floor
-  a start could hide behind git's checkout on a second core, on the small and the large repository.
+- **asyncio**: whether its start-up could overlap with git: ``import sqlalchemy`` imports ``asyncio`` itself
+  (``sqlalchemy.util.concurrency``), before the intent's SQL can be written, so the ``asyncio`` part shows what
+  the module adds after SQLAlchemy (nothing) and nothing of the floor is left to run while git checks out.
 
 Usage::
 
-    python benchmarks/start_floor.py [--runs 15] [--files 50000] [--quick] [--no-instructions]
+    python benchmarks/start_floor.py [--runs 15] [--quick] [--no-instructions]
 """
 
 from __future__ import annotations
@@ -39,33 +39,28 @@ from pathlib import Path
 from common import git, make_repo, median, scratch, spread, subprocess_env, table
 
 BRANCH = "bench-floor"
-# The floor's lines, in its order (run_start.FLOOR), each with the label of what it adds.
+# The floor's lines (run_start.FLOOR), each with the label of what it adds: a module two parts share counts
+# in the first. ``asyncio`` comes last of the imports (its cost is what it adds to the rest) as in a start,
+# whose event loop begins after the store and git.
 PARTS = (
     ("interpreter (python -c pass)", "import sys, time"),
-    ("asyncio (with ssl, socket, concurrent)", "import asyncio"),
     ("sqlite3", "import sqlite3"),
     ("click", "import click"),
     ("yaml", "import yaml"),
     ("sqlalchemy", "import sqlalchemy"),
     ("sqlalchemy.dialects.sqlite", "import sqlalchemy.dialects.sqlite"),
     ("git (GitPython; its import runs `git version`)", "import git\nfrom git.cmd import Git"),
+    ("asyncio (what it adds: ssl, selectors, its own modules)", "import asyncio"),
     (
         "git worktree add through Git.execute",
         'Git(sys.argv[1]).execute(["git", "worktree", "add", "--quiet", "-b", sys.argv[2], sys.argv[3], "HEAD"])',
     ),
 )
-# The floor with ``git worktree add`` started before ``asyncio`` is imported and waited for after.
-OVERLAPPED = """\
-import sys, time
-import sqlite3, click, yaml
-import sqlalchemy, sqlalchemy.dialects.sqlite
-import git
-from git.cmd import Git
-add = Git(sys.argv[1]).execute(
-    ["git", "worktree", "add", "--quiet", "-b", sys.argv[2], sys.argv[3], "HEAD"], as_process=True
-)
-import asyncio
-add.wait()
+# Whether ``import sqlalchemy`` alone loads asyncio (and ssl): the floor's ``import asyncio`` then adds nothing.
+ASYNCIO_FIRST = """\
+import sys
+import sqlalchemy
+print(", ".join(name for name in ("asyncio", "ssl", "concurrent.futures") if name in sys.modules) or "none")
 """
 # In one process: ``git worktree add`` plainly and through GitPython, alternately; prints wall and CPU ms.
 GIT_CALLS = """\
@@ -188,6 +183,13 @@ def importtime_rows(runs: int) -> tuple[list[list[str]], list[list[str]]]:
             selfs.setdefault(name, []).append(own)
             if indent == 1:
                 top.setdefault(name, []).append((own, cumulative))
+    floor = {"sqlite3", "click", "yaml", "sqlalchemy", "sqlalchemy.dialects.sqlite", "git", "asyncio"}
+    rest = [name for name in top if name not in floor]  # the interpreter's own start (site, encodings...)
+    top["(interpreter start: " + ", ".join(rest[:3]) + "...)"] = [
+        (sum(top[name][run][0] for name in rest), sum(top[name][run][1] for name in rest)) for run in range(runs)
+    ]
+    for name in rest:
+        del top[name]
     tops = sorted(top.items(), key=lambda item: -median([c for _, c in item[1]]))
     first = [
         [name, f"{median([c for _, c in v]) / 1000:.1f}", f"{median([s for s, _ in v]) / 1000:.1f}"] for name, v in tops
@@ -221,45 +223,23 @@ def git_rows(repo: Path, runs: int) -> list[list[str]]:
     ]
 
 
-def overlap_row(label: str, repo: Path, runs: int) -> list[str]:
-    """Median wall and CPU (ms) of the floor and of the overlapped floor on ``repo``, interleaved."""
-    target = repo.parent / "floor-overlap"
-    floor, overlapped = prefix(len(PARTS)), OVERLAPPED
-    samples: dict[str, list[tuple[float, float]]] = {"floor": [], "overlapped": []}
-    for _ in range(runs):
-        samples["floor"].append(run_sample(floor, repo, target))
-        samples["overlapped"].append(run_sample(overlapped, repo, target))
-    walls = {kind: median([w for w, _ in values]) for kind, values in samples.items()}
-    cpus = {kind: median([c for _, c in values]) for kind, values in samples.items()}
-    return [
-        label,
-        f"{walls['floor']:.0f} ({spread([w for w, _ in samples['floor']], 0)})",
-        f"{walls['overlapped']:.0f} ({spread([w for w, _ in samples['overlapped']], 0)})",
-        f"{walls['floor'] - walls['overlapped']:.0f}",
-        f"{cpus['floor']:.0f} / {cpus['overlapped']:.0f}",
-    ]
-
-
 def main() -> None:
     """Generate the repositories, measure each breakdown, print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=15, help="interleaved rounds (medians are reported)")
-    parser.add_argument("--files", type=int, default=50_000, help="files in the large repository (overlap)")
-    parser.add_argument("--quick", action="store_true", help="smoke mode: 5 rounds, 500 files")
+    parser.add_argument("--quick", action="store_true", help="smoke mode: 5 rounds")
     parser.add_argument("--no-instructions", action="store_true", help="skip the callgrind counts")
     args = parser.parse_args()
-    runs, files = (5, 500) if args.quick else (args.runs, args.files)
+    runs = 5 if args.quick else args.runs
     count = not args.no_instructions and shutil.which("valgrind") is not None
     with scratch("floor") as tmp:
         small = make_repo(tmp / "repo-3", files=3)
         parts = part_rows(small, runs, count)
         imports, costly = importtime_rows(runs)
         calls = git_rows(small, runs)
-        overlaps = [overlap_row("small (3 files)", small, runs)]
-        started = time.perf_counter()
-        large = make_repo(tmp / f"repo-{files}", files=files)
-        print(f"generated the large repository in {time.perf_counter() - started:.1f}s", file=sys.stderr)
-        overlaps.append(overlap_row(f"large ({files:,} files)", large, runs))
+        asyncio_done = subprocess.run(
+            [sys.executable, "-c", ASYNCIO_FIRST], env=subprocess_env(), capture_output=True, text=True, check=True
+        )
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"\nThe floor part by part (small repository), {runs} interleaved rounds; load average {load}:\n")
     header = ["part", "M instructions", "CPU ms (median)", "wall ms (median)", "prefix wall ms (range)"]
@@ -270,9 +250,7 @@ def main() -> None:
     print(table(costly, ["module", "self ms"]))
     print("\ngit worktree add in one process, plain and through GitPython (median ms):\n")
     print(table(calls, ["call", "wall ms (range)", "CPU ms (with git's)"]))
-    print("\nThe floor, and the floor with git worktree add overlapping `import asyncio` (median ms):\n")
-    header = ["repository", "floor wall (range)", "overlapped wall (range)", "wall saved", "CPU floor / overlapped"]
-    print(table(overlaps, header))
+    print(f"\nImported by `import sqlalchemy` before any line of the floor names them: {asyncio_done.stdout.strip()}")
 
 
 if __name__ == "__main__":
