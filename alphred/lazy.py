@@ -10,10 +10,10 @@ does not create them, and still gives them by name::
         return forwarded(globals(), name, _FORWARDED)
 
 ``deferred_dataclass``: ``dataclasses.dataclass``, made in two steps as the class is used. The class exists at once
-(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass itself makes the class (a frozen
-class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__``) and its ``__init__`` (on a twin class
-of the same fields, put in place in one assignment, so that the class is never without one) when the first instance
-is made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
+(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass makes its ``__init__``, a frozen
+class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__`` in one pass on a twin of the class body,
+moved onto the class (``__init__`` last, in one assignment, so that the class is never without one) when the first
+instance is made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
 same fields: they read nothing but ``self``). On Python 3.11 dataclass compiles each method with its own ``exec``:
 ~3.5 M instructions for a frozen class of four fields, 12.6 M for thirty (repr 1.6 M of it, eq and hash 2.6 M),
 against ~0.1 M for the bare class; a class a run never makes costs it nothing more, and one it never prints or

@@ -6,7 +6,8 @@ cannot do without (``asyncio``, ``sqlite3``, ``click``, ``yaml``, SQLAlchemy wit
 GitPython), then ``git worktree add`` through GitPython. This script breaks it down:
 
 - **Parts**: the floor's script cut after each of its lines (``python -c pass``, + ``import sqlite3``,
-  + ``click``... + ``asyncio``, + ``git worktree add``), each prefix a fresh interpreter; a part's cost is its prefix's minus the previous one's.
+  + ``click``... + ``asyncio``, + ``git worktree add``), each prefix a fresh interpreter; a part's cost is its
+  prefix's minus the previous one's.
   Instructions (``valgrind --tool=callgrind``, bytecode cached, hash seed fixed; the ``git`` children GitPython
   spawns not counted) are the load-independent figure; CPU time (user + system of the process and of its
   ``git`` children, ``getrusage``) and wall are medians over ``--runs`` rounds, every prefix once a round
