@@ -10,10 +10,10 @@ does not create them, and still gives them by name::
         return forwarded(globals(), name, _FORWARDED)
 
 ``deferred_dataclass``: ``dataclasses.dataclass``, made in two steps as the class is used. The class exists at once
-(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass itself makes the class (a frozen
-class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__``) and its ``__init__`` (on a twin class
-of the same fields, put in place in one assignment, so that the class is never without one) when the first instance
-is made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
+(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass makes its ``__init__``, a frozen
+class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__`` in one pass on a twin of the class body,
+moved onto the class (``__init__`` last, in one assignment, so that the class is never without one) when the first
+instance is made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
 same fields: they read nothing but ``self``). On Python 3.11 dataclass compiles each method with its own ``exec``:
 ~3.5 M instructions for a frozen class of four fields, 12.6 M for thirty (repr 1.6 M of it, eq and hash 2.6 M),
 against ~0.1 M for the bare class; a class a run never makes costs it nothing more, and one it never prints or
@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import threading
+import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -63,13 +64,85 @@ def materialised(cls: type[_T]) -> type[_T]:
                 later = {"repr": "__repr__", "eq": "__eq__"}
                 later = {param: name for param, name in later.items() if params.get(param, True)}
                 later = {param: name for param, name in later.items() if name not in cls.__dict__}
-                dataclasses.dataclass(cls, **{**params, "init": False, **dict.fromkeys(later, False)})
-                if params.get("init", True):
-                    cls.__init__ = _twin(cls, {**params, "repr": False, "eq": False}).__dict__["__init__"]  # type: ignore[method-assign]
+                now = {**params, **dict.fromkeys(later, False)}
+                if not _made_from_twin(cls, now):
+                    dataclasses.dataclass(cls, **{**now, "init": False})
+                    if params.get("init", True):
+                        cls.__init__ = _twin(cls, {**params, "repr": False, "eq": False}).__dict__["__init__"]  # type: ignore[method-assign]
                 del cls.__deferred_dataclass__  # type: ignore[attr-defined]
                 if later:
                     _make_later(cls, params, [*later.values(), *(["__hash__"] if "eq" in later else [])])
     return cls
+
+
+# What dataclass writes into a class besides ``__init__`` (a class defining one of them itself is made in two passes).
+_WRITTEN = frozenset(
+    {"__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__lt__", "__le__", "__gt__", "__ge__"}
+    | {"__match_args__", "__getstate__", "__setstate__", "__slots__", "__dataclass_fields__"}
+)
+
+
+def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
+    """Make ``cls`` in one dataclass pass, on a twin of its class body, and move what that pass wrote onto ``cls``
+    (``__init__`` last, replacing the stand-in in one assignment); False, having done nothing, for a class this
+    does not cover (a base class, ``init=False``, a method dataclass would write defined by the class itself).
+
+    Half the cost of making ``cls`` itself then a twin for its ``__init__`` (issue 29: the one pass makes
+    ``__init__`` and a frozen class's ``__setattr__``/``__delattr__``, each an ``exec``). The functions the pass
+    made name the twin where they name their class (a frozen ``__setattr__`` checks ``type(self) is cls``): they
+    are rebuilt with ``cls`` in its place. The class attributes end as dataclass leaves them: a field's default,
+    none for a ``default_factory``."""
+    body = cls.__dict__
+    if cls.__bases__ != (object,) or not params.get("init", True) or any(name in body for name in _WRITTEN):
+        return False
+    annotations = body.get("__annotations__", {})
+    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    namespace["__doc__"] = cls.__doc__ or cls.__name__  # dataclass would write one from the signature
+    namespace["__annotations__"] = dict(annotations)
+    namespace.update((name, body[name]) for name in annotations if name in body)
+    if "__post_init__" in body:
+        namespace["__post_init__"] = body["__post_init__"]
+    twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+    made = twin.__dict__
+    for name, value in made.items():
+        if name in _WRITTEN or name == "__dataclass_params__":
+            setattr(cls, name, _rebound(value, twin, cls))
+    for field in made["__dataclass_fields__"].values():
+        if isinstance(body.get(field.name), dataclasses.Field):
+            if field.default is dataclasses.MISSING:
+                delattr(cls, field.name)
+            else:
+                setattr(cls, field.name, field.default)
+    if cls.__doc__ is None:  # as dataclass writes it
+        import inspect
+
+        text = f"{cls.__name__}{inspect.signature(made['__init__'])}".replace(" -> None", "")
+        cls.__doc__ = text.replace("(self, ", "(", 1).replace("(self)", "()", 1)
+    cls.__init__ = _rebound(made["__init__"], twin, cls)
+    return True
+
+
+def _rebound(value: Any, twin: type, cls: type) -> Any:
+    """``value``, or for a function whose closure holds ``twin``, the same function with ``cls`` there instead."""
+    closure = getattr(value, "__closure__", None)
+    if not isinstance(value, types.FunctionType) or not closure:
+        return value
+    cells = tuple(types.CellType(cls) if _holds(cell, twin) else cell for cell in closure)
+    if all(new is old for new, old in zip(cells, closure, strict=True)):
+        return value
+    rebuilt = types.FunctionType(value.__code__, value.__globals__, value.__name__, value.__defaults__, cells)
+    rebuilt.__kwdefaults__ = value.__kwdefaults__
+    rebuilt.__qualname__ = value.__qualname__
+    rebuilt.__annotations__ = value.__annotations__
+    rebuilt.__doc__ = value.__doc__
+    return rebuilt
+
+
+def _holds(cell: Any, value: Any) -> bool:
+    try:
+        return cell.cell_contents is value
+    except ValueError:  # an empty cell
+        return False
 
 
 def _twin(cls: type[Any], params: dict[str, Any]) -> type:

@@ -27,7 +27,8 @@ floor and of Alphred's start on the small repository, and the differences.
 module it loads, as it begins and as it ends, with a call to ``zlib.adler32``, and callgrind dumps its count
 before each mark (``--dump-before``); the instructions between two marks are the self cost of the module on
 top of the import stack (``<main>``: not an import — the interpreter's start, checking the file, the store,
-git, the first step). It prints the costliest modules and the total per package, for each checkout.
+git, the first step; ``<materialise>``: dataclasses making the ``deferred_dataclass`` classes the start
+meets). It prints the costliest modules and the total per package, for each checkout.
 
 Usage::
 
@@ -203,6 +204,17 @@ def marked(spec):
     finally:
         marks.append(""); zlib.adler32(b"")
 _bootstrap._load_unlocked = marked
+import alphred.lazy as lazy
+making = lazy.materialised
+def made(cls):
+    if "__deferred_dataclass__" not in cls.__dict__:
+        return making(cls)
+    marks.append("<materialise>"); zlib.adler32(b"")
+    try:
+        return making(cls)
+    finally:
+        marks.append(""); zlib.adler32(b"")
+lazy.materialised = made
 def write_marks():
     with open(MARKS, "w") as out:
         out.write("\\n".join(marks))
@@ -251,13 +263,13 @@ Ranking = list[list[str]]
 def module_rows(costs: dict[Path, dict[str, int]], top: int) -> tuple[Ranking, Ranking]:
     """The ``top`` costliest of Alphred's modules (and ``<main>``) and every package's total, one column per
     checkout (M instructions)."""
-    own = {name for cost in costs.values() for name in cost if name == "<main>" or name.startswith("alphred")}
+    own = {name for cost in costs.values() for name in cost if name.startswith(("<", "alphred"))}
     ranked = sorted(own, key=lambda name: -max(cost.get(name, 0) for cost in costs.values()))[:top]
     modules = [[name, *(f"{cost.get(name, 0) / 1e6:,.1f}" for cost in costs.values())] for name in ranked]
 
     def package(name: str) -> str:
         parts = name.split(".")
-        return ".".join(parts[:2]) if parts[0] == "alphred" else ("<main>" if name == "<main>" else "(libraries)")
+        return ".".join(parts[:2]) if parts[0] == "alphred" else (name if name.startswith("<") else "(libraries)")
 
     totals: dict[str, list[int]] = {}
     for column, cost in enumerate(costs.values()):

@@ -16,11 +16,11 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alphred.errors import GitError, GitLockedError
+from alphred.lazy import deferred_dataclass
 
 _LOCKED = b".lock': File exists"  # git: "fatal: Unable to create '.../index.lock': File exists."
 
@@ -33,7 +33,7 @@ HARDENING = ("-c", "core.fsmonitor=false")
 NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class GitDirs:
     """Where a git call works: the git directory and the work tree Alphred recorded (never read from a
     ``.git`` file an agent could have rewritten); ``hooks`` runs the repository's hooks (``git: {hooks:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from alphred.errors import GitError, NotAGitRepositoryError
 from alphred.git.command import GitDirs
+from alphred.lazy import deferred_dataclass
 
 ALPHRED_DIR = ".alphred"
 WORKTREES_DIR = "worktrees"
@@ -24,7 +24,7 @@ _EXCLUDE_SPELLINGS = {b".alphred", b".alphred/", b"/.alphred", b"/.alphred/"}
 _SHA_LENGTHS = {40, 64}
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RepoLocation:
     """A repository: the root of its main working tree and its common git directory."""
 

@@ -15,19 +15,19 @@ from __future__ import annotations
 import contextlib
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError
 from alphred.git.branch_names import sanitize_branch_name
 from alphred.git.location import read_head, read_ref, registered_gitdir
 from alphred.git.worktrees import GitWorktrees, Worktree
+from alphred.lazy import deferred_dataclass
 
 _MARKERS = (b"<<<<<<< ", b">>>>>>> ")
 _SEPARATOR = b"======="
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class MergeOutcome:
     """How merging one lane went: ``sha`` of the merge commit (None while conflicted), the conflicted paths."""
 

@@ -35,8 +35,9 @@ import os
 import stat
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from alphred.lazy import deferred_dataclass
 
 # Beyond this many entries the walk after a commit (~3-8 us an entry) costs more than the ``git add -A`` an
 # unchanged phase saves (~5 ms + ~3 us an entry; measured at 200 and 10,000 entries): git decides instead.
@@ -81,7 +82,7 @@ def _names(path: str) -> tuple[str, ...] | None:
         return None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class WorktreeSnapshot:
     """The stat data of a clean worktree at commit ``head``, with what is needed to re-check racy entries."""
 

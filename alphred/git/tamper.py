@@ -24,14 +24,15 @@ import contextlib
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+
+from alphred.lazy import deferred_dataclass
 
 KEPT_BYTES = 256 * 1024
 _StatKey = tuple[int, int, int, int, int]
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class _Watched:
     path: Path
     key: _StatKey | None  # None: absent
@@ -40,7 +41,7 @@ class _Watched:
     name: str  # how the report names it
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class WorktreeSeal:
     """What must not change in git while an attempt runs in ``worktree`` (see the module docstring)."""
 

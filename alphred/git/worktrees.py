@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError, UnbornHeadError, UnknownRefError
@@ -23,6 +22,7 @@ from alphred.git.location import RepoLocation, ensure_alphred_dir, read_head, re
 from alphred.git.registry_lock import registry_lock
 from alphred.git.snapshot import WorktreeSnapshot, take_snapshot, unchanged, watched_files
 from alphred.git.tamper import WorktreeSeal, seal_worktree
+from alphred.lazy import deferred_dataclass
 
 _Completed = subprocess.CompletedProcess[bytes]
 FALLBACK_NAME = "Alphred"
@@ -39,7 +39,7 @@ TRAILER_PHASE = "Alphred-Phase"
 TRAILER_ATTEMPT = "Alphred-Attempt"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ResolvedBase:
     """The commit a run branches from, and its branch or tag name when it has one."""
 
@@ -47,7 +47,7 @@ class ResolvedBase:
     ref_name: str | None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Worktree:
     """A run's worktree: where it is, the branch actually checked out, whether it already existed."""
 
@@ -56,7 +56,7 @@ class Worktree:
     reused: bool
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class CommitResult:
     """A phase's commit: its sha, the commit the phase started from and the diff between the two.
 

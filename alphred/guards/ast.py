@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 from typing import TypeAlias
+
+from alphred.lazy import deferred_dataclass
 
 Scalar: TypeAlias = str | int | float | bool | None
 CompareOp: TypeAlias = TypingLiteral["==", "!=", ">", "<", ">=", "<=", "in"]
@@ -18,14 +19,14 @@ NAME_RE = re.compile(_NAME)
 PATH_RE = re.compile(rf"{_NAME}(?:\.{_NAME})*")
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Literal:
     """A constant: a string, an int or float, ``true``/``false`` or ``null``."""
 
     value: Scalar
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Path:
     """A dotted path into the guard context, e.g. ``phases.review.decision``."""
 
@@ -37,14 +38,14 @@ class Path:
         return ".".join(self.parts)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ListExpr:
     """A list of values, ``[v1, v2, ...]``; used mostly on the right of ``in``."""
 
     items: tuple[Value, ...]
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Compare:
     """``left OP right`` where OP is one of ``== != > < >= <= in``; both sides are values."""
 
@@ -53,14 +54,14 @@ class Compare:
     right: Value
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Not:
     """``not operand``."""
 
     operand: Expr
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class And:
     """``left and right`` (chains are left-associative)."""
 
@@ -68,7 +69,7 @@ class And:
     right: Expr
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Or:
     """``left or right`` (chains are left-associative)."""
 

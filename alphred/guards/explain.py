@@ -14,16 +14,16 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
 from alphred.guards.ast import Expr
 from alphred.guards.evaluate import guard_paths
+from alphred.lazy import deferred_dataclass
 
 SHOWN_CHARS = 80  # a value longer than this (as JSON) is cut with "…"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PathReading:
     """One path of a guard: ``value`` is the found value as short JSON text, ``note`` why it is null."""
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from alphred.guards.templates import Placeholder, Template
+from alphred.lazy import deferred_dataclass
 
 SENTINEL = "\x00"
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
@@ -41,7 +41,7 @@ _PROBLEMS = {
 }
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Spot:
     """The quoting context of one placeholder; ``outer`` is the quote of an ``sh -c`` script around it."""
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from alphred.errors import TemplateError
 from alphred.guards.ast import KEYWORDS, PATH_RE
 from alphred.guards.evaluate import resolve_path
+from alphred.lazy import deferred_dataclass
 
 _OPEN = "{{"
 _CLOSE = "}}"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Placeholder:
     """One ``{{ path }}``; ``offset`` is the 0-based character offset of its ``{{`` in the template text."""
 
@@ -27,7 +27,7 @@ class Placeholder:
         return ".".join(self.path)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Template:
     """A parsed template: the source ``text`` split into literal strings and placeholders."""
 

@@ -12,18 +12,18 @@ import hashlib
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from alphred.errors import GitError, RepositoryCloneError
 from alphred.git import RepoLocation, locate_repository
 from alphred.git.command import describe_failure, git_environment, run_git
 from alphred.git.location import locked_file
+from alphred.lazy import deferred_dataclass
 
 CACHE_VARIABLE = "ALPHRED_CACHE_DIR"
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Identity:
     """What names a repository across machines."""
 

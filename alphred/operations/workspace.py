@@ -4,13 +4,13 @@ it, claim its lease, make its worktree, and drive it with a ``Runner`` that repo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alphred.engine import TERMINAL_RUN_STATUSES, Event, RunState, state_from_json
 from alphred.errors import RunBusyError, StoreError, UnknownRunError
 from alphred.git import GitWorktrees, RepoLocation
+from alphred.lazy import deferred_dataclass
 from alphred.providers import ProviderRegistry, default_registry
 from alphred.runtime.crash import crash_point
 from alphred.runtime.delivery import PullRequestPlan
@@ -27,7 +27,7 @@ WANTED_BRANCH = "branch"
 """Runtime key of the branch name a run asked for (its worktree may not exist yet after a crash)."""
 
 
-@dataclass
+@deferred_dataclass
 class Workspace:
     """Where run operations work and with what: the store, the repository, how to make the providers a
     workflow needs, and how to show a run (progress lines, the JSON-lines stream)."""
@@ -42,7 +42,7 @@ class Workspace:
     waits: bool = True  # wait out a usage limit and go on (run, resume); a worker gives the run back instead
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class StoredRun:
     """A run rebuilt from the store: its workflow (from the stored source), engine state, options and the
     runtime part of its snapshot."""

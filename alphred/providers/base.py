@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -14,9 +14,10 @@ if TYPE_CHECKING:
     from alphred.workflow.options import McpServer, SandboxPolicy, ToolPolicy
 
 from alphred.engine.provider_events import EventType as EventType  # defined below providers and store
+from alphred.lazy import deferred_dataclass
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ProviderEvent:
     """One event of a provider's stream; ``result`` is the single terminal event."""
 
@@ -34,7 +35,7 @@ def result_event(text: str, decision: str | None = None, report: Any = None, **e
     return ProviderEvent(EventType.RESULT, text, metadata=metadata)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ProviderOptions:
     """What a provider gets for one phase attempt (SPEC §4 ``options``)."""
 
@@ -73,7 +74,7 @@ class ProviderOptions:
     output: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Readiness:
     """Result of a provider's preflight: ready, or why not and how to fix it."""
 

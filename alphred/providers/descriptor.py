@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from alphred.lazy import deferred_dataclass
 from alphred.providers.base import Provider
 from alphred.workflow.provider_keys import OPTIONS_KEY, PhaseKey, ProviderPhase
 
 ProviderFactory = Callable[[], Provider]
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Capabilities:
     """What a provider can enforce on a phase; ``validate`` will refuse a setting a provider cannot enforce.
 
@@ -41,7 +41,7 @@ class Capabilities:
     tools_note: str = ""
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class ProviderDescriptor:
     """What a provider declares about itself; ``create()`` builds its adapter (imported only then)."""
 

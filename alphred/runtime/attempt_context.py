@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from alphred.engine import Event, UpstreamReport
 from alphred.git import GitWorktrees
 from alphred.git.tamper import WorktreeSeal
+from alphred.lazy import deferred_dataclass
 from alphred.providers import ProviderEvent, ProviderRegistry
 from alphred.redact import Redactor
 from alphred.runtime.delivery import PullRequestPlan, PullRequestText
@@ -24,7 +25,7 @@ from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
 
 
-@dataclass
+@deferred_dataclass
 class AttemptStats:
     """What the runtime measured of one attempt (for the diagnostics row)."""
 
@@ -44,7 +45,7 @@ class AttemptStats:
         return int((time.monotonic() - self.started) * 1000)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Posted:
     """What an attempt hands back to the loop: the events that report it, in order, and what was measured of
     ``attempt`` (``(phase, number)``) for the diagnostics row the engine asks for when it records the step."""
@@ -59,7 +60,7 @@ class Posted:
         return self.stats if self.attempt == attempt else None
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Prepared:
     """What an attempt needs to know before it starts (``phase.prepare_attempt``): its phase's row id, the
     sequence of its first event, the upstream reports (agent phases), the commit it starts from and the git
@@ -72,7 +73,7 @@ class Prepared:
     seal: WorktreeSeal
 
 
-@dataclass
+@deferred_dataclass
 class PhaseContext:
     """Everything a phase attempt needs from the run."""
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from alphred.engine import DeliveryDone, DeliveryFailed, RunState
 from alphred.errors import DeliveryError
+from alphred.lazy import deferred_dataclass
 from alphred.redact import Redactor
 from alphred.runtime.crash import crash_point
 from alphred.store import RunRecord, SqlRunStore
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from alphred.scm import DeliveryRequest
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class PullRequestPlan:
     """How this run's pull request is opened; decided (and preflighted) before the run starts."""
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from alphred.errors import SettingError
 from alphred.git import ResolvedBase
+from alphred.lazy import deferred_dataclass
 from alphred.runtime.delivery import PullRequestPlan
 from alphred.settings import SYSTEM_CLOCK, Clock, seconds_setting
 
 
-@dataclass
+@deferred_dataclass
 class RunOptions:
     """How a run executes (the flags of ``alphred run`` that reach the runtime); stored with the run."""
 

@@ -21,12 +21,13 @@ import os
 import stat
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from alphred.errors import ArtifactsTooLargeError, ProviderError
+from alphred.lazy import deferred_dataclass
 from alphred.redact import Redactor
 from alphred.runtime.crash import crash_point
 from alphred.store import SqlRunStore, StoreTransaction
@@ -53,7 +54,7 @@ def run_directory(alphred_dir: Path, run_id: int) -> Path:
     return runs_directory(alphred_dir) / str(run_id)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class LocalFile:
     """A regular file found in an area: its path relative to the area (with ``/``) and its stat."""
 
@@ -64,7 +65,7 @@ class LocalFile:
     mtime_ns: int
 
 
-@dataclass
+@deferred_dataclass
 class RunFiles:
     """The on-disk areas of one run (artifacts always, memory when the workflow has ``memory:``)."""
 

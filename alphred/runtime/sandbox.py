@@ -29,9 +29,10 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from alphred.lazy import deferred_dataclass
 
 if TYPE_CHECKING:
     from alphred.workflow.options import SandboxPolicy
@@ -40,7 +41,7 @@ ENV_BWRAP = "ALPHRED_BWRAP"
 PROBE_SECONDS = 10.0
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Sandbox:
     """bubblewrap for one attempt in ``worktree``: what it mounts where, whether it may use the network."""
 

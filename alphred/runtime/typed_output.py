@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from alphred.lazy import deferred_dataclass
 from alphred.providers import EventType, ProviderEvent
 from alphred.providers.contract import json_object
 from alphred.workflow import Phase
@@ -23,7 +24,7 @@ ROOT = "(root)"  # how a violation of the whole report is shown (its JSON pointe
 PROBLEM_KEY = "output_problem"  # result metadata: why a command's output file gave no report
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Answer:
     """A typed phase's answer: its decision and report object, and every way it breaks the schema."""
 

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import and_, delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 
+from alphred.store import schema
 from alphred.store.columns import utcnow
 from alphred.store.rows import RowReader
-from alphred.store.schema import FILE_BLOBS, FILE_CHUNKS, MEMORIES, MEMORY_FILES, RUN_FILES, RUN_MEMORIES
 
 if TYPE_CHECKING:
     from alphred.store.read_records import MemoryRecord, RunFileRecord
@@ -61,7 +61,9 @@ class FileOps:
 
     def has_blob(self, sha256: str) -> bool:
         """Whether a content with this sha256 is stored."""
-        found = self._conn.execute(select(FILE_BLOBS.c.sha256).where(FILE_BLOBS.c.sha256 == sha256)).first()
+        found = self._conn.execute(
+            select(schema.FILE_BLOBS.c.sha256).where(schema.FILE_BLOBS.c.sha256 == sha256)
+        ).first()
         return found is not None
 
     def add_blob(self, sha256: str, size: int, chunks: Iterable[bytes]) -> bool:
@@ -72,15 +74,17 @@ class FileOps:
         values = {"sha256": sha256, "size": size, "created_at": utcnow()}
         upsert = _insert_or_nothing(self._conn.dialect.name)
         if upsert is not None:
-            statement = upsert(FILE_BLOBS).values(values).on_conflict_do_nothing().returning(FILE_BLOBS.c.sha256)
+            statement = (
+                upsert(schema.FILE_BLOBS).values(values).on_conflict_do_nothing().returning(schema.FILE_BLOBS.c.sha256)
+            )
             if self._conn.execute(statement).first() is None:  # (rowcount is not reliable here on every driver)
                 return False
         else:  # pragma: no cover - other databases: look first
             if self.has_blob(sha256):
                 return False
-            self._conn.execute(insert(FILE_BLOBS).values(values))
+            self._conn.execute(insert(schema.FILE_BLOBS).values(values))
         for seq, data in enumerate(chunks):
-            self._conn.execute(insert(FILE_CHUNKS).values(sha256=sha256, seq=seq, data=data))
+            self._conn.execute(insert(schema.FILE_CHUNKS).values(sha256=sha256, seq=seq, data=data))
         return True
 
     def blob_chunks(self, sha256: str) -> Iterator[bytes]:
@@ -92,7 +96,9 @@ class FileOps:
 
     def blob_chunk(self, sha256: str, seq: int) -> bytes | None:
         """Piece number ``seq`` (from 0) of a stored content; None past its last."""
-        query = select(FILE_CHUNKS.c.data).where(FILE_CHUNKS.c.sha256 == sha256, FILE_CHUNKS.c.seq == seq)
+        query = select(schema.FILE_CHUNKS.c.data).where(
+            schema.FILE_CHUNKS.c.sha256 == sha256, schema.FILE_CHUNKS.c.seq == seq
+        )
         data = self._conn.execute(query).scalar()
         return None if data is None else bytes(data)
 
@@ -100,35 +106,37 @@ class FileOps:
 
     def run_files(self, run_id: int, area: str | None = None) -> list[RunFileRecord]:
         """The stored files of a run (of one area, or both), by area and path."""
-        query = select(RUN_FILES).where(RUN_FILES.c.run_id == run_id)
+        query = select(schema.RUN_FILES).where(schema.RUN_FILES.c.run_id == run_id)
         if area is not None:
-            query = query.where(RUN_FILES.c.area == area)
-        query = query.order_by(RUN_FILES.c.area, RUN_FILES.c.path)
+            query = query.where(schema.RUN_FILES.c.area == area)
+        query = query.order_by(schema.RUN_FILES.c.area, schema.RUN_FILES.c.path)
         return [_run_file()(row) for row in self._conn.execute(query)]
 
     def put_run_file(
         self, run_id: int, area: str, path: str, sha256: str, size: int, mode: int, mtime_ns: int | None
     ) -> None:
         """Record that the run's file ``path`` of ``area`` holds the stored content ``sha256`` now."""
-        where = and_(RUN_FILES.c.run_id == run_id, RUN_FILES.c.area == area, RUN_FILES.c.path == path)
+        where = and_(
+            schema.RUN_FILES.c.run_id == run_id, schema.RUN_FILES.c.area == area, schema.RUN_FILES.c.path == path
+        )
         values = {"sha256": sha256, "size": size, "mode": mode, "mtime_ns": mtime_ns, "updated_at": utcnow()}
-        if self._conn.execute(update(RUN_FILES).where(where).values(values)).rowcount == 0:
-            self._conn.execute(insert(RUN_FILES).values(run_id=run_id, area=area, path=path, **values))
+        if self._conn.execute(update(schema.RUN_FILES).where(where).values(values)).rowcount == 0:
+            self._conn.execute(insert(schema.RUN_FILES).values(run_id=run_id, area=area, path=path, **values))
 
     def remove_run_files(self, run_id: int, area: str, paths: Iterable[str]) -> int:
         """Forget the run's files ``paths`` of ``area`` (deleted from its directory); return how many."""
         removed = 0
         for path in paths:
-            statement = delete(RUN_FILES).where(
-                RUN_FILES.c.run_id == run_id, RUN_FILES.c.area == area, RUN_FILES.c.path == path
+            statement = delete(schema.RUN_FILES).where(
+                schema.RUN_FILES.c.run_id == run_id, schema.RUN_FILES.c.area == area, schema.RUN_FILES.c.path == path
             )
             removed += int(self._conn.execute(statement).rowcount)
         return removed
 
     def run_files_size(self, run_id: int, area: str) -> int:
         """The total size of a run's stored files of ``area``."""
-        query = select(func.coalesce(func.sum(RUN_FILES.c.size), 0)).where(
-            RUN_FILES.c.run_id == run_id, RUN_FILES.c.area == area
+        query = select(func.coalesce(func.sum(schema.RUN_FILES.c.size), 0)).where(
+            schema.RUN_FILES.c.run_id == run_id, schema.RUN_FILES.c.area == area
         )
         return int(self._conn.execute(query).scalar_one())
 
@@ -140,15 +148,17 @@ class FileOps:
         memory = self._memory_row(repository, tree_key, name)
         saved_by = memory.run_id if memory is not None else None
         self._conn.execute(
-            insert(RUN_MEMORIES).values(
+            insert(schema.RUN_MEMORIES).values(
                 run_id=run_id, repository=repository, tree_key=tree_key, name=name, restored_from=saved_by
             )
         )
         if memory is not None:
             now = utcnow()
-            for row in self._conn.execute(select(MEMORY_FILES).where(MEMORY_FILES.c.memory_id == memory.id)):
+            for row in self._conn.execute(
+                select(schema.MEMORY_FILES).where(schema.MEMORY_FILES.c.memory_id == memory.id)
+            ):
                 self._conn.execute(
-                    insert(RUN_FILES).values(
+                    insert(schema.RUN_FILES).values(
                         run_id=run_id,
                         area="memory",
                         path=row.path,
@@ -167,7 +177,7 @@ class FileOps:
         The memory's files are replaced as a whole, under a lock of that memory: of two runs completing at
         once the later wins, and no reader sees a mix of both.
         """
-        used = self._conn.execute(select(RUN_MEMORIES).where(RUN_MEMORIES.c.run_id == run_id)).first()
+        used = self._conn.execute(select(schema.RUN_MEMORIES).where(schema.RUN_MEMORIES.c.run_id == run_id)).first()
         if used is None:
             return False
         self._lock_memory(used.repository, used.tree_key, used.name)
@@ -176,18 +186,22 @@ class FileOps:
             values = {"repository": used.repository, "tree_key": used.tree_key, "name": used.name}
             memory_id = int(
                 self._conn.execute(
-                    insert(MEMORIES).values(**values, run_id=run_id, saved_at=utcnow()).returning(MEMORIES.c.id)
+                    insert(schema.MEMORIES)
+                    .values(**values, run_id=run_id, saved_at=utcnow())
+                    .returning(schema.MEMORIES.c.id)
                 ).scalar_one()
             )
         else:
             memory_id = int(memory.id)
             self._conn.execute(
-                update(MEMORIES).where(MEMORIES.c.id == memory_id).values(run_id=run_id, saved_at=utcnow())
+                update(schema.MEMORIES)
+                .where(schema.MEMORIES.c.id == memory_id)
+                .values(run_id=run_id, saved_at=utcnow())
             )
-            self._conn.execute(delete(MEMORY_FILES).where(MEMORY_FILES.c.memory_id == memory_id))
+            self._conn.execute(delete(schema.MEMORY_FILES).where(schema.MEMORY_FILES.c.memory_id == memory_id))
         for row in self.run_files(run_id, "memory"):
             self._conn.execute(
-                insert(MEMORY_FILES).values(
+                insert(schema.MEMORY_FILES).values(
                     memory_id=memory_id, path=row.path, sha256=row.sha256, size=row.size, mode=row.mode
                 )
             )
@@ -197,28 +211,38 @@ class FileOps:
         """The memories called ``name`` in a repository (of one workflow, or of every one), with their files."""
         from alphred.store.read_records import MemoryRecord
 
-        query = select(MEMORIES).where(MEMORIES.c.repository == repository, MEMORIES.c.name == name)
+        query = select(schema.MEMORIES).where(
+            schema.MEMORIES.c.repository == repository, schema.MEMORIES.c.name == name
+        )
         if tree_key is not None:
-            query = query.where(MEMORIES.c.tree_key == tree_key)
+            query = query.where(schema.MEMORIES.c.tree_key == tree_key)
         found: list[MemoryRecord] = []
-        for row in self._conn.execute(query.order_by(MEMORIES.c.tree_key)).all():
-            listed = select(MEMORY_FILES.c.path, MEMORY_FILES.c.size).where(MEMORY_FILES.c.memory_id == row.id)
-            files = tuple((str(f.path), int(f.size)) for f in self._conn.execute(listed.order_by(MEMORY_FILES.c.path)))
+        for row in self._conn.execute(query.order_by(schema.MEMORIES.c.tree_key)).all():
+            listed = select(schema.MEMORY_FILES.c.path, schema.MEMORY_FILES.c.size).where(
+                schema.MEMORY_FILES.c.memory_id == row.id
+            )
+            files = tuple(
+                (str(f.path), int(f.size)) for f in self._conn.execute(listed.order_by(schema.MEMORY_FILES.c.path))
+            )
             found.append(MemoryRecord(row.repository, row.tree_key, row.name, row.run_id, row.saved_at, files))
         return found
 
     def clear_memory(self, repository: str, name: str, tree_key: str | None = None) -> int:
         """Forget the memories called ``name`` in a repository (of one workflow, or all); return how many."""
-        query = delete(MEMORIES).where(MEMORIES.c.repository == repository, MEMORIES.c.name == name)
+        query = delete(schema.MEMORIES).where(
+            schema.MEMORIES.c.repository == repository, schema.MEMORIES.c.name == name
+        )
         if tree_key is not None:
-            query = query.where(MEMORIES.c.tree_key == tree_key)
-        ids = select(MEMORIES.c.id).where(query.whereclause)  # type: ignore[arg-type]
-        self._conn.execute(delete(MEMORY_FILES).where(MEMORY_FILES.c.memory_id.in_(ids)))
+            query = query.where(schema.MEMORIES.c.tree_key == tree_key)
+        ids = select(schema.MEMORIES.c.id).where(query.whereclause)  # type: ignore[arg-type]
+        self._conn.execute(delete(schema.MEMORY_FILES).where(schema.MEMORY_FILES.c.memory_id.in_(ids)))
         return int(self._conn.execute(query).rowcount)
 
     def _memory_row(self, repository: str, tree_key: str, name: str) -> Any:
-        query = select(MEMORIES).where(
-            MEMORIES.c.repository == repository, MEMORIES.c.tree_key == tree_key, MEMORIES.c.name == name
+        query = select(schema.MEMORIES).where(
+            schema.MEMORIES.c.repository == repository,
+            schema.MEMORIES.c.tree_key == tree_key,
+            schema.MEMORIES.c.name == name,
         )
         return self._conn.execute(query).first()
 

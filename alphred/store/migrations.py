@@ -9,12 +9,12 @@ missing: re-running them never drops or rewrites a row.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from sqlalchemy import Engine, Table, insert, inspect, select, text
 from sqlalchemy.engine import Connection
 
 from alphred.errors import StoreError
+from alphred.lazy import deferred_dataclass
 from alphred.store import schema
 from alphred.store.connect import READ_ONLY
 
@@ -56,7 +56,7 @@ FOR EACH ROW EXECUTE FUNCTION alphred_tree_edges_same_tree()
 """
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Migration:
     """One schema step: ``apply`` must be idempotent and must never drop data."""
 

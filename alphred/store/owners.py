@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import socket
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from alphred.errors import SettingError
+from alphred.lazy import deferred_dataclass
 from alphred.settings import seconds_setting
 
 DEFAULT_TTL_SECONDS = 30.0
@@ -42,7 +42,7 @@ def process_start_time(pid: int) -> str:
     return _start_time(pid)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class LeaseOwner:
     """A lease owner: ``host:pid:start:token``."""
 

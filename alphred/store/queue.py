@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from alphred.store.read_records import Candidate
 
 RUNS = schema.WORKFLOW_RUNS
-WORKERS = schema.WORKERS
 
 _INTERRUPTED = "interrupted"
 _USAGE_LIMIT = "usage_limit"
@@ -153,33 +152,35 @@ class QueueOps:
 
     def register_worker(self, worker_id: str, host: str, pid: int, capabilities: Sequence[str]) -> None:
         """Record a worker (again: a restarted registration replaces its row)."""
-        self._conn.execute(delete(WORKERS).where(WORKERS.c.id == worker_id))
+        self._conn.execute(delete(schema.WORKERS).where(schema.WORKERS.c.id == worker_id))
         now = utcnow()
         self._conn.execute(
-            insert(WORKERS).values(
+            insert(schema.WORKERS).values(
                 id=worker_id, host=host, pid=pid, capabilities=sorted(capabilities), started_at=now, heartbeat_at=now
             )
         )
 
     def beat_worker(self, worker_id: str) -> None:
         """The worker is alive now."""
-        self._conn.execute(update(WORKERS).where(WORKERS.c.id == worker_id).values(heartbeat_at=utcnow()))
+        self._conn.execute(update(schema.WORKERS).where(schema.WORKERS.c.id == worker_id).values(heartbeat_at=utcnow()))
 
     def set_worker_paused(self, worker_id: str, paused: dict[str, str]) -> None:
         """The providers this worker claims no run for until their usage limit resets (SPEC §15):
         provider -> wake_at (ISO 8601, UTC); empty when none is paused."""
         values = {"paused": dict(paused) or None}
-        self._conn.execute(update(WORKERS).where(WORKERS.c.id == worker_id).values(**values))
+        self._conn.execute(update(schema.WORKERS).where(schema.WORKERS.c.id == worker_id).values(**values))
 
     def unregister_worker(self, worker_id: str) -> None:
         """A worker that stopped cleanly leaves the registry."""
-        self._conn.execute(delete(WORKERS).where(WORKERS.c.id == worker_id))
+        self._conn.execute(delete(schema.WORKERS).where(schema.WORKERS.c.id == worker_id))
 
     def list_workers(self, lost_after: float) -> list[dict[str, Any]]:
         """Every registered worker as SPEC §10's object; ``lost`` when silent for ``lost_after`` seconds."""
         now = utcnow()
         held: dict[str, list[int]] = {}
-        rows = list(self._conn.execute(select(WORKERS).order_by(WORKERS.c.started_at, WORKERS.c.id)))
+        rows = list(
+            self._conn.execute(select(schema.WORKERS).order_by(schema.WORKERS.c.started_at, schema.WORKERS.c.id))
+        )
         if rows:
             owners = [r.id for r in rows]
             query = select(RUNS.c.id, RUNS.c.lease_owner).where(RUNS.c.lease_owner.in_(owners)).order_by(RUNS.c.id)
@@ -190,5 +191,5 @@ class QueueOps:
     def live_capabilities(self, lost_after: float) -> list[set[str]]:
         """What each live worker offers."""
         since = utcnow() - timedelta(seconds=lost_after)
-        query = select(WORKERS.c.capabilities).where(WORKERS.c.heartbeat_at >= since)
+        query = select(schema.WORKERS.c.capabilities).where(schema.WORKERS.c.heartbeat_at >= since)
         return [set(caps or ()) for (caps,) in self._conn.execute(query)]

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from typing import Any
 
 from alphred.errors import RepositoryRegistryError
-from alphred.lazy import forwarded
+from alphred.lazy import deferred_dataclass, forwarded
 from alphred.store.enums import NodeStatus, RunStatus
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class NodeRecord:
     """One phase of a run as stored."""
 
@@ -46,7 +46,7 @@ class NodeRecord:
     updated_at: datetime
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class RunRecord:
     """One run as stored, with its phases in file order."""
 
@@ -95,7 +95,7 @@ class RunRecord:
         raise KeyError(key)
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class EventRow:
     """A provider event to append; ``timestamp`` defaults to now."""
 

@@ -15,9 +15,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from alphred.errors import RepositoryExistsError, RepositoryRegistryError
+from alphred.store import schema
 from alphred.store.records import check_repository_name
 from alphred.store.rows import RowReader
-from alphred.store.schema import REPOSITORIES
 
 if TYPE_CHECKING:
     from alphred.store.read_records import RepositoryRecord
@@ -61,7 +61,7 @@ class RepositoryOps:
             "clone_status": "cloned" if remote_url is None else "pending",
         }
         try:
-            self._conn.execute(insert(REPOSITORIES).values(**values))
+            self._conn.execute(insert(schema.REPOSITORIES).values(**values))
         except IntegrityError:  # a concurrent `repo add` of the same name won the race
             raise RepositoryExistsError(name, path or remote_url or "") from None
         record = self.get_repository(name)
@@ -70,25 +70,25 @@ class RepositoryOps:
 
     def get_repository(self, name: str) -> RepositoryRecord | None:
         """The repository registered as ``name``, or None."""
-        row = self._conn.execute(select(REPOSITORIES).where(REPOSITORIES.c.name == name)).first()
+        row = self._conn.execute(select(schema.REPOSITORIES).where(schema.REPOSITORIES.c.name == name)).first()
         return None if row is None else _repository()(row)
 
     def find_repository_by_path(self, path: str) -> RepositoryRecord | None:
         """The repository whose local path is ``path`` (the first registered), or None."""
-        query = select(REPOSITORIES).where(REPOSITORIES.c.path == path).order_by(REPOSITORIES.c.id)
+        query = select(schema.REPOSITORIES).where(schema.REPOSITORIES.c.path == path).order_by(schema.REPOSITORIES.c.id)
         row = self._conn.execute(query).first()
         return None if row is None else _repository()(row)
 
     def list_repositories(self) -> list[RepositoryRecord]:
         """Every registered repository, by name."""
-        query = select(REPOSITORIES).order_by(REPOSITORIES.c.name)
+        query = select(schema.REPOSITORIES).order_by(schema.REPOSITORIES.c.name)
         return [_repository()(row) for row in self._conn.execute(query)]
 
     def remove_repository(self, name: str) -> RepositoryRecord | None:
         """Unregister ``name`` (its files, and any clone, stay); the removed record, or None if unknown."""
         record = self.get_repository(name)
         if record is not None:
-            self._conn.execute(delete(REPOSITORIES).where(REPOSITORIES.c.name == name))
+            self._conn.execute(delete(schema.REPOSITORIES).where(schema.REPOSITORIES.c.name == name))
         return record
 
     def set_clone_status(self, name: str, status: str, *, path: str | None = None) -> None:
@@ -98,4 +98,4 @@ class RepositoryOps:
         values: dict[str, Any] = {"clone_status": status}
         if path is not None:
             values["path"] = path
-        self._conn.execute(update(REPOSITORIES).where(REPOSITORIES.c.name == name).values(**values))
+        self._conn.execute(update(schema.REPOSITORIES).where(schema.REPOSITORIES.c.name == name).values(**values))

@@ -13,6 +13,8 @@ from dataclasses import fields
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from alphred.lazy import materialised
+
 if TYPE_CHECKING:
     from sqlalchemy import Row
 
@@ -20,8 +22,9 @@ T = TypeVar("T")
 
 
 def column_fields(record: type[Any], *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The field names of the dataclass ``record`` (all but ``without``), in declaration order."""
-    return tuple(f.name for f in fields(record) if f.name not in without)
+    """The field names of the dataclass ``record`` (all but ``without``), in declaration order (a
+    ``deferred_dataclass`` is made here: a reader of it is about to make its instances)."""
+    return tuple(f.name for f in fields(materialised(record)) if f.name not in without)
 
 
 class RowReader(Generic[T]):

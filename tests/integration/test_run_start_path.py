@@ -97,20 +97,62 @@ NOT_MADE_AT_THE_START = (
     "model.Check",
     "model.FanOut",
     "model.Transition",
+    # the store's, the guards', the providers', git's and the runtime's (issue 29, sixth pass)
+    "ast.And",
+    "ast.Compare",
+    "ast.ListExpr",
+    "ast.Literal",
+    "ast.Not",
+    "ast.Or",
+    "ast.Path",
+    "base.ProviderEvent",
+    "clones.Identity",
+    "delivery.PullRequestPlan",
+    "explain.PathReading",
+    "merges.MergeOutcome",
+    "records.EventRow",
+    "run_files.LocalFile",
+    "sandbox.Sandbox",
+    "shell.Spot",
+    "snapshot.WorktreeSnapshot",
+    "templates.Placeholder",
+    "typed_output.Answer",
+    "workspace.StoredRun",
+    "worktrees.CommitResult",
+)
+# The modules whose deferred classes the probe reports (the last part of the name prefixes the class's).
+PROBED = (
+    "alphred.engine.events",
+    "alphred.engine.state",
+    "alphred.workflow.model",
+    "alphred.store.records",
+    "alphred.guards.ast",
+    "alphred.guards.explain",
+    "alphred.guards.shell",
+    "alphred.guards.templates",
+    "alphred.providers.base",
+    "alphred.git.merges",
+    "alphred.git.snapshot",
+    "alphred.git.worktrees",
+    "alphred.operations.clones",
+    "alphred.operations.workspace",
+    "alphred.runtime.attempt_context",
+    "alphred.runtime.delivery",
+    "alphred.runtime.run_files",
+    "alphred.runtime.sandbox",
+    "alphred.runtime.typed_output",
 )
 # The child process: the scripted provider's first call writes the loaded modules, then the run goes on.
 AT_FIRST_CALL = """\
-import json, sys
+import importlib, json, sys
 from alphred.providers.scripted import ScriptedProvider
-target = sys.argv[1]
+target, probed = sys.argv[1], sys.argv[2].split(",")
 original = ScriptedProvider.run
 def first_call(self, prompt, options):
     if not getattr(first_call, "seen", False):
         first_call.seen = True
-        from alphred.engine import events, state
-        from alphred.workflow import model
         made = {}  # how far dataclasses has made each class: bare, init (__init__ only) or full
-        for module in (events, state, model):
+        for module in map(importlib.import_module, probed):
             for name, cls in vars(module).items():
                 if isinstance(cls, type) and cls.__module__ == module.__name__ and (
                     {"__deferred_dataclass__", "__dataclass_fields__"} & set(vars(cls))
@@ -120,11 +162,13 @@ def first_call(self, prompt, options):
                     made[module.__name__.rsplit(".", 1)[1] + "." + name] = (
                         level if "__dataclass_fields__" in vars(cls) else "bare"
                     )
+        from alphred.store import schema
+        tables = sorted(name for name in vars(schema) if (name in schema._TABLES or name == "METADATA"))
         with open(target, "w") as out:
-            json.dump({"modules": sorted(sys.modules), "made": made}, out)
+            json.dump({"modules": sorted(sys.modules), "made": made, "tables": tables}, out)
     return original(self, prompt, options)
 ScriptedProvider.run = first_call
-sys.argv = ["alphred", *sys.argv[2:]]
+sys.argv = ["alphred", *sys.argv[3:]]
 from alphred.cli import main
 main()
 """
@@ -142,7 +186,7 @@ def at_first_call(repo: Path, tmp_path: Path) -> dict[str, Any]:
     wf = workflow(repo, AGENT)
     seen = tmp_path / "modules.json"
     done = subprocess.run(
-        [sys.executable, "-c", AT_FIRST_CALL, str(seen), "run", str(wf), "--quiet", "--repo", str(repo)],
+        [sys.executable, "-c", AT_FIRST_CALL, str(seen), ",".join(PROBED), "run", str(wf), "--quiet", "--repo", str(repo)],
         env=base_env(repo.parent), cwd=repo, capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -166,8 +210,21 @@ def test_a_one_agent_run_makes_the_engine_classes_it_meets_and_no_others(repo: P
     made = at_first_call(repo, tmp_path)["made"]
     assert made["events.RunStarted"] == made["events.StartPhase"] == made["state.RunState"] == "init"
     assert made["model.Phase"] == made["model.Workflow"] == "init"
+    assert made["records.RunRecord"] == made["base.ProviderOptions"] == made["attempt_context.PhaseContext"] == "init"
     assert {name: made[name] for name in NOT_MADE_AT_THE_START} == dict.fromkeys(NOT_MADE_AT_THE_START, "bare")
     assert sorted(name for name, level in made.items() if level == "full") == []
+
+
+def test_a_one_agent_run_builds_only_the_tables_its_start_uses(repo: Path, tmp_path: Path) -> None:
+    """Up to its first provider call, ``alphred run`` of one agent phase has not built the Core tables of the
+    registry, the queue's workers, stored files' chunks or memories (``store/schema.py`` builds a table on first
+    use); those it uses are built (the run, its phases, the topology, the event rows). The first run made the
+    database (its migrations build every table), as a user's first run does; the second is measured."""
+    at_first_call(repo, tmp_path)
+    tables = set(at_first_call(repo, tmp_path)["tables"])
+    assert {"WORKFLOW_RUNS", "RUN_NODES", "WORKFLOW_TREES", "TREE_NODES", "RUN_NODE_STREAM_EVENTS"} <= tables
+    unused = {"REPOSITORIES", "WORKERS", "FILE_CHUNKS", "MEMORIES", "MEMORY_FILES", "RUN_MEMORIES", "METADATA"}
+    assert sorted(tables & unused) == []
 
 
 def test_the_start_path_does_not_load_the_pull_request_package() -> None:

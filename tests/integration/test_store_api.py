@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from alphred.errors import RepositoryExistsError, RepositoryRegistryError, UnknownRunError
+from alphred.lazy import materialised
 from alphred.providers import default_registry
 from alphred.store import (
     ArtifactRecord,
@@ -52,7 +53,7 @@ PROVIDERS = default_registry()
 
 
 def names(record: type) -> set[str]:
-    return {f.name for f in fields(record)}
+    return {f.name for f in fields(materialised(record))}  # a deferred_dataclass is made on first use
 
 
 def columns(table: object) -> set[str]:

@@ -7,6 +7,8 @@ alphred.store.schemagen``): these tests fail when the two drift apart.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -107,3 +109,34 @@ def test_status_runs_and_logs_never_import_sqlmodel_pydantic_or_the_orm(repo: Pa
     ):
         _, loaded = modules_imported(args, HEAVY, env=base_env(repo.parent))
         assert loaded == [], (args, loaded)
+
+
+LAZY_TABLES = """\
+import sys, threading
+from sqlalchemy.schema import CreateTable
+from sqlalchemy.dialects import sqlite
+from alphred.store import schema
+print(sorted(name for name in vars(schema) if (name in schema._TABLES or name == "METADATA")))
+found = []
+threads = [threading.Thread(target=lambda: found.append(schema.RUN_PROCESSES)) for _ in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(len(found), len({id(table) for table in found}), found[0] is schema.RUN_PROCESSES)
+print(sorted(name for name in vars(schema) if (name in schema._TABLES or name == "METADATA")))
+print("REFERENCES" in str(CreateTable(schema.RUN_PROCESSES).compile(dialect=sqlite.dialect())))
+print(len(schema.METADATA.tables), len(schema.FILE_TABLES), schema.FILE_TABLES[0] is schema.FILE_BLOBS)
+"""
+
+
+def test_the_core_tables_are_built_on_first_use_with_those_they_refer_to() -> None:
+    """In a fresh interpreter no table exists until asked for; threads asking at once get one table; a table
+    comes with the tables its foreign keys name (its DDL compiles: a migration may create it alone); METADATA
+    and the groups hold every table."""
+    done = subprocess.run([sys.executable, "-c", LAZY_TABLES], capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "[]"
+    assert lines[1] == "8 1 True"
+    assert lines[2] == "['RUN_PROCESSES', 'WORKFLOW_RUNS', 'WORKFLOW_TREES']"
+    assert lines[3:] == ["True", "21 6 True"]
