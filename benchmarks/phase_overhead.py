@@ -33,6 +33,7 @@ Usage::
     python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
     python benchmarks/phase_overhead.py --callgrind [--quick] [--compare OTHER]   # instructions/phase, and LangGraph
+    python benchmarks/phase_overhead.py --callgrind --visits 61 [--compare OTHER]  # steady state: 61 - 11 visits
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from common import ROOT, make_repo, median, peer_available, scratch, spread, sub
 
 GOAL_VS_LANGGRAPH = 1.0
 GOAL_VS_DBOS = 0.35
+STEADY_BASE = 11  # ``--callgrind --visits N``: N minus 11 visits (the first loop-backs' one-time costs in both)
 
 
 def workflow_yaml(phases: int, edits: bool) -> str:
@@ -527,13 +529,16 @@ def _langgraph_instructions(visits: int, command: bool) -> tuple[int, int]:
     return count, int(json.loads(out.strip().splitlines()[-1])["steps"])
 
 
-def cli_instructions(phases: int, compare: str | None = None) -> None:
+def cli_instructions(phases: int, compare: str | None = None, base: int = 1) -> None:
     """Instructions per phase, a figure the machine's load does not move: ``valgrind --tool=callgrind`` over
     ``alphred run --json -q`` (the process and its threads, the heartbeat left out: ``GRIND_ENTRY``; its
     children, the command's shell, not counted),
-    N-visit minus 1-visit run, bytecode cached (each run once beforehand); both loops, ``compare``'s
+    N-visit minus ``base``-visit run, bytecode cached (each run once beforehand); both loops, ``compare``'s
     checkout beside this one, and LangGraph + SqliteSaver's worker the same way (its ``sh -c true``
-    children not counted either), with the ratio."""
+    children not counted either), with the ratio.
+
+    ``base`` 1 keeps in the figure what the first loop-back costs once (modules loaded, classes made at their
+    first instance); ``base`` 11 (``--visits``) leaves it out: the steady cost of a phase in a long loop."""
     import shutil
 
     if shutil.which("valgrind") is None:
@@ -559,7 +564,7 @@ def cli_instructions(phases: int, compare: str | None = None) -> None:
             )
         per: dict[str, float] = {}
         for name, count in measured:
-            (long_i, long_s), (short_i, short_s) = count(phases), count(1)
+            (long_i, long_s), (short_i, short_s) = count(phases), count(base)
             per[name] = (long_i - short_i) / (long_s - short_s) / 1e6
             rows.append([name, long_s - short_s, f"{per[name]:.2f}"])
         if peer:
@@ -569,7 +574,7 @@ def cli_instructions(phases: int, compare: str | None = None) -> None:
                     ratio = per[name] / other
                     goal = f"goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}"
                     ratios.append(f"{name} / LangGraph: {ratio:.2f}x ({goal})")
-    print(f"\nInstructions per phase (callgrind, {phases}-visit minus 1-visit run, children not counted):\n")
+    print(f"\nInstructions per phase (callgrind, {phases}-visit minus {base}-visit run, children not counted):\n")
     print(table(rows, ["system", "steps", "M instructions/phase"]))
     if ratios:
         print()
@@ -598,6 +603,11 @@ def main() -> None:
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
     parser.add_argument("--profile", action="store_true", help="py-spy over one CLI run: top costs per thread")
     parser.add_argument("--callgrind", action="store_true", help="instructions per phase (valgrind), both loops")
+    parser.add_argument(
+        "--visits",
+        type=int,
+        help=f"with --callgrind: the steady per-phase figure, VISITS-visit minus {STEADY_BASE}-visit runs (e.g. 61)",
+    )
     parser.add_argument("--compare", help="with --cli: another Alphred checkout measured in the same rounds")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
@@ -612,7 +622,11 @@ def main() -> None:
             cli_profile(41 if args.quick else args.cli_phases, command)
         return
     if args.callgrind:
-        cli_instructions(11 if args.quick else 21, os.path.abspath(args.compare) if args.compare else None)
+        compare = os.path.abspath(args.compare) if args.compare else None
+        if args.visits:  # the steady state: the one-time costs of the first loop-backs are in both runs
+            cli_instructions(args.visits, compare, base=STEADY_BASE)
+        else:
+            cli_instructions(11 if args.quick else 21, compare)
         return
     if args.cli:
         compare = os.path.abspath(args.compare) if args.compare else None
