@@ -3,10 +3,12 @@ not change while a run runs is not rebuilt for each attempt."""
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers.repos import git
 from helpers.runs import workflow
 
@@ -20,6 +22,7 @@ from alphred.providers import default_registry
 from alphred.runtime.command_phase import command_environment, template_command
 from alphred.runtime.options import RunOptions
 from alphred.store import SqlRunStore
+from alphred.views import held_lines
 from alphred.views.progress import Progress
 from alphred.workflow import load_workflow
 
@@ -65,6 +68,43 @@ def test_the_loop_keeps_no_step_history(repo: Path) -> None:
         record = start_run(workspace, loaded, RunOptions(), registry)
     assert record.status.value == "completed" and record.steps == 9
     assert progress.seen == [0] * 9
+
+
+class Pipe(io.StringIO):
+    """stderr as CI has it (not a terminal), counting its writes."""
+
+    writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def test_progress_off_a_terminal_is_written_together_and_whole_when_the_run_returns(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``alphred run --json`` in CI: the progress lines of the run's drive go out together (``views.held_lines``),
+    not one write to the pipe each; the runner writes what is held as its drive ends, so every line, the last
+    too, is there before anything else is written (the closing block). The hold is made longer than any run
+    here, so the figure does not depend on the machine's speed: the drive's lines are one write."""
+    monkeypatch.setattr(held_lines, "HOLD_SECONDS", 3600.0)
+    registry = default_registry()
+    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    pipe = Pipe()
+    with SqlRunStore(url) as store:
+        workspace = Workspace(
+            store=store,
+            location=location,
+            registry_for=lambda _w, _d: registry,
+            progress=lambda run_id: Progress(stream=pipe, run_id=run_id),
+        )
+        record = start_run(workspace, loaded, RunOptions(), registry)
+    lines = pipe.getvalue().splitlines()
+    assert record.status.value == "completed" and record.steps == 9
+    assert sum("▶" in line for line in lines) == 9 and sum("✓ review attempt" in line for line in lines) == 5
+    assert lines[-1].endswith("✓ run completed")
+    assert len(lines) == 20 and pipe.writes == 2  # the note before the drive, then the drive's 19 lines at once
 
 
 def test_a_command_without_placeholders_is_its_text() -> None:
