@@ -11,7 +11,7 @@ wrapper's own (something else used that C function) is flagged.
 
 Usage::
 
-    python benchmarks/loop_breakdown.py [--quick] [--source OTHER_CHECKOUT] [--loop scripted|command|both]
+    python benchmarks/loop_breakdown.py [--quick | --visits 61] [--source OTHER_CHECKOUT] [--loop scripted|command|both]
 """
 
 from __future__ import annotations
@@ -179,11 +179,12 @@ def grind(visits: int, command: bool, source: str | None) -> tuple[int, list[tup
     return len(json.loads(done.stdout)["steps"]), threads, wrapper_calls
 
 
-def breakdown(visits: int, command: bool, source: str | None) -> list[list[object]]:
-    """Rows: per phase, each thread group's total and each measured function's inclusive instructions."""
+def breakdown(visits: int, command: bool, source: str | None, base: int = 1) -> list[list[object]]:
+    """Rows: per phase, each thread group's total and each measured function's inclusive instructions
+    (``visits``-visit minus ``base``-visit run)."""
     (long_steps, long_threads, long_calls), (short_steps, short_threads, short_calls) = (
         grind(visits, command, source),
-        grind(1, command, source),
+        grind(base, command, source),
     )
     steps = long_steps - short_steps
 
@@ -223,6 +224,7 @@ def main() -> None:
     """Print the per-thread, per-function table for each loop."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="11 visits instead of 21")
+    parser.add_argument("--visits", type=int, help="the steady state: VISITS-visit minus 11-visit runs (e.g. 61)")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     parser.add_argument("--loop", choices=("scripted", "command", "both"), default="both")
     parser.add_argument("--set", choices=sorted(SETS), default="summary", help="which functions are measured")
@@ -230,13 +232,14 @@ def main() -> None:
     global MEASURED
     MEASURED = SETS[args.set]
     source = os.path.abspath(args.source) if args.source else None
-    visits = 11 if args.quick else 21
+    visits, base = (args.visits, 11) if args.visits else (11 if args.quick else 21, 1)
     for command in (False, True):
         if args.loop != "both" and (args.loop == "command") != command:
             continue
         name = "command loop" if command else "scripted loop"
-        print(f"\n{name}: instructions per phase (M), callgrind, {visits}-visit minus 1-visit run, inclusive:\n")
-        print(table(breakdown(visits, command, source), ["thread", "function", "M instr/phase", "calls/phase"]))
+        print(f"\n{name}: instructions per phase (M), callgrind, {visits}-visit minus {base}-visit run, inclusive:\n")
+        rows = breakdown(visits, command, source, base)
+        print(table(rows, ["thread", "function", "M instr/phase", "calls/phase"]))
 
 
 if __name__ == "__main__":
