@@ -31,7 +31,7 @@ from phase_overhead import ENTRY, command_workflow_yaml, workflow_yaml
 # (label, module, attribute path, the C function it is called through), per set; in a set, two functions called
 # through the same C function never nest in each other.
 _LOOP_SIDE = (
-    ("engine transition", "alphred.runtime.runner", "transition", "functools_reduce"),
+    ("engine transition", "alphred.runtime.recording", "transition", "functools_reduce"),
     ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
     ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
     ("run_in_executor (a hop, loop side)", "asyncio.base_events", "BaseEventLoop.run_in_executor", "dropwhile_next"),
@@ -42,7 +42,7 @@ SETS = {
         *_LOOP_SIDE,
         ("RunObservers.persisted", "alphred.views.observers", "RunObservers.persisted", "_operator_call"),
         (*STORE, "accumulate_next"),
-        ("seal_preparation (git seal, head)", "alphred.runtime.runner", "seal_preparation", "calliter_iternext"),
+        ("seal_preparation (git seal, head)", "alphred.runtime.recording", "seal_preparation", "calliter_iternext"),
         ("_ended (files, seal check, complete)", "alphred.runtime.phase", "_ended", "methodcaller_call"),
         ("read_result (the verdict)", "alphred.runtime.outcome", "read_result", "keyobject_richcompare"),
     ),

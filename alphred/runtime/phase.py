@@ -66,14 +66,15 @@ async def run_attempt(
     stats: AttemptStats,
     notes: tuple[str, ...] = (),
     resolving: tuple[str, ...] | None = None,
-    then: Callable[[PhaseCompleted | PhaseFailed], object] | None = None,
+    then: Callable[[PhaseCompleted | PhaseFailed, WorktreeSeal], object] | None = None,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
     """Execute one attempt and turn what happened into the engine event that reports it.
 
     ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry);
     ``resolving`` the conflicted paths when the attempt resolves a join's merge (SPEC §8): its completion
     commits the merge instead of a phase commit. ``then`` is called with the outcome of a phase without checks
-    in the worker thread that ends the attempt (``runtime.joined``: it may record the outcome's transition).
+    and the seal its end checked, in the worker thread that ends the attempt (``runtime.joined``: it may record
+    the outcome's transition).
     """
 
     phase = phase.with_provider(state.phase(phase.key).provider)  # a fallback took over (SPEC §15)
@@ -120,11 +121,18 @@ def read_preparation(
     return node_id, first, reports
 
 
-def seal_preparation(ctx: PhaseContext, read: tuple[int, int, dict[str, UpstreamReport]]) -> Prepared:
+def seal_preparation(
+    ctx: PhaseContext, read: tuple[int, int, dict[str, UpstreamReport]], ended: tuple[str, WorktreeSeal] | None = None
+) -> Prepared:
     """``read`` (``read_preparation``) with what git says (blocking): the commit the attempt starts from and the
-    git state it must leave as it is (SPEC §14)."""
-    seal = ctx.worktrees.seal(ctx.worktree)
+    git state it must leave as it is (SPEC §14). ``ended``: that commit and seal as the end of the attempt
+    before it just found them, in this thread with nothing run since (``Recording._record_outcome``): not read
+    again."""
     node_id, first, reports = read
+    if ended is not None:
+        head, seal = ended
+        return Prepared(node_id, first, reports, head, seal)
+    seal = ctx.worktrees.seal(ctx.worktree)
     return Prepared(node_id, first, reports, ctx.worktrees.head_sha(ctx.worktree), seal)
 
 
@@ -156,7 +164,7 @@ async def _end(
     sink: EventSink,
     outcome: _Outcome,
     failure: ProviderError | None,
-    finish: tuple[tuple[str, ...] | None, Callable[[PhaseCompleted | PhaseFailed], object] | None],
+    finish: tuple[tuple[str, ...] | None, Callable[[PhaseCompleted | PhaseFailed, WorktreeSeal], object] | None],
     seal: WorktreeSeal,
     room: AttemptRoom,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
@@ -218,7 +226,7 @@ async def _end(
 
             ended = _ended(ctx, sink, stats, complete, seal, (phase.key, attempt))
             if then is not None and not isinstance(ended, CiWaiting):
-                then(ended)  # its transition may be recorded here too: one thread hop (``runtime.joined``)
+                then(ended, seal)  # its transition may be recorded here too: one thread hop (``runtime.joined``)
             return ended
 
         return await asyncio.to_thread(read_and_end)
