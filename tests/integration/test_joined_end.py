@@ -84,7 +84,9 @@ def test_an_unchanged_phase_takes_one_thread_hop(tmp_path: Path, monkeypatch: py
     real = asyncio.to_thread
 
     async def counted(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        hops.append(getattr(func, "__name__", type(func).__name__))
+        name = getattr(func, "__name__", type(func).__name__)
+        if name not in ("heartbeat", "flush"):  # timers: as many as the machine's load makes the run long
+            hops.append(name)
         return await real(func, *args, **kwargs)
 
     monkeypatch.setattr(asyncio, "to_thread", counted)
