@@ -8,6 +8,7 @@ import shlex
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from alphred.engine import (
@@ -20,6 +21,7 @@ from alphred.engine import (
     build_context,
     template_context,
 )
+from alphred.engine.state import evolve
 from alphred.errors import (
     IDLE_TIMEOUT,
     TIMEOUT,
@@ -465,28 +467,51 @@ def _events_for(
     bundle = build_context(ctx.workflow, phase.key, reports)
     manifest = bundle.manifest
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=manifest))
-    options = ProviderOptions(
+    options = evolve(
+        _phase_options(phase),
         working_directory=ctx.worktree,
-        phase=phase.key,
         attempt=attempt,
         visit=visit,
-        system_prompt=phase.options.get("system_prompt"),
         context=bundle.envelopes + notes,
+        cancel=ctx.cancel,
+        environment={key: room.environ[key] for key in (MARKER, ATTEMPT_MARKER) if key in room.environ},
+        base_environment=room.environ,
+        confine=room.confine,
+        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
+    )
+    return provider.run(prompt, options)
+
+
+_PHASE_OPTIONS: dict[int, tuple[Phase, ProviderOptions]] = {}  # id(phase) -> (phase, what it alone sets)
+
+
+def _phase_options(phase: Phase) -> ProviderOptions:
+    """The ``ProviderOptions`` fields a phase object sets (its key, prompt settings, limits, policies), built once
+    per phase object; an attempt's own fields (its number, context, environment...) are set on a copy
+    (``evolve``: a frozen dataclass with no ``__post_init__``, copied without its 20-field ``__init__``; issue 29).
+    The phase is kept with it, so its ``id`` is not reused while the entry stands (a fallback's phase object is
+    made per attempt: the table is emptied past 256 entries)."""
+    found = _PHASE_OPTIONS.get(id(phase))
+    if found is not None and found[0] is phase:
+        return found[1]
+    options = ProviderOptions(
+        working_directory=Path(),
+        phase=phase.key,
+        attempt=0,
+        system_prompt=phase.options.get("system_prompt"),
         timeout=phase.timeout,
         model=phase.model,
         decisions=phase.decisions,
         settings=phase.options,
-        cancel=ctx.cancel,
-        environment={key: room.environ[key] for key in (MARKER, ATTEMPT_MARKER) if key in room.environ},
-        base_environment=room.environ,
         sandbox=phase.sandbox,
-        confine=room.confine,
         tools=phase.tools,
         mcp=phase.mcp,
-        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
         output=phase.output,
     )
-    return provider.run(prompt, options)
+    if len(_PHASE_OPTIONS) >= 256:
+        _PHASE_OPTIONS.clear()
+    _PHASE_OPTIONS[id(phase)] = (phase, options)
+    return options
 
 
 def _upstream_reports(ctx: PhaseContext, phase: Phase, tx: StoreTransaction) -> dict[str, UpstreamReport]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from helpers.repos import git
@@ -18,7 +18,8 @@ from alphred.guards.templates import parse_template
 from alphred.operations.start import start_run
 from alphred.operations.where import resolve_for_write
 from alphred.operations.workspace import Workspace
-from alphred.providers import default_registry
+from alphred.providers import ProviderOptions, ProviderRegistry, default_registry
+from alphred.providers.scripted import ScriptedProvider
 from alphred.runtime.command_phase import command_environment, template_command
 from alphred.runtime.options import RunOptions
 from alphred.store import SqlRunStore
@@ -68,6 +69,52 @@ def test_the_loop_keeps_no_step_history(repo: Path) -> None:
         record = start_run(workspace, loaded, RunOptions(), registry)
     assert record.status.value == "completed" and record.steps == 9
     assert progress.seen == [0] * 9
+
+
+class Capturing(ScriptedProvider):
+    """The scripted provider, keeping the options each attempt gets."""
+
+    seen: ClassVar[list[ProviderOptions]] = []
+
+    def run(self, prompt: str, options: ProviderOptions) -> Any:
+        Capturing.seen.append(options)
+        return super().run(prompt, options)
+
+
+def test_provider_options_are_built_once_per_phase_and_carry_each_attempts_own_fields(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a phase alone sets of an attempt's ``ProviderOptions`` is built once per phase object, each attempt's
+    own fields set on a copy (issue 29: not a 20-field frozen ``__init__`` per attempt): every attempt still gets
+    its number, visit, marker and context, and its phase's settings."""
+    made: list[str] = []
+    real_init = ProviderOptions.__init__
+
+    def counted(self: ProviderOptions, *args: Any, **kwargs: Any) -> None:
+        made.append(kwargs.get("phase", ""))
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProviderOptions, "__init__", counted)
+    Capturing.seen = []
+    registry = default_registry()
+    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    running = ProviderRegistry({"scripted": Capturing})
+    with SqlRunStore(url) as store:
+        workspace = Workspace(
+            store=store, location=location, registry_for=lambda _w, _d: running, progress=lambda _r: Progress(False)
+        )
+        record = start_run(workspace, loaded, RunOptions(), running)
+    assert record.status.value == "completed" and record.steps == 9
+    assert sorted(made) == ["fix", "review"]  # once per phase object, not once per attempt (9)
+    reviews = [o for o in Capturing.seen if o.phase == "review"]
+    assert [(o.attempt, o.visit) for o in reviews] == [(n, n) for n in range(1, 6)]
+    markers = {o.environment["ALPHRED_ATTEMPT"] for o in Capturing.seen}
+    assert len(markers) == 9 and all(o.base_environment is not None for o in Capturing.seen)
+    assert all(o.decisions == ("approved", "changes_requested") and o.settings.get("script") for o in reviews)
+    fixes = [o for o in Capturing.seen if o.phase == "fix"]
+    assert len(fixes) == 4 and all(o.working_directory == fixes[0].working_directory != Path() for o in fixes)
+    assert all(any("please fix" in envelope for envelope in o.context) for o in fixes)
 
 
 class Pipe(io.StringIO):
