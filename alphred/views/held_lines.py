@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import threading
 import weakref
 from typing import TextIO
@@ -66,8 +67,9 @@ class HeldLines:
         stream = self._stream()
         if stream is None or getattr(stream, "closed", False):
             return
-        stream.write(text)
-        stream.flush()
+        with contextlib.suppress(OSError, ValueError):  # a reader gone (a broken pipe): the run goes on without it
+            stream.write(text)
+            stream.flush()
 
 
 _HELD: weakref.WeakKeyDictionary[TextIO, HeldLines] = weakref.WeakKeyDictionary()

@@ -167,3 +167,22 @@ def test_a_terminal_and_a_disabled_progress_hold_nothing() -> None:
     assert "drawn now" in terminal.getvalue() and quiet.getvalue() == ""
     held_for(quiet).flush()
     assert quiet.getvalue() == ""
+
+
+def test_a_reader_gone_stops_nothing() -> None:
+    """A broken pipe (the log's reader gone) loses the lines, never the run: the timer's write raises nothing."""
+
+    class Broken(Pipe):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    broken = Broken()
+    progress = Progress(stream=broken, run_id=5)
+
+    async def run(loop: FakeClockLoop) -> None:
+        progress.note("to nobody")
+        await advance(loop, HOLD_SECONDS)
+        progress.flush()
+
+    on_fake_loop(run)
+    progress.note("without a loop, to nobody")
