@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,7 +23,7 @@ from alphred.providers import ProviderOptions, ProviderRegistry, default_registr
 from alphred.providers.scripted import ScriptedProvider
 from alphred.runtime.command_phase import command_environment, template_command
 from alphred.runtime.options import RunOptions
-from alphred.store import SqlRunStore
+from alphred.store import RunRecord, SqlRunStore
 from alphred.views import held_lines
 from alphred.views.progress import Progress
 from alphred.workflow import load_workflow
@@ -45,6 +46,18 @@ phases:
 """
 
 
+def run_loop(repo: Path, progress: Callable[[int], Progress], running: ProviderRegistry | None = None) -> RunRecord:
+    """Run ``LOOP`` (9 steps) in process in ``repo`` with ``progress``, its providers from ``running`` (default:
+    Alphred's own); its stored record."""
+    registry = default_registry()
+    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    chosen = running or registry
+    with SqlRunStore(url) as store:
+        workspace = Workspace(store=store, location=location, registry_for=lambda _w, _d: chosen, progress=progress)
+        return start_run(workspace, loaded, RunOptions(), chosen)
+
+
 class SeenStates(Progress):
     """Keeps, for each attempt started, how many steps the state the runner holds carries in its history."""
 
@@ -57,16 +70,9 @@ class SeenStates(Progress):
 def test_the_loop_keeps_no_step_history(repo: Path) -> None:
     """The steps are rows once persisted: the runner's state does not carry them, so no per-phase copy grows with
     the run (issue 29: a 3,000-visit loop costs per phase what a 300-visit one does)."""
-    registry = default_registry()
-    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
-    location, url = resolve_for_write(str(locate_repository(repo).root), None)
     progress = SeenStates(enabled=False)
     progress.seen = []
-    with SqlRunStore(url) as store:
-        workspace = Workspace(
-            store=store, location=location, registry_for=lambda _w, _d: registry, progress=lambda _run: progress
-        )
-        record = start_run(workspace, loaded, RunOptions(), registry)
+    record = run_loop(repo, lambda _run: progress)
     assert record.status.value == "completed" and record.steps == 9
     assert progress.seen == [0] * 9
 
@@ -96,15 +102,7 @@ def test_provider_options_are_built_once_per_phase_and_carry_each_attempts_own_f
 
     monkeypatch.setattr(ProviderOptions, "__init__", counted)
     Capturing.seen = []
-    registry = default_registry()
-    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
-    location, url = resolve_for_write(str(locate_repository(repo).root), None)
-    running = ProviderRegistry({"scripted": Capturing})
-    with SqlRunStore(url) as store:
-        workspace = Workspace(
-            store=store, location=location, registry_for=lambda _w, _d: running, progress=lambda _r: Progress(False)
-        )
-        record = start_run(workspace, loaded, RunOptions(), running)
+    record = run_loop(repo, lambda _r: Progress(False), ProviderRegistry({"scripted": Capturing}))
     assert record.status.value == "completed" and record.steps == 9
     assert sorted(made) == ["fix", "review"]  # once per phase object, not once per attempt (9)
     reviews = [o for o in Capturing.seen if o.phase == "review"]
@@ -135,18 +133,8 @@ def test_progress_off_a_terminal_is_written_together_and_whole_when_the_run_retu
     too, is there before anything else is written (the closing block). The hold is made longer than any run
     here, so the figure does not depend on the machine's speed: the drive's lines are one write."""
     monkeypatch.setattr(held_lines, "HOLD_SECONDS", 3600.0)
-    registry = default_registry()
-    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
-    location, url = resolve_for_write(str(locate_repository(repo).root), None)
     pipe = Pipe()
-    with SqlRunStore(url) as store:
-        workspace = Workspace(
-            store=store,
-            location=location,
-            registry_for=lambda _w, _d: registry,
-            progress=lambda run_id: Progress(stream=pipe, run_id=run_id),
-        )
-        record = start_run(workspace, loaded, RunOptions(), registry)
+    record = run_loop(repo, lambda run_id: Progress(stream=pipe, run_id=run_id))
     lines = pipe.getvalue().splitlines()
     assert record.status.value == "completed" and record.steps == 9
     assert sum("▶" in line for line in lines) == 9 and sum("✓ review attempt" in line for line in lines) == 5
