@@ -21,6 +21,7 @@ import atexit
 import contextlib
 import threading
 import weakref
+from collections.abc import Callable
 from typing import TextIO
 
 HOLD_SECONDS = 0.1  # the longest a progress line waits off a terminal while the run's event loop is free
@@ -30,7 +31,10 @@ class HeldLines:
     """The progress lines held for one stream (``held_for``)."""
 
     def __init__(self, stream: TextIO) -> None:
-        self._stream = weakref.ref(stream)
+        try:
+            self._stream: Callable[[], TextIO | None] = weakref.ref(stream)
+        except TypeError:  # a stream that cannot be referenced weakly is kept (``held_for``: it is pinned)
+            self._stream = lambda: stream
         self._parts: list[str] = []
         self._lock = threading.Lock()
         self._timer: asyncio.TimerHandle | None = None
@@ -73,23 +77,30 @@ class HeldLines:
 
 
 _HELD: weakref.WeakKeyDictionary[TextIO, HeldLines] = weakref.WeakKeyDictionary()
+_PINNED: dict[int, tuple[TextIO, HeldLines]] = {}  # streams that cannot be referenced weakly (kept: ids stay theirs)
 _HELD_LOCK = threading.Lock()
 
 
 def held_for(stream: TextIO) -> HeldLines:
     """The one ``HeldLines`` of ``stream``: every ``Progress`` writing to it shares it, so lines keep their order."""
-    held = _HELD.get(stream)
-    if held is None:
-        with _HELD_LOCK:
+    with _HELD_LOCK:
+        try:
             held = _HELD.get(stream)
             if held is None:
                 held = _HELD[stream] = HeldLines(stream)
+        except TypeError:  # not weakly referenceable
+            pinned = _PINNED.get(id(stream))
+            if pinned is None:
+                pinned = _PINNED[id(stream)] = (stream, HeldLines(stream))
+            held = pinned[1]
     return held
 
 
 def flush_held() -> None:
     """Write what every stream holds (the process exits: ``atexit``)."""
-    for held in list(_HELD.values()):
+    with _HELD_LOCK:
+        every = [*_HELD.values(), *(held for _, held in _PINNED.values())]
+    for held in every:
         held.flush()
 
 

@@ -186,3 +186,35 @@ def test_a_reader_gone_stops_nothing() -> None:
 
     on_fake_loop(run)
     progress.note("without a loop, to nobody")
+
+
+def test_a_stream_that_cannot_be_referenced_weakly_is_shared_too() -> None:
+    class Slotted:
+        """A text stream with ``__slots__``: no weak reference to it."""
+
+        __slots__ = ("text",)
+
+        def __init__(self) -> None:
+            self.text = ""
+
+        def write(self, text: str) -> int:
+            self.text += text
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+        def isatty(self) -> bool:
+            return False
+
+    stream = Slotted()
+    first, second = Progress(stream=stream, run_id=6), Progress(stream=stream, run_id=6)  # type: ignore[arg-type]
+
+    async def run(loop: FakeClockLoop) -> None:
+        first.note("one")
+        second.note("two")
+        assert stream.text == ""
+        await advance(loop, HOLD_SECONDS)
+
+    on_fake_loop(run)
+    assert [line.split("] ", 1)[1] for line in stream.text.splitlines()] == ["one", "two"]
