@@ -11,7 +11,7 @@ wrapper's own (something else used that C function) is flagged.
 
 Usage::
 
-    python benchmarks/loop_breakdown.py [--quick] [--source OTHER_CHECKOUT] [--loop scripted|command|both]
+    python benchmarks/loop_breakdown.py [--quick | --visits 61] [--source OTHER_CHECKOUT] [--loop scripted|command|both]
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from phase_overhead import ENTRY, command_workflow_yaml, workflow_yaml
 # (label, module, attribute path, the C function it is called through), per set; in a set, two functions called
 # through the same C function never nest in each other.
 _LOOP_SIDE = (
-    ("engine transition", "alphred.runtime.runner", "transition", "functools_reduce"),
+    ("engine transition", "alphred.runtime.recording", "transition", "functools_reduce"),
     ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
     ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
     ("run_in_executor (a hop, loop side)", "asyncio.base_events", "BaseEventLoop.run_in_executor", "dropwhile_next"),
@@ -42,7 +42,7 @@ SETS = {
         *_LOOP_SIDE,
         ("RunObservers.persisted", "alphred.views.observers", "RunObservers.persisted", "_operator_call"),
         (*STORE, "accumulate_next"),
-        ("seal_preparation (git seal, head)", "alphred.runtime.runner", "seal_preparation", "calliter_iternext"),
+        ("seal_preparation (git seal, head)", "alphred.runtime.recording", "seal_preparation", "calliter_iternext"),
         ("_ended (files, seal check, complete)", "alphred.runtime.phase", "_ended", "methodcaller_call"),
         ("read_result (the verdict)", "alphred.runtime.outcome", "read_result", "keyobject_richcompare"),
     ),
@@ -179,11 +179,12 @@ def grind(visits: int, command: bool, source: str | None) -> tuple[int, list[tup
     return len(json.loads(done.stdout)["steps"]), threads, wrapper_calls
 
 
-def breakdown(visits: int, command: bool, source: str | None) -> list[list[object]]:
-    """Rows: per phase, each thread group's total and each measured function's inclusive instructions."""
+def breakdown(visits: int, command: bool, source: str | None, base: int = 1) -> list[list[object]]:
+    """Rows: per phase, each thread group's total and each measured function's inclusive instructions
+    (``visits``-visit minus ``base``-visit run)."""
     (long_steps, long_threads, long_calls), (short_steps, short_threads, short_calls) = (
         grind(visits, command, source),
-        grind(1, command, source),
+        grind(base, command, source),
     )
     steps = long_steps - short_steps
 
@@ -223,6 +224,7 @@ def main() -> None:
     """Print the per-thread, per-function table for each loop."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="11 visits instead of 21")
+    parser.add_argument("--visits", type=int, help="the steady state: VISITS-visit minus 11-visit runs (e.g. 61)")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     parser.add_argument("--loop", choices=("scripted", "command", "both"), default="both")
     parser.add_argument("--set", choices=sorted(SETS), default="summary", help="which functions are measured")
@@ -230,13 +232,14 @@ def main() -> None:
     global MEASURED
     MEASURED = SETS[args.set]
     source = os.path.abspath(args.source) if args.source else None
-    visits = 11 if args.quick else 21
+    visits, base = (args.visits, 11) if args.visits else (11 if args.quick else 21, 1)
     for command in (False, True):
         if args.loop != "both" and (args.loop == "command") != command:
             continue
         name = "command loop" if command else "scripted loop"
-        print(f"\n{name}: instructions per phase (M), callgrind, {visits}-visit minus 1-visit run, inclusive:\n")
-        print(table(breakdown(visits, command, source), ["thread", "function", "M instr/phase", "calls/phase"]))
+        print(f"\n{name}: instructions per phase (M), callgrind, {visits}-visit minus {base}-visit run, inclusive:\n")
+        rows = breakdown(visits, command, source, base)
+        print(table(rows, ["thread", "function", "M instr/phase", "calls/phase"]))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ Usage::
     python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
     python benchmarks/phase_overhead.py --callgrind [--quick] [--compare OTHER]   # instructions/phase, and LangGraph
+    python benchmarks/phase_overhead.py --callgrind --visits 61 [--compare OTHER]  # steady state: 61 - 11 visits
+    python benchmarks/phase_overhead.py --callgrind --visits 61 --progress   # the same, `--json` (progress on)
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from common import ROOT, make_repo, median, peer_available, scratch, spread, sub
 
 GOAL_VS_LANGGRAPH = 1.0
 GOAL_VS_DBOS = 0.35
+STEADY_BASE = 11  # ``--callgrind --visits N``: N minus 11 visits (the first loop-backs' one-time costs in both)
 
 
 def workflow_yaml(phases: int, edits: bool) -> str:
@@ -318,9 +321,14 @@ ENTRY = "from alphred.cli import main; main()"  # what the ``alphred`` console s
 # an attempt's periodic event flush (every 0.1 s, a write transaction). At full speed neither comes once in
 # ~30 phases, so the instruction counts leave both out (and the lease cannot expire meanwhile); else the
 # "load-independent" figure moves with the load (9.4 M and 20.8 M per phase for the same code, an hour apart).
+# The progress lines held off a terminal (``--progress``: ``views.held_lines``, at most 0.1 s) likewise: at full
+# speed one write carries ~60 phases' lines, under valgrind one or two; the hold is made longer than the run (a
+# checkout without it is measured as it is).
 GRIND_ENTRY = (
-    "import alphred.runtime.supervisor as s, alphred.runtime.sink as k; "
-    "s.HEARTBEAT_SECONDS = k.FLUSH_EVERY_SECONDS = 1e9; " + ENTRY
+    "import alphred.runtime.supervisor as s, alphred.runtime.sink as k\n"
+    "s.HEARTBEAT_SECONDS = k.FLUSH_EVERY_SECONDS = 1e9\n"
+    "try:\n    import alphred.views.held_lines as h\nexcept ImportError:\n    pass\n"
+    "else:\n    h.HOLD_SECONDS = 1e9\n" + ENTRY
 )
 
 
@@ -504,8 +512,9 @@ def _grind(
     return int(re.findall(r"Collected : (\d+)", done.stderr)[-1]), done.stdout
 
 
-def _alphred_instructions(visits: int, command: bool, source: str | None) -> tuple[int, int]:
-    """(instructions, steps) of one ``alphred run --json -q`` of the loop in a fresh repository."""
+def _alphred_instructions(visits: int, command: bool, source: str | None, quiet: bool = True) -> tuple[int, int]:
+    """(instructions, steps) of one ``alphred run --json -q`` of the loop in a fresh repository (``quiet`` False:
+    ``--json`` alone, the progress lines on stderr, a pipe)."""
     with scratch("callgrind") as tmp:
         repo = make_repo(tmp / "repo")
         path = tmp / "loop.yaml"
@@ -513,7 +522,7 @@ def _alphred_instructions(visits: int, command: bool, source: str | None) -> tup
         env = subprocess_env() | {"ALPHRED_LEASE_TTL": "86400"}
         if source:
             env["PYTHONPATH"] = os.pathsep.join((source, env["PYTHONPATH"]))
-        args = [sys.executable, "-c", GRIND_ENTRY, "run", str(path), "--json", "-q"]
+        args = [sys.executable, "-c", GRIND_ENTRY, "run", str(path), "--json", *(["-q"] if quiet else [])]
         again = functools.partial(path.write_text, path.read_text().replace("key: ", "key: again-", 1))
         count, out = _grind(args, env, repo, f"alphred, {visits} visits", again)
     return count, len(json.loads(out)["steps"])
@@ -527,13 +536,17 @@ def _langgraph_instructions(visits: int, command: bool) -> tuple[int, int]:
     return count, int(json.loads(out.strip().splitlines()[-1])["steps"])
 
 
-def cli_instructions(phases: int, compare: str | None = None) -> None:
+def cli_instructions(phases: int, compare: str | None = None, base: int = 1, quiet: bool = True) -> None:
     """Instructions per phase, a figure the machine's load does not move: ``valgrind --tool=callgrind`` over
     ``alphred run --json -q`` (the process and its threads, the heartbeat left out: ``GRIND_ENTRY``; its
     children, the command's shell, not counted),
-    N-visit minus 1-visit run, bytecode cached (each run once beforehand); both loops, ``compare``'s
+    N-visit minus ``base``-visit run, bytecode cached (each run once beforehand); both loops, ``compare``'s
     checkout beside this one, and LangGraph + SqliteSaver's worker the same way (its ``sh -c true``
-    children not counted either), with the ratio."""
+    children not counted either), with the ratio.
+
+    ``base`` 1 keeps in the figure what the first loop-back costs once (modules loaded, classes made at their
+    first instance); ``base`` 11 (``--visits``) leaves it out: the steady cost of a phase in a long loop.
+    ``quiet`` False (``--progress``): ``alphred run --json``, its progress lines on stderr (a pipe)."""
     import shutil
 
     if shutil.which("valgrind") is None:
@@ -546,10 +559,11 @@ def cli_instructions(phases: int, compare: str | None = None) -> None:
     ratios = []
     for command in (False, True):
         loop = "command loop" if command else "scripted loop"
+        flags = "--json -q" if quiet else "--json"
         measured: list[tuple[str, Callable[[int], tuple[int, int]]]] = [
             (
-                f"alphred run --json -q ({loop}), {label}",
-                functools.partial(_alphred_instructions, command=command, source=source),
+                f"alphred run {flags} ({loop}), {label}",
+                functools.partial(_alphred_instructions, command=command, source=source, quiet=quiet),
             )
             for label, source in checkouts
         ]
@@ -559,7 +573,7 @@ def cli_instructions(phases: int, compare: str | None = None) -> None:
             )
         per: dict[str, float] = {}
         for name, count in measured:
-            (long_i, long_s), (short_i, short_s) = count(phases), count(1)
+            (long_i, long_s), (short_i, short_s) = count(phases), count(base)
             per[name] = (long_i - short_i) / (long_s - short_s) / 1e6
             rows.append([name, long_s - short_s, f"{per[name]:.2f}"])
         if peer:
@@ -569,7 +583,7 @@ def cli_instructions(phases: int, compare: str | None = None) -> None:
                     ratio = per[name] / other
                     goal = f"goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}"
                     ratios.append(f"{name} / LangGraph: {ratio:.2f}x ({goal})")
-    print(f"\nInstructions per phase (callgrind, {phases}-visit minus 1-visit run, children not counted):\n")
+    print(f"\nInstructions per phase (callgrind, {phases}-visit minus {base}-visit run, children not counted):\n")
     print(table(rows, ["system", "steps", "M instructions/phase"]))
     if ratios:
         print()
@@ -598,6 +612,14 @@ def main() -> None:
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
     parser.add_argument("--profile", action="store_true", help="py-spy over one CLI run: top costs per thread")
     parser.add_argument("--callgrind", action="store_true", help="instructions per phase (valgrind), both loops")
+    parser.add_argument(
+        "--visits",
+        type=int,
+        help=f"with --callgrind: the steady per-phase figure, VISITS-visit minus {STEADY_BASE}-visit runs (e.g. 61)",
+    )
+    parser.add_argument(
+        "--progress", action="store_true", help="with --callgrind: `alphred run --json` (progress on a pipe), not -q"
+    )
     parser.add_argument("--compare", help="with --cli: another Alphred checkout measured in the same rounds")
     parser.add_argument("--source", help="another Alphred checkout to measure (the directory holding alphred/)")
     args = parser.parse_args()
@@ -612,7 +634,12 @@ def main() -> None:
             cli_profile(41 if args.quick else args.cli_phases, command)
         return
     if args.callgrind:
-        cli_instructions(11 if args.quick else 21, os.path.abspath(args.compare) if args.compare else None)
+        compare = os.path.abspath(args.compare) if args.compare else None
+        quiet = not args.progress
+        if args.visits:  # the steady state: the one-time costs of the first loop-backs are in both runs
+            cli_instructions(args.visits, compare, base=STEADY_BASE, quiet=quiet)
+        else:
+            cli_instructions(11 if args.quick else 21, compare, quiet=quiet)
         return
     if args.cli:
         compare = os.path.abspath(args.compare) if args.compare else None

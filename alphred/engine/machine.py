@@ -1,5 +1,8 @@
 """The pure run state machine: ``transition(state, event) -> (state, effects)`` (SPEC §2, §5).
 
+Here the attempts' outcomes (completed, failed, interrupted, an approval, a CI wait) and the routing after
+them; the run's own events (resume, retry, cancel, timeout, the delivery's steps) are ``run_control``'s.
+
 No I/O and no clock: the runtime persists the returned effects in order, then acts on them. Events for
 an attempt that is not the one running are stale and change nothing; so is every event on a completed or
 cancelled run, and every event but ``RetryRun`` on a failed one.
@@ -10,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from alphred.engine.actions import can_resume, can_retry
 from alphred.engine.events import (
     ApprovalGiven,
     ApprovalRequested,
@@ -18,7 +20,6 @@ from alphred.engine.events import (
     AwaitCi,
     CancelRequested,
     CiWaiting,
-    Deliver,
     DeliveryDone,
     DeliveryFailed,
     Event,
@@ -33,7 +34,6 @@ from alphred.engine.events import (
     Resume,
     RetryRun,
     RunStarted,
-    StartPhase,
     TimedOut,
 )
 from alphred.engine.fan_out import (
@@ -42,29 +42,31 @@ from alphred.engine.fan_out import (
     fail_over_in_lane,
     fan_out,
     interrupt_in_lane,
-    resume_lanes,
 )
 from alphred.engine.fold import Fold, Result, enter, fail_over, has_fallback, skip_unchosen, start
-from alphred.engine.joins import is_resolving, merge_to_redo, on_merge_conflicted, on_merge_done, resolved
+from alphred.engine.joins import is_resolving, on_merge_conflicted, on_merge_done, resolved
 from alphred.engine.reasons import (
     AWAITING_APPROVAL,
-    CANCELLED,
     CHECKS_FAILED,
-    DELIVERY_FAILED,
-    DELIVERY_STEPS,
     FAIL_TARGET,
     INTERRUPTED,
     INVALID_DECISION,
     MISSING_DECISION,
-    NOTHING_TO_DELIVER,
     OUTPUT_INVALID,
     RETRIES_EXHAUSTED,
     STALLED,
-    TIMEOUT,
     USAGE_LIMIT,
     WAITING_FOR_CI,
 )
 from alphred.engine.routing import NO_ROUTE, choose_transition
+from alphred.engine.run_control import (
+    on_cancel,
+    on_delivery_done,
+    on_delivery_failed,
+    on_resume,
+    on_retry,
+    on_timed_out,
+)
 from alphred.engine.state import Report, RunState, Step, StepOutcome
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.workflow.model import APPROVAL_DECISIONS, END, FAIL, Phase, PhaseType
@@ -97,19 +99,19 @@ def transition(state: RunState, event: Event) -> Result:
                 return replace(state, pause_requested=True), ()
             return state, ()
         case Resume():
-            return _on_resume(state)
+            return on_resume(state)
         case CancelRequested():
-            return _on_cancel(state)
+            return on_cancel(state)
         case TimedOut():
-            return _on_timed_out(state)
+            return on_timed_out(state)
         case RetryRun():
-            return _on_retry(state)
+            return on_retry(state)
         case DeliveryDone():
-            return _on_delivery_done(state, event)
+            return on_delivery_done(state, event)
         case CiWaiting():
             return _on_ci_waiting(state, event)
         case DeliveryFailed():
-            return _on_delivery_failed(state, event)
+            return on_delivery_failed(state, event)
         case MergeDone():
             return on_merge_done(state, event)
         case MergeConflicted():
@@ -249,16 +251,6 @@ def _on_ci_waiting(state: RunState, event: CiWaiting) -> Result:
     return fold.result()
 
 
-def _look_again(state: RunState) -> Result:
-    """Resume a run waiting for CI: the same attempt looks at the checks again (not a new step)."""
-    assert state.current is not None
-    ps = state.phase(state.current)
-    fold = Fold(state)
-    fold.run_status(_R.RUNNING, None)
-    fold.effects.append(StartPhase(state.current, ps.attempt, ps.entries))
-    return fold.result()
-
-
 def _on_approval_given(state: RunState, event: ApprovalGiven) -> Result:
     waiting = state.status is _R.PAUSED and state.reason == AWAITING_APPROVAL
     if not waiting or state.current != event.phase or event.decision not in APPROVAL_DECISIONS:
@@ -267,106 +259,6 @@ def _on_approval_given(state: RunState, event: ApprovalGiven) -> Result:
     fold.run_status(_R.RUNNING, None)
     attempt = state.phase(event.phase).attempt
     _complete(fold, event.phase, attempt, event.decision, {"comment": event.comment}, None)
-    return fold.result()
-
-
-def _on_resume(state: RunState) -> Result:
-    if state.status is _R.RUNNING and state.current is None and state.delivery is not None:
-        return state, (Deliver(state.delivery),)  # taken over mid-delivery: deliver, redo nothing else
-    if state.status is _R.PAUSED and state.reason == WAITING_FOR_CI and state.current is not None:
-        return _look_again(state)
-    redo = merge_to_redo(state)
-    if redo is not None:
-        return state, (redo,)  # taken over mid-merge: ask for the merge again
-    if not can_resume(state):
-        return state, ()
-    fold = Fold(state)
-    fold.update(wake_at=None)  # a usage limit waited out: the operations layer resumes at wake_at (SPEC §15)
-    if state.lanes:
-        resume_lanes(fold)
-        return fold.result()
-    assert state.queued is not None
-    fold.run_status(_R.RUNNING, None)
-    start(fold, state.queued, state.queued_new_visit)
-    return fold.result()
-
-
-def _on_retry(state: RunState) -> Result:
-    if not can_retry(state):
-        return state, ()
-    fold = Fold(state)
-    if state.delivery is None and state.lanes:  # a branch failed: every branch goes on where it stopped
-        resume_lanes(fold)
-        return fold.result()
-    fold.run_status(_R.RUNNING, None)
-    if state.delivery is not None:  # only the delivery failed: deliver again from the failed step
-        fold.effects.append(Deliver(state.delivery))
-        return fold.result()
-    assert state.queued is not None
-    if not state.queued_new_visit:
-        fold.state = fold.state.with_phase(state.queued, consecutive_failures=0)
-    start(fold, state.queued, state.queued_new_visit)
-    return fold.result()
-
-
-def _on_delivery_done(state: RunState, event: DeliveryDone) -> Result:
-    if state.status is not _R.RUNNING or state.delivery != event.step:
-        return state, ()
-    fold = Fold(state)
-    if event.nothing:  # SPEC §16: nothing to deliver completes the run (unless ``pull_request.required``)
-        fold.update(delivery=None, delivery_note=NOTHING_TO_DELIVER)
-        fold.finish(_R.COMPLETED, state.finish_reason)
-        return fold.result()
-    index = DELIVERY_STEPS.index(event.step)
-    if index + 1 < len(DELIVERY_STEPS):
-        fold.update(delivery=DELIVERY_STEPS[index + 1])
-        fold.effects.append(Deliver(DELIVERY_STEPS[index + 1]))
-        return fold.result()
-    fold.update(delivery=None, pr_url=event.url or "")
-    if event.url:
-        fold.effects.append(RecordPullRequest(event.url))
-    fold.finish(_R.COMPLETED, state.finish_reason)
-    return fold.result()
-
-
-def _on_delivery_failed(state: RunState, event: DeliveryFailed) -> Result:
-    if state.status is not _R.RUNNING or state.delivery != event.step:
-        return state, ()
-    fold = Fold(state)
-    fold.finish(_R.FAILED, DELIVERY_FAILED)
-    return fold.result()
-
-
-def _on_cancel(state: RunState) -> Result:
-    fold = Fold(state)
-    for key, ps in state.phases.items():  # for_each items' phases too (SPEC §13)
-        if ps.status is _N.RUNNING:
-            fold.phase_status(key, _N.CANCELLED)
-            fold.record_step(Step(key, ps.attempt, StepOutcome.CANCELLED, reason=CANCELLED))
-        elif ps.status is _N.PENDING:
-            fold.phase_status(key, _N.CANCELLED)
-    fold.update(queued=None, queued_new_visit=False, lanes=(), interrupting=False)
-    fold.finish(_R.CANCELLED, CANCELLED)
-    return fold.result()
-
-
-def _on_timed_out(state: RunState) -> Result:
-    """Past ``limits.timeout``: the attempts under way fail ``timeout`` and so does the run (nothing is left to
-    retry: the deadline is measured from the run's start and never moves). A paused run (approval, CI, an
-    interrupt) is failed as it is taken up again; delivering the finished work is not cut off."""
-    started = state.status in (_R.RUNNING, _R.PAUSED)
-    if not started or state.delivery is not None:
-        return state, ()
-    fold = Fold(state)
-    if state.status is _R.PAUSED:  # SPEC §5 has no paused -> failed: the run is taken up, then fails
-        fold.run_status(_R.RUNNING, None)
-    for key in state.workflow.phase_keys:
-        ps = state.phase(key)
-        if ps.status is _N.RUNNING:
-            fold.phase_status(key, _N.FAILED)
-            fold.record_step(Step(key, ps.attempt, StepOutcome.FAILED, reason=TIMEOUT))
-    fold.update(queued=None, queued_new_visit=False, lanes=(), interrupting=False)
-    fold.finish(_R.FAILED, TIMEOUT)
     return fold.result()
 
 

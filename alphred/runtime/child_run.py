@@ -398,3 +398,6 @@ class ChildObserver:
 
     def tick(self) -> None:
         """Nothing: the parent's ticker redraws."""
+
+    def flush(self) -> None:
+        """The parent's lines are written as the parent's drive ends."""

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from alphred.engine import Effect, Event, RunState
 
 if TYPE_CHECKING:
+    from alphred.git.tamper import WorktreeSeal
     from alphred.runtime.attempt_context import AttemptStats
     from alphred.runtime.persist import Write
 
@@ -52,7 +53,7 @@ class Joined:
 class EndJoin:
     """The claim between an attempt's end, in a worker thread, and a stop on the event loop."""
 
-    def __init__(self, stopped: Callable[[], bool], record: Callable[[Event], Joined]) -> None:
+    def __init__(self, stopped: Callable[[], bool], record: Callable[[Event, WorktreeSeal], Joined]) -> None:
         self._stopped = stopped  # whether the run stopped, a pause was asked or the attempt was ended
         self._record = record  # the outcome's transition and its persist (in the worker)
         self._lock = threading.Lock()
@@ -60,15 +61,16 @@ class EndJoin:
         self._done: concurrent.futures.Future[Joined] = concurrent.futures.Future()
         self.joined: Joined | None = None
 
-    def end(self, event: Any) -> Any:
-        """In the worker, with the attempt's outcome: record its transition too when the claim is won."""
+    def end(self, event: Any, seal: WorktreeSeal) -> Any:
+        """In the worker, with the attempt's outcome (and the seal its end checked): record its transition too
+        when the claim is won."""
         with self._lock:
             if self._state != _OPEN or self._stopped():
                 self._state = _REFUSED
                 return event
             self._state = _CLAIMED
         try:
-            self.joined = self._record(event)
+            self.joined = self._record(event, seal)
         except Exception as exc:  # ``_record`` hands its errors back; anything else reaches the loop the same way
             self.joined = Joined(event, None, error=exc)
         self._done.set_result(self.joined)

@@ -40,6 +40,9 @@ class RunObserver(Protocol):
     def tick(self) -> None:
         """Redraw the live line."""
 
+    def flush(self) -> None:
+        """Write what it holds back now (the run's drive ends, or the process exits at once)."""
+
 
 class QuietObserver:
     """An observer that shows nothing."""
@@ -62,4 +65,7 @@ class QuietObserver:
         """Nothing."""
 
     def tick(self) -> None:
+        """Nothing."""
+
+    def flush(self) -> None:
         """Nothing."""

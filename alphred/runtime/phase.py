@@ -8,6 +8,7 @@ import shlex
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from alphred.engine import (
@@ -20,6 +21,7 @@ from alphred.engine import (
     build_context,
     template_context,
 )
+from alphred.engine.state import evolve
 from alphred.errors import (
     IDLE_TIMEOUT,
     TIMEOUT,
@@ -66,14 +68,15 @@ async def run_attempt(
     stats: AttemptStats,
     notes: tuple[str, ...] = (),
     resolving: tuple[str, ...] | None = None,
-    then: Callable[[PhaseCompleted | PhaseFailed], object] | None = None,
+    then: Callable[[PhaseCompleted | PhaseFailed, WorktreeSeal], object] | None = None,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
     """Execute one attempt and turn what happened into the engine event that reports it.
 
     ``notes`` are extra context envelopes (a summary of the previous attempt's failure on a retry);
     ``resolving`` the conflicted paths when the attempt resolves a join's merge (SPEC §8): its completion
     commits the merge instead of a phase commit. ``then`` is called with the outcome of a phase without checks
-    in the worker thread that ends the attempt (``runtime.joined``: it may record the outcome's transition).
+    and the seal its end checked, in the worker thread that ends the attempt (``runtime.joined``: it may record
+    the outcome's transition).
     """
 
     phase = phase.with_provider(state.phase(phase.key).provider)  # a fallback took over (SPEC §15)
@@ -120,11 +123,18 @@ def read_preparation(
     return node_id, first, reports
 
 
-def seal_preparation(ctx: PhaseContext, read: tuple[int, int, dict[str, UpstreamReport]]) -> Prepared:
+def seal_preparation(
+    ctx: PhaseContext, read: tuple[int, int, dict[str, UpstreamReport]], ended: tuple[str, WorktreeSeal] | None = None
+) -> Prepared:
     """``read`` (``read_preparation``) with what git says (blocking): the commit the attempt starts from and the
-    git state it must leave as it is (SPEC §14)."""
-    seal = ctx.worktrees.seal(ctx.worktree)
+    git state it must leave as it is (SPEC §14). ``ended``: that commit and seal as the end of the attempt
+    before it just found them, in this thread with nothing run since (``Recording._record_outcome``): not read
+    again."""
     node_id, first, reports = read
+    if ended is not None:
+        head, seal = ended
+        return Prepared(node_id, first, reports, head, seal)
+    seal = ctx.worktrees.seal(ctx.worktree)
     return Prepared(node_id, first, reports, ctx.worktrees.head_sha(ctx.worktree), seal)
 
 
@@ -156,7 +166,7 @@ async def _end(
     sink: EventSink,
     outcome: _Outcome,
     failure: ProviderError | None,
-    finish: tuple[tuple[str, ...] | None, Callable[[PhaseCompleted | PhaseFailed], object] | None],
+    finish: tuple[tuple[str, ...] | None, Callable[[PhaseCompleted | PhaseFailed, WorktreeSeal], object] | None],
     seal: WorktreeSeal,
     room: AttemptRoom,
 ) -> PhaseCompleted | PhaseFailed | CiWaiting:
@@ -218,7 +228,7 @@ async def _end(
 
             ended = _ended(ctx, sink, stats, complete, seal, (phase.key, attempt))
             if then is not None and not isinstance(ended, CiWaiting):
-                then(ended)  # its transition may be recorded here too: one thread hop (``runtime.joined``)
+                then(ended, seal)  # its transition may be recorded here too: one thread hop (``runtime.joined``)
             return ended
 
         return await asyncio.to_thread(read_and_end)
@@ -457,28 +467,51 @@ def _events_for(
     bundle = build_context(ctx.workflow, phase.key, reports)
     manifest = bundle.manifest
     ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=manifest))
-    options = ProviderOptions(
+    options = evolve(
+        _phase_options(phase),
         working_directory=ctx.worktree,
-        phase=phase.key,
         attempt=attempt,
         visit=visit,
-        system_prompt=phase.options.get("system_prompt"),
         context=bundle.envelopes + notes,
+        cancel=ctx.cancel,
+        environment={key: room.environ[key] for key in (MARKER, ATTEMPT_MARKER) if key in room.environ},
+        base_environment=room.environ,
+        confine=room.confine,
+        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
+    )
+    return provider.run(prompt, options)
+
+
+_PHASE_OPTIONS: dict[int, tuple[Phase, ProviderOptions]] = {}  # id(phase) -> (phase, what it alone sets)
+
+
+def _phase_options(phase: Phase) -> ProviderOptions:
+    """The ``ProviderOptions`` fields a phase object sets (its key, prompt settings, limits, policies), built once
+    per phase object; an attempt's own fields (its number, context, environment...) are set on a copy
+    (``evolve``: a frozen dataclass with no ``__post_init__``, copied without its 20-field ``__init__``; issue 29).
+    The phase is kept with it, so its ``id`` is not reused while the entry stands (a fallback's phase object is
+    made per attempt: the table is emptied past 256 entries)."""
+    found = _PHASE_OPTIONS.get(id(phase))
+    if found is not None and found[0] is phase:
+        return found[1]
+    options = ProviderOptions(
+        working_directory=Path(),
+        phase=phase.key,
+        attempt=0,
+        system_prompt=phase.options.get("system_prompt"),
         timeout=phase.timeout,
         model=phase.model,
         decisions=phase.decisions,
         settings=phase.options,
-        cancel=ctx.cancel,
-        environment={key: room.environ[key] for key in (MARKER, ATTEMPT_MARKER) if key in room.environ},
-        base_environment=room.environ,
         sandbox=phase.sandbox,
-        confine=room.confine,
         tools=phase.tools,
         mcp=phase.mcp,
-        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
         output=phase.output,
     )
-    return provider.run(prompt, options)
+    if len(_PHASE_OPTIONS) >= 256:
+        _PHASE_OPTIONS.clear()
+    _PHASE_OPTIONS[id(phase)] = (phase, options)
+    return options
 
 
 def _upstream_reports(ctx: PhaseContext, phase: Phase, tx: StoreTransaction) -> dict[str, UpstreamReport]:

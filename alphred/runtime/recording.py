@@ -43,6 +43,7 @@ from alphred.runtime.supervisor import LOST, Supervisor
 from alphred.workflow import Phase, PhaseType, Workflow
 
 if TYPE_CHECKING:
+    from alphred.git.tamper import WorktreeSeal
     from alphred.runtime.attempts import Active, Attempts
     from alphred.runtime.branches import BranchScheduler
     from alphred.runtime.observer import RunObserver
@@ -60,6 +61,25 @@ def advance(state: RunState, event: Event) -> tuple[RunState, tuple[Effect, ...]
     if new.history:
         new = evolve(new, history=())
     return new, effects, changed
+
+
+def ended_git(event: Event, stats: AttemptStats, seal: WorktreeSeal, hooks: bool) -> tuple[str, WorktreeSeal] | None:
+    """The commit and the seal an attempt's end left in the run's worktree, when its end found them
+    (``outcome.complete_attempt`` reached the commit: the seal's check had found nothing moved, and the head is
+    the commit made or, none made, the commit the attempt started from); None otherwise (git is read again),
+    and when the commit ran the repository's hooks (``hooks``: code that is not Alphred's ran after the check).
+
+    Only for the next attempt prepared in the same worker thread right after (``_record_outcome``): nothing runs
+    in between but Alphred's own commit and the store's transaction (the attempt's processes are gone, no
+    parallel branch is under way), so reading the head and checking the seal again would find the same. A change
+    made there anyway is found by the next attempt's own end (against this seal), not taken as its start."""
+    if not isinstance(event, PhaseCompleted) or event.tree is None:
+        return None
+    commit = stats.details.get("commit")
+    if commit is not None and hooks:
+        return None
+    head = commit or stats.details.get("start_sha")
+    return (head, seal) if isinstance(head, str) and head else None
 
 
 class Recording:
@@ -130,17 +150,21 @@ class Recording:
         self._reported(joined.effects, joined.measured)
         return True
 
-    def _record_outcome(self, state: RunState, key: tuple[str, int], stats: AttemptStats, event: Event) -> Joined:
+    def _record_outcome(
+        self, state: RunState, key: tuple[str, int], stats: AttemptStats, event: Event, seal: WorktreeSeal
+    ) -> Joined:
         """In the attempt's worker thread (``joined.EndJoin``): the outcome's transition and its persist, as the
-        loop's ``_drive`` and ``_persist`` do them (the pause flag read by the transaction's first statement)."""
+        loop's ``_drive`` and ``_persist`` do them (the pause flag read by the transaction's first statement);
+        the next attempt is prepared from what the end found of git (``ended_git``)."""
         new, effects, changed = advance(state, event)
         if not changed:
             return Joined(event, new)
         measured = self._measured(effects, Posted((event,), key, stats))
         pending = self._take_pending()
         persist = functools.partial(self.persister.persist, new, effects, pending, False, measured, True)
+        ended = ended_git(event, stats, seal, self.workflow.git_hooks)
         try:
-            self._persist_and_prepare(persist, self._to_prepare(event, effects))
+            self._persist_and_prepare(persist, self._to_prepare(event, effects), ended)
         except PauseFirst:
             return Joined(event, None, held=pending)
         except Exception as exc:  # raised on the loop, as after its own persist
@@ -161,9 +185,15 @@ class Recording:
                 return None
         return None
 
-    def _persist_and_prepare(self, persist: Callable[..., None], start: tuple[Phase, int] | None) -> None:
+    def _persist_and_prepare(
+        self,
+        persist: Callable[..., None],
+        start: tuple[Phase, int] | None,
+        ended: tuple[str, WorktreeSeal] | None = None,
+    ) -> None:
         """``persist`` (in a worker thread); with ``start``, the attempt it starts is prepared in the same thread
-        hop: its reads inside the transaction, then git's seal (``phase.prepare_attempt`` otherwise)."""
+        hop: its reads inside the transaction, then git's seal (``phase.prepare_attempt`` otherwise), or
+        ``ended``'s (``ended_git``)."""
         ctx = self.ctx
         ctx.prepared.clear()  # an attempt prepared but never started (a stop came first) is not kept
         if start is None:
@@ -174,7 +204,7 @@ class Recording:
         persist(within=lambda tx: read.append(read_preparation(ctx, phase, attempt, tx)))
         try:
             load_attempt_modules(phase)
-            ctx.prepared[(phase.key, attempt)] = seal_preparation(ctx, read[0])
+            ctx.prepared[(phase.key, attempt)] = seal_preparation(ctx, read[0], ended)
         except Exception:  # git could not say: the attempt prepares itself and fails there, as it would
             return
 

@@ -194,6 +194,7 @@ class Runner(Recording):
                 finally:  # the run stopped (lease lost, an error): its branches' attempts stop too
                     await self.branches.stop(self.attempts.stop_all)
         finally:
+            self.observer.flush()  # the lines held back come before whatever is written after the drive
             if self.supervisor.stop != LOST:
                 with contextlib.suppress(AlphredError):
                     await asyncio.to_thread(self.store.release_lease, self.run_id, self.persister.owner)

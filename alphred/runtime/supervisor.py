@@ -120,6 +120,7 @@ class Supervisor:
     def _on_signal(self, sig: signal.Signals) -> None:
         self._signals += 1
         if self._signals > 1:
+            self.observer.flush()  # the progress lines held (``views.held_lines``) come before this one
             sys.stderr.write("\nsecond interrupt: stopping at once (alphred resume continues the run)\n")
             sys.stderr.flush()
             groups.kill_all()

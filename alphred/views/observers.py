@@ -53,3 +53,7 @@ class RunObservers:
     def tick(self) -> None:
         """Redraw the live line."""
         self.progress.tick()
+
+    def flush(self) -> None:
+        """Write the progress lines held off a terminal (``views.held_lines``)."""
+        self.progress.flush()

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from alphred.redact import process_redactor
+from alphred.views.held_lines import held_for
 from alphred.views.item_groups import item_base
 from alphred.views.style import (
     Painter,
@@ -168,6 +169,7 @@ class Progress:
         self._branch_steps: dict[str, int] = {}  # branch head -> attempts started in that branch
         self._tokens = 0
         self._lock = threading.RLock()
+        self._held = held_for(self.stream)
 
     def _width(self) -> int:
         return max(terminal_width(self.stream, self.environ) - 1, 10)  # the last column would wrap on some terminals
@@ -184,29 +186,41 @@ class Progress:
             prefix = f"[run {self.run_id} {elapsed}]" if self.run_id is not None else f"[{elapsed}]"
             tag = branch_tag(branch)
             head = f"{prefix} {tag}{mark} " if mark else f"{prefix} {tag}"
+            if not self.live:  # a CI log, a pipe: whole lines, held a moment to go out together (``held_lines``)
+                paint = self.paint
+                if paint.enabled:  # FORCE_COLOR
+                    marked = f"{paint(mark, style, 'bold')} " if mark else ""
+                    head = f"{paint(prefix, 'dim')} {paint(tag.rstrip(), 'bold')}{' ' if tag else ''}{marked}"
+                self._held.write("".join([f"{head}{text}\n", *(self._detail_text(detail) for detail in details)]))
+                return
             more: list[str] = []
-            if self.live:
-                width = self._width()
-                room = width - display_width(head)
-                if room >= 12:  # the line goes on over continuation lines, broken between its parts
-                    body, *more = wrap_parts(text, room, width - len(CONTINUATION))
-                else:  # a very narrow terminal: cut
-                    body = fit(head + text, width)
-                    body = body[len(head) :] if body.startswith(head) else ""
-                self.stream.write(CLEAR_LINE)
-            else:
-                body = text
+            width = self._width()
+            room = width - display_width(head)
+            if room >= 12:  # the line goes on over continuation lines, broken between its parts
+                body, *more = wrap_parts(text, room, width - len(CONTINUATION))
+            else:  # a very narrow terminal: cut
+                body = fit(head + text, width)
+                body = body[len(head) :] if body.startswith(head) else ""
+            self.stream.write(CLEAR_LINE)
             marked = f"{self.paint(mark, style, 'bold')} " if mark else ""
             shown_head = f"{self.paint(prefix, 'dim')} {self.paint(tag.rstrip(), 'bold')}{' ' if tag else ''}{marked}"
-            if self.live and not body and display_width(head) > self._width():
+            if not body and display_width(head) > self._width():
                 shown_head = fit(head, self._width())  # a very narrow terminal: plain, cut
             print(f"{shown_head}{body}", file=self.stream, flush=True)
             for line in more:
                 print(f"{CONTINUATION}{line}", file=self.stream, flush=True)
             for detail in details:
                 self._detail(detail)
-            if self.live:
-                self.tick()
+            self.tick()
+
+    def _detail_text(self, text: str) -> str:
+        """An indented line under the last one, off a terminal (the tail of a failed command's output)."""
+        return self.paint(f"    │ {text}", "dim") + "\n"
+
+    def flush(self) -> None:
+        """Write the lines held off a terminal now (the run's drive ends: others write to the stream next)."""
+        if self.enabled and not self.live:
+            self._held.flush()
 
     def _detail(self, text: str) -> None:
         """An indented line under the last one (the tail of a failed command's output)."""

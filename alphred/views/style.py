@@ -110,8 +110,10 @@ class Painter:
 
     def __call__(self, text: str, *styles: str) -> str:
         """``text`` in ``styles`` (names of CODES; unknown names are ignored)."""
+        if not self.enabled or not text:
+            return text
         codes = [CODES[s] for s in styles if s in CODES]
-        if not self.enabled or not codes or not text:
+        if not codes:
             return text
         return f"\x1b[{';'.join(codes)}m{text}\x1b[0m"
 

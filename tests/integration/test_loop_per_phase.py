@@ -3,10 +3,13 @@ not change while a run runs is not rebuilt for each attempt."""
 
 from __future__ import annotations
 
+import io
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import pytest
 from helpers.repos import git
 from helpers.runs import workflow
 
@@ -16,10 +19,12 @@ from alphred.guards.templates import parse_template
 from alphred.operations.start import start_run
 from alphred.operations.where import resolve_for_write
 from alphred.operations.workspace import Workspace
-from alphred.providers import default_registry
+from alphred.providers import ProviderOptions, ProviderRegistry, default_registry
+from alphred.providers.scripted import ScriptedProvider
 from alphred.runtime.command_phase import command_environment, template_command
 from alphred.runtime.options import RunOptions
-from alphred.store import SqlRunStore
+from alphred.store import RunRecord, SqlRunStore
+from alphred.views import held_lines
 from alphred.views.progress import Progress
 from alphred.workflow import load_workflow
 
@@ -41,6 +46,18 @@ phases:
 """
 
 
+def run_loop(repo: Path, progress: Callable[[int], Progress], running: ProviderRegistry | None = None) -> RunRecord:
+    """Run ``LOOP`` (9 steps) in process in ``repo`` with ``progress``, its providers from ``running`` (default:
+    Alphred's own); its stored record."""
+    registry = default_registry()
+    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    chosen = running or registry
+    with SqlRunStore(url) as store:
+        workspace = Workspace(store=store, location=location, registry_for=lambda _w, _d: chosen, progress=progress)
+        return start_run(workspace, loaded, RunOptions(), chosen)
+
+
 class SeenStates(Progress):
     """Keeps, for each attempt started, how many steps the state the runner holds carries in its history."""
 
@@ -53,18 +70,76 @@ class SeenStates(Progress):
 def test_the_loop_keeps_no_step_history(repo: Path) -> None:
     """The steps are rows once persisted: the runner's state does not carry them, so no per-phase copy grows with
     the run (issue 29: a 3,000-visit loop costs per phase what a 300-visit one does)."""
-    registry = default_registry()
-    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
-    location, url = resolve_for_write(str(locate_repository(repo).root), None)
     progress = SeenStates(enabled=False)
     progress.seen = []
-    with SqlRunStore(url) as store:
-        workspace = Workspace(
-            store=store, location=location, registry_for=lambda _w, _d: registry, progress=lambda _run: progress
-        )
-        record = start_run(workspace, loaded, RunOptions(), registry)
+    record = run_loop(repo, lambda _run: progress)
     assert record.status.value == "completed" and record.steps == 9
     assert progress.seen == [0] * 9
+
+
+class Capturing(ScriptedProvider):
+    """The scripted provider, keeping the options each attempt gets."""
+
+    seen: ClassVar[list[ProviderOptions]] = []
+
+    def run(self, prompt: str, options: ProviderOptions) -> Any:
+        Capturing.seen.append(options)
+        return super().run(prompt, options)
+
+
+def test_provider_options_are_built_once_per_phase_and_carry_each_attempts_own_fields(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a phase alone sets of an attempt's ``ProviderOptions`` is built once per phase object, each attempt's
+    own fields set on a copy (issue 29: not a 20-field frozen ``__init__`` per attempt): every attempt still gets
+    its number, visit, marker and context, and its phase's settings."""
+    made: list[str] = []
+    real_init = ProviderOptions.__init__
+
+    def counted(self: ProviderOptions, *args: Any, **kwargs: Any) -> None:
+        made.append(kwargs.get("phase", ""))
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProviderOptions, "__init__", counted)
+    Capturing.seen = []
+    record = run_loop(repo, lambda _r: Progress(False), ProviderRegistry({"scripted": Capturing}))
+    assert record.status.value == "completed" and record.steps == 9
+    assert sorted(made) == ["fix", "review"]  # once per phase object, not once per attempt (9)
+    reviews = [o for o in Capturing.seen if o.phase == "review"]
+    assert [(o.attempt, o.visit) for o in reviews] == [(n, n) for n in range(1, 6)]
+    markers = {o.environment["ALPHRED_ATTEMPT"] for o in Capturing.seen}
+    assert len(markers) == 9 and all(o.base_environment is not None for o in Capturing.seen)
+    assert all(o.decisions == ("approved", "changes_requested") and o.settings.get("script") for o in reviews)
+    fixes = [o for o in Capturing.seen if o.phase == "fix"]
+    assert len(fixes) == 4 and all(o.working_directory == fixes[0].working_directory != Path() for o in fixes)
+    assert all(any("please fix" in envelope for envelope in o.context) for o in fixes)
+
+
+class Pipe(io.StringIO):
+    """stderr as CI has it (not a terminal), counting its writes."""
+
+    writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def test_progress_off_a_terminal_is_written_together_and_whole_when_the_run_returns(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``alphred run --json`` in CI: the progress lines of the run's drive go out together (``views.held_lines``),
+    not one write to the pipe each; the runner writes what is held as its drive ends, so every line, the last
+    too, is there before anything else is written (the closing block). The hold is made longer than any run
+    here, so the figure does not depend on the machine's speed: the drive's lines are one write."""
+    monkeypatch.setattr(held_lines, "HOLD_SECONDS", 3600.0)
+    pipe = Pipe()
+    record = run_loop(repo, lambda run_id: Progress(stream=pipe, run_id=run_id))
+    lines = pipe.getvalue().splitlines()
+    assert record.status.value == "completed" and record.steps == 9
+    assert sum("▶" in line for line in lines) == 9 and sum("✓ review attempt" in line for line in lines) == 5
+    assert lines[-1].endswith("✓ run completed")
+    assert len(lines) == 20 and pipe.writes == 2  # the note before the drive, then the drive's 19 lines at once
 
 
 def test_a_command_without_placeholders_is_its_text() -> None:
