@@ -2,12 +2,13 @@
 
 ``insert_events`` goes through SQLAlchemy Core (any database). ``insert_sqlite_events`` (the SQLite store's)
 encodes the rows exactly as SQLAlchemy would store them (UTC timestamp text, JSON text) and hands them to
-the driver's ``executemany`` directly: SQLAlchemy's per-row parameter processing would otherwise cost more
-than SQLite's insert itself.
+the driver's ``executemany`` directly (``prepared.Writes.raw_many``, the INSERT compiled by SQLAlchemy):
+SQLAlchemy's per-row parameter processing would otherwise cost more than SQLite's insert itself.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -17,13 +18,27 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
+from alphred.store.prepared import Prepared, Writes
 from alphred.store.records import EventRow
 from alphred.store.schema import RUN_NODE_STREAM_EVENTS
 
 EVENTS = RUN_NODE_STREAM_EVENTS
 COLUMNS = tuple(column.name for column in EVENTS.c if column.name != "id")
 """The columns an event row fills, in table order (``event_tuple`` gives its values in this order)."""
-_SQLITE_INSERT = f"INSERT INTO {EVENTS.name} ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
+_INSERT = insert(EVENTS)
+
+
+@functools.cache
+def sqlite_insert() -> str:
+    """The SQL of the events' INSERT on SQLite, compiled by SQLAlchemy once (on first use: off the start path);
+    its parameters are ``COLUMNS`` in order (``_sqlite_row``'s values)."""
+    from sqlalchemy.dialects import sqlite
+
+    found = Prepared(_INSERT, sqlite.dialect(), COLUMNS, many=True)
+    assert found.names == COLUMNS
+    return found.sql
+
+
 _SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for SQLite DATETIME
 
 
@@ -90,14 +105,14 @@ def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] 
     now = utcnow()
     values = [event_tuple(row) for row in rows]
     if values:
-        conn.execute(insert(EVENTS), [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
+        conn.execute(_INSERT, [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
     return len(values)
 
 
-def insert_sqlite_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
+def insert_sqlite_events(writes: Writes, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
     """Insert provider events into SQLite with the driver's own ``executemany``; return how many were written."""
     now_text = _sqlite_time(utcnow())
     encoded = [_sqlite_row(row, now_text) for row in rows]
     if encoded:
-        conn.exec_driver_sql(_SQLITE_INSERT, encoded)
+        writes.raw_many(sqlite_insert(), encoded)
     return len(encoded)
