@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 
-from alphred.store.columns import utcnow
+from alphred.store.columns import sqlite_time, utcnow
 from alphred.store.prepared import Prepared, Writes
 from alphred.store.records import EventRow
 from alphred.store.schema import RUN_NODE_STREAM_EVENTS
@@ -37,9 +37,6 @@ def sqlite_insert() -> str:
     found = Prepared(_INSERT, sqlite.dialect(), COLUMNS, many=True)
     assert found.names == COLUMNS
     return found.sql
-
-
-_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for SQLite DATETIME
 
 
 def _timestamp(value: Any) -> datetime | None:
@@ -77,14 +74,6 @@ def event_tuple(row: EventRow | Mapping[str, Any] | Any) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
-def _sqlite_time(value: datetime) -> str:
-    """``value`` in SQLAlchemy's SQLite DATETIME format (``_SQLITE_TIME``), in UTC, as text."""
-    zone = value.tzinfo
-    if zone is not None and zone is not UTC:
-        value = value.astimezone(UTC)
-    return value.isoformat(" ", "microseconds")[:26]  # = strftime(_SQLITE_TIME) without the zone, faster
-
-
 def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple[Any, ...]:
     """One event encoded for SQLite's driver, as SQLAlchemy would store it."""
     if type(row) is EventRow:  # the runtime's rows: straight to the columns (as ``event_tuple`` reads them)
@@ -93,11 +82,11 @@ def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple
             content = json.dumps(content)
         return (
             row.workflow_run_id, row.run_node_id, row.attempt, row.sequence, str(row.event_type),
-            now_text if stamp is None else _sqlite_time(stamp), content,
+            now_text if stamp is None else sqlite_time(stamp), content,
             None if metadata is None else json.dumps(dict(metadata)),
         )  # fmt: skip
     v = event_tuple(row)
-    return (*v[:5], now_text if v[5] is None else _sqlite_time(v[5]), v[6], None if v[7] is None else json.dumps(v[7]))
+    return (*v[:5], now_text if v[5] is None else sqlite_time(v[5]), v[6], None if v[7] is None else json.dumps(v[7]))
 
 
 def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
@@ -111,7 +100,7 @@ def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] 
 
 def insert_sqlite_events(writes: Writes, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
     """Insert provider events into SQLite with the driver's own ``executemany``; return how many were written."""
-    now_text = _sqlite_time(utcnow())
+    now_text = sqlite_time(utcnow())
     encoded = [_sqlite_row(row, now_text) for row in rows]
     if encoded:
         writes.raw_many(sqlite_insert(), encoded)

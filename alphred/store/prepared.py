@@ -23,6 +23,7 @@ Only statements whose compiled form needs nothing at execution time are prepared
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -42,7 +43,7 @@ class Prepared:
     """A statement compiled once for ``dialect`` with the parameter names ``keys``: its SQL text and how to turn
     a mapping of parameters into the driver's positional tuple (each value through its type's bind processor)."""
 
-    __slots__ = ("_plan", "names", "sql")
+    __slots__ = ("_get", "_plan", "_processed", "names", "sql")
 
     def __init__(self, statement: UpdateBase, dialect: Dialect, keys: Sequence[str], many: bool = False) -> None:
         compiled = statement.compile(dialect=dialect, column_keys=list(keys), for_executemany=many)
@@ -63,16 +64,34 @@ class Prepared:
             processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
             plan.append((name, processor, _REQUIRED if bind.required else bind.effective_value))
         self._plan = tuple(plan)
+        self._get = operator.itemgetter(*self.names) if len(self.names) > 1 else _one_of(self.names)
+        self._processed = tuple((index, step[1]) for index, step in enumerate(plan) if step[1] is not None)
 
-    def values(self, params: Mapping[str, Any]) -> tuple[Any, ...]:
+    def values(self, params: Mapping[str, Any]) -> list[Any]:
         """``params`` as the driver's positional parameters, each processed as SQLAlchemy would."""
+        try:
+            found = list(self._get(params))  # every parameter given (the usual case): taken in one C call
+        except KeyError:
+            return self._with_defaults(params)
+        for index, processor in self._processed:
+            found[index] = processor(found[index])
+        return found
+
+    def _with_defaults(self, params: Mapping[str, Any]) -> list[Any]:
+        """``values`` where some parameter is not given: its statement's own value, if it has one."""
         found: list[Any] = []
         for name, processor, default in self._plan:
             value = params.get(name, default)
             if value is _REQUIRED:
                 raise TypeError(f"a value is required for the parameter {name!r} of: {self.sql}")
             found.append(value if processor is None else processor(value))
-        return tuple(found)
+        return found
+
+
+def _one_of(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """What ``operator.itemgetter(*names)`` is for several names, for one name or none: a tuple."""
+    getter = operator.itemgetter(*names) if names else None
+    return lambda params: (getter(params),) if getter is not None else ()
 
 
 _CACHES: weakref.WeakKeyDictionary[Dialect, dict[tuple[Any, ...], Prepared | None]] = weakref.WeakKeyDictionary()
