@@ -142,17 +142,20 @@ class Writes:
     its connection (the SQLite store's), else (and for a statement that cannot be prepared) through
     ``Connection.execute``."""
 
-    __slots__ = ("_cache", "_conn", "_cursor")
+    __slots__ = ("_cache", "_conn", "_cursor", "_driver")
 
     def __init__(self, conn: Connection, driver: bool) -> None:
         self._conn = conn
+        self._driver = driver
         self._cursor: Any = None
-        self._cache = _cache_of(conn.dialect) if driver else None
+        self._cache: dict[tuple[Any, ...], Prepared | None] | None = None  # the dialect's, at the first write
 
     def _prepared(self, statement: UpdateBase, keys: tuple[str, ...], many: bool = False) -> Prepared | None:
-        cache = self._cache
-        if cache is None or not self._conn.in_transaction():  # ``Connection.execute`` begins one itself
+        if not self._driver or not self._conn.in_transaction():  # ``Connection.execute`` begins one itself
             return None
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = _cache_of(self._conn.dialect)
         key = (statement, keys, many)
         try:
             return cache[key]
