@@ -44,6 +44,7 @@ class SqliteRunStore(SqlRunStore):
 
     backend = "sqlite"
     transaction_class = SqliteTransaction
+    idle_connections = 4  # the run's writers at once: the persist, the heartbeat, the event sink, a command's group
 
     @classmethod
     def new_engine(cls, url: URL, busy_timeout: float) -> Engine:

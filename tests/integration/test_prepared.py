@@ -261,3 +261,38 @@ def test_a_statement_is_prepared_once_per_dialect_and_parameter_names(sqlite_url
             with store.transaction() as tx:
                 tx.renew_lease(1, OWNER, 1.0)
         assert len(set(cache) - before) == 1
+
+
+def test_a_write_transaction_reuses_the_last_ones_connection_and_an_error_drops_it(
+    sqlite_url: str, demo_run_id_on: Callable[[SqlRunStore], int]
+) -> None:
+    with SqlRunStore(sqlite_url) as store:
+        run_id = demo_run_id_on(store)
+        with store.transaction() as tx:
+            first = tx.connection
+        with store.transaction() as tx:
+            assert tx.connection is first  # kept open between transactions (the SQLite store's ``idle_connections``)
+            assert tx.connection.in_transaction()
+        commits: list[object] = []
+        event.listen(store.engine, "commit", commits.append)  # a listener added later sees the kept connection
+        with pytest.raises(ZeroDivisionError), store.transaction() as tx:
+            tx.update_run(run_id, tokens=5)
+            _ = 1 / 0
+        assert first.closed  # after an error: back to the pool, not kept
+        assert store.get_run(run_id).tokens == 0  # rolled back
+        commits.clear()
+        with store.transaction() as tx:
+            assert tx.connection is not first
+            tx.update_run(run_id, tokens=6)
+        assert len(commits) == 1 and store.get_run(run_id).tokens == 6
+    assert store._idle == []  # closed with the store
+
+
+@pytest.fixture
+def demo_run_id_on(make_workflow: Callable[..., Any]) -> Callable[[SqlRunStore], int]:
+    def make(store: SqlRunStore) -> int:
+        workflow = make_workflow()
+        tree_id, _ = store.compile(workflow)
+        return store.create_run(tree_id, workflow, {})
+
+    return make
