@@ -43,7 +43,7 @@ class Prepared:
     """A statement compiled once for ``dialect`` with the parameter names ``keys``: its SQL text and how to turn
     a mapping of parameters into the driver's positional tuple (each value through its type's bind processor)."""
 
-    __slots__ = ("_get", "_plan", "_processed", "names", "sql")
+    __slots__ = ("_copies", "_get", "_plan", "_processed", "names", "sql")
 
     def __init__(self, statement: UpdateBase, dialect: Dialect, keys: Sequence[str], many: bool = False) -> None:
         compiled = statement.compile(dialect=dialect, column_keys=list(keys), for_executemany=many)
@@ -65,7 +65,19 @@ class Prepared:
             plan.append((name, processor, _REQUIRED if bind.required else bind.effective_value))
         self._plan = tuple(plan)
         self._get = operator.itemgetter(*self.names) if len(self.names) > 1 else _one_of(self.names)
-        self._processed = tuple((index, step[1]) for index, step in enumerate(plan) if step[1] is not None)
+        first: dict[str, int] = {}  # a parameter used at several places (``_now``) is processed once
+        processed: list[tuple[int, Callable[[Any], Any]]] = []
+        copies: list[tuple[int, int]] = []
+        for index, (name, step, _) in enumerate(plan):
+            if step is None:
+                continue
+            if name in first:
+                copies.append((index, first[name]))
+            else:
+                first[name] = index
+                processed.append((index, step))
+        self._processed = tuple(processed)
+        self._copies = tuple(copies)
 
     def values(self, params: Mapping[str, Any]) -> list[Any]:
         """``params`` as the driver's positional parameters, each processed as SQLAlchemy would."""
@@ -75,6 +87,8 @@ class Prepared:
             return self._with_defaults(params)
         for index, processor in self._processed:
             found[index] = processor(found[index])
+        for index, source in self._copies:
+            found[index] = found[source]
         return found
 
     def _with_defaults(self, params: Mapping[str, Any]) -> list[Any]:

@@ -160,6 +160,33 @@ def test_utc_timestamps_on_sqlite_are_the_text_sqlalchemy_makes() -> None:
         assert ours(value) == sqlite_time(value) == expected
 
 
+def test_utc_timestamps_of_other_minutes_one_after_another_are_each_their_own_text() -> None:
+    dialect = sqlite.dialect()
+    standard = DateTime().dialect_impl(dialect).bind_processor(dialect)
+    assert standard is not None
+    start = datetime(2026, 12, 31, 23, 58, 59, 999999, tzinfo=UTC)
+    steps = [timedelta(microseconds=1), timedelta(seconds=61), timedelta(days=-400), timedelta(hours=25)]
+    values = [start + step * n for n in range(12) for step in steps] + HOSTILE_TIMES * 2
+    for value in values:
+        assert sqlite_time(value) == standard(UtcDateTime().process_bind_param(value, dialect))
+
+
+def test_a_parameter_used_at_several_places_is_processed_once_and_written_at_each() -> None:
+    dialect = sqlite.dialect()
+    stamp = bindparam("_now", type_=UtcDateTime())
+    statement = (
+        update(RUN_NODES)
+        .where(RUN_NODES.c.id == bindparam("_id", type_=Integer), RUN_NODES.c.lease_expires_at < stamp)
+        .values(updated_at=stamp, started_at=stamp)
+    )
+    found = prepared.prepare(statement, dialect, ("_now", "_id"))
+    assert found is not None
+    values = dict(enumerate(found.values({"_now": HOSTILE_TIMES[3], "_id": 4})))
+    assert found.names.count("_now") == 3
+    assert [values[i] for i, name in enumerate(found.names) if name == "_now"] == ["2026-03-29 00:30:00.000000"] * 3
+    assert values[found.names.index("_id")] == 4
+
+
 def test_a_prepared_statement_processes_each_parameter_by_its_type() -> None:
     dialect = sqlite.dialect()
     given = {"run_id": 1, "run_node_id": 2, "attempt": 3, "outcome": NodeStatus.COMPLETED, "reason": "ü'\"",
