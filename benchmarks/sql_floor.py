@@ -181,6 +181,10 @@ def alphred_worker(visits: int, floor: bool) -> None:
                 through_reduce(transaction)
         print(f"calls {visits}")
         return
+    # the checkout PYTHONPATH names first (``--source``): importing ``common`` puts this one ahead on sys.path, and
+    # every ``alphred`` module imported after it would come from here
+    import alphred  # noqa: F401
+
     timings = alphred_transitions(visits)
     steady = timings[WARM_UP:-1]  # the loop's own, its start and its end apart
     print(f"calls {len(timings) - WARM_UP}")

@@ -2,12 +2,13 @@
 
 ``insert_events`` goes through SQLAlchemy Core (any database). ``insert_sqlite_events`` (the SQLite store's)
 encodes the rows exactly as SQLAlchemy would store them (UTC timestamp text, JSON text) and hands them to
-the driver's ``executemany`` directly: SQLAlchemy's per-row parameter processing would otherwise cost more
-than SQLite's insert itself.
+the driver's ``executemany`` directly (``prepared.Writes.raw_many``, the INSERT compiled by SQLAlchemy):
+SQLAlchemy's per-row parameter processing would otherwise cost more than SQLite's insert itself.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -16,15 +17,26 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 
-from alphred.store.columns import utcnow
+from alphred.store.columns import sqlite_time, utcnow
+from alphred.store.prepared import Prepared, Writes
 from alphred.store.records import EventRow
 from alphred.store.schema import RUN_NODE_STREAM_EVENTS
 
 EVENTS = RUN_NODE_STREAM_EVENTS
 COLUMNS = tuple(column.name for column in EVENTS.c if column.name != "id")
 """The columns an event row fills, in table order (``event_tuple`` gives its values in this order)."""
-_SQLITE_INSERT = f"INSERT INTO {EVENTS.name} ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
-_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # SQLAlchemy's storage format for SQLite DATETIME
+_INSERT = insert(EVENTS)
+
+
+@functools.cache
+def sqlite_insert() -> str:
+    """The SQL of the events' INSERT on SQLite, compiled by SQLAlchemy once (on first use: off the start path);
+    its parameters are ``COLUMNS`` in order (``_sqlite_row``'s values)."""
+    from sqlalchemy.dialects import sqlite
+
+    found = Prepared(_INSERT, sqlite.dialect(), COLUMNS, many=True)
+    assert found.names == COLUMNS
+    return found.sql
 
 
 def _timestamp(value: Any) -> datetime | None:
@@ -62,14 +74,6 @@ def event_tuple(row: EventRow | Mapping[str, Any] | Any) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
-def _sqlite_time(value: datetime) -> str:
-    """``value`` in SQLAlchemy's SQLite DATETIME format (``_SQLITE_TIME``), in UTC, as text."""
-    zone = value.tzinfo
-    if zone is not None and zone is not UTC:
-        value = value.astimezone(UTC)
-    return value.isoformat(" ", "microseconds")[:26]  # = strftime(_SQLITE_TIME) without the zone, faster
-
-
 def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple[Any, ...]:
     """One event encoded for SQLite's driver, as SQLAlchemy would store it."""
     if type(row) is EventRow:  # the runtime's rows: straight to the columns (as ``event_tuple`` reads them)
@@ -78,11 +82,11 @@ def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple
             content = json.dumps(content)
         return (
             row.workflow_run_id, row.run_node_id, row.attempt, row.sequence, str(row.event_type),
-            now_text if stamp is None else _sqlite_time(stamp), content,
+            now_text if stamp is None else sqlite_time(stamp), content,
             None if metadata is None else json.dumps(dict(metadata)),
         )  # fmt: skip
     v = event_tuple(row)
-    return (*v[:5], now_text if v[5] is None else _sqlite_time(v[5]), v[6], None if v[7] is None else json.dumps(v[7]))
+    return (*v[:5], now_text if v[5] is None else sqlite_time(v[5]), v[6], None if v[7] is None else json.dumps(v[7]))
 
 
 def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
@@ -90,14 +94,14 @@ def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] 
     now = utcnow()
     values = [event_tuple(row) for row in rows]
     if values:
-        conn.execute(insert(EVENTS), [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
+        conn.execute(_INSERT, [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
     return len(values)
 
 
-def insert_sqlite_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
+def insert_sqlite_events(writes: Writes, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:
     """Insert provider events into SQLite with the driver's own ``executemany``; return how many were written."""
-    now_text = _sqlite_time(utcnow())
+    now_text = sqlite_time(utcnow())
     encoded = [_sqlite_row(row, now_text) for row in rows]
     if encoded:
-        conn.exec_driver_sql(_SQLITE_INSERT, encoded)
+        writes.raw_many(sqlite_insert(), encoded)
     return len(encoded)

@@ -17,7 +17,7 @@ from alphred.store.event_rows import insert_events
 from alphred.store.records import EventRow
 from alphred.store.redaction import redacted
 from alphred.store.rows import RowReader
-from alphred.store.runs import NODES, RunOps, inserted_id
+from alphred.store.runs import NODES, RunOps
 from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
 
 if TYPE_CHECKING:  # the records reading hands out: loaded on first use, off a run's start path (issue 29)
@@ -178,7 +178,7 @@ class HistoryOps(RunOps):
         if self._queued is not None:
             self._queued.append(values)
             return ArtifactRecord(id=0, node_key=node_key, **values)
-        artifact_id = inserted_id(self._conn.execute(_INSERT_ARTIFACT, values))
+        artifact_id = self._writes.inserted(_INSERT_ARTIFACT, values)
         return ArtifactRecord(id=artifact_id, node_key=node_key, **values)
 
     @contextmanager
@@ -190,7 +190,7 @@ class HistoryOps(RunOps):
         try:
             yield
             if self._queued:
-                self._conn.execute(_INSERT_ARTIFACT, self._queued)
+                self._writes.insert_many(_INSERT_ARTIFACT, self._queued)
         finally:
             self._queued = None
 
@@ -298,7 +298,7 @@ class HistoryOps(RunOps):
             "reason": reason, "created_at": utcnow(),
             "explanation": [dict(entry) for entry in explanation] if explanation else None,
         }  # fmt: skip
-        return inserted_id(self._conn.execute(_INSERT_ROUTING, values))
+        return self._writes.inserted(_INSERT_ROUTING, values)
 
     def routing_decisions(self, run_id: int) -> list[RoutingRecord]:
         """The run's routing decisions in the order they were made."""
@@ -336,7 +336,7 @@ class HistoryOps(RunOps):
             "cost_usd": cost_usd, "event_count": event_count,
             "details": None if details is None else dict(details), "created_at": utcnow(),
         }  # fmt: skip
-        return inserted_id(self._conn.execute(_INSERT_DIAGNOSTIC, values))
+        return self._writes.inserted(_INSERT_DIAGNOSTIC, values)
 
     def count_steps(self, run_id: int) -> int:
         """How many finished attempts the run has (the length of ``list_steps``)."""

@@ -75,7 +75,7 @@ class LeaseOps(RunOps):
             flags = self._conn.execute(_REQUESTS, {"_run_id": run_id}).one()
             return bool(flags[0]), bool(flags[1])
         values.update(lease_expires_at=now + timedelta(seconds=ttl_seconds), updated_at=now)
-        row = self._conn.execute(_LEASED_RUN, {**values, "_run_id": run_id, "_owner": owner}).first()
+        row = self._writes.first(_LEASED_RUN, {**values, "_run_id": run_id, "_owner": owner})
         return None if row is None else (bool(row[0]), bool(row[1]))
 
     def start_node(
@@ -121,7 +121,7 @@ class LeaseOps(RunOps):
         if steal_from is not None:
             params["_steal"] = steal_from
         statement = statements["acquire" if steal_from is None else "steal"]
-        if self._conn.execute(statement, params).rowcount == 1:
+        if self._writes.rowcount(statement, params) == 1:
             return True
         source, where = self._lease_target(run_id, node_key)
         self._lease_missing(source, where, run_id, node_key)
@@ -139,9 +139,9 @@ class LeaseOps(RunOps):
         """Extend ``owner``'s lease; False when ``owner`` no longer holds it."""
         expires = (now or utcnow()) + timedelta(seconds=ttl_seconds)
         statement = _STATEMENTS["run" if node_key is None else "node"]["renew"]
-        return self._conn.execute(statement, _params(run_id, node_key, _owner=owner, _expires=expires)).rowcount == 1
+        return self._writes.rowcount(statement, _params(run_id, node_key, _owner=owner, _expires=expires)) == 1
 
     def release_lease(self, run_id: int, owner: str, *, node_key: str | None = None) -> bool:
         """Give up ``owner``'s lease; False when ``owner`` did not hold it."""
         statement = _STATEMENTS["run" if node_key is None else "node"]["release"]
-        return self._conn.execute(statement, _params(run_id, node_key, _owner=owner)).rowcount == 1
+        return self._writes.rowcount(statement, _params(run_id, node_key, _owner=owner)) == 1

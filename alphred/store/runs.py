@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     BindParameter,
@@ -26,6 +26,7 @@ from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.move_sql import FIXED_FIELDS, move_statement, move_values
 from alphred.store.moves import NODE_TRANSITIONS, check_node_transition, check_run_transition
+from alphred.store.prepared import Writes
 from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.rows import RowReader
 
@@ -105,8 +106,12 @@ def _run_record(row: Row[Any], nodes: Iterable[NodeRecord]) -> RunRecord:
 class RunOps:
     """Reads and writes of runs and their phases, all on one connection inside one transaction."""
 
+    driver_writes: ClassVar[bool] = False
+    """Whether the per-phase writes go to the driver's cursor as ``prepared.Prepared`` statements (``Writes``)."""
+
     def __init__(self, conn: Connection, node_ids: dict[tuple[int, str], int] | None = None) -> None:
         self._conn = conn
+        self._writes = Writes(conn, self.driver_writes)  # the hot writes (``Connection.execute`` unless driver)
         self._known_node_ids = node_ids if node_ids is not None else {}  # committed ones, shared by the store
         self.found_node_ids: dict[tuple[int, str], int] = {}  # looked up in this transaction
         # What this transaction wrote that it is asked again (issue 29), answered without a statement:
@@ -262,14 +267,14 @@ class RunOps:
         if target in (RunStatus.PAUSED, RunStatus.CANCELLED):
             values["pause_requested"] = False
         values.update(extra)
-        self._conn.execute(_UPDATE_RUN, {**values, "_run_id": run_id})
+        self._writes.rowcount(_UPDATE_RUN, {**values, "_run_id": run_id})
         return RunStatus(row.status)
 
     def update_run(self, /, run_id: int, **fields: Any) -> None:
         """Set non-status fields of run ``run_id`` (branch, head_sha, tokens, pr_url, ...)."""
         values = checked_fields(fields, RUN_FIELDS, "run")
         values["updated_at"] = utcnow()
-        if self._conn.execute(_UPDATE_RUN, {**values, "_run_id": run_id}).rowcount != 1:
+        if self._writes.rowcount(_UPDATE_RUN, {**values, "_run_id": run_id}) != 1:
             raise UnknownRunError(run_id)
 
     def add_run_usage(self, run_id: int, *, tokens: int = 0, cost_usd: float = 0.0, steps: int = 0) -> None:
@@ -405,7 +410,7 @@ class RunOps:
             if fresh:
                 params["_fresh"] = extra["attempt"]
             statement = move_statement(target, through, counted, lease is not None, fresh)
-            if self._conn.execute(statement, params).rowcount == 1:
+            if self._writes.rowcount(statement, params) == 1:
                 found = self.node_id(run_id, node_key)  # known once read: a phase's row id never changes
                 if fresh:
                     self._fresh.add((found, extra["attempt"]))
@@ -426,7 +431,7 @@ class RunOps:
         if target is NodeStatus.RUNNING:
             values["attempt"] = row.attempt + 1
         values.update(extra)
-        self._conn.execute(_UPDATE_NODE_BY_ID, {**values, "_id": row.id})
+        self._writes.rowcount(_UPDATE_NODE_BY_ID, {**values, "_id": row.id})
         if target is NodeStatus.RUNNING and values["attempt"] > row.attempt:
             self._fresh.add((int(row.id), values["attempt"]))
         return int(row.id)
@@ -436,6 +441,6 @@ class RunOps:
         values = checked_fields(fields, NODE_FIELDS, "phase")
         values["updated_at"] = utcnow()
         keys = {"_run_id": run_id, "_node_key": node_key}
-        if self._conn.execute(_UPDATE_NODE, {**values, **keys}).rowcount != 1:
+        if self._writes.rowcount(_UPDATE_NODE, {**values, **keys}) != 1:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
         return node_record(self._conn.execute(_NODE, keys).one())

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Engine, create_engine
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Connection, make_url
 
 from alphred.store.connect import READ_ONLY, busy_timeout_seconds, install_error_translation, normalize_url
 from alphred.store.files import FileOps
@@ -123,6 +123,11 @@ class SqlRunStore:
     transaction_class: ClassVar[type[StoreTransaction]] = StoreTransaction
     notifies: ClassVar[bool] = False
     """Whether ``notify_workers`` wakes anyone: a worker listens (``notifications``) only then."""
+    idle_connections: ClassVar[int] = 0
+    """How many connections ``transaction`` keeps open between write transactions, for the next one (a new
+    SQLAlchemy ``Connection`` and its pool checkout and return cost more than a phase's statements do; the
+    SQLite store's). Here none: a checkout pings a PostgreSQL connection (``pool_pre_ping``); one kept aside
+    would not be."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -150,6 +155,7 @@ class SqlRunStore:
         install_redaction(self._engine)  # the one redaction boundary: every string written is redacted
         self._reader = self._engine.execution_options(**{READ_ONLY: True})
         self._node_ids: dict[tuple[int, str], int] = {}  # (run id, phase key) -> run_nodes.id, committed
+        self._idle: list[Connection] = []  # open, in no transaction, for the next ``transaction`` to take
         try:
             self.schema_version = migrate(self._engine)
         except BaseException:
@@ -215,6 +221,8 @@ class SqlRunStore:
 
     def close(self) -> None:
         """Release the store's connections (the engine is disposed only if the store created it)."""
+        while self._idle:
+            self._idle.pop().close()
         if self._owns_engine:
             self._engine.dispose()
 
@@ -229,9 +237,26 @@ class SqlRunStore:
     @contextmanager
     def transaction(self) -> Iterator[StoreTransaction]:
         """One write transaction: committed when the block ends, rolled back if it raises."""
-        with self._engine.begin() as conn:
-            tx = self.transaction_class(conn, self._node_ids)
-            yield tx
+        if not self.idle_connections:
+            with self._engine.begin() as conn:
+                tx = self.transaction_class(conn, self._node_ids)
+                yield tx
+        else:  # on a connection kept from an earlier transaction (``idle_connections``)
+            try:
+                conn = self._idle.pop()  # atomic: another thread may have taken the last one meanwhile
+            except IndexError:
+                conn = self._engine.connect()
+            try:
+                with conn.begin():
+                    tx = self.transaction_class(conn, self._node_ids)
+                    yield tx
+            except BaseException:
+                conn.close()  # after any error the connection goes back to the pool, as ``engine.begin()`` does
+                raise
+            if len(self._idle) < self.idle_connections and not conn.invalidated:
+                self._idle.append(conn)
+            else:
+                conn.close()
         self._node_ids.update(tx.found_node_ids)  # committed: safe to remember
 
     @contextmanager

@@ -6,8 +6,9 @@ seconds); write transactions start with ``BEGIN IMMEDIATE``, so two writers queu
 instead of failing a lock upgrade, while read transactions (the ``READ_ONLY`` option of
 ``store.reading()``) begin deferred. ``SELECT ... FOR UPDATE`` does not exist here: the write lock taken at
 ``BEGIN IMMEDIATE`` already serialises every status move, and a worker's claim is decided by the
-compare-and-set ``UPDATE`` alone. SQLite cannot notify: workers poll. Provider events go to the driver's
-``executemany`` directly (``event_rows.insert_sqlite_events``).
+compare-and-set ``UPDATE`` alone. SQLite cannot notify: workers poll. The per-phase writes go to the
+driver's cursor as statements SQLAlchemy compiled once (``prepared.py``), provider events to its
+``executemany`` (``event_rows.insert_sqlite_events``), ``BEGIN`` to the driver too.
 """
 
 from __future__ import annotations
@@ -23,16 +24,19 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from alphred.errors import StoreError
 from alphred.store.connect import READ_ONLY, display_url, sqlite_file
 from alphred.store.event_rows import insert_sqlite_events
+from alphred.store.prepared import execute_text
 from alphred.store.records import EventRow
 from alphred.store.sql_store import SqlRunStore, StoreTransaction
 
 
 class SqliteTransaction(StoreTransaction):
-    """A transaction on SQLite."""
+    """A transaction on SQLite: its hot writes on the driver's cursor (``prepared.py``)."""
+
+    driver_writes = True
 
     def _insert_events(self, rows: Iterable[EventRow | Mapping[str, Any]]) -> int:
         """Insert provider events with the driver's own ``executemany`` (``insert_sqlite_events``)."""
-        return insert_sqlite_events(self._conn, rows)
+        return insert_sqlite_events(self._writes, rows)
 
 
 class SqliteRunStore(SqlRunStore):
@@ -40,6 +44,7 @@ class SqliteRunStore(SqlRunStore):
 
     backend = "sqlite"
     transaction_class = SqliteTransaction
+    idle_connections = 4  # the run's writers at once: the persist, the heartbeat, the event sink, a command's group
 
     @classmethod
     def new_engine(cls, url: URL, busy_timeout: float) -> Engine:
@@ -73,7 +78,7 @@ class SqliteRunStore(SqlRunStore):
         @event.listens_for(engine, "begin")
         def _on_begin(conn: Connection) -> None:
             read_only = conn.get_execution_options().get(READ_ONLY, False)
-            conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+            execute_text(conn, "BEGIN" if read_only else "BEGIN IMMEDIATE")  # as ``exec_driver_sql``, cheaper
 
     @classmethod
     def may_exist(cls, url: URL) -> bool:

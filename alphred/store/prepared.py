@@ -1,0 +1,230 @@
+"""Prebuilt Core statements executed on the driver's cursor of the transaction's connection (issue 29).
+
+``Connection.execute`` spends ~0.3 M instructions on a prebuilt statement before and after SQLite's own
+work (its cache key, an execution context, a ``CursorResult``): most of an unchanged phase's write
+transaction. ``Prepared`` compiles a statement ONCE per dialect and set of parameter names with SQLAlchemy
+(the SQL text, its positional parameter order and each parameter's bind processor: ``UtcDateTime``, JSON)
+and ``Writes`` executes it on the DBAPI cursor of the SQLAlchemy connection that holds the
+transaction, so that the SQL is still SQLAlchemy's, compiled from the schema's tables, and the values
+reach the database exactly as through ``Connection.execute`` (``tests/integration/test_prepared.py``
+compares the stored rows).
+
+Two things of ``Connection.execute`` are kept on this way too (``cursor_execute``): the engine's
+``before_cursor_execute`` listeners see every statement and may replace its parameters (the store's one
+redaction boundary, ``redaction.py``; statement counters in tests) and ``after_cursor_execute`` follows;
+a driver error goes through SQLAlchemy's own handling (``Connection._handle_dbapi_exception``: the
+``handle_error`` listeners that turn a locked or corrupt database into Alphred's errors, then the
+``sqlalchemy.exc`` class callers catch, ``IntegrityError`` for a broken constraint).
+
+Only statements whose compiled form needs nothing at execution time are prepared: positional parameters
+(SQLite's ``qmark``), no Python-side column defaults to compute, no parameters rendered at execution
+(``IN`` lists); any other statement, and any connection outside a transaction, takes ``Connection.execute``.
+"""
+
+from __future__ import annotations
+
+import operator
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.sql.dml import UpdateBase
+
+_Processor = Callable[[Any], Any] | None
+_REQUIRED = object()  # a parameter with no value of its own: it must be given
+
+
+class NotPreparedError(Exception):
+    """Raised by ``Prepared`` when a statement needs SQLAlchemy at execution time (its caller executes it there)."""
+
+
+class Prepared:
+    """A statement compiled once for ``dialect`` with the parameter names ``keys``: its SQL text and how to turn
+    a mapping of parameters into the driver's positional tuple (each value through its type's bind processor)."""
+
+    __slots__ = ("_copies", "_get", "_plan", "_processed", "names", "sql")
+
+    def __init__(self, statement: UpdateBase, dialect: Dialect, keys: Sequence[str], many: bool = False) -> None:
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys), for_executemany=many)
+        if (
+            compiled.positiontup is None
+            or compiled.insert_prefetch
+            or compiled.update_prefetch
+            or compiled.literal_execute_params
+            or compiled.post_compile_params
+            or compiled.escaped_bind_names
+        ):
+            raise NotPreparedError(str(compiled))
+        self.sql: str = compiled.string
+        self.names: tuple[str, ...] = tuple(compiled.positiontup)
+        plan: list[tuple[str, _Processor, Any]] = []
+        for name in self.names:
+            bind = compiled.binds[name]
+            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            plan.append((name, processor, _REQUIRED if bind.required else bind.effective_value))
+        self._plan = tuple(plan)
+        self._get = operator.itemgetter(*self.names) if len(self.names) > 1 else _one_of(self.names)
+        first: dict[str, int] = {}  # a parameter used at several places (``_now``) is processed once
+        processed: list[tuple[int, Callable[[Any], Any]]] = []
+        copies: list[tuple[int, int]] = []
+        for index, (name, step, _) in enumerate(plan):
+            if step is None:
+                continue
+            if name in first:
+                copies.append((index, first[name]))
+            else:
+                first[name] = index
+                processed.append((index, step))
+        self._processed = tuple(processed)
+        self._copies = tuple(copies)
+
+    def values(self, params: Mapping[str, Any]) -> list[Any]:
+        """``params`` as the driver's positional parameters, each processed as SQLAlchemy would."""
+        try:
+            found = list(self._get(params))  # every parameter given (the usual case): taken in one C call
+        except KeyError:
+            return self._with_defaults(params)
+        for index, processor in self._processed:
+            found[index] = processor(found[index])
+        for index, source in self._copies:
+            found[index] = found[source]
+        return found
+
+    def _with_defaults(self, params: Mapping[str, Any]) -> list[Any]:
+        """``values`` where some parameter is not given: its statement's own value, if it has one."""
+        found: list[Any] = []
+        for name, processor, default in self._plan:
+            value = params.get(name, default)
+            if value is _REQUIRED:
+                raise TypeError(f"a value is required for the parameter {name!r} of: {self.sql}")
+            found.append(value if processor is None else processor(value))
+        return found
+
+
+def _one_of(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """What ``operator.itemgetter(*names)`` is for several names, for one name or none: a tuple."""
+    getter = operator.itemgetter(*names) if names else None
+    return lambda params: (getter(params),) if getter is not None else ()
+
+
+_CACHES: weakref.WeakKeyDictionary[Dialect, dict[tuple[Any, ...], Prepared | None]] = weakref.WeakKeyDictionary()
+
+
+def _cache_of(dialect: Dialect) -> dict[tuple[Any, ...], Prepared | None]:
+    """The statements prepared for ``dialect`` (an engine's), by statement, parameter names and executemany."""
+    cache = _CACHES.get(dialect)
+    return cache if cache is not None else _CACHES.setdefault(dialect, {})
+
+
+def prepare(statement: UpdateBase, dialect: Dialect, keys: Sequence[str], many: bool = False) -> Prepared | None:
+    """``statement`` prepared for ``dialect`` and parameter names ``keys``, or None when it cannot be
+    (``NotPreparedError``: ``Connection.execute`` executes it)."""
+    try:
+        return Prepared(statement, dialect, keys, many)
+    except NotPreparedError:
+        return None
+
+
+def cursor_execute(conn: Connection, cursor: Any, sql: str, values: Any, many: bool = False) -> None:
+    """Execute ``sql`` on ``cursor`` (of ``conn``'s DBAPI connection) as ``Connection.execute`` would: the
+    engine's ``before_cursor_execute`` listeners first (redaction), ``after_cursor_execute`` after, a driver error
+    handled by SQLAlchemy (Alphred's errors, or ``sqlalchemy.exc``'s class of it, e.g. ``IntegrityError``)."""
+    for listener in conn.dispatch.before_cursor_execute:
+        sql, values = listener(conn, cursor, sql, values, None, many)
+    try:
+        if many:
+            cursor.executemany(sql, values)
+        else:
+            cursor.execute(sql, values)
+    except Exception as exc:
+        conn._handle_dbapi_exception(exc, sql, values, cursor, None)  # raises
+    conn.dispatch.after_cursor_execute(conn, cursor, sql, values, None, many)
+
+
+def execute_text(conn: Connection, sql: str) -> None:
+    """Execute SQL text without parameters (``BEGIN IMMEDIATE``) on a cursor of its own, as ``cursor_execute``."""
+    cursor = conn.connection.cursor()
+    try:
+        cursor_execute(conn, cursor, sql, ())
+    finally:
+        cursor.close()
+
+
+class Writes:
+    """The hot writes of one transaction: with ``driver`` through ``Prepared`` statements on one driver cursor of
+    its connection (the SQLite store's), else (and for a statement that cannot be prepared) through
+    ``Connection.execute``."""
+
+    __slots__ = ("_cache", "_conn", "_cursor", "_driver")
+
+    def __init__(self, conn: Connection, driver: bool) -> None:
+        self._conn = conn
+        self._driver = driver
+        self._cursor: Any = None
+        self._cache: dict[tuple[Any, ...], Prepared | None] | None = None  # the dialect's, at the first write
+
+    def _prepared(self, statement: UpdateBase, keys: tuple[str, ...], many: bool = False) -> Prepared | None:
+        if not self._driver or not self._conn.in_transaction():  # ``Connection.execute`` begins one itself
+            return None
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = _cache_of(self._conn.dialect)
+        key = (statement, keys, many)
+        try:
+            return cache[key]
+        except KeyError:
+            found = cache[key] = prepare(statement, self._conn.dialect, keys, many)
+            return found
+
+    def _run(self, sql: str, values: Any, many: bool = False) -> Any:
+        cursor = self._cursor
+        if cursor is None:
+            cursor = self._cursor = self._conn.connection.cursor()
+        try:
+            cursor_execute(self._conn, cursor, sql, values, many)
+        except BaseException:
+            self._cursor = None  # SQLAlchemy closed it
+            raise
+        return cursor
+
+    def rowcount(self, statement: UpdateBase, params: Mapping[str, Any]) -> int:
+        """Execute ``statement`` (an UPDATE or DELETE) with ``params``; how many rows it matched."""
+        found = self._prepared(statement, tuple(params))
+        if found is None:
+            return int(self._conn.execute(statement, params).rowcount)
+        return int(self._run(found.sql, found.values(params)).rowcount)
+
+    def inserted(self, statement: UpdateBase, params: Mapping[str, Any]) -> int:
+        """Execute ``statement`` (a one-row INSERT) with ``params``; the new row's primary key."""
+        found = self._prepared(statement, tuple(params))
+        if found is None:
+            key = self._conn.execute(statement, params).inserted_primary_key
+            assert key is not None
+            return int(key[0])
+        return int(self._run(found.sql, found.values(params)).lastrowid)
+
+    def insert_many(self, statement: UpdateBase, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Execute ``statement`` (an INSERT) for each of ``rows`` (all with the first one's keys): one
+        ``executemany`` (one ``execute`` for one row, as ``Connection.execute`` does)."""
+        many = len(rows) > 1
+        found = self._prepared(statement, tuple(rows[0]), many)
+        if found is None:
+            self._conn.execute(statement, list(rows))
+        elif many:
+            self._run(found.sql, [found.values(row) for row in rows], many)
+        else:
+            self._run(found.sql, found.values(rows[0]))
+
+    def first(self, statement: UpdateBase, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        """Execute ``statement`` (a write with ``RETURNING``) with ``params``; its first row, or None."""
+        found = self._prepared(statement, tuple(params))
+        if found is None:
+            row = self._conn.execute(statement, params).first()
+            return None if row is None else tuple(row)
+        rows = self._run(found.sql, found.values(params)).fetchall()  # to the end: the statement is done
+        return tuple(rows[0]) if rows else None
+
+    def raw_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """Execute ``sql`` (a ``Prepared`` one's) for ``rows`` of driver-ready values: one ``executemany``."""
+        self._run(sql, rows, many=True)
