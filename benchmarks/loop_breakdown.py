@@ -33,7 +33,7 @@ from phase_overhead import ENTRY, command_workflow_yaml, workflow_yaml
 _LOOP_SIDE = (
     ("engine transition", "alphred.runtime.recording", "transition", "functools_reduce"),
     ("EventSink.add (redact, row, forward)", "alphred.runtime.sink", "EventSink.add", "starmap_next"),
-    ("_events_for (values, options, stream made)", "alphred.runtime.phase", "_events_for", "sys_call_tracing"),
+    ("events_for (values, options, stream made)", "alphred.runtime.phase", "events_for", "sys_call_tracing"),
     ("run_in_executor (a hop, loop side)", "asyncio.base_events", "BaseEventLoop.run_in_executor", "dropwhile_next"),
 )
 STORE = ("Persister.persist (the store transaction)", "alphred.runtime.persist", "Persister.persist")
@@ -50,8 +50,8 @@ SETS = {
         *_LOOP_SIDE,
         ("AttemptRoom()", "alphred.runtime.room", "AttemptRoom.__init__", "_operator_call"),
         ("ProviderOptions()", "alphred.providers.base", "ProviderOptions.__init__", "accumulate_next"),
-        ("build_context", "alphred.runtime.phase", "build_context", "calliter_iternext"),
-        ("_PeriodicFlush()", "alphred.runtime.phase", "_PeriodicFlush.__init__", "methodcaller_call"),
+        ("build_context", "alphred.runtime.attempt_stream", "build_context", "calliter_iternext"),
+        ("PeriodicFlush()", "alphred.runtime.attempt_stream", "PeriodicFlush.__init__", "methodcaller_call"),
         ("_redact_metadata", "alphred.runtime.sink", "_redact_metadata", "keyobject_richcompare"),
     ),
     "workers": (

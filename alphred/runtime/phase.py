@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shlex
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from alphred.engine import (
@@ -16,30 +14,20 @@ from alphred.engine import (
     PhaseCompleted,
     PhaseFailed,
     RunState,
-    TokenCounter,
     UpstreamReport,
-    build_context,
     template_context,
 )
-from alphred.engine.state import evolve
 from alphred.errors import (
-    IDLE_TIMEOUT,
-    TIMEOUT,
-    AlphredError,
-    InvalidRequestError,
     ProviderError,
     UsageLimitError,
     WorktreeTamperedError,
 )
 from alphred.git.tamper import WorktreeSeal
-from alphred.guards.templates import render_template
-from alphred.providers import EventType, ProviderEvent, ProviderOptions
-from alphred.providers.contract import checked, checked_stream
+from alphred.providers import EventType, ProviderEvent
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Prepared
-from alphred.runtime.environment import ATTEMPT_MARKER, mcp_environment
-from alphred.runtime.orphans import MARKER
+from alphred.runtime.attempt_stream import PeriodicFlush, StreamOutcome, consume, events_for, flush_when_woken
 from alphred.runtime.room import AttemptRoom
-from alphred.runtime.sink import FLUSH_EVERY_EVENTS, FLUSH_EVERY_SECONDS, EventSink
+from alphred.runtime.sink import EventSink
 from alphred.store import StoreTransaction
 from alphred.workflow import Phase, PhaseType
 
@@ -48,15 +36,6 @@ if TYPE_CHECKING:
     from alphred.runtime.outcome import Verdict
 
 __all__ = ["AttemptStats", "PhaseContext", "run_attempt"]
-
-RESCHEDULE_SECONDS = 0.05
-
-
-class _Outcome:
-    def __init__(self) -> None:
-        self.result: ProviderEvent | None = None
-        self.counter = TokenCounter()
-        self.child_steps = 0  # a workflow phase's: the steps its child run took (SPEC §13)
 
 
 async def run_attempt(
@@ -92,13 +71,13 @@ async def run_attempt(
 
     stats.details["start_sha"] = prepared.start_sha
     sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
-    outcome = _Outcome()
+    outcome = StreamOutcome()
     room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
-    flusher = _PeriodicFlush(sink)
+    flusher = PeriodicFlush(sink)
     try:
         await room.open()
-        events = _events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
-        failure = await _consume(events, phase, sink, outcome)
+        events = events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
+        failure = await consume(events, phase, sink, outcome)
         flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
         end = (attempt, visit)
@@ -148,7 +127,7 @@ def prepare_attempt(ctx: PhaseContext, phase: Phase, attempt: int) -> Prepared:
 
 
 def load_attempt_modules(phase: Phase) -> None:
-    """Import, in the worker thread that prepares a command phase's attempt, the modules ``_events_for`` imports
+    """Import, in the worker thread that prepares a command phase's attempt, the modules ``events_for`` imports
     on the event loop as it starts: the run's first command does not block the loop while they load (issue 29);
     once loaded, each import here is a lookup."""
     if phase.type is PhaseType.COMMAND:
@@ -164,7 +143,7 @@ async def _end(
     numbers: tuple[int, int],
     stats: AttemptStats,
     sink: EventSink,
-    outcome: _Outcome,
+    outcome: StreamOutcome,
     failure: ProviderError | None,
     finish: tuple[tuple[str, ...] | None, Callable[[PhaseCompleted | PhaseFailed, WorktreeSeal], object] | None],
     seal: WorktreeSeal,
@@ -371,7 +350,7 @@ async def _check(
         emit=emit,
         confine=room.confine,
     )
-    flusher = asyncio.create_task(_flush_when_woken(sink, wake))
+    flusher = asyncio.create_task(flush_when_woken(sink, wake))
     try:
         return await run_checks(phase.checks, run)
     finally:
@@ -382,193 +361,7 @@ async def _check(
         stats.events = sink.count
 
 
-async def _flush_when_woken(sink: EventSink, wake: asyncio.Event) -> None:
-    """Write buffered events in a thread each time ``wake`` is set."""
-    while True:
-        await wake.wait()
-        wake.clear()
-        await asyncio.to_thread(sink.flush)
-
-
-class _PeriodicFlush:
-    """Writes buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent: a timer,
-    and a task only when it fires (an attempt shorter than the interval costs no task)."""
-
-    def __init__(self, sink: EventSink) -> None:
-        self._sink = sink
-        self._loop = asyncio.get_running_loop()
-        self._task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
-
-    def _fire(self) -> None:
-        self._timer = None
-        self._task = self._loop.create_task(self._flush())
-
-    async def _flush(self) -> None:
-        await asyncio.to_thread(self._sink.flush)
-        self._timer = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
-
-    def cancel(self) -> None:
-        """Stop (a flush under way in its thread finishes; the sink's lock keeps the batches in order)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._task is not None:
-            self._task.cancel()
-
-
-def _events_for(
-    ctx: PhaseContext,
-    state: RunState,
-    phase: Phase,
-    numbers: tuple[int, int],
-    notes: tuple[str, ...],
-    reports: dict[str, UpstreamReport],
-    room: AttemptRoom,
-) -> AsyncIterator[ProviderEvent]:
-    attempt, visit = numbers
-    # Each kind of phase loads its module when it runs (issue 29: a run's start imports none it does not use).
-    if phase.type is PhaseType.PULL_REQUEST:
-        from alphred.runtime.pr_phase import pull_request_events
-
-        return checked_stream("pull_request", pull_request_events(ctx, state, phase))
-    if phase.type is PhaseType.CI:
-        from alphred.runtime.ci_phase import ci_events
-
-        return checked_stream("ci", ci_events(ctx, state, phase))
-    if phase.type is PhaseType.WORKFLOW:  # SPEC §13: a child run on this branch (ends in a result or raises)
-        from alphred.runtime.child_run import child_events
-
-        return child_events(ctx, state, phase, attempt, visit)
-    # A template without a placeholder reads no value: the context (every phase's fields) is built only for one
-    # that has (issue 29: ``run: "true"`` or a fixed prompt costs no context per attempt).
-    values = ctx.template_values(template_context(state, ctx.workflow, phase.key)) if phase.has_placeholder else {}
-    if phase.type is PhaseType.COMMAND:
-        from alphred.runtime.command_phase import run_command, template_command
-        from alphred.runtime.dry_commands import dry_run_command
-        from alphred.runtime.typed_output import OUTPUT_ENV, with_output_file
-
-        command, variables = template_command(phase.templates["run"], values)
-        shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
-        if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
-            return dry_run_command(shown, ctx.worktree)
-        environ = {**room.environ, **variables}
-        path = None
-        if phase.output is not None:
-            seen, path = room.output_file()  # SPEC §12: the command writes its report there
-            environ[OUTPUT_ENV] = seen
-        stream = run_command(
-            command, ctx.worktree, environ=environ, display=shown, confine=room.confine, shell=phase.shell
-        )
-        return checked_stream("command", stream if path is None else with_output_file(stream, path))
-    assert phase.provider is not None
-    provider = checked(ctx.registry.resolve(phase.provider))
-    prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
-    bundle = build_context(ctx.workflow, phase.key, reports)
-    manifest = bundle.manifest
-    ctx.pending.append(lambda tx: tx.add_artifact(ctx.run_id, phase.key, attempt, "context_manifest", data=manifest))
-    options = evolve(
-        _phase_options(phase),
-        working_directory=ctx.worktree,
-        attempt=attempt,
-        visit=visit,
-        context=bundle.envelopes + notes,
-        cancel=ctx.cancel,
-        environment={key: room.environ[key] for key in (MARKER, ATTEMPT_MARKER) if key in room.environ},
-        base_environment=room.environ,
-        confine=room.confine,
-        mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
-    )
-    return provider.run(prompt, options)
-
-
-_PHASE_OPTIONS: dict[int, tuple[Phase, ProviderOptions]] = {}  # id(phase) -> (phase, what it alone sets)
-
-
-def _phase_options(phase: Phase) -> ProviderOptions:
-    """The ``ProviderOptions`` fields a phase object sets (its key, prompt settings, limits, policies), built once
-    per phase object; an attempt's own fields (its number, context, environment...) are set on a copy
-    (``evolve``: a frozen dataclass with no ``__post_init__``, copied without its 20-field ``__init__``; issue 29).
-    The phase is kept with it, so its ``id`` is not reused while the entry stands (a fallback's phase object is
-    made per attempt: the table is emptied past 256 entries)."""
-    found = _PHASE_OPTIONS.get(id(phase))
-    if found is not None and found[0] is phase:
-        return found[1]
-    options = ProviderOptions(
-        working_directory=Path(),
-        phase=phase.key,
-        attempt=0,
-        system_prompt=phase.options.get("system_prompt"),
-        timeout=phase.timeout,
-        model=phase.model,
-        decisions=phase.decisions,
-        settings=phase.options,
-        sandbox=phase.sandbox,
-        tools=phase.tools,
-        mcp=phase.mcp,
-        output=phase.output,
-    )
-    if len(_PHASE_OPTIONS) >= 256:
-        _PHASE_OPTIONS.clear()
-    _PHASE_OPTIONS[id(phase)] = (phase, options)
-    return options
-
-
 def _upstream_reports(ctx: PhaseContext, phase: Phase, tx: StoreTransaction) -> dict[str, UpstreamReport]:
     keys = phase.context if phase.context is not None else ctx.workflow.predecessors(phase.key)
     texts = tx.report_texts(ctx.run_id, keys)  # the one this transaction just wrote costs no statement
     return {key: UpstreamReport(key, attempt, text) for key, (attempt, text) in texts.items()}
-
-
-async def _consume(
-    events: AsyncIterator[ProviderEvent], phase: Phase, sink: EventSink, outcome: _Outcome
-) -> ProviderError | None:
-    """Drain the (contract-checked) stream under the phase's timeout and idle timeout; None when it ended
-    with a result.
-
-    One ``asyncio.timeout_at`` watches both limits: its deadline is the earlier of the phase's end and the last
-    event plus ``idle_timeout``, moved forward as events arrive (at most every RESCHEDULE_SECONDS).
-    """
-    loop = asyncio.get_running_loop()
-    # a ci phase's timeout bounds its whole wait (all looks together, ``ci_phase``), not one look
-    deadline = loop.time() + phase.timeout if phase.timeout and phase.type is not PhaseType.CI else None
-    iterator = aiter(events)
-
-    def next_deadline() -> float:
-        idle_end = loop.time() + phase.idle_timeout
-        return idle_end if deadline is None else min(deadline, idle_end)
-
-    try:
-        async with asyncio.timeout_at(next_deadline()) as watch:
-            moved = loop.time()
-            async for event in iterator:
-                sink.add(event)
-                if sink.backlog >= FLUSH_EVERY_EVENTS:  # back-pressure: the stream waits for the database
-                    await asyncio.to_thread(sink.flush)
-                if event.type is EventType.USAGE or (event.type is EventType.RESULT and "usage" in event.metadata):
-                    outcome.counter.feed(event.metadata)
-                    if phase.type is PhaseType.WORKFLOW:  # its child's steps are the run's too (SPEC §13)
-                        from alphred.runtime.child_run import CHILD_STEPS  # loaded with the child's stream
-
-                        outcome.child_steps = int(event.metadata.get(CHILD_STEPS) or 0)
-                if event.type is EventType.RESULT:
-                    outcome.result = event
-                now = loop.time()
-                if now - moved >= RESCHEDULE_SECONDS:
-                    watch.reschedule(next_deadline())
-                    moved = now
-    except TimeoutError:
-        timed_out = deadline is not None and loop.time() >= deadline - 0.001
-        reason, code = ("timeout", TIMEOUT) if timed_out else ("idle_timeout", IDLE_TIMEOUT)
-        limit = phase.timeout if timed_out else phase.idle_timeout
-        what = "ran past its timeout" if timed_out else "produced no event for its idle_timeout"
-        return ProviderError(f"phase {phase.key} {what} ({limit:g}s)", kind=reason, code=code)
-    except ProviderError as exc:
-        return exc
-    except AlphredError as exc:
-        return InvalidRequestError(str(exc), code=exc.code)
-    finally:
-        closer = getattr(iterator, "aclose", None)
-        if closer is not None:
-            await closer()
-    return None  # the contract check (checked_stream) guarantees a result here
