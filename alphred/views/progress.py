@@ -187,11 +187,10 @@ class Progress:
             tag = branch_tag(branch)
             head = f"{prefix} {tag}{mark} " if mark else f"{prefix} {tag}"
             if not self.live:  # a CI log, a pipe: whole lines, held a moment to go out together (``held_lines``)
-                paint = self.paint
-                if paint.enabled:  # FORCE_COLOR
-                    marked = f"{paint(mark, style, 'bold')} " if mark else ""
-                    head = f"{paint(prefix, 'dim')} {paint(tag.rstrip(), 'bold')}{' ' if tag else ''}{marked}"
-                self._held.write("".join([f"{head}{text}\n", *(self._detail_text(detail) for detail in details)]))
+                if self.paint.enabled:  # FORCE_COLOR (unpainted, the head is ``head`` already)
+                    head = self._painted_head(prefix, tag, mark, style)
+                lines = [f"{head}{text}", *(self._detail_text(detail) for detail in details)]
+                self._held.write("\n".join(lines) + "\n")
                 return
             more: list[str] = []
             width = self._width()
@@ -202,35 +201,32 @@ class Progress:
                 body = fit(head + text, width)
                 body = body[len(head) :] if body.startswith(head) else ""
             self.stream.write(CLEAR_LINE)
-            marked = f"{self.paint(mark, style, 'bold')} " if mark else ""
-            shown_head = f"{self.paint(prefix, 'dim')} {self.paint(tag.rstrip(), 'bold')}{' ' if tag else ''}{marked}"
+            shown_head = self._painted_head(prefix, tag, mark, style)
             if not body and display_width(head) > self._width():
                 shown_head = fit(head, self._width())  # a very narrow terminal: plain, cut
             print(f"{shown_head}{body}", file=self.stream, flush=True)
             for line in more:
                 print(f"{CONTINUATION}{line}", file=self.stream, flush=True)
             for detail in details:
-                self._detail(detail)
+                self.stream.write(CLEAR_LINE)
+                print(self._detail_text(detail, self._width()), file=self.stream, flush=True)
             self.tick()
 
-    def _detail_text(self, text: str) -> str:
-        """An indented line under the last one, off a terminal (the tail of a failed command's output)."""
-        return self.paint(f"    │ {text}", "dim") + "\n"
+    def _painted_head(self, prefix: str, tag: str, mark: str, style: str) -> str:
+        """A line's head (its time, its branch tag, its mark) in the painter's styles."""
+        marked = f"{self.paint(mark, style, 'bold')} " if mark else ""
+        return f"{self.paint(prefix, 'dim')} {self.paint(tag.rstrip(), 'bold')}{' ' if tag else ''}{marked}"
+
+    def _detail_text(self, text: str, width: int | None = None) -> str:
+        """An indented line under the last one (the tail of a failed command's output), cut to ``width``
+        columns on a terminal."""
+        line = f"    │ {text}"
+        return self.paint(line if width is None else fit(line, width), "dim")
 
     def flush(self) -> None:
         """Write the lines held off a terminal now (the run's drive ends: others write to the stream next)."""
         if self.enabled and not self.live:
             self._held.flush()
-
-    def _detail(self, text: str) -> None:
-        """An indented line under the last one (the tail of a failed command's output)."""
-        if not self.enabled:
-            return
-        line = f"    │ {text}"
-        if self.live:
-            self.stream.write(CLEAR_LINE)
-            line = fit(line, self._width())
-        print(self.paint(line, "dim"), file=self.stream, flush=True)
 
     def status_text(self, width: int) -> str:
         """The live line's text, at most ``width`` columns: every running phase (oldest first) and the run's
