@@ -236,27 +236,23 @@ class SqlRunStore:
 
     @contextmanager
     def transaction(self) -> Iterator[StoreTransaction]:
-        """One write transaction: committed when the block ends, rolled back if it raises."""
-        if not self.idle_connections:
-            with self._engine.begin() as conn:
+        """One write transaction: committed when the block ends, rolled back if it raises; on a connection kept
+        from an earlier one when there is one (``idle_connections``), else on a new one, as ``engine.begin()``."""
+        try:
+            conn = self._idle.pop()  # atomic: another thread may have taken the last one meanwhile
+        except IndexError:
+            conn = self._engine.connect()
+        try:
+            with conn.begin():
                 tx = self.transaction_class(conn, self._node_ids)
                 yield tx
-        else:  # on a connection kept from an earlier transaction (``idle_connections``)
-            try:
-                conn = self._idle.pop()  # atomic: another thread may have taken the last one meanwhile
-            except IndexError:
-                conn = self._engine.connect()
-            try:
-                with conn.begin():
-                    tx = self.transaction_class(conn, self._node_ids)
-                    yield tx
-            except BaseException:
-                conn.close()  # after any error the connection goes back to the pool, as ``engine.begin()`` does
-                raise
-            if len(self._idle) < self.idle_connections and not conn.invalidated:
-                self._idle.append(conn)
-            else:
-                conn.close()
+        except BaseException:
+            conn.close()  # after any error the connection goes back to the pool, as ``engine.begin()`` does
+            raise
+        if len(self._idle) < self.idle_connections and not conn.invalidated:
+            self._idle.append(conn)
+        else:
+            conn.close()
         self._node_ids.update(tx.found_node_ids)  # committed: safe to remember
 
     @contextmanager
