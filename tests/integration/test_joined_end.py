@@ -178,3 +178,34 @@ def test_the_next_attempt_starts_from_the_git_its_predecessors_end_found(
     assert [("commit" in d) for d in details] == [True, False, True, False]
     assert details[1]["start_sha"] == details[0]["commit"] == details[2]["start_sha"]
     assert details[3]["start_sha"] == details[2]["commit"] != details[0]["commit"]
+
+
+def test_git_changed_between_an_attempts_end_and_the_next_start_is_caught_and_restored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile: something that outlived the attempt (an agent's escaped process) rewrites the repository's git
+    config after the attempt's end checked the seal and before the next attempt starts. The next attempt starts
+    from the seal its predecessor's end checked (``recording.ended_git``), so its own end finds the change,
+    restores the config and fails as tampered; git read again at its start would have sealed the change as
+    its starting point and let it stand."""
+    evil = "\n[core]\n\tfsmonitor = touch owned\n"
+    config = tmp_path / "repo" / ".git" / "config"
+    real = Persister.persist
+    done: list[bool] = []
+
+    def persist(self: Persister, state: Any, effects: Any, *args: Any, **kwargs: Any) -> None:
+        real(self, state, effects, *args, **kwargs)
+        if not done and any(type(effect).__name__ == "RecordStep" for effect in effects):
+            done.append(True)  # the first attempt's outcome is stored; the next attempt is not prepared yet
+            with config.open("a") as file:
+                file.write(evil)
+
+    monkeypatch.setattr(Persister, "persist", persist)
+    _, record, steps = drive(tmp_path, scripted_loop(3))
+    assert done
+    assert [step.outcome.value for step in steps][:2] == ["completed", "failed"]
+    rows = db(tmp_path / "repo").execute("select details from run_node_diagnostics order by id").fetchall()
+    second = json.loads(rows[1][0])
+    assert second["tampered"] == ["the repository's git config"]
+    assert "fsmonitor" not in config.read_text()  # restored to what the first attempt's seal recorded
+    assert record.status.value == "failed"
