@@ -86,6 +86,16 @@ def json_text(value: Any) -> str:
     return "".join(_ENCODE(value, 0))
 
 
+_CANONICAL = make_encoder(
+    None, JSONEncoder().default, encoder.encode_basestring_ascii, None, ":", ",", True, False, True
+)
+
+
+def canonical_json_text(value: Any) -> str:
+    """``json.dumps(value, sort_keys=True, separators=(",", ":"))``, the same text, cheaper (an artifact's hash)."""
+    return "".join(_CANONICAL(value, 0))
+
+
 def in_list(column: str, values: type[Any]) -> str:
     """SQL text ``column IN ('a', 'b', ...)`` for the members of a StrEnum."""
     listed = ", ".join(f"'{v.value}'" for v in values)

@@ -312,10 +312,12 @@ JSON_VALUES = st.recursive(
 
 
 @given(JSON_VALUES)
-def test_the_json_columns_text_is_json_dumps_text(value: Any) -> None:
+def test_the_json_texts_are_json_dumps_texts(value: Any) -> None:
     """``json_text`` (the SQLite engine's JSON serializer, the events' JSON) writes what ``json.dumps`` writes:
     rows written before it and by PostgreSQL's way read back the same."""
     assert store_columns.json_text(value) == json.dumps(value)
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    assert store_columns.canonical_json_text(value) == canonical  # an artifact's hash: the same as before
 
 
 def test_json_text_refuses_what_json_dumps_refuses() -> None:
