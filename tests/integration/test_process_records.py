@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,9 @@ class FakeStore:
             self.recorded.append((phase, attempt, pgid))
 
 
-def test_a_group_killed_before_it_lived_long_enough_is_not_recorded_and_one_living_on_is() -> None:
+def recorded_by(body: Callable[[Attempts, FakeStore], Awaitable[None]]) -> list[tuple[str, int, int]]:
+    """The groups a run's ``Attempts`` (listening to the registry as the supervisor has it) records while
+    ``body`` runs on its loop; ``Attempts.recorded`` is awaited after it."""
     store = FakeStore()
 
     async def main() -> None:
@@ -45,58 +48,50 @@ def test_a_group_killed_before_it_lived_long_enough_is_not_recorded_and_one_livi
         attempts.loop = asyncio.get_running_loop()
         stop = groups.listen(attempts.record_group, attempts.group_ended)
         try:
-            with attempts.under_way(StartPhase("work", 1, 1)):
-                groups.register(990101)  # a quick command: killed (unregistered) at once
-                groups.register(990102)  # a long one: still running
-                groups.unregister(990101)
-                await asyncio.to_thread(wait_until, lambda: store.recorded, 60.0, "the long group's record")
-                await attempts.recorded()
-        finally:
-            stop()
-            groups.unregister(990102)
-
-    asyncio.run(main())
-    assert store.recorded == [("work", 1, 990102)]
-
-
-def test_a_group_still_running_when_the_run_stops_watching_is_recorded_then() -> None:
-    store = FakeStore()
-
-    async def main() -> None:
-        attempts = Attempts(store, 1, Progress(enabled=False), {})  # type: ignore[arg-type]
-        attempts.loop = asyncio.get_running_loop()
-        stop = groups.listen(attempts.record_group, attempts.group_ended)
-        try:
-            with attempts.under_way(StartPhase("work", 2, 1)):
-                groups.register(990103)
-            assert store.recorded == []  # not lived RECORD_AFTER_SECONDS yet
+            await body(attempts, store)
             await attempts.recorded()
         finally:
             stop()
-            groups.unregister(990103)
 
     asyncio.run(main())
-    assert store.recorded == [("work", 2, 990103)]
+    return store.recorded
+
+
+def test_a_group_killed_before_it_lived_long_enough_is_not_recorded_and_one_living_on_is() -> None:
+    async def body(attempts: Attempts, store: FakeStore) -> None:
+        with attempts.under_way(StartPhase("work", 1, 1)):
+            groups.register(990101)  # a quick command: killed (unregistered) at once
+            groups.register(990102)  # a long one: still running
+            groups.unregister(990101)
+            try:
+                await asyncio.to_thread(wait_until, lambda: store.recorded, 60.0, "the long group's record")
+            finally:
+                groups.unregister(990102)
+
+    assert recorded_by(body) == [("work", 1, 990102)]
+
+
+def test_a_group_still_running_when_the_run_stops_watching_is_recorded_then() -> None:
+    async def body(attempts: Attempts, store: FakeStore) -> None:
+        with attempts.under_way(StartPhase("work", 2, 1)):
+            groups.register(990103)
+        assert store.recorded == []  # not lived RECORD_AFTER_SECONDS yet
+
+    try:
+        assert recorded_by(body) == [("work", 2, 990103)]
+    finally:
+        groups.unregister(990103)
 
 
 def test_with_no_delay_a_group_is_recorded_as_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(attempts_module, "RECORD_AFTER_SECONDS", 0.0)
-    store = FakeStore()
 
-    async def main() -> None:
-        attempts = Attempts(store, 1, Progress(enabled=False), {})  # type: ignore[arg-type]
-        attempts.loop = asyncio.get_running_loop()
-        stop = groups.listen(attempts.record_group, attempts.group_ended)
-        try:
-            with attempts.under_way(StartPhase("work", 1, 1)):
-                groups.register(990104)
-                groups.unregister(990104)  # written all the same: the write was handed over at the start
-            await attempts.recorded()
-        finally:
-            stop()
+    async def body(attempts: Attempts, store: FakeStore) -> None:
+        with attempts.under_way(StartPhase("work", 1, 1)):
+            groups.register(990104)
+            groups.unregister(990104)  # written all the same: the write was handed over at the start
 
-    asyncio.run(main())
-    assert store.recorded == [("work", 1, 990104)]
+    assert recorded_by(body) == [("work", 1, 990104)]
 
 
 def test_a_take_over_kills_an_unrecorded_group_through_its_marked_leader(sqlite_url: str, tmp_path: Path) -> None:
