@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -18,7 +18,6 @@ from typing import Any
 
 from alphred.engine import PhaseFailed, RunState, StartPhase
 from alphred.errors import RETRYABLE_KINDS
-from alphred.providers import groups
 from alphred.runtime.attempt_context import AttemptStats
 from alphred.runtime.joined import Joined
 from alphred.runtime.observer import RunObserver
@@ -26,7 +25,6 @@ from alphred.runtime.options import backoff_seconds
 from alphred.store import SqlRunStore
 from alphred.store.owners import process_start_time
 
-RECORD_AFTER_SECONDS = 0.1  # a process group is recorded once it lived this long (0: as soon as it starts)
 _HOST = socket.gethostname()  # the host a process group is recorded on (a take-over kills only its own)
 _ATTEMPT: ContextVar[tuple[Attempts, str, int] | None] = ContextVar("alphred_attempt", default=None)
 """The run (its ``Attempts``) and attempt the current task (or a thread it started) works for."""
@@ -72,7 +70,6 @@ class Attempts:
         self.active: dict[str, Active] = {}
         self._failures: dict[str, _Failure] = {}
         self._recorder: ThreadPoolExecutor | None = None  # the thread writing the groups (``record_group``)
-        self._armed: dict[int, tuple[asyncio.TimerHandle, Callable[[], None]]] = {}  # groups not yet recorded
         self.loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.contextmanager
@@ -140,9 +137,9 @@ class Attempts:
         return (note,)
 
     def record_group(self, pgid: int) -> None:
-        """A process group started for an attempt: record it (in a thread) for a later take-over, once it has
-        lived RECORD_AFTER_SECONDS (a group killed before, ``group_ended``, is not written: see
-        docs/architecture.md, "The process group's record")."""
+        """A process group started for an attempt: record it for a later take-over, as soon as it exists (in the
+        run's recording thread: /proc and SQL stay off the event loop; see docs/architecture.md, "The process
+        group's record")."""
         current = _ATTEMPT.get()
         loop = self.loop
         attempt: tuple[str, int] | None = None
@@ -157,53 +154,23 @@ class Attempts:
             return
         phase, number = attempt
 
-        def add() -> None:  # in a thread: /proc and SQL stay off the event loop
+        def add() -> None:
             self.store.add_process(self.run_id, phase, number, _HOST, pgid, process_start_time(pgid))
 
         def record() -> None:  # the write starts at once; its end does not wake the loop (``recorded`` waits)
-            self._armed.pop(pgid, None)
-            if pgid not in groups.ACTIVE:
-                return  # killed (or ended) already: nothing of it is left to find
             recorder = self._recorder
             if recorder is None:
                 recorder = self._recorder = ThreadPoolExecutor(1, thread_name_prefix="alphred-groups")
             recorder.submit(add)
 
-        def arm() -> None:
-            if RECORD_AFTER_SECONDS <= 0:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
+            if _running_loop() is loop:
                 record()
             else:
-                self._armed[pgid] = (loop.call_later(RECORD_AFTER_SECONDS, record), record)
-
-        with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
-            if _running_loop() is loop:
-                arm()
-            else:
-                loop.call_soon_threadsafe(arm)
-
-    def group_ended(self, pgid: int) -> None:
-        """A process group was killed (or ended): not recorded if it has not been yet (its record is moot)."""
-        loop = self.loop
-
-        def forget() -> None:
-            armed = self._armed.pop(pgid, None)
-            if armed is not None:
-                armed[0].cancel()
-
-        if loop is None:
-            return
-        with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
-            if _running_loop() is loop:
-                forget()
-            else:
-                loop.call_soon_threadsafe(forget)
+                loop.call_soon_threadsafe(record)
 
     async def recorded(self) -> None:
-        """Record at once every group still waiting to be, and wait until all are written (the recording thread
-        then ends)."""
-        for handle, record in list(self._armed.values()):
-            handle.cancel()
-            record()
+        """Wait until every process group is recorded (the recording thread then ends)."""
         recorder, self._recorder = self._recorder, None
         if recorder is not None:
             await asyncio.to_thread(recorder.shutdown, wait=True)

@@ -1,6 +1,6 @@
 """No orphans: what a dead run process left running on this host is found and killed before a take-over.
 
-Two nets catch them. Every process group an attempt starts (commands, agent CLIs) that lives on is recorded
+Two nets catch them. Every process group an attempt starts (commands, agent CLIs) is recorded
 with the attempt in ``run_processes`` (see ``alphred.providers.groups``, ``Attempts.record_group``); and every
 process a runner starts inherits ``ALPHRED_LEASE_OWNER=<owner>`` in its environment, so descendants that left
 their group (``setsid``) or were started before their group was recorded are found by scanning ``/proc``; a

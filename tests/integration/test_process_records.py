@@ -1,6 +1,6 @@
-"""The process groups' record (``run_processes``) and what a take-over finds without it: a group is recorded
-once it has lived ``RECORD_AFTER_SECONDS`` (one killed before is not: nothing of it is left to find), and while
-it is not recorded yet, a take-over finds it through the marked process that leads it (the command's shell)."""
+"""The process groups' record (``run_processes``) and what a take-over finds without it: every group is recorded
+as it starts, in the run's recording thread (a quick command's too), and while it is not recorded yet, a take-over
+finds it through the marked process that leads it (the command's shell)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from helpers.processes import alive, wait_gone, wait_until
 
 from alphred.engine import StartPhase
 from alphred.providers import groups
-from alphred.runtime import attempts as attempts_module
 from alphred.runtime.attempts import Attempts
 from alphred.runtime.command_output import QUEUED_LINES, CommandOutput
 from alphred.runtime.orphans import MARKER, kill_leftovers
@@ -46,7 +44,7 @@ def recorded_by(body: Callable[[Attempts, FakeStore], Awaitable[None]]) -> list[
     async def main() -> None:
         attempts = Attempts(store, 1, Progress(enabled=False), {})  # type: ignore[arg-type]
         attempts.loop = asyncio.get_running_loop()
-        stop = groups.listen(attempts.record_group, attempts.group_ended)
+        stop = groups.listen(attempts.record_group)
         try:
             await body(attempts, store)
             await attempts.recorded()
@@ -57,41 +55,24 @@ def recorded_by(body: Callable[[Attempts, FakeStore], Awaitable[None]]) -> list[
     return store.recorded
 
 
-def test_a_group_killed_before_it_lived_long_enough_is_not_recorded_and_one_living_on_is() -> None:
-    async def body(attempts: Attempts, store: FakeStore) -> None:
-        with attempts.under_way(StartPhase("work", 1, 1)):
-            groups.register(990101)  # a quick command: killed (unregistered) at once
-            groups.register(990102)  # a long one: still running
-            groups.unregister(990101)
-            try:
-                await asyncio.to_thread(wait_until, lambda: store.recorded, 60.0, "the long group's record")
-            finally:
-                groups.unregister(990102)
-
-    assert recorded_by(body) == [("work", 1, 990102)]
-
-
-def test_a_group_still_running_when_the_run_stops_watching_is_recorded_then() -> None:
-    async def body(attempts: Attempts, store: FakeStore) -> None:
-        with attempts.under_way(StartPhase("work", 2, 1)):
-            groups.register(990103)
-        assert store.recorded == []  # not lived RECORD_AFTER_SECONDS yet
-
-    try:
-        assert recorded_by(body) == [("work", 2, 990103)]
-    finally:
-        groups.unregister(990103)
-
-
-def test_with_no_delay_a_group_is_recorded_as_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(attempts_module, "RECORD_AFTER_SECONDS", 0.0)
-
+def test_every_group_is_recorded_as_it_starts_a_quick_one_too() -> None:
     async def body(attempts: Attempts, store: FakeStore) -> None:
         with attempts.under_way(StartPhase("work", 1, 1)):
             groups.register(990104)
+            groups.register(990105)
             groups.unregister(990104)  # written all the same: the write was handed over at the start
+            groups.unregister(990105)
 
-    assert recorded_by(body) == [("work", 1, 990104)]
+    assert recorded_by(body) == [("work", 1, 990104), ("work", 1, 990105)]
+
+
+def test_a_group_registered_from_another_thread_is_recorded_for_the_attempt_under_way() -> None:
+    async def body(attempts: Attempts, store: FakeStore) -> None:
+        with attempts.under_way(StartPhase("check", 3, 2)):
+            await asyncio.to_thread(groups.register, 990106)  # the attempt's context goes with to_thread
+            groups.unregister(990106)
+
+    assert recorded_by(body) == [("check", 3, 990106)]
 
 
 def test_a_take_over_kills_an_unrecorded_group_through_its_marked_leader(sqlite_url: str, tmp_path: Path) -> None:
@@ -129,8 +110,10 @@ def test_output_waiting_to_be_taken_pauses_the_reading_and_taking_it_resumes() -
         )
         output = CommandOutput(asyncio.get_running_loop(), (writer.stdout,))
         try:
-            while output.open and len(output.lines) < QUEUED_LINES:
-                await output.wait(None)
+            # the loop reads while this waits in a thread (``wait`` returns at once while a line waits: awaiting
+            # it in a loop that takes nothing would never let the loop read; a first read of fewer lines than
+            # QUEUED_LINES, on a quiet machine, spun here for ever)
+            await asyncio.to_thread(wait_until, lambda: not output.open or len(output.lines) >= QUEUED_LINES)
             await asyncio.to_thread(wait_until, lambda: writer.poll() is not None or _blocked(writer.pid))
             most = len(output.lines)
             taken = 0
