@@ -65,12 +65,14 @@ async def run_attempt(
         prepared = await asyncio.to_thread(prepare_attempt, ctx, phase, attempt)  # blocking work off the loop
     node_id, first, reports, seal = prepared.node_id, prepared.first, prepared.reports, prepared.seal
 
+    on_event = ctx.on_event
+
     def forward(sequence: int, event: ProviderEvent) -> None:
-        if ctx.on_event is not None:
-            ctx.on_event(phase.key, attempt, sequence, event)
+        if on_event is not None:
+            on_event(phase.key, attempt, sequence, event)
 
     stats.details["start_sha"] = prepared.start_sha
-    sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
+    sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward if on_event else None)
     outcome = StreamOutcome()
     room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
     flusher = periodic_flush(ctx)

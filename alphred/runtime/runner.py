@@ -117,7 +117,8 @@ class Runner(Recording):
             registry=registry,
             redactor=Redactor(environ),
             environ=environ,
-            on_event=self.observer.provider_event,
+            # nobody is shown a provider event (``--json -q``, a child run's): none is forwarded
+            on_event=self.observer.provider_event if getattr(self.observer, "watches_events", True) else None,
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
             clock=options.clock,
             files=RunFiles(
