@@ -46,14 +46,14 @@ async def flush_when_woken(sink: EventSink, wake: asyncio.Event) -> None:
 
 
 class PeriodicFlush:
-    """Writes the buffered events of the attempts under way at least every FLUSH_EVERY_SECONDS, even while
-    their providers are silent: one per run's context (``flusher``), its one timer armed while an attempt is
-    watched and a task only when it fires (an attempt shorter than the interval costs neither: issue 29, it
-    was a timer armed and cancelled per attempt)."""
+    """Writes the buffered events of each attempt under way at least every FLUSH_EVERY_SECONDS of its run, even
+    while its provider is silent: one per run's context (``periodic_flush``) with one timer, armed while an
+    attempt is watched, and a task only when an attempt is due (issue 29: it was a timer armed and cancelled per
+    attempt). An attempt shorter than the interval is never flushed: its events go with its outcome."""
 
     def __init__(self) -> None:
-        self.loop = self._loop = asyncio.get_running_loop()
-        self._sinks: dict[EventSink, None] = {}  # the attempts' sinks under way, in the order they started
+        self.loop = asyncio.get_running_loop()
+        self._sinks: dict[EventSink, float] = {}  # the attempts' sinks under way -> when each was first due
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -63,29 +63,35 @@ class PeriodicFlush:
         return self._timer is not None or self._task is not None
 
     def watch(self, sink: EventSink) -> None:
-        """Flush ``sink`` from now on, until ``unwatch``."""
-        self._sinks[sink] = None
+        """Flush ``sink`` every FLUSH_EVERY_SECONDS from now on, until ``unwatch``."""
+        due = self._sinks[sink] = self.loop.time() + FLUSH_EVERY_SECONDS
         if self._timer is None and self._task is None:
-            self._timer = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+            self._timer = self.loop.call_at(due, self._fire)
 
     def unwatch(self, sink: EventSink) -> None:
         """Stop flushing ``sink`` (a flush under way in its thread finishes; the sink's lock keeps the batches in
-        order); the timer runs out unarmed again once no sink is watched."""
+        order); once no sink is watched the timer runs out and is not armed again."""
         self._sinks.pop(sink, None)
 
     def _fire(self) -> None:
         self._timer = None
-        if self._sinks:
-            self._task = self._loop.create_task(self._flush())
+        now = self.loop.time()
+        due = [sink for sink, when in self._sinks.items() if when <= now]
+        if due:
+            self._task = self.loop.create_task(self._flush(due))
+        elif self._sinks:  # every attempt under way started less than an interval ago: look again when one is due
+            self._timer = self.loop.call_at(min(self._sinks.values()), self._fire)
 
-    async def _flush(self) -> None:
+    async def _flush(self, due: list[EventSink]) -> None:
         try:
-            for sink in list(self._sinks):
+            for sink in due:
                 await asyncio.to_thread(sink.flush)
+                if sink in self._sinks:
+                    self._sinks[sink] = self.loop.time() + FLUSH_EVERY_SECONDS
         finally:
             self._task = None
-            if self._sinks and not self._loop.is_closed():
-                self._timer = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+            if self._sinks and not self.loop.is_closed():
+                self._timer = self.loop.call_at(min(self._sinks.values()), self._fire)
 
 
 def periodic_flush(ctx: PhaseContext) -> PeriodicFlush:

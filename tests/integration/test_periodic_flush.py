@@ -56,13 +56,13 @@ def test_one_timer_serves_the_attempts_of_a_run(store: SqlRunStore, demo_run_id:
     async def attempts() -> tuple[int, bool, bool]:
         loop = asyncio.get_running_loop()
         armed: list[object] = []
-        call_later = loop.call_later
+        call_at = loop.call_at
 
         def counted(*args: Any) -> asyncio.TimerHandle:
             armed.append(args)
-            return call_later(*args)
+            return call_at(*args)
 
-        loop.call_later = counted  # type: ignore[method-assign]
+        loop.call_at = counted  # type: ignore[method-assign]
         flusher = PeriodicFlush()
         for sink in sinks:  # one attempt after another, each shorter than the interval
             flusher.watch(sink)
