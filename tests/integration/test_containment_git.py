@@ -187,7 +187,7 @@ def test_the_repositorys_hooks_run_for_alphreds_commits_only_with_git_hooks_true
 
 def test_codex_commands_failing_in_its_broken_sandbox_fail_the_attempt() -> None:
     from alphred.errors import ProviderError
-    from alphred.providers.codex import CodexEventMapper
+    from alphred.providers.codex_events import CodexEventMapper
 
     mapper = CodexEventMapper(wants_decision=False)
     item = {

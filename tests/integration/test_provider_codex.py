@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from alphred.engine import TokenCounter
 from alphred.errors import ProviderError
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
-from alphred.providers.codex import CodexEventMapper, CodexProvider, credentials_source, find_codex
+from alphred.providers.codex import CodexProvider, credentials_source, find_codex
+from alphred.providers.codex_events import CodexEventMapper
 from alphred.workflow import ToolPolicy
 
 
