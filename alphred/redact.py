@@ -33,12 +33,33 @@ KEY_SHAPES = re.compile(
 """Strings shaped like an API key. Every alternative starts with a literal, so the regex engine skips to the
 places where one can start: a lookbehind among them (``BEARER_TOKEN``) made it try every alternative at every
 character, 9x slower — and every string the store writes passes here (issue 29)."""
+_GITHUB_KEY = re.compile(r"gh[pousr]_|github_pat_")
+
+
+def may_hold_key(text: str) -> bool:
+    """False when no string shaped like an API key (``KEY_SHAPES``) can be in ``text``: each alternative starts with
+    one of these literals, looked for by C substring searches (and one small regex for GitHub's), ~3x cheaper than
+    ``KEY_SHAPES`` itself, which tries every place that starts with s, g, x or A (issue 29: the store's redaction
+    boundary passes every string a phase writes). True sends the text to ``KEY_SHAPES``."""
+    return (
+        "sk-" in text
+        or "xox" in text
+        or "AKIA" in text
+        or "AIza" in text
+        or "glpat-" in text
+        or _GITHUB_KEY.search(text) is not None
+    )
+
+
 BEARER_TOKEN = re.compile(r"(?<=Bearer )[A-Za-z0-9._\-]{16,}")
 """The token of an ``Authorization: Bearer`` header, masked before the key shapes (the whole token)."""
 _MAY_HOLD_SECRET = re.compile(rb"sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|AIza|glpat-|Bearer |://")
 """Bytes a key-shaped string or a URL password would contain: a cheap look before ``redact_bytes`` redacts."""
 URL_PASSWORD = re.compile(r"(?<=[a-z0-9+.\-]://)([^:/@\s\"']*):[^@/\s\"']+@", re.IGNORECASE)
 MASK = "[REDACTED]"
+FEW_VALUES = 8
+"""Up to this many known secret values (with their JSON-escaped forms), ``Redactor`` looks for each by substring
+search before its regex; more are looked for by the regex alone."""
 MAX_EVENT_CHARS = 64_000
 
 
@@ -48,6 +69,7 @@ class Redactor:
     def __init__(self, env: Mapping[str, str]) -> None:
         self._known: set[str] = set()
         self._values: re.Pattern[str] | None = None
+        self._few: tuple[str, ...] = ()  # the known values when they are FEW_VALUES or fewer (``_holds_known``)
         self._value_bytes: re.Pattern[bytes] | None = None
         self.add(v for k, v in env.items() if SECRET_NAME.search(k))
 
@@ -64,17 +86,19 @@ class Redactor:
             self._known = found
             ordered = sorted(found, key=len, reverse=True)
             self._values = re.compile("|".join(re.escape(v) for v in ordered))
+            self._few = tuple(ordered) if len(ordered) <= FEW_VALUES else ()
             self._value_bytes = re.compile(b"|".join(re.escape(v.encode("utf-8", "surrogateescape")) for v in ordered))
 
     def redact(self, text: str) -> str:
         """``text`` with every known secret value, key-shaped string and URL password masked."""
         if not text:
             return text
-        if self._values is not None:
+        if self._values is not None and self._holds_known(text):
             text = self._values.sub(MASK, text)
         if "Bearer " in text:
             text = BEARER_TOKEN.sub(MASK, text)
-        text = KEY_SHAPES.sub(MASK, text)
+        if may_hold_key(text):
+            text = KEY_SHAPES.sub(MASK, text)
         if "://" in text:
             text = URL_PASSWORD.sub(lambda m: f"{m.group(1)}:{MASK}@", text)
         return text
@@ -83,9 +107,29 @@ class Redactor:
         """True when ``redact`` would change none of ``texts``, seen in ONE pass over them joined by newlines
         instead of one pass each. A secret inside one text is inside the joined text too (no pattern is
         anchored, and a newline bounds a word as a text's start and end do), so a clean joined text means clean
-        texts; a match across a newline (only a known multi-line secret's) just answers False."""
+        texts; a match across a newline (only a known multi-line secret's) just answers False.
+
+        Each of ``redact``'s patterns is searched for, not substituted: no match anywhere means ``redact`` changes
+        nothing; a match answers False even where ``redact`` would write the same text back (a URL's password
+        already masked), and the caller then takes the per-text way, which redacts as always."""
         joined = "\n".join(texts)
-        return self.redact(joined) == joined
+        if not joined:
+            return True
+        return not (
+            (self._values is not None and self._holds_known(joined))
+            or ("Bearer " in joined and BEARER_TOKEN.search(joined))
+            or (may_hold_key(joined) and KEY_SHAPES.search(joined))
+            or ("://" in joined and URL_PASSWORD.search(joined))
+        )
+
+    def _holds_known(self, text: str) -> bool:
+        """True when a known secret value is in ``text``: a C substring search per value when they are few (a
+        process's environment usually holds one to a few), else the values' regex, which tries every place
+        that starts with one of their first characters."""
+        few = self._few
+        if not few:
+            return self._values is not None and self._values.search(text) is not None
+        return any(value in text for value in few)
 
     def redact_bytes(self, data: bytes) -> bytes:
         """``data`` (a file's bytes, any encoding) with what ``redact`` masks masked; the same bytes when it

@@ -9,7 +9,6 @@ SQLAlchemy's per-row parameter processing would otherwise cost more than SQLite'
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 
-from alphred.store.columns import sqlite_time, utcnow
+from alphred.store.columns import json_text, sqlite_time, utcnow
 from alphred.store.prepared import Prepared, Writes
 from alphred.store.records import EventRow
 from alphred.store.schema import RUN_NODE_STREAM_EVENTS
@@ -67,7 +66,7 @@ def event_tuple(row: EventRow | Mapping[str, Any] | Any) -> tuple[Any, ...]:
         timestamp = getattr(row, "timestamp", None)
         content, metadata = getattr(row, "content", None), getattr(row, "metadata", None)
     if content is not None and not isinstance(content, str):
-        content = json.dumps(content)
+        content = json_text(content)
     return (
         run_id, node_id, attempt, sequence, str(event_type), _timestamp(timestamp), content,
         None if metadata is None else dict(metadata),
@@ -79,14 +78,14 @@ def _sqlite_row(row: EventRow | Mapping[str, Any] | Any, now_text: str) -> tuple
     if type(row) is EventRow:  # the runtime's rows: straight to the columns (as ``event_tuple`` reads them)
         stamp, content, metadata = _timestamp(row.timestamp), row.content, row.metadata
         if content is not None and not isinstance(content, str):
-            content = json.dumps(content)
+            content = json_text(content)
         return (
             row.workflow_run_id, row.run_node_id, row.attempt, row.sequence, str(row.event_type),
             now_text if stamp is None else sqlite_time(stamp), content,
-            None if metadata is None else json.dumps(dict(metadata)),
+            None if metadata is None else json_text(dict(metadata)),
         )  # fmt: skip
     v = event_tuple(row)
-    return (*v[:5], now_text if v[5] is None else sqlite_time(v[5]), v[6], None if v[7] is None else json.dumps(v[7]))
+    return (*v[:5], now_text if v[5] is None else sqlite_time(v[5]), v[6], None if v[7] is None else json_text(v[7]))
 
 
 def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] | Any]) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
 
 from alphred.store.assembly import routes_by_attempt, step_record
-from alphred.store.columns import utcnow
+from alphred.store.columns import canonical_json_text, utcnow
 from alphred.store.event_rows import insert_events
 from alphred.store.records import EventRow
 from alphred.store.redaction import redacted
@@ -61,7 +60,7 @@ def content_sha256(text: str | None, data: Any) -> str:
     if text is not None:
         digest.update(text.encode())
     if data is not None:
-        digest.update(b"\0" + json.dumps(data, sort_keys=True, separators=(",", ":")).encode())
+        digest.update(b"\0" + canonical_json_text(data).encode())
     return digest.hexdigest()
 
 

@@ -12,6 +12,10 @@ from sqlalchemy import Engine, event
 from alphred.redact import Redactor, process_redactor
 
 _WRITES = ("INSERT", "UPDATE")
+_KINDS: dict[str, bool] = {}
+"""Whether a statement's SQL text writes, by the text (the store's prebuilt statements are the same ``str`` objects
+each time: a lookup of its cached hash instead of stripping and upper-casing it per statement, issue 29)."""
+_MAX_KINDS = 1024  # statements past it are looked at each time (SQL built per call must not grow it unbounded)
 
 
 def install_redaction(engine: Engine) -> None:
@@ -23,7 +27,14 @@ def install_redaction(engine: Engine) -> None:
 def _redact_parameters(
     conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
 ) -> tuple[str, Any]:
-    if statement.lstrip()[:6].upper() not in _WRITES or not parameters:
+    if not parameters:
+        return statement, parameters
+    writes = _KINDS.get(statement)
+    if writes is None:
+        writes = statement.lstrip()[:6].upper() in _WRITES
+        if len(_KINDS) < _MAX_KINDS:
+            _KINDS[statement] = writes
+    if not writes:
         return statement, parameters
     redactor = process_redactor()
     # executemany may still come with one row: "insertmanyvalues" batches rows into one statement

@@ -22,6 +22,7 @@ from sqlalchemy.engine import URL, Connection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from alphred.errors import StoreError
+from alphred.store.columns import json_text
 from alphred.store.connect import READ_ONLY, display_url, sqlite_file
 from alphred.store.event_rows import insert_sqlite_events
 from alphred.store.prepared import execute_text
@@ -55,7 +56,8 @@ class SqliteRunStore(SqlRunStore):
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create the directory of database {display_url(url)}: {exc}") from exc
-        return create_engine(url, connect_args={"timeout": busy_timeout})
+        # the JSON columns' text as ``json.dumps`` makes it, by its C encoder made once (``json_text``)
+        return create_engine(url, connect_args={"timeout": busy_timeout}, json_serializer=json_text)
 
     @classmethod
     def prepare_engine(cls, engine: Engine, busy_timeout: float) -> None:

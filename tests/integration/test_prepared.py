@@ -4,6 +4,7 @@ bind processors, row counts, errors and redaction behave as on SQLAlchemy's way.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
@@ -11,6 +12,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import DateTime, Integer, bindparam, event, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
@@ -105,9 +108,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = prepared.cursor_execute
 
-    def count(conn: Any, cursor: Any, sql: str, values: Any, many: bool = False) -> None:
+    def count(conn: Any, cursor: Any, sql: str, values: Any, many: bool = False, listeners: Any = None) -> None:
         seen.append(sql)
-        real(conn, cursor, sql, values, many)
+        real(conn, cursor, sql, values, many, listeners)
 
     monkeypatch.setattr(prepared, "cursor_execute", count)
     return seen
@@ -269,6 +272,62 @@ def test_the_engines_cursor_listeners_see_every_prepared_write(store: SqlRunStor
     assert len(updates) == 2
     assert TOKEN not in repr(updates) and "https://x/" in repr(updates[1])  # what was written: redacted
     assert TOKEN not in (store.get_run(demo_run_id).pr_url or "")
+
+
+def test_a_cursor_listener_added_between_transactions_sees_the_next_ones_writes(
+    sqlite_url: str, demo_run_id_on: Callable[[SqlRunStore], int]
+) -> None:
+    """A transaction takes its connection's cursor listeners once (``listeners_of``): one added to the engine
+    after a transaction (its connection kept open for the next) is taken by the next one, and redaction, which
+    was there from the start, still comes first."""
+    with SqlRunStore(sqlite_url) as store:
+        run_id = demo_run_id_on(store)
+        with store.transaction() as tx:
+            tx.update_run(run_id, tokens=1)
+        seen: list[tuple[str, Any]] = []
+
+        def listen(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+            seen.append((statement.split()[0], parameters))
+
+        event.listen(store.engine, "before_cursor_execute", listen)
+        try:
+            with store.transaction() as tx:
+                tx.update_run(run_id, tokens=2, pr_url=f"https://x/{TOKEN}")
+                tx.update_run(run_id, tokens=3)
+        finally:
+            event.remove(store.engine, "before_cursor_execute", listen)
+        assert [statement for statement, _ in seen] == ["BEGIN", "UPDATE", "UPDATE"]
+        assert TOKEN not in repr(seen) and "https://x/" in repr(seen)  # redaction's listener came first
+        with store.transaction() as tx:
+            tx.update_run(run_id, tokens=4)
+        assert len(seen) == 3  # removed: the next transaction takes the listeners without it
+        assert store.get_run(run_id).tokens == 4
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(JSON_VALUES)
+def test_the_json_texts_are_json_dumps_texts(value: Any) -> None:
+    """``json_text`` (the SQLite engine's JSON serializer, the events' JSON) writes what ``json.dumps`` writes:
+    rows written before it and by PostgreSQL's way read back the same."""
+    assert store_columns.json_text(value) == json.dumps(value)
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    assert store_columns.canonical_json_text(value) == canonical  # an artifact's hash: the same as before
+
+
+def test_json_text_refuses_what_json_dumps_refuses() -> None:
+    with pytest.raises(TypeError):
+        store_columns.json_text({"when": NOW})
+    cyclic: list[Any] = []
+    cyclic.append(cyclic)
+    with pytest.raises(RecursionError):  # ``json.dumps`` says ValueError: no stored value is cyclic
+        store_columns.json_text(cyclic)
+    assert store_columns.json_text({"after": "a failure"}) == '{"after": "a failure"}'
 
 
 def test_a_write_outside_a_transaction_begins_one_as_sqlalchemy_does(sqlite_url: str) -> None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from alphred.redact import Redactor
+from alphred.redact import FEW_VALUES, KEY_SHAPES, MASK, Redactor, may_hold_key
 
 REDACTOR = Redactor({})
 # the single pattern of before, the bearer token among the key shapes: what it finds must not survive
@@ -84,3 +85,47 @@ def test_a_secret_in_one_of_many_texts_is_seen() -> None:
     assert not redactor.leaves_alone([*clean, "x known-secret-value y"])
     assert not redactor.leaves_alone(["ghp_" + "a1" * 16, *clean])
     assert not redactor.leaves_alone([*clean, "https://user:pw@host"])
+
+
+KEY_EXAMPLES = [  # one of each ``KEY_SHAPES`` alternative
+    "sk-ant-" + "a" * 16,
+    "sk-" + "b" * 20,
+    "sk-proj-" + "c" * 20,
+    *(f"gh{kind}_" + "d1" * 15 for kind in "pousr"),
+    "github_pat_" + "e" * 30,
+    *(f"xox{kind}-" + "f" * 10 for kind in "abprs"),
+    "AKIA" + "G" * 16,
+    "AIza" + "h" * 35,
+    "glpat-" + "i" * 20,
+]
+
+
+@pytest.mark.parametrize("key", KEY_EXAMPLES)
+def test_the_key_screen_lets_every_key_shape_through(key: str) -> None:
+    """``may_hold_key`` answers False only where ``KEY_SHAPES`` finds nothing: a shape added to one and not the
+    other fails here."""
+    assert KEY_SHAPES.fullmatch(key)
+    assert may_hold_key(f"x {key} y")
+    assert REDACTOR.redact(f"x {key} y") == f"x {MASK} y"
+    assert not REDACTOR.leaves_alone(["clean", f"x {key} y"])
+
+
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_a_text_the_key_screen_turns_away_holds_no_key_shape(text: str) -> None:
+    if not may_hold_key(text):
+        assert KEY_SHAPES.search(text) is None
+
+
+@pytest.mark.parametrize("count", [1, FEW_VALUES // 2, FEW_VALUES + 3])
+def test_known_values_few_or_many_are_each_masked(count: int) -> None:
+    """A few known values are looked for one by one, more by their regex: each is masked either way, and one
+    added later too (the values looked for are the current ones)."""
+    values = [f"secret-value-{i:03d}" for i in range(count)]
+    redactor = Redactor({f"TOKEN_{i}": value for i, value in enumerate(values)})
+    for value in values:
+        assert redactor.redact(f"a {value} b") == f"a {MASK} b"
+        assert not redactor.leaves_alone(["clean", f"a {value} b"])
+    assert redactor.leaves_alone(["clean", "secret-value-"])
+    redactor.add(["added-later-1"])
+    assert not redactor.leaves_alone(["x added-later-1"])
+    assert redactor.redact("x added-later-1") == f"x {MASK}"
