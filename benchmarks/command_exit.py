@@ -27,18 +27,37 @@ from pathlib import Path
 import alphred.runtime.command_phase as cp
 
 late = 0
-real_pump = cp._pump
 
-async def pump(stream, name, queue):  # the second stream to close: is the shell reaped yet?
+def both_closed():  # the second stream to close: is the shell reaped yet?
     global late
-    await real_pump(stream, name, queue)
-    pump.closed += 1
-    if pump.closed == 2 and PROCESS[0] is not None and PROCESS[0].returncode is None:
+    if PROCESS[0] is not None and PROCESS[0].returncode is None:
         try:  # not reaped here (WNOWAIT): the command's own way of noticing the exit is what is measured
             exited = os.waitid(os.P_PID, PROCESS[0].pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             exited = True
         late += exited is None
+
+if hasattr(cp, "_pump"):  # a checkout whose pipes are read by a task each (before command_output.py)
+    real_pump = cp._pump
+
+    async def pump(stream, name, queue):
+        await real_pump(stream, name, queue)
+        pump.closed += 1
+        if pump.closed == 2:
+            both_closed()
+
+    cp._pump = pump
+else:
+    import alphred.runtime.command_output as co
+    real_read = co.CommandOutput._read
+
+    def pump(self, fd):
+        was_open = self.open
+        real_read(self, fd)
+        if was_open and not self.open:
+            both_closed()
+
+    co.CommandOutput._read = pump
 
 PROCESS = [None]
 real_popen = cp.subprocess.Popen
@@ -48,7 +67,6 @@ class Popen(real_popen):
         super().__init__(*args, **kwargs)
         PROCESS[0] = self
 
-cp._pump = pump
 cp.subprocess.Popen = Popen
 
 async def main(count):

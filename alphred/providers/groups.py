@@ -1,8 +1,9 @@
 """Process groups started for attempts (commands, agent CLIs, MCP servers): one registry for every place that
 spawns.
 
-``register`` is called right after a child starts in its own session; listeners (the runner) record the
-group with its attempt in the database, and ``kill_all`` stops every live group at once (a second Ctrl+C).
+``register`` is called right after a child starts in its own session, ``unregister`` once its group is killed (or
+ended); listeners (the runner) record the group with its attempt in the database (a group that lives on), and
+``kill_all`` stops every live group at once (a second Ctrl+C).
 A child another package starts (the ``mcp`` package's stdio servers) is found with ``session_holding``.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Callable
 
 ACTIVE: set[int] = set()
 _listeners: list[Callable[[int], None]] = []
+_ended_listeners: list[Callable[[int], None]] = []
 
 
 def register(pgid: int) -> None:
@@ -27,6 +29,8 @@ def register(pgid: int) -> None:
 def unregister(pgid: int) -> None:
     """The process group ended (or was killed)."""
     ACTIVE.discard(pgid)
+    for listener in list(_ended_listeners):
+        listener(pgid)
 
 
 def kill_all() -> None:
@@ -36,10 +40,20 @@ def kill_all() -> None:
             os.killpg(pgid, signal.SIGKILL)
 
 
-def listen(listener: Callable[[int], None]) -> Callable[[], None]:
-    """Call ``listener(pgid)`` for every group registered from now on; returns the function that stops it."""
+def listen(listener: Callable[[int], None], ended: Callable[[int], None] | None = None) -> Callable[[], None]:
+    """Call ``listener(pgid)`` for every group registered from now on (and ``ended(pgid)`` for every group
+    unregistered); returns the function that stops both."""
     _listeners.append(listener)
-    return lambda: _listeners.remove(listener) if listener in _listeners else None
+    if ended is not None:
+        _ended_listeners.append(ended)
+
+    def stop() -> None:
+        if listener in _listeners:
+            _listeners.remove(listener)
+        if ended is not None and ended in _ended_listeners:
+            _ended_listeners.remove(ended)
+
+    return stop
 
 
 def session_holding(pipe: int) -> int | None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from alphred.engine import PhaseFailed, RunState, StartPhase
 from alphred.errors import RETRYABLE_KINDS
+from alphred.providers import groups
 from alphred.runtime.attempt_context import AttemptStats
 from alphred.runtime.joined import Joined
 from alphred.runtime.observer import RunObserver
@@ -24,6 +26,7 @@ from alphred.runtime.options import backoff_seconds
 from alphred.store import SqlRunStore
 from alphred.store.owners import process_start_time
 
+RECORD_AFTER_SECONDS = 0.1  # a process group is recorded once it lived this long (0: as soon as it starts)
 _HOST = socket.gethostname()  # the host a process group is recorded on (a take-over kills only its own)
 _ATTEMPT: ContextVar[tuple[Attempts, str, int] | None] = ContextVar("alphred_attempt", default=None)
 """The run (its ``Attempts``) and attempt the current task (or a thread it started) works for."""
@@ -68,7 +71,8 @@ class Attempts:
         self.environ = environ
         self.active: dict[str, Active] = {}
         self._failures: dict[str, _Failure] = {}
-        self._recording: set[asyncio.Future[None]] = set()
+        self._recorder: ThreadPoolExecutor | None = None  # the thread writing the groups (``record_group``)
+        self._armed: dict[int, tuple[asyncio.TimerHandle, Callable[[], None]]] = {}  # groups not yet recorded
         self.loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.contextmanager
@@ -136,7 +140,9 @@ class Attempts:
         return (note,)
 
     def record_group(self, pgid: int) -> None:
-        """A process group started for an attempt: record it (in a thread) for a later take-over."""
+        """A process group started for an attempt: record it (in a thread) for a later take-over, once it has
+        lived RECORD_AFTER_SECONDS (a group killed before, ``group_ended``, is not written: see
+        docs/architecture.md, "The process group's record")."""
         current = _ATTEMPT.get()
         loop = self.loop
         attempt: tuple[str, int] | None = None
@@ -154,21 +160,53 @@ class Attempts:
         def add() -> None:  # in a thread: /proc and SQL stay off the event loop
             self.store.add_process(self.run_id, phase, number, _HOST, pgid, process_start_time(pgid))
 
-        def record() -> None:  # the executor's future, no task around it: the write starts at once
-            future = loop.run_in_executor(None, add)
-            self._recording.add(future)
-            future.add_done_callback(self._recording.discard)
+        def record() -> None:  # the write starts at once; its end does not wake the loop (``recorded`` waits)
+            self._armed.pop(pgid, None)
+            if pgid not in groups.ACTIVE:
+                return  # killed (or ended) already: nothing of it is left to find
+            recorder = self._recorder
+            if recorder is None:
+                recorder = self._recorder = ThreadPoolExecutor(1, thread_name_prefix="alphred-groups")
+            recorder.submit(add)
+
+        def arm() -> None:
+            if RECORD_AFTER_SECONDS <= 0:
+                record()
+            else:
+                self._armed[pgid] = (loop.call_later(RECORD_AFTER_SECONDS, record), record)
 
         with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
             if _running_loop() is loop:
-                record()
+                arm()
             else:
-                loop.call_soon_threadsafe(record)
+                loop.call_soon_threadsafe(arm)
+
+    def group_ended(self, pgid: int) -> None:
+        """A process group was killed (or ended): not recorded if it has not been yet (its record is moot)."""
+        loop = self.loop
+
+        def forget() -> None:
+            armed = self._armed.pop(pgid, None)
+            if armed is not None:
+                armed[0].cancel()
+
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
+            if _running_loop() is loop:
+                forget()
+            else:
+                loop.call_soon_threadsafe(forget)
 
     async def recorded(self) -> None:
-        """Wait until every process group is recorded."""
-        if self._recording:
-            await asyncio.gather(*self._recording, return_exceptions=True)
+        """Record at once every group still waiting to be, and wait until all are written (the recording thread
+        then ends)."""
+        for handle, record in list(self._armed.values()):
+            handle.cancel()
+            record()
+        recorder, self._recorder = self._recorder, None
+        if recorder is not None:
+            await asyncio.to_thread(recorder.shutdown, wait=True)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

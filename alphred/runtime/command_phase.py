@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import os
 import re
@@ -12,7 +11,7 @@ import signal
 import subprocess
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from alphred.errors import VALUE_TOO_LARGE, CommandTimeoutError, UnsafeCommandError
 from alphred.git.command import REPOSITORY_VARIABLES
@@ -21,14 +20,12 @@ from alphred.guards.shell import placeholder_spots, reference
 from alphred.guards.templates import Placeholder, Template, render_value
 from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent, result_event
+from alphred.runtime.command_output import MAX_LINE_CHARS as MAX_LINE_CHARS
+from alphred.runtime.command_output import CommandOutput, ExitWatch
 
 REPORT_TAIL_CHARS = 8000
 KILL_GRACE_SECONDS = 2.0
-MAX_LINE_CHARS = 16_000  # a longer output line is cut with a marker (the rest is counted, not kept)
-READ_CHUNK_BYTES = 65_536
-QUEUED_LINES = 256  # output lines read ahead of the events taken (at most ~4 MB with MAX_LINE_CHARS lines)
 DRAIN_SECONDS = 2.0  # after the shell exits, how long output already written may still be read
-POLL_SECONDS = (0.01, 0.25)  # first and longest interval between looks at whether the shell has exited
 # Alphred's own list, plus the variables that only matter to a command started from inside a git hook
 GIT_REPOSITORY_VARIABLES = frozenset(REPOSITORY_VARIABLES) | {
     "GIT_QUARANTINE_PATH",
@@ -124,8 +121,8 @@ async def run_command(
     yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
     argv = [shell_path(shell), "-c", command]
     # subprocess.Popen, not asyncio's subprocess machinery: on Python 3.11 that starts a thread per child to
-    # wait for it (ThreadedChildWatcher) and builds a transport per pipe; only the two pipes need the event
-    # loop, and the shell's exit is watched through a pidfd (``_ExitWatch``). Without ``preexec_fn`` Popen
+    # wait for it (ThreadedChildWatcher) and builds a transport per pipe; here the event loop reads the two pipes
+    # and the shell's exit (a pidfd) with a callback each (``command_output.py``). Without ``preexec_fn`` Popen
     # spawns with vfork; ``start_new_session`` (setsid in the child) keeps that path.
     process = subprocess.Popen(
         confine(argv) if confine is not None else argv,
@@ -138,47 +135,36 @@ async def run_command(
     )
     groups.register(process.pid)
     loop = asyncio.get_running_loop()
-    # Bounded: when the events are not taken as fast as the command writes (the database is slower), the
-    # readers wait, the pipes fill and the command blocks on its writes — memory stays flat (back-pressure).
-    queue: asyncio.Queue[tuple[str, str] | bool | None] = asyncio.Queue(maxsize=QUEUED_LINES)
-    watch = _ExitWatch(loop, process, lambda: _nudge(queue))
-    pipes: list[asyncio.BaseTransport] = []
     try:
-        streams = [await _stream(loop, pipe, pipes) for pipe in (process.stdout, process.stderr)]
+        # One reader callback per pipe and the exit's pidfd, all waking this coroutine (``command_output.py``)
+        output = CommandOutput(loop, (process.stdout, process.stderr))
     except BaseException:
-        await _stopped(process, watch, pipes)
+        await _stopped(process)
         raise
-    readers = [asyncio.create_task(_pump(stream, name, queue)) for stream, name in zip(streams, NAMES, strict=True)]
+    watch = ExitWatch(loop, process, output.wake)
     tail: list[str] = []
     tail_chars = 0
     deadline = loop.time() + timeout if timeout else None
     drain_until: float | None = None  # set when the shell exits: how long its output may still drain
     finished = False
     try:
-        open_streams = 2
-        while open_streams:
+        while output.open or output.lines:
             if drain_until is None and watch.exited.done():
                 _kill_leftovers(process)  # children die with the shell; what they held open closes
                 drain_until = loop.time() + DRAIN_SECONDS
-            if not queue.empty():
-                item = queue.get_nowait()
-            elif deadline is None and drain_until is None:
-                item = await queue.get()  # woken by a line, a stream's end or the shell's exit (``_nudge``)
-            else:
-                limit = min(t for t in (deadline, drain_until) if t is not None)
-                try:
-                    item = await asyncio.wait_for(queue.get(), max(limit - loop.time(), 0.0))
-                except TimeoutError:
+            if not output.lines:
+                limit = (
+                    None
+                    if deadline is None and drain_until is None
+                    else min(t for t in (deadline, drain_until) if t is not None)
+                )
+                await output.wait(limit)  # woken by a line, a stream's end, the shell's exit or the limit
+                if limit is not None and not output.lines and loop.time() >= limit:
                     if drain_until is not None and loop.time() >= drain_until:
                         break  # a child that left the process group still holds the output: stop reading it
-                    raise
-            if item is None:
-                open_streams -= 1
+                    raise TimeoutError
                 continue
-            if item is True:  # the shell exited (handled at the top of the loop)
-                continue
-            assert not isinstance(item, bool)
-            stream, line = item
+            stream, line = output.take()
             tail.append(line)
             tail_chars += len(line)
             while tail_chars > REPORT_TAIL_CHARS and len(tail) > 1:
@@ -199,142 +185,17 @@ async def run_command(
         watch.close()
         _kill_leftovers(process)
         groups.unregister(process.pid)
-        for reader in readers:
-            reader.cancel()
-        for pipe in pipes:
-            pipe.close()
+        output.close()
     report = "".join(tail)[-REPORT_TAIL_CHARS:]
     yield result_event(report, None, None, exit_code=code)
 
 
-def _nudge(queue: asyncio.Queue[tuple[str, str] | bool | None]) -> None:
-    """Wake the command's loop waiting on an empty ``queue``: the shell has exited. A full queue needs no
-    nudge (the loop is taking its lines and looks at the exit after each)."""
-    with contextlib.suppress(asyncio.QueueFull):
-        queue.put_nowait(True)
-
-
-class _ExitWatch:
-    """Notices the moment the shell exits, and reaps it: a pidfd (Linux >= 5.3) the event loop reads, woken by
-    the exit itself; where there is none, a poll every 10 ms growing to 250 ms. ``exited`` is done, and
-    ``wake`` called once, when the exit code is known (``process.returncode``)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, process: subprocess.Popen[bytes], wake: Callable[[], None]):
-        self.loop = loop
-        self.process = process
-        self.wake = wake
-        self.exited: asyncio.Future[None] = loop.create_future()
-        self._fd: int | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._poll = POLL_SECONDS[0]
-        try:
-            self._fd = os.pidfd_open(process.pid)
-            loop.add_reader(self._fd, self._check)
-        except (AttributeError, OSError, NotImplementedError):  # no pidfd here: poll
-            self._close_fd()
-            self._timer = loop.call_later(self._poll, self._check)
-
-    def _check(self) -> None:
-        if self.process.poll() is None:  # not yet (the pidfd cannot say so: polled from now on, to be safe)
-            self._close_fd()
-            self._timer = self.loop.call_later(self._poll, self._check)
-            self._poll = min(self._poll * 2, POLL_SECONDS[1])
-            return
-        self.close()
-        if not self.exited.done():
-            self.exited.set_result(None)
-            self.wake()
-
-    async def wait(self, timeout: float | None) -> None:
-        """Until the shell has exited; TimeoutError after ``timeout`` seconds (None: no limit)."""
-        if not self.exited.done():
-            await asyncio.wait_for(asyncio.shield(self.exited), timeout)
-
-    def _close_fd(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            with contextlib.suppress(NotImplementedError):  # a loop that could not watch it either
-                self.loop.remove_reader(fd)
-            os.close(fd)
-
-    def close(self) -> None:
-        """Stop watching (the pidfd closed, the poll's timer cancelled)."""
-        self._close_fd()
-        timer, self._timer = self._timer, None
-        if timer is not None:
-            timer.cancel()
-
-
-async def _pump(
-    stream: asyncio.StreamReader | None, name: str, queue: asyncio.Queue[tuple[str, str] | bool | None]
-) -> None:
-    """Read ``stream`` in chunks and queue its lines; a line over MAX_LINE_CHARS is cut with a marker."""
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    pending = ""  # the start of a line whose newline has not arrived yet
-    cut = 0  # characters dropped from the current over-long line
-    cancelled = False
-    try:
-        while stream is not None:
-            chunk = await stream.read(READ_CHUNK_BYTES)
-            text = decoder.decode(chunk, final=not chunk)
-            while text:
-                newline = text.find("\n")
-                piece, text = (text, "") if newline == -1 else (text[: newline + 1], text[newline + 1 :])
-                if cut:  # the rest of a line already cut: only count it
-                    cut += len(piece.rstrip("\n"))
-                    if piece.endswith("\n"):
-                        await queue.put((name, _cut_marker(cut)))
-                        cut = 0
-                    continue
-                pending += piece
-                if pending.endswith("\n"):
-                    await queue.put((name, pending))
-                    pending = ""
-                elif len(pending) > MAX_LINE_CHARS:
-                    await queue.put((name, pending[:MAX_LINE_CHARS] + "\n"))
-                    cut, pending = len(pending) - MAX_LINE_CHARS, ""
-            if not chunk:
-                break
-        if pending:
-            await queue.put((name, pending + "\n"))
-        if cut:
-            await queue.put((name, _cut_marker(cut)))
-    except asyncio.CancelledError:
-        cancelled = True  # nobody reads the queue any more: no end mark (it could wait for room forever)
-        raise
-    finally:
-        if not cancelled:
-            await queue.put(None)
-
-
-def _cut_marker(count: int) -> str:
-    return f"[... {count} more characters of this line cut by alphred]\n"
-
-
-NAMES = ("stdout", "stderr")
-
-
-async def _stream(
-    loop: asyncio.AbstractEventLoop, pipe: IO[bytes] | None, transports: list[asyncio.BaseTransport]
-) -> asyncio.StreamReader:
-    """A StreamReader over one of the child's pipes, read by the event loop (its transport goes to
-    ``transports``, closed with the command)."""
-    reader = asyncio.StreamReader(loop=loop)
-    assert pipe is not None
-    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), pipe)
-    transports.append(transport)
-    return reader
-
-
-async def _stopped(
-    process: subprocess.Popen[bytes], watch: _ExitWatch, transports: list[asyncio.BaseTransport]
-) -> None:
+async def _stopped(process: subprocess.Popen[bytes]) -> None:
     """The command could not be watched: kill its group, close what was opened."""
-    await _kill_group(process, watch)
-    watch.close()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    await asyncio.to_thread(process.wait)
     groups.unregister(process.pid)
-    for transport in transports:
-        transport.close()
     for pipe in (process.stdout, process.stderr):
         if pipe is not None:
             pipe.close()
@@ -355,7 +216,7 @@ def command_environment(environ: Mapping[str, str]) -> Mapping[str, str]:
     return {key: value for key, value in environ.items() if key not in GIT_REPOSITORY_VARIABLES}
 
 
-async def _kill_group(process: subprocess.Popen[bytes], watch: _ExitWatch) -> None:
+async def _kill_group(process: subprocess.Popen[bytes], watch: ExitWatch) -> None:
     """SIGTERM the process group, then SIGKILL it after a short grace period."""
     if process.poll() is not None:
         _kill_leftovers(process)

@@ -1,9 +1,11 @@
 """No orphans: what a dead run process left running on this host is found and killed before a take-over.
 
-Two nets catch them. Every process group an attempt starts (commands, agent CLIs) is recorded with the
-attempt in ``run_processes`` (see ``alphred.providers.groups``); and every process a runner starts inherits
-``ALPHRED_LEASE_OWNER=<owner>`` in its environment, so descendants that left their group (``setsid``) or
-were started before their group was recorded are found by scanning ``/proc``.
+Two nets catch them. Every process group an attempt starts (commands, agent CLIs) that lives on is recorded
+with the attempt in ``run_processes`` (see ``alphred.providers.groups``, ``Attempts.record_group``); and every
+process a runner starts inherits ``ALPHRED_LEASE_OWNER=<owner>`` in its environment, so descendants that left
+their group (``setsid``) or were started before their group was recorded are found by scanning ``/proc``; a
+marked process that leads its group (a command's shell) takes its whole group with it, so a member that
+dropped the marker is found too while the group is not recorded yet.
 """
 
 from __future__ import annotations
@@ -87,7 +89,10 @@ def kill_leftovers(store: SqlRunStore, run_id: int, dead_owner: str | None) -> i
     if dead_owner:
         for pid in marked_processes(dead_owner):
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+                if os.getpgid(pid) == pid:  # it leads its group (a command's shell, an agent CLI): the whole
+                    os.killpg(pid, signal.SIGKILL)  # group, with what in it dropped the marker (not recorded yet)
+                else:
+                    os.kill(pid, signal.SIGKILL)
                 hit += 1
         _wait_gone(dead_owner)
     return hit

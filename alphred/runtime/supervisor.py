@@ -73,7 +73,7 @@ class Supervisor:
                 installed.append(sig)
         marked = os.environ.get(MARKER)
         os.environ[MARKER] = self.owner  # agent SDKs pass os.environ to the CLIs they spawn
-        stop_listening = groups.listen(self.attempts.record_group)
+        stop_listening = groups.listen(self.attempts.record_group, self.attempts.group_ended)
         background = [asyncio.create_task(self._heartbeat())]
         if self.observer.live:
             background.append(asyncio.create_task(self._ticker()))

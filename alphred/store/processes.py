@@ -8,6 +8,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from alphred.store.columns import utcnow
+from alphred.store.prepared import Writes
 from alphred.store.schema import RUN_PROCESSES
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ class ProcessOps:
     """Reads and writes of ``run_processes`` on the transaction's connection."""
 
     _conn: Connection
+    _writes: Writes
 
     def add_process(self, run_id: int, node_key: str, attempt: int, host: str, pgid: int, started: str | None) -> None:
         """Record that ``attempt`` of phase ``node_key`` started process group ``pgid`` on ``host``."""
@@ -28,7 +30,7 @@ class ProcessOps:
             "run_id": run_id, "node_key": node_key, "attempt": attempt, "host": host, "pgid": pgid,
             "started": started, "created_at": utcnow(),
         }  # fmt: skip
-        self._conn.execute(_ADD, values)
+        self._writes.insert_many(_ADD, (values,))  # prepared once, on the driver's cursor (``prepared.Writes``)
 
     def processes(self, run_id: int) -> list[ProcessRecord]:
         """The process groups recorded for the run, oldest first."""
