@@ -72,6 +72,8 @@ MEASURED = SETS["summary"]
 # function; the wrappers count their calls (written to $LOOP_BREAKDOWN_CALLS at exit).
 PATCH = r"""
 import atexit, collections, functools, importlib, itertools, json, operator, os, sys
+import alphred.runtime.supervisor as s, alphred.runtime.sink as k
+s.HEARTBEAT_SECONDS = k.FLUSH_EVERY_SECONDS = 1e9  # before the measured modules import them by name
 _calls = collections.Counter()
 def _through(c, f):
     def call(*a, **k):
@@ -105,8 +107,6 @@ for _module, _path, _c in json.loads(os.environ["LOOP_BREAKDOWN"]):
         _owner = getattr(_owner, _part)
     setattr(_owner, _name, _through(_c, getattr(_owner, _name)))
 atexit.register(lambda: open(os.environ["LOOP_BREAKDOWN_CALLS"], "w").write(json.dumps(_calls)))
-import alphred.runtime.supervisor as s, alphred.runtime.sink as k
-s.HEARTBEAT_SECONDS = k.FLUSH_EVERY_SECONDS = 1e9
 """
 
 

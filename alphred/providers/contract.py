@@ -15,7 +15,10 @@ from typing import Any
 from alphred.errors import BAD_EVENT, EVENT_AFTER_RESULT, NO_RESULT, PROVIDER_CRASH, AlphredError, ProviderError
 from alphred.providers.base import EventType, Provider, ProviderEvent, ProviderOptions, Readiness
 
-__all__ = ["BAD_EVENT", "EVENT_AFTER_RESULT", "NO_RESULT", "PROVIDER_CRASH", "checked", "checked_stream"]
+__all__ = [
+    "BAD_EVENT", "EVENT_AFTER_RESULT", "NO_RESULT", "PROVIDER_CRASH", "ContractMonitor", "checked", "checked_stream",
+    "unchecked",
+]  # fmt: skip
 
 
 class ContractMonitor:
@@ -45,6 +48,21 @@ class ContractMonitor:
             self.result = event
         return event
 
+    def crashed(self, exc: Exception) -> ProviderError:
+        """The error an exception that is not Alphred's, raised by the stream, becomes (a third-party provider's
+        bug must not become a traceback)."""
+        return ProviderError(
+            f"provider '{self.provider}' raised {type(exc).__name__}: {exc}", kind="internal", code=PROVIDER_CRASH
+        )
+
+    async def expect_end(self, stream: AsyncIterator[ProviderEvent]) -> None:
+        """After the result: the stream must end (ProviderError for an event after it)."""
+        try:
+            extra = await anext(stream)
+        except StopAsyncIteration:
+            return
+        self.observe(extra)  # raises: an event after the result
+
     def finish(self) -> ProviderEvent:
         """The stream ended: return its result, or raise ProviderError when there was none."""
         if self.result is None:
@@ -73,7 +91,8 @@ class ContractCheckedProvider:
 
 
 async def checked_stream(name: str, events: AsyncIterator[ProviderEvent]) -> AsyncIterator[ProviderEvent]:
-    """``events`` under the contract (the one place it is enforced, for providers and commands alike)."""
+    """``events`` under the contract (``ContractMonitor``, for providers and commands alike; an attempt's own
+    stream is checked the same way by ``runtime.attempt_stream.consume``, without this layer)."""
     monitor = ContractMonitor(name)
     stream = aiter(events)
     try:
@@ -84,13 +103,11 @@ async def checked_stream(name: str, events: AsyncIterator[ProviderEvent]) -> Asy
                 break
             except AlphredError:
                 raise
-            except Exception as exc:  # a third-party provider's bug must not become a traceback
-                raise ProviderError(
-                    f"provider '{name}' raised {type(exc).__name__}: {exc}", kind="internal", code=PROVIDER_CRASH
-                ) from exc
+            except Exception as exc:
+                raise monitor.crashed(exc) from exc
             yield monitor.observe(event)
             if monitor.result is not None:
-                await _expect_end(stream, monitor)
+                await monitor.expect_end(stream)
                 return
         monitor.finish()
     finally:
@@ -99,12 +116,9 @@ async def checked_stream(name: str, events: AsyncIterator[ProviderEvent]) -> Asy
             await closer()
 
 
-async def _expect_end(stream: AsyncIterator[ProviderEvent], monitor: ContractMonitor) -> None:
-    try:
-        extra = await anext(stream)
-    except StopAsyncIteration:
-        return
-    monitor.observe(extra)  # raises: an event after the result
+def unchecked(provider: Provider) -> Provider:
+    """The provider a ``checked`` one wraps (``provider`` itself when it wraps none)."""
+    return provider.inner if isinstance(provider, ContractCheckedProvider) else provider
 
 
 def checked(provider: Provider) -> Provider:

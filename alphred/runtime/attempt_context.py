@@ -103,6 +103,8 @@ class PhaseContext:
     children: Any = None
     # attempts prepared by the transition that started them (``Runner._persist``), by (phase, attempt)
     prepared: dict[tuple[str, int], Prepared] = field(default_factory=dict)
+    # writes the buffered events of its attempts under way every FLUSH_EVERY_SECONDS (``attempt_stream``)
+    flusher: Any = None
 
     def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
         """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:

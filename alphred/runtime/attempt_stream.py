@@ -17,7 +17,7 @@ from alphred.engine.state import evolve
 from alphred.errors import IDLE_TIMEOUT, TIMEOUT, AlphredError, InvalidRequestError, ProviderError
 from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
-from alphred.providers.contract import checked, checked_stream
+from alphred.providers.contract import ContractMonitor, unchecked
 from alphred.runtime.attempt_context import PhaseContext
 from alphred.runtime.environment import ATTEMPT_MARKER, mcp_environment
 from alphred.runtime.orphans import MARKER
@@ -46,30 +46,60 @@ async def flush_when_woken(sink: EventSink, wake: asyncio.Event) -> None:
 
 
 class PeriodicFlush:
-    """Writes buffered events at least every FLUSH_EVERY_SECONDS, even while the provider is silent: a timer,
-    and a task only when it fires (an attempt shorter than the interval costs no task)."""
+    """Writes the buffered events of each attempt under way at least every FLUSH_EVERY_SECONDS of its run, even
+    while its provider is silent: one per run's context (``periodic_flush``) with one timer, armed while an
+    attempt is watched, and a task only when an attempt is due (issue 29: it was a timer armed and cancelled per
+    attempt). An attempt shorter than the interval is never flushed: its events go with its outcome."""
 
-    def __init__(self, sink: EventSink) -> None:
-        self._sink = sink
-        self._loop = asyncio.get_running_loop()
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._sinks: dict[EventSink, float] = {}  # the attempts' sinks under way -> when each was first due
+        self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+
+    @property
+    def armed(self) -> bool:
+        """Whether a flush is due (its timer armed) or under way."""
+        return self._timer is not None or self._task is not None
+
+    def watch(self, sink: EventSink) -> None:
+        """Flush ``sink`` every FLUSH_EVERY_SECONDS from now on, until ``unwatch``."""
+        due = self._sinks[sink] = self.loop.time() + FLUSH_EVERY_SECONDS
+        if self._timer is None and self._task is None:
+            self._timer = self.loop.call_at(due, self._fire)
+
+    def unwatch(self, sink: EventSink) -> None:
+        """Stop flushing ``sink`` (a flush under way in its thread finishes; the sink's lock keeps the batches in
+        order); once no sink is watched the timer runs out and is not armed again."""
+        self._sinks.pop(sink, None)
 
     def _fire(self) -> None:
         self._timer = None
-        self._task = self._loop.create_task(self._flush())
+        now = self.loop.time()
+        due = [sink for sink, when in self._sinks.items() if when <= now]
+        if due:
+            self._task = self.loop.create_task(self._flush(due))
+        elif self._sinks:  # every attempt under way started less than an interval ago: look again when one is due
+            self._timer = self.loop.call_at(min(self._sinks.values()), self._fire)
 
-    async def _flush(self) -> None:
-        await asyncio.to_thread(self._sink.flush)
-        self._timer = self._loop.call_later(FLUSH_EVERY_SECONDS, self._fire)
+    async def _flush(self, due: list[EventSink]) -> None:
+        try:
+            for sink in due:
+                await asyncio.to_thread(sink.flush)
+                if sink in self._sinks:
+                    self._sinks[sink] = self.loop.time() + FLUSH_EVERY_SECONDS
+        finally:
+            self._task = None
+            if self._sinks and not self.loop.is_closed():
+                self._timer = self.loop.call_at(min(self._sinks.values()), self._fire)
 
-    def cancel(self) -> None:
-        """Stop (a flush under way in its thread finishes; the sink's lock keeps the batches in order)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._task is not None:
-            self._task.cancel()
+
+def periodic_flush(ctx: PhaseContext) -> PeriodicFlush:
+    """The run context's ``PeriodicFlush`` on the running loop (made on first use, again on another loop)."""
+    flusher = ctx.flusher
+    if not isinstance(flusher, PeriodicFlush) or flusher.loop is not asyncio.get_running_loop():
+        flusher = ctx.flusher = PeriodicFlush()
+    return flusher
 
 
 def events_for(
@@ -80,21 +110,23 @@ def events_for(
     notes: tuple[str, ...],
     reports: dict[str, UpstreamReport],
     room: AttemptRoom,
-) -> AsyncIterator[ProviderEvent]:
+) -> tuple[AsyncIterator[ProviderEvent], str | None]:
+    """The attempt's event stream and the name ``consume`` checks its contract under (SPEC §4; None: a child
+    run's stream or a dry run's, which keep it by construction)."""
     attempt, visit = numbers
     # Each kind of phase loads its module when it runs (issue 29: a run's start imports none it does not use).
     if phase.type is PhaseType.PULL_REQUEST:
         from alphred.runtime.pr_phase import pull_request_events
 
-        return checked_stream("pull_request", pull_request_events(ctx, state, phase))
+        return pull_request_events(ctx, state, phase), "pull_request"
     if phase.type is PhaseType.CI:
         from alphred.runtime.ci_phase import ci_events
 
-        return checked_stream("ci", ci_events(ctx, state, phase))
+        return ci_events(ctx, state, phase), "ci"
     if phase.type is PhaseType.WORKFLOW:  # SPEC §13: a child run on this branch (ends in a result or raises)
         from alphred.runtime.child_run import child_events
 
-        return child_events(ctx, state, phase, attempt, visit)
+        return child_events(ctx, state, phase, attempt, visit), None
     # A template without a placeholder reads no value: the context (every phase's fields) is built only for one
     # that has (issue 29: ``run: "true"`` or a fixed prompt costs no context per attempt).
     values = ctx.template_values(template_context(state, ctx.workflow, phase.key)) if phase.has_placeholder else {}
@@ -106,7 +138,7 @@ def events_for(
         command, variables = template_command(phase.templates["run"], values)
         shown = render_template(phase.templates["run"], values, quote=shlex.quote)  # for the logs, never run
         if ctx.dry_run_commands:  # say what would run, with the values in place, and run nothing
-            return dry_run_command(shown, ctx.worktree)
+            return dry_run_command(shown, ctx.worktree), None
         environ = {**room.environ, **variables}
         path = None
         if phase.output is not None:
@@ -115,9 +147,9 @@ def events_for(
         stream = run_command(
             command, ctx.worktree, environ=environ, display=shown, confine=room.confine, shell=phase.shell
         )
-        return checked_stream("command", stream if path is None else with_output_file(stream, path))
+        return (stream if path is None else with_output_file(stream, path)), "command"
     assert phase.provider is not None
-    provider = checked(ctx.registry.resolve(phase.provider))
+    provider = unchecked(ctx.registry.resolve(phase.provider))  # its contract is checked by ``consume``
     prompt = render_template(phase.templates["prompt"], values) if "prompt" in phase.templates else ""
     bundle = build_context(ctx.workflow, phase.key, reports)
     manifest = bundle.manifest
@@ -134,7 +166,7 @@ def events_for(
         confine=room.confine,
         mcp_env=mcp_environment(phase, ctx.environ, ctx.redactor),
     )
-    return provider.run(prompt, options)
+    return provider.run(prompt, options), provider.name
 
 
 _PHASE_OPTIONS: dict[int, tuple[Phase, ProviderOptions]] = {}  # id(phase) -> (phase, what it alone sets)
@@ -170,14 +202,20 @@ def phase_options(phase: Phase) -> ProviderOptions:
 
 
 async def consume(
-    events: AsyncIterator[ProviderEvent], phase: Phase, sink: EventSink, outcome: StreamOutcome
+    stream: tuple[AsyncIterator[ProviderEvent], str | None], phase: Phase, sink: EventSink, outcome: StreamOutcome
 ) -> ProviderError | None:
-    """Drain the (contract-checked) stream under the phase's timeout and idle timeout; None when it ended
-    with a result.
+    """Drain the stream (``events_for``) under its contract and the phase's timeout and idle timeout; None when
+    it ended with a result.
+
+    The contract (SPEC §4, ``ContractMonitor``) is checked here, event by event, under the stream's name: no
+    generator layer between the provider and the sink (``checked_stream``'s, issue 29); an exception the stream
+    raises that is not Alphred's is classified as it would be there (``PROVIDER_CRASH``).
 
     One ``asyncio.timeout_at`` watches both limits: its deadline is the earlier of the phase's end and the last
     event plus ``idle_timeout``, moved forward as events arrive (at most every RESCHEDULE_SECONDS).
     """
+    events, contract = stream
+    monitor = ContractMonitor(contract) if contract is not None else None
     loop = asyncio.get_running_loop()
     # a ci phase's timeout bounds its whole wait (all looks together, ``ci_phase``), not one look
     deadline = loop.time() + phase.timeout if phase.timeout and phase.type is not PhaseType.CI else None
@@ -190,7 +228,19 @@ async def consume(
     try:
         async with asyncio.timeout_at(next_deadline()) as watch:
             moved = loop.time()
-            async for event in iterator:
+            while True:
+                try:
+                    event = await anext(iterator)
+                except StopAsyncIteration:
+                    break
+                except AlphredError:
+                    raise
+                except Exception as exc:
+                    if monitor is None:
+                        raise
+                    raise monitor.crashed(exc) from exc
+                if monitor is not None:
+                    monitor.observe(event)
                 sink.add(event)
                 if sink.backlog >= FLUSH_EVERY_EVENTS:  # back-pressure: the stream waits for the database
                     await asyncio.to_thread(sink.flush)
@@ -202,10 +252,15 @@ async def consume(
                         outcome.child_steps = int(event.metadata.get(CHILD_STEPS) or 0)
                 if event.type is EventType.RESULT:
                     outcome.result = event
+                    if monitor is not None:
+                        await monitor.expect_end(iterator)
+                        break
                 now = loop.time()
                 if now - moved >= RESCHEDULE_SECONDS:
                     watch.reschedule(next_deadline())
                     moved = now
+            if monitor is not None:
+                monitor.finish()
     except TimeoutError:
         timed_out = deadline is not None and loop.time() >= deadline - 0.001
         reason, code = ("timeout", TIMEOUT) if timed_out else ("idle_timeout", IDLE_TIMEOUT)
@@ -220,4 +275,4 @@ async def consume(
         closer = getattr(iterator, "aclose", None)
         if closer is not None:
             await closer()
-    return None  # the contract check (checked_stream) guarantees a result here
+    return None  # the contract (the monitor, or a child run's own) guarantees a result here

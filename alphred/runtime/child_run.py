@@ -375,6 +375,11 @@ class ChildObserver:
         """The parent redraws the live line (its heartbeat ticks it)."""
         return False
 
+    @property
+    def watches_events(self) -> bool:
+        """The child's events are not shown (``provider_event``)."""
+        return False
+
     def note(self, text: str, style: str = "", branch: str | None = None) -> None:
         """A sentence about the child, marked."""
         self.parent.note(f"{self.mark}: {text}", style)

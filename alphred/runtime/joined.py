@@ -58,7 +58,8 @@ class EndJoin:
         self._record = record  # the outcome's transition and its persist (in the worker)
         self._lock = threading.Lock()
         self._state = _OPEN
-        self._done: concurrent.futures.Future[Joined] = concurrent.futures.Future()
+        self._recorded = False  # ``joined`` is set
+        self._waiter: concurrent.futures.Future[Joined] | None = None  # made by ``wait`` only (a stop raced)
         self.joined: Joined | None = None
 
     def end(self, event: Any, seal: WorktreeSeal) -> Any:
@@ -70,10 +71,13 @@ class EndJoin:
                 return event
             self._state = _CLAIMED
         try:
-            self.joined = self._record(event, seal)
+            joined = self._record(event, seal)
         except Exception as exc:  # ``_record`` hands its errors back; anything else reaches the loop the same way
-            self.joined = Joined(event, None, error=exc)
-        self._done.set_result(self.joined)
+            joined = Joined(event, None, error=exc)
+        with self._lock:
+            self.joined, self._recorded, waiter = joined, True, self._waiter
+        if waiter is not None:
+            waiter.set_result(joined)
         return event
 
     def refuse(self) -> bool:
@@ -86,4 +90,9 @@ class EndJoin:
 
     async def wait(self) -> Joined:
         """The claimed outcome's transition, once the worker has recorded it (it may still be writing)."""
-        return await asyncio.wrap_future(self._done)
+        with self._lock:
+            if self._recorded:
+                assert self.joined is not None
+                return self.joined
+            waiter = self._waiter = concurrent.futures.Future()
+        return await asyncio.wrap_future(waiter)

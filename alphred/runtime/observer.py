@@ -22,6 +22,12 @@ class RunObserver(Protocol):
         """True when it redraws a live line: the runner then calls ``tick`` twice a second."""
         ...
 
+    @property
+    def watches_events(self) -> bool:
+        """False when ``provider_event`` shows nothing: the runtime then forwards no provider event (issue 29:
+        ``--json -q`` does no work per event). An observer without this property is told every event."""
+        ...
+
     def note(self, text: str, style: str = "", branch: str | None = None) -> None:
         """A sentence about the run (``branch``: the branch head it is about)."""
 
@@ -48,6 +54,7 @@ class QuietObserver:
     """An observer that shows nothing."""
 
     live = False
+    watches_events = False
 
     def note(self, text: str, style: str = "", branch: str | None = None) -> None:
         """Nothing."""

@@ -25,7 +25,7 @@ from alphred.errors import (
 from alphred.git.tamper import WorktreeSeal
 from alphred.providers import EventType, ProviderEvent
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Prepared
-from alphred.runtime.attempt_stream import PeriodicFlush, StreamOutcome, consume, events_for, flush_when_woken
+from alphred.runtime.attempt_stream import StreamOutcome, consume, events_for, flush_when_woken, periodic_flush
 from alphred.runtime.room import AttemptRoom
 from alphred.runtime.sink import EventSink
 from alphred.store import StoreTransaction
@@ -65,26 +65,29 @@ async def run_attempt(
         prepared = await asyncio.to_thread(prepare_attempt, ctx, phase, attempt)  # blocking work off the loop
     node_id, first, reports, seal = prepared.node_id, prepared.first, prepared.reports, prepared.seal
 
+    on_event = ctx.on_event
+
     def forward(sequence: int, event: ProviderEvent) -> None:
-        if ctx.on_event is not None:
-            ctx.on_event(phase.key, attempt, sequence, event)
+        if on_event is not None:
+            on_event(phase.key, attempt, sequence, event)
 
     stats.details["start_sha"] = prepared.start_sha
-    sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward)
+    sink = EventSink(ctx.store, ctx.run_id, node_id, attempt, ctx.redactor, first, forward if on_event else None)
     outcome = StreamOutcome()
     room = AttemptRoom(ctx, phase, attempt)  # its environment and sandbox (SPEC §14)
-    flusher = PeriodicFlush(sink)
+    flusher = periodic_flush(ctx)
+    flusher.watch(sink)
     try:
         await room.open()
         events = events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
         failure = await consume(events, phase, sink, outcome)
-        flusher.cancel()  # the last events are written as the attempt ends (``_ended``)
+        flusher.unwatch(sink)  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
         end = (attempt, visit)
         ended = await _end(ctx, state, phase, end, stats, sink, outcome, failure, (resolving, then), seal, room)
         return _with_child_steps(ended, stats.child_steps)
     finally:
-        flusher.cancel()
+        flusher.unwatch(sink)
         if not room.settled:  # a scripted phase has nothing to close: no task for it
             await asyncio.shield(room.close())
         if sink.pending:  # the attempt raised or was cancelled before ``_ended`` wrote its last events

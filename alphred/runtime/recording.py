@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     from alphred.runtime.branches import BranchScheduler
     from alphred.runtime.observer import RunObserver
 
-_ONLY_WRITTEN = (SetRunStatus, SetPhaseStatus, RecordStep, RecordRouting, AddPhase, RecordPullRequest)
-"""Effects that are persisted and not carried out (``Runner._act`` does nothing for them)."""
+ONLY_WRITTEN = (SetRunStatus, SetPhaseStatus, RecordStep, RecordRouting, AddPhase, RecordPullRequest)
+"""Effects that are persisted and not carried out (``Runner._drive`` skips them)."""
 
 
 def advance(state: RunState, event: Event) -> tuple[RunState, tuple[Effect, ...], bool]:
@@ -181,7 +181,7 @@ class Recording:
             if isinstance(effect, StartPhase) and effect.branch is None:
                 phase = self.workflow.phase(effect.phase)
                 return None if phase.type is PhaseType.APPROVAL else (phase, effect.attempt)
-            if not isinstance(effect, _ONLY_WRITTEN):
+            if not isinstance(effect, ONLY_WRITTEN):
                 return None
         return None
 

@@ -64,7 +64,7 @@ from alphred.runtime.options import RunOptions, backoff_seconds
 from alphred.runtime.orphans import MARKER, become_subreaper
 from alphred.runtime.persist import Persister, Write
 from alphred.runtime.phase import run_attempt
-from alphred.runtime.recording import Recording, advance
+from alphred.runtime.recording import ONLY_WRITTEN, Recording, advance
 from alphred.runtime.run_files import RunFiles, run_directory
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
@@ -117,7 +117,8 @@ class Runner(Recording):
             registry=registry,
             redactor=Redactor(environ),
             environ=environ,
-            on_event=self.observer.provider_event,
+            # nobody is shown a provider event (``--json -q``, a child run's): none is forwarded
+            on_event=self.observer.provider_event if getattr(self.observer, "watches_events", True) else None,
             dry_run_commands=options.dry_run and options.dry_run_scope == "all",
             clock=options.clock,
             files=RunFiles(
@@ -243,6 +244,8 @@ class Runner(Recording):
             if isinstance(event, MergeDone) and effects:  # merged and recorded: the branch's worktree can go
                 await self.branches.merged(state, event.branch)
             for effect in effects:
+                if isinstance(effect, ONLY_WRITTEN):  # persisted, nothing to carry out (most of a phase's effects)
+                    continue
                 # the attempt's end may record its outcome's transition when nothing can come between (``joined``)
                 self._joinable = effect is effects[-1] and not fed and not self._held and not self.branches.in_flight
                 acted = await self._act(state, effect)

@@ -22,6 +22,11 @@ class RunObservers:
         """True when the progress keeps a live line on a terminal."""
         return self.progress.live
 
+    @property
+    def watches_events(self) -> bool:
+        """True when a provider event is shown: as a JSON line, or on the live progress line (a terminal)."""
+        return self.events is not None or self.progress.live
+
     def note(self, text: str, style: str = "", branch: str | None = None) -> None:
         """A progress line."""
         self.progress.note(text, style, branch)
