@@ -192,8 +192,7 @@ async def run_command(
 
 async def _stopped(process: subprocess.Popen[bytes]) -> None:
     """The command could not be watched: kill its group, close what was opened."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+    _kill_leftovers(process)
     await asyncio.to_thread(process.wait)
     groups.unregister(process.pid)
     for pipe in (process.stdout, process.stderr):
