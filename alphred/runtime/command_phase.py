@@ -170,9 +170,11 @@ async def run_command(
             while tail_chars > REPORT_TAIL_CHARS and len(tail) > 1:
                 tail_chars -= len(tail.pop(0))
             yield ProviderEvent(EventType.TOOL_RESULT, line.rstrip("\n"), metadata={"stream": stream})
-        if not watch.exited.done():  # both streams closed, the shell still runs
-            remaining = None if deadline is None else max(deadline - loop.time(), 0.001)
-            await watch.wait(remaining)
+        while not watch.exited.done():  # both streams closed, the shell still runs (or its exit is not seen yet)
+            # woken by the exit through the same future as a line (no task, shield or ``wait_for`` of its own)
+            await output.wait(deadline)
+            if deadline is not None and not watch.exited.done() and loop.time() >= deadline:
+                raise TimeoutError
         code = process.returncode
         assert code is not None
         finished = True

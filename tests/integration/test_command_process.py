@@ -15,6 +15,7 @@ from helpers.processes import wait_gone
 from helpers.repos import git
 
 from alphred.cli import app
+from alphred.errors import CommandTimeoutError
 from alphred.providers.base import EventType, ProviderEvent
 from alphred.runtime.command_phase import MAX_LINE_CHARS, run_command
 
@@ -88,6 +89,30 @@ def test_without_a_pidfd_the_shells_exit_is_polled(tmp_path: Path, monkeypatch: 
     assert delays and min(delays) <= 0.011  # the poll's first look
     assert wait_gone(int(outputs(events)[0]))
     assert not (tmp_path / "late.txt").exists()
+
+
+def test_a_shell_that_closes_its_output_first_is_waited_for_and_its_exit_code_kept(tmp_path: Path) -> None:
+    # Both pipes end while the shell still runs: its exit wakes the same wait as a line does (a missed wake
+    # would end in the timeout instead of the exit code).
+    async def drain() -> list[ProviderEvent]:
+        script = "echo before; exec >&- 2>&-; sleep 0.3; exit 4"
+        return [event async for event in run_command(script, tmp_path, timeout=30)]
+
+    events = asyncio.run(drain())
+    assert outputs(events) == ["before"]
+    assert events[-1].metadata["exit_code"] == 4
+
+
+def test_a_shell_that_closes_its_output_and_runs_on_times_out_and_its_group_is_killed(tmp_path: Path) -> None:
+    seen: list[ProviderEvent] = []
+
+    async def drain() -> None:
+        async for event in run_command("echo $$; exec >&- 2>&-; sleep 60", tmp_path, timeout=0.5):
+            seen.append(event)
+
+    with pytest.raises(CommandTimeoutError):
+        asyncio.run(drain())
+    assert wait_gone(int(outputs(seen)[0]))
 
 
 def test_a_long_line_is_cut_with_a_marker_and_the_output_after_it_is_kept(tmp_path: Path) -> None:

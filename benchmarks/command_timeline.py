@@ -1,0 +1,168 @@
+"""Where a command phase's wall time goes: one ``alphred run loop.yaml --json -q`` of the command loop, timestamped.
+
+The run (the command loop of ``phase_overhead.py``: two ``run: "true"`` phases in turn) executes in a fresh
+interpreter with probes around the steps of a command phase: the spawn (``Popen``), the group's record in the
+run's recording thread (``add_process``, from the start time's read to its commit), each pipe's end, the exit
+seen (the pidfd), the group killed, the outcome's write transaction (on the worker thread) and the next spawn.
+Per phase, each step's time since the spawn started; printed as the median and the 25th percentile over the
+steady phases (the first 10 left out). Under load the medians are the scheduler's; the 25th percentile is
+closer to what an idle machine shows. ``--compare DIR`` runs another checkout in the same rounds, alternating.
+
+    python benchmarks/command_timeline.py [--phases 201] [--rounds 3] [--compare /tmp/main-checkout]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from common import ROOT, make_repo, median, scratch, subprocess_env
+from phase_overhead import command_workflow_yaml
+
+WORKER = r"""
+import contextlib, json, os, subprocess, sys, threading, time
+STEPS = []
+def mark(what):
+    STEPS.append((time.perf_counter_ns(), threading.current_thread().name, what))
+
+import alphred.runtime.command_phase as cp
+import alphred.runtime.command_output as co
+import alphred.store.sql_store as ss
+
+class Popen(subprocess.Popen):
+    def __init__(self, *args, **kwargs):
+        mark("spawn")
+        super().__init__(*args, **kwargs)
+        mark("spawned")
+
+cp.subprocess = type(sys)("subprocess_probed")
+cp.subprocess.__dict__.update(subprocess.__dict__)
+cp.subprocess.Popen = Popen
+real_read = co.CommandOutput._read
+def read(self, fd):
+    was_open = self.open
+    real_read(self, fd)
+    if self.open < was_open:
+        mark("pipe end")
+co.CommandOutput._read = read
+real_check = co.ExitWatch._check
+def check(self):
+    real_check(self)
+    if self.exited.done():
+        mark("exit seen")
+co.ExitWatch._check = check
+real_kill = cp._kill_leftovers
+def kill(process):
+    mark("group killed")
+    real_kill(process)
+cp._kill_leftovers = kill
+real_add = ss.SqlRunStore.add_process
+def add(self, *args, **kwargs):
+    mark("record committing")  # the start time is read before: the call's arguments
+    try:
+        return real_add(self, *args, **kwargs)
+    finally:
+        mark("record committed")
+ss.SqlRunStore.add_process = add
+real_transaction = ss.SqlRunStore.transaction
+@contextlib.contextmanager
+def transaction(self):
+    recording = threading.current_thread().name.startswith("alphred-groups")
+    if not recording:
+        mark("outcome transaction")
+    with real_transaction(self) as tx:
+        yield tx
+    if not recording:
+        mark("outcome committed")
+ss.SqlRunStore.transaction = transaction
+
+from alphred.cli import main
+sys.argv = ["alphred", "run", sys.argv[1], "--json", "-q"]
+with contextlib.suppress(SystemExit), contextlib.redirect_stdout(open(os.devnull, "w")):
+    main()
+print(json.dumps(STEPS))
+"""
+
+STEPS = (
+    "spawned",
+    "record committing",
+    "record committed",
+    "pipe end",
+    "pipe end (2)",
+    "exit seen",
+    "group killed",
+    "outcome transaction",
+    "outcome committed",
+    "next spawn",
+)
+
+
+def phases_of(steps: list[tuple[int, str, str]], skip: int = 10) -> list[dict[str, float]]:
+    """Per steady command phase (spawn to spawn): each step's first time since the spawn, in ms."""
+    starts = [index for index, (_, _, what) in enumerate(steps) if what == "spawn"]
+    phases = []
+    for begin, end in zip(starts[skip:-1], starts[skip + 1 :], strict=False):
+        origin = steps[begin][0]
+        seen: dict[str, float] = {}
+        for stamp, _, what in steps[begin + 1 : end]:
+            name = what if what not in seen else f"{what} (2)"
+            seen.setdefault(name, (stamp - origin) / 1e6)
+        seen["next spawn"] = (steps[end][0] - origin) / 1e6
+        phases.append(seen)
+    return phases
+
+
+def sample(source: Path, phases: int) -> list[dict[str, float]]:
+    """One run of the command loop of ``phases`` phases with the Alphred of ``source``, in a fresh interpreter."""
+    with scratch("timeline") as tmp:
+        repo = make_repo(tmp / "repo")
+        loop = tmp / "loop.yaml"
+        loop.write_text(command_workflow_yaml(phases))
+        env = subprocess_env()
+        env["PYTHONPATH"] = os.pathsep.join((str(source), env["PYTHONPATH"]))
+        done = subprocess.run(
+            [sys.executable, "-c", WORKER, str(loop)], capture_output=True, text=True, env=env, cwd=repo, check=False
+        )
+    if done.returncode != 0:
+        raise SystemExit(f"worker failed:\n{done.stderr[-3000:]}")
+    return phases_of(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(len(ordered) * q), len(ordered) - 1)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--phases", type=int, default=201, help="command phases per run (default 201)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per checkout (default 3)")
+    parser.add_argument("--compare", help="another checkout (the directory holding alphred/), same rounds")
+    parser.add_argument("--quick", action="store_true", help="1 round of 41 phases")
+    args = parser.parse_args()
+    rounds, phases = (1, 41) if args.quick else (args.rounds, args.phases)
+    checkouts = [("this checkout", ROOT)] + ([("--compare", Path(args.compare).resolve())] if args.compare else [])
+    found: dict[str, list[dict[str, float]]] = {name: [] for name, _ in checkouts}
+    load = os.getloadavg()[0]
+    for round_ in range(rounds):
+        for name, source in checkouts if round_ % 2 == 0 else reversed(checkouts):
+            found[name].extend(sample(source, phases))
+    print(f"A steady command phase's steps, ms since its spawn started ({phases} phases a run, {rounds} rounds;")
+    print(f"load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end): median / 25th percentile\n")
+    names = list(found)
+    print("| step | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for step in STEPS:
+        cells = []
+        for name in names:
+            values = [phase[step] for phase in found[name] if step in phase]
+            cells.append(f"{median(values):.3f} / {quantile(values, 0.25):.3f}" if values else "-")
+        print(f"| {step} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
