@@ -139,3 +139,17 @@ def _blocked(pid: int) -> bool:
         return "pipe" in Path(f"/proc/{pid}/wchan").read_text()
     except OSError:
         return False
+
+
+def test_a_groups_start_time_is_the_kernels_and_empty_for_a_process_that_is_gone() -> None:
+    # What a take-over compares against ``/proc`` again (a reused pid is another process): field 22 of its stat
+    from alphred.store.owners import process_start_time
+
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        stat = Path(f"/proc/{child.pid}/stat").read_text()
+        assert process_start_time(child.pid) == stat[stat.rfind(")") + 2 :].split()[19]
+    finally:
+        child.kill()
+        child.wait()
+    assert process_start_time(child.pid) == ""
