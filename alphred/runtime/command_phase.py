@@ -132,6 +132,7 @@ async def run_command(
         stderr=subprocess.PIPE,
         start_new_session=True,
         env=command_environment(os.environ if environ is None else environ),
+        bufsize=0,  # the pipes as raw files: only their descriptors are read (``command_output.py``), no buffer
     )
     groups.register(process.pid)
     loop = asyncio.get_running_loop()
