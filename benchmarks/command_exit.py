@@ -6,6 +6,8 @@ after the other and prints the median, mean and 90th percentile of the wall time
 (this process; the shell's own is not counted) and how often the shell was not yet reaped when both of its
 pipes had closed (``late``: the moment a poll of the exit pays an interval; a pidfd does not). With
 ``--compare DIR`` another checkout (the directory holding ``alphred/``) runs in the same rounds, alternating.
+Beside them, the floor: the same shell spawned as LangGraph's command node spawns it (``subprocess.run``,
+blocking, no pipes, the process's own environment), in this checkout's interpreters after its commands.
 
     python benchmarks/command_exit.py [--rounds 5] [--commands 300] [--compare /tmp/main-checkout]
 """
@@ -22,7 +24,7 @@ from pathlib import Path
 from common import ROOT, median, spread, subprocess_env
 
 WORKER = """
-import asyncio, json, os, sys, time
+import asyncio, json, os, subprocess, sys, time
 from pathlib import Path
 import alphred.runtime.command_phase as cp
 
@@ -79,26 +81,45 @@ async def main(count):
             pass
         walls.append(time.perf_counter() - started)
     cpu = time.process_time() - cpu
+    figures = {"command": summary(walls, cpu, count) | {"late": late / count}}
+    if FLOOR:  # the same shell spawned as LangGraph's command node does: blocking, no pipes, no environment given
+        walls = []
+        cpu = time.process_time()
+        for _ in range(count):
+            started = time.perf_counter()
+            subprocess.run(["sh", "-c", "true"], check=True)
+            walls.append(time.perf_counter() - started)
+        figures["floor"] = summary(walls, time.process_time() - cpu, count)
+    print(json.dumps(figures))
+
+def summary(walls, cpu, count):
     walls.sort()
-    print(json.dumps({
+    return {
         "median": walls[count // 2] * 1000, "mean": sum(walls) / count * 1000, "p90": walls[int(count * 0.9)] * 1000,
-        "cpu": cpu / count * 1000, "late": late / count,
-    }))
+        "cpu": cpu / count * 1000,
+    }
+
+FLOOR = len(sys.argv) > 2
 
 asyncio.run(main(int(sys.argv[1])))
 """
 
 
-def sample(source: Path, commands: int) -> dict[str, float]:
-    """One fresh interpreter running ``commands`` commands with the Alphred of ``source``."""
+def sample(source: Path, commands: int, floor: bool = False) -> dict[str, dict[str, float]]:
+    """One fresh interpreter running ``commands`` commands with the Alphred of ``source`` (``floor``: then as many
+    ``subprocess.run(["sh", "-c", "true"])``, the spawn LangGraph's command node pays)."""
     env = subprocess_env()
     env["PYTHONPATH"] = os.pathsep.join((str(source), env["PYTHONPATH"]))
     done = subprocess.run(
-        [sys.executable, "-c", WORKER, str(commands)], capture_output=True, text=True, env=env, check=False
+        [sys.executable, "-c", WORKER, str(commands), *(["floor"] if floor else [])],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"worker failed:\n{done.stderr[-3000:]}")
-    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    figures: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
     return figures
 
 
@@ -113,12 +134,17 @@ def main() -> None:
     rounds, commands = (2, 100) if args.quick else (args.rounds, args.commands)
     checkouts = [("this checkout", ROOT)] + ([("--compare", Path(args.compare).resolve())] if args.compare else [])
     results: dict[str, list[dict[str, float]]] = {name: [] for name, _ in checkouts}
+    results["the spawn alone (LangGraph's way)"] = []
     load = os.getloadavg()[0]
     for round_ in range(rounds):
         for name, source in checkouts if round_ % 2 == 0 else reversed(checkouts):
-            results[name].append(sample(source, commands))
+            figures = sample(source, commands, floor=name == "this checkout")
+            results[name].append(figures["command"])
+            if "floor" in figures:
+                results["the spawn alone (LangGraph's way)"].append(figures["floor"] | {"late": 0.0})
     print(f"run_command('true'), {commands} commands per sample, {rounds} rounds; load average {load:.2f} at the")
-    print(f"start, {os.getloadavg()[0]:.2f} at the end (medians over the rounds; ranges min..max)\n")
+    print(f"start, {os.getloadavg()[0]:.2f} at the end (medians over the rounds; ranges min..max). The spawn alone:")
+    print('subprocess.run(["sh", "-c", "true"]) in the same interpreter, blocking, no pipes, no environment given.\n')
     print("| checkout | wall median ms | wall mean ms | wall p90 ms | CPU ms/command | late reaps |")
     print("|---|---|---|---|---|---|")
     for name, samples in results.items():
