@@ -10,6 +10,7 @@ Beside them, the floor: the same shell spawned as LangGraph's command node spawn
 blocking, no pipes, the process's own environment), in this checkout's interpreters after its commands.
 
     python benchmarks/command_exit.py [--rounds 5] [--commands 300] [--compare /tmp/main-checkout]
+    python benchmarks/command_exit.py --timeline [--phases 201] [--rounds 5] [--compare DIR]  # see command_timeline.py
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import command_timeline
 from common import ROOT, median, spread, subprocess_env
 
 WORKER = """
@@ -130,9 +132,14 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=300, help="commands per sample (default 300)")
     parser.add_argument("--compare", help="another checkout (the directory holding alphred/), same rounds")
     parser.add_argument("--quick", action="store_true", help="2 rounds of 100 commands")
+    parser.add_argument("--timeline", action="store_true", help="a whole run's command phases, step by step instead")
+    parser.add_argument("--phases", type=int, default=201, help="with --timeline: command phases per run")
     args = parser.parse_args()
     rounds, commands = (2, 100) if args.quick else (args.rounds, args.commands)
     checkouts = [("this checkout", ROOT)] + ([("--compare", Path(args.compare).resolve())] if args.compare else [])
+    if args.timeline:  # the steps of a command phase in ``alphred run``, timestamped (``command_timeline.py``)
+        command_timeline.report(checkouts, 41 if args.quick else args.phases, 1 if args.quick else rounds)
+        return
     results: dict[str, list[dict[str, float]]] = {name: [] for name, _ in checkouts}
     results["the spawn alone (LangGraph's way)"] = []
     load = os.getloadavg()[0]

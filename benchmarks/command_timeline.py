@@ -6,21 +6,21 @@ run's recording thread (``add_process``, from the start time's read to its commi
 seen (the pidfd), the group killed, the outcome's write transaction (on the worker thread) and the next spawn.
 Per phase, each step's time since the spawn started; printed as the median and the 25th percentile over the
 steady phases (the first 10 left out). Under load the medians are the scheduler's; the 25th percentile is
-closer to what an idle machine shows. ``--compare DIR`` runs another checkout in the same rounds, alternating.
+closer to what an idle machine shows. Run through ``command_exit.py --timeline`` (``--compare DIR``: another
+checkout in the same rounds, alternating).
 
-    python benchmarks/command_timeline.py [--phases 201] [--rounds 3] [--compare /tmp/main-checkout]
+    python benchmarks/command_exit.py --timeline [--phases 201] [--rounds 5] [--compare /tmp/main-checkout]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from common import ROOT, make_repo, median, scratch, subprocess_env
+from common import make_repo, median, scratch, subprocess_env
 from phase_overhead import command_workflow_yaml
 
 WORKER = r"""
@@ -137,15 +137,8 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(int(len(ordered) * q), len(ordered) - 1)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--phases", type=int, default=201, help="command phases per run (default 201)")
-    parser.add_argument("--rounds", type=int, default=3, help="runs per checkout (default 3)")
-    parser.add_argument("--compare", help="another checkout (the directory holding alphred/), same rounds")
-    parser.add_argument("--quick", action="store_true", help="1 round of 41 phases")
-    args = parser.parse_args()
-    rounds, phases = (1, 41) if args.quick else (args.rounds, args.phases)
-    checkouts = [("this checkout", ROOT)] + ([("--compare", Path(args.compare).resolve())] if args.compare else [])
+def report(checkouts: list[tuple[str, Path]], phases: int, rounds: int) -> None:
+    """Run each checkout's command loop ``rounds`` times, alternating; print each step's median and quartile."""
     found: dict[str, list[dict[str, float]]] = {name: [] for name, _ in checkouts}
     load = os.getloadavg()[0]
     for round_ in range(rounds):
@@ -162,7 +155,3 @@ def main() -> None:
             values = [phase[step] for phase in found[name] if step in phase]
             cells.append(f"{median(values):.3f} / {quantile(values, 0.25):.3f}" if values else "-")
         print(f"| {step} | " + " | ".join(cells) + " |")
-
-
-if __name__ == "__main__":
-    main()
