@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import sys
 import threading
 import types
 from collections.abc import Callable, Mapping
@@ -36,6 +37,7 @@ __all__ = ["deferred_dataclass", "forwarded", "materialised"]
 
 _T = TypeVar("_T")
 _MAKING = threading.RLock()  # one thread makes a class's methods; the others wait for them
+DECLARED: list[tuple[type[Any], dict[str, Any]]] = []  # every deferred class and its parameters (``gen.py``)
 
 
 def forwarded(namespace: dict[str, Any], name: str, sources: Mapping[str, str]) -> Any:
@@ -60,7 +62,9 @@ def materialised(cls: type[_T]) -> type[_T]:
     params = cls.__dict__.get("__deferred_dataclass__")
     if params is not None:
         with _MAKING:
-            if "__deferred_dataclass__" in cls.__dict__:  # another thread may have made it meanwhile
+            if "__deferred_dataclass__" in cls.__dict__ and _made_from_source(cls, params):
+                del cls.__deferred_dataclass__  # type: ignore[attr-defined]
+            elif "__deferred_dataclass__" in cls.__dict__:  # another thread may have made it meanwhile
                 later = {"repr": "__repr__", "eq": "__eq__"}
                 later = {param: name for param, name in later.items() if params.get(param, True)}
                 later = {param: name for param, name in later.items() if name not in cls.__dict__}
@@ -76,7 +80,7 @@ def materialised(cls: type[_T]) -> type[_T]:
 
 
 # What dataclass writes into a class besides ``__init__`` (a class defining one of them itself is made in two passes).
-_WRITTEN = frozenset(
+WRITTEN = frozenset(
     {"__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__lt__", "__le__", "__gt__", "__ge__"}
     | {"__match_args__", "__getstate__", "__setstate__", "__slots__", "__dataclass_fields__"}
 )
@@ -93,26 +97,14 @@ def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
     are rebuilt with ``cls`` in its place. The class attributes end as dataclass leaves them: a field's default,
     none for a ``default_factory``."""
     body = cls.__dict__
-    if cls.__bases__ != (object,) or not params.get("init", True) or any(name in body for name in _WRITTEN):
+    if not _made_alike(cls, params):
         return False
-    annotations = body.get("__annotations__", {})
-    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
-    namespace["__doc__"] = cls.__doc__ or cls.__name__  # dataclass would write one from the signature
-    namespace["__annotations__"] = dict(annotations)
-    namespace.update((name, body[name]) for name in annotations if name in body)
-    if "__post_init__" in body:
-        namespace["__post_init__"] = body["__post_init__"]
-    twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+    twin: type = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **params)
     made = twin.__dict__
     for name, value in made.items():
-        if name in _WRITTEN or name == "__dataclass_params__":
+        if name in WRITTEN or name == "__dataclass_params__":
             setattr(cls, name, _rebound(value, twin, cls))
-    for field in made["__dataclass_fields__"].values():
-        if isinstance(body.get(field.name), dataclasses.Field):
-            if field.default is dataclasses.MISSING:
-                delattr(cls, field.name)
-            else:
-                setattr(cls, field.name, field.default)
+    _field_defaults(cls, made["__dataclass_fields__"])
     if cls.__doc__ is None:  # as dataclass writes it
         import inspect
 
@@ -120,6 +112,141 @@ def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
         cls.__doc__ = text.replace("(self, ", "(", 1).replace("(self)", "()", 1)
     cls.__init__ = _rebound(made["__init__"], twin, cls)
     return True
+
+
+def _made_alike(cls: type[Any], params: dict[str, Any]) -> bool:
+    """Whether ``cls`` is made by one dataclass pass on a twin of its body (no base class, an ``__init__``, no
+    method dataclass would write defined by the class itself)."""
+    body = cls.__dict__
+    return cls.__bases__ == (object,) and params.get("init", True) and not any(name in body for name in WRITTEN)
+
+
+def twin_namespace(cls: type[Any]) -> dict[str, Any]:
+    """The body of a class like ``cls`` for dataclass to make: its fields (from its annotations, or from its
+    dataclass fields once made), ``__post_init__``, and a docstring (dataclass would write one from the
+    signature, printing the defaults)."""
+    body = cls.__dict__
+    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    namespace["__doc__"] = cls.__doc__ or cls.__name__
+    made = body.get("__dataclass_fields__")
+    if made is None:
+        annotations = body.get("__annotations__", {})
+        namespace["__annotations__"] = dict(annotations)
+        namespace.update((name, body[name]) for name in annotations if name in body)
+    else:
+        namespace["__annotations__"] = {field.name: field.type for field in made.values()}
+        namespace.update(made)
+    if "__post_init__" in body:
+        namespace["__post_init__"] = body["__post_init__"]
+    return namespace
+
+
+def fingerprint(fields: Mapping[str, dataclasses.Field[Any]], params: Mapping[str, Any], post_init: bool) -> str:
+    """What a class's generated methods depend on besides the values handed to their factories."""
+    shape = [
+        (f.name, repr(f._field_type), f.default is not dataclasses.MISSING)  # type: ignore[attr-defined]
+        + (f.default_factory is not dataclasses.MISSING, f.init, f.repr, f.compare, f.hash, f.kw_only)
+        for f in fields.values()
+    ]
+    return repr((sorted(params.items()), post_init, shape))
+
+
+def _field_defaults(cls: type[Any], fields: Mapping[str, dataclasses.Field[Any]]) -> None:
+    """Leave ``cls``'s class attributes as dataclass leaves them: a field's default, none for a factory."""
+    body = cls.__dict__
+    for field in fields.values():
+        if isinstance(body.get(field.name), dataclasses.Field):
+            if field.default is dataclasses.MISSING:
+                delattr(cls, field.name)
+            else:
+                setattr(cls, field.name, field.default)
+
+
+# What a generated method's factory is handed, by its parameter's name (``gen.py``); ``_type_x`` and ``_dflt_x``
+# are field ``x``'s type and default (or default factory).
+_HANDED = {
+    "MISSING": dataclasses.MISSING,
+    "_HAS_DEFAULT_FACTORY": getattr(dataclasses, "_HAS_DEFAULT_FACTORY", None),
+    "__dataclass_builtins_object__": object,
+    "_return_type": None,
+    "FrozenInstanceError": dataclasses.FrozenInstanceError,
+}
+
+
+def _made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
+    """Make ``cls`` with the methods ``made.py`` holds for it: dataclass's field pass without its ``exec``s, then
+    the generated functions (``gen.py``); False, having done nothing, for a class ``made.py`` does not hold as it
+    is now (its fields or parameters changed since ``made.py`` was written, or a class ``_made_alike`` does not
+    cover)."""
+    from alphred.lazy.made import MADE
+
+    entry = MADE.get(f"{cls.__module__}.{cls.__qualname__}")
+    if entry is None or not _made_alike(cls, params):
+        return False
+    printed, doc, methods = entry
+    if not any(name == "__init__" for name, _ in methods):
+        return False
+    bare = {**params, "init": False, "repr": False, "eq": False, "order": False, "unsafe_hash": False}
+    twin = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **{**bare, "frozen": False})
+    fields = twin.__dict__["__dataclass_fields__"]
+    if printed != fingerprint(fields, params, "__post_init__" in cls.__dict__):
+        return False
+    module = sys.modules[cls.__module__].__dict__
+    made: dict[str, Any] = {}
+    for name, factory in methods:
+        made[name] = None if factory is None else _function(cls, factory, fields, module)
+    cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
+    cls.__dataclass_params__ = _params(params)  # type: ignore[attr-defined]
+    if "__match_args__" in twin.__dict__:
+        cls.__match_args__ = twin.__match_args__  # type: ignore[attr-defined]
+    _field_defaults(cls, fields)
+    if cls.__doc__ is None:
+        cls.__doc__ = doc
+    init = made.pop("__init__")
+    for name, value in made.items():
+        setattr(cls, name, value)
+    cls.__init__ = init  # type: ignore[misc]  # last: the stand-in waits for the lock until now
+    return True
+
+
+def _function(cls: type[Any], factory: Any, fields: Mapping[str, Any], module: dict[str, Any]) -> Any:
+    """The method ``factory`` makes for ``cls``, its globals ``cls``'s module's as dataclass makes them."""
+    code = factory.__code__
+    handed: dict[str, Any] = {}
+    for name in code.co_varnames[: code.co_argcount]:
+        if name == "cls":
+            handed[name] = cls
+        elif name.startswith("_type_"):
+            handed[name] = fields[name[6:]].type
+        elif name.startswith("_dflt_"):
+            field = fields[name[6:]]
+            factory_of = field.default_factory
+            handed[name] = field.default if factory_of is dataclasses.MISSING else factory_of
+        else:
+            handed[name] = _HANDED[name]
+    function = types.FunctionType(code, module, code.co_name)(**handed)
+    function.__qualname__ = f"{cls.__qualname__}.{function.__name__}"
+    if function.__name__ == "__repr__":
+        function = _recursive_repr(function)
+    return function
+
+
+def _recursive_repr(function: Any) -> Any:
+    wrap = getattr(dataclasses, "_recursive_repr", None)
+    if wrap is None:  # Python 3.13 and later: dataclass wraps it with reprlib's
+        import reprlib
+
+        return reprlib.recursive_repr()(function)
+    return wrap(function)
+
+
+def _params(params: Mapping[str, Any]) -> Any:
+    """The ``__dataclass_params__`` dataclass gives a class made with ``params``."""
+    made = object.__new__(dataclasses._DataclassParams)  # type: ignore[attr-defined]
+    defaults = {"init": True, "repr": True, "eq": True, "match_args": True}
+    for name in type(made).__slots__:
+        setattr(made, name, params.get(name, defaults.get(name, False)))
+    return made
 
 
 def _rebound(value: Any, twin: type, cls: type) -> Any:
@@ -200,6 +327,7 @@ def _deferred(**params: Any) -> Callable[[type[_T]], type[_T]]:
             materialised(cls).__init__(self, *args, **kwargs)  # the generated one from now on
 
         cls.__deferred_dataclass__ = params  # type: ignore[attr-defined]
+        DECLARED.append((cls, params))
         cls.__init__ = __init__  # type: ignore[method-assign]
         return cls
 
