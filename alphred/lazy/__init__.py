@@ -105,13 +105,18 @@ def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
         if name in WRITTEN or name == "__dataclass_params__":
             setattr(cls, name, _rebound(value, twin, cls))
     _field_defaults(cls, made["__dataclass_fields__"])
-    if cls.__doc__ is None:  # as dataclass writes it
-        import inspect
-
-        text = f"{cls.__name__}{inspect.signature(made['__init__'])}".replace(" -> None", "")
-        cls.__doc__ = text.replace("(self, ", "(", 1).replace("(self)", "()", 1)
+    _write_doc(cls, made["__init__"])
     cls.__init__ = _rebound(made["__init__"], twin, cls)
     return True
+
+
+def _write_doc(cls: type[Any], init: Any) -> None:
+    """Give ``cls`` the docstring dataclass writes for a class without one (its signature)."""
+    if cls.__doc__ is None:
+        import inspect
+
+        text = f"{cls.__name__}{inspect.signature(init)}".replace(" -> None", "")
+        cls.__doc__ = text.replace("(self, ", "(", 1).replace("(self)", "()", 1)
 
 
 def _made_alike(cls: type[Any], params: dict[str, Any]) -> bool:
@@ -183,7 +188,7 @@ def _made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
     entry = MADE.get(f"{cls.__module__}.{cls.__qualname__}")
     if entry is None or not _made_alike(cls, params):
         return False
-    printed, doc, methods = entry
+    printed, methods = entry
     if not any(name == "__init__" for name, _ in methods):
         return False
     bare = {**params, "init": False, "repr": False, "eq": False, "order": False, "unsafe_hash": False}
@@ -200,9 +205,8 @@ def _made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
     if "__match_args__" in twin.__dict__:
         cls.__match_args__ = twin.__match_args__  # type: ignore[attr-defined]
     _field_defaults(cls, fields)
-    if cls.__doc__ is None:
-        cls.__doc__ = doc
     init = made.pop("__init__")
+    _write_doc(cls, init)
     for name, value in made.items():
         setattr(cls, name, value)
     cls.__init__ = init  # type: ignore[misc]  # last: the stand-in waits for the lock until now

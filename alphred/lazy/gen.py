@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import inspect
 import pkgutil
 from pathlib import Path
 from typing import Any
@@ -101,11 +100,9 @@ def render_made() -> str:
             elif id(function) in by_function:
                 factories.append(_factory(len(factories), by_function[id(function)]))
                 methods.append(f"({name!r}, _{len(factories) - 1})")
-        doc = f"{cls.__name__}{inspect.signature(made['__init__'])}".replace(" -> None", "")
-        doc = doc.replace("(self, ", "(", 1).replace("(self)", "()", 1)
         key = f"{cls.__module__}.{cls.__qualname__}"
         print_fields = fingerprint(made["__dataclass_fields__"], params, "__post_init__" in made)
-        entries.append(f"    {key!r}: (\n        {print_fields!r},\n        {doc!r},\n        ({', '.join(methods)},),\n    ),")
+        entries.append(f"    {key!r}: (\n        {print_fields!r},\n        ({', '.join(methods)},),\n    ),")
     return _HEADER + "\n\n".join(factories) + "\n\n\nMADE = {\n" + "\n".join(entries) + "\n}\n"
 
 

@@ -4072,522 +4072,418 @@ def _599():
 MADE = {
     'alphred.engine.context.ContextBundle': (
         "([('frozen', True)], False, [('envelopes', '_FIELD', False, False, True, True, True, None, False), ('manifest', '_FIELD', False, False, True, True, True, None, False)])",
-        "ContextBundle(envelopes: 'tuple[str, ...]', manifest: 'dict[str, Any]')",
         (('__init__', _0), ('__repr__', _1), ('__eq__', _2), ('__setattr__', _3), ('__delattr__', _4), ('__hash__', _5),),
     ),
     'alphred.engine.context.UpstreamReport': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('text', '_FIELD', False, False, True, True, True, None, False)])",
-        "UpstreamReport(phase: 'str', attempt: 'int', text: 'str')",
         (('__init__', _6), ('__repr__', _7), ('__eq__', _8), ('__setattr__', _9), ('__delattr__', _10), ('__hash__', _11),),
     ),
     'alphred.engine.events.AddPhase': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('base', '_FIELD', False, False, True, True, True, None, False)])",
-        "AddPhase(phase: 'str', base: 'str')",
         (('__init__', _12), ('__repr__', _13), ('__eq__', _14), ('__setattr__', _15), ('__delattr__', _16), ('__hash__', _17),),
     ),
     'alphred.engine.events.ApprovalGiven': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('decision', '_FIELD', False, False, True, True, True, None, False), ('comment', '_FIELD', True, False, True, True, True, None, False)])",
-        "ApprovalGiven(phase: 'str', decision: 'str', comment: 'str | None' = None)",
         (('__init__', _18), ('__repr__', _19), ('__eq__', _20), ('__setattr__', _21), ('__delattr__', _22), ('__hash__', _23),),
     ),
     'alphred.engine.events.ApprovalRequested': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False)])",
-        "ApprovalRequested(phase: 'str', attempt: 'int')",
         (('__init__', _24), ('__repr__', _25), ('__eq__', _26), ('__setattr__', _27), ('__delattr__', _28), ('__hash__', _29),),
     ),
     'alphred.engine.events.AwaitApproval': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False)])",
-        "AwaitApproval(phase: 'str', attempt: 'int')",
         (('__init__', _30), ('__repr__', _31), ('__eq__', _32), ('__setattr__', _33), ('__delattr__', _34), ('__hash__', _35),),
     ),
     'alphred.engine.events.AwaitCi': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('summary', '_FIELD', True, False, True, True, True, None, False)])",
-        "AwaitCi(phase: 'str', attempt: 'int', summary: 'str' = '')",
         (('__init__', _36), ('__repr__', _37), ('__eq__', _38), ('__setattr__', _39), ('__delattr__', _40), ('__hash__', _41),),
     ),
     'alphred.engine.events.CancelRequested': (
         "([('frozen', True)], False, [])",
-        'CancelRequested()',
         (('__init__', _42), ('__repr__', _43), ('__eq__', _44), ('__setattr__', _45), ('__delattr__', _46), ('__hash__', _47),),
     ),
     'alphred.engine.events.CiWaiting': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('summary', '_FIELD', True, False, True, True, True, None, False)])",
-        "CiWaiting(phase: 'str', attempt: 'int', summary: 'str' = '')",
         (('__init__', _48), ('__repr__', _49), ('__eq__', _50), ('__setattr__', _51), ('__delattr__', _52), ('__hash__', _53),),
     ),
     'alphred.engine.events.Deliver': (
         "([('frozen', True)], False, [('step', '_FIELD', False, False, True, True, True, None, False)])",
-        "Deliver(step: 'str')",
         (('__init__', _54), ('__repr__', _55), ('__eq__', _56), ('__setattr__', _57), ('__delattr__', _58), ('__hash__', _59),),
     ),
     'alphred.engine.events.DeliveryDone': (
         "([('frozen', True)], False, [('step', '_FIELD', False, False, True, True, True, None, False), ('url', '_FIELD', True, False, True, True, True, None, False), ('nothing', '_FIELD', True, False, True, True, True, None, False)])",
-        "DeliveryDone(step: 'str', url: 'str | None' = None, nothing: 'bool' = False)",
         (('__init__', _60), ('__repr__', _61), ('__eq__', _62), ('__setattr__', _63), ('__delattr__', _64), ('__hash__', _65),),
     ),
     'alphred.engine.events.DeliveryFailed': (
         "([('frozen', True)], False, [('step', '_FIELD', False, False, True, True, True, None, False), ('kind', '_FIELD', False, False, True, True, True, None, False)])",
-        "DeliveryFailed(step: 'str', kind: 'str')",
         (('__init__', _66), ('__repr__', _67), ('__eq__', _68), ('__setattr__', _69), ('__delattr__', _70), ('__hash__', _71),),
     ),
     'alphred.engine.events.MergeBranch': (
         "([('frozen', True)], False, [('join', '_FIELD', False, False, True, True, True, None, False), ('branch', '_FIELD', False, False, True, True, True, None, False)])",
-        "MergeBranch(join: 'str', branch: 'str')",
         (('__init__', _72), ('__repr__', _73), ('__eq__', _74), ('__setattr__', _75), ('__delattr__', _76), ('__hash__', _77),),
     ),
     'alphred.engine.events.MergeConflicted': (
         "([('frozen', True)], False, [('join', '_FIELD', False, False, True, True, True, None, False), ('branch', '_FIELD', False, False, True, True, True, None, False), ('conflicts', '_FIELD', False, False, True, True, True, None, False), ('ref', '_FIELD', True, False, True, True, True, None, False)])",
-        "MergeConflicted(join: 'str', branch: 'str', conflicts: 'tuple[str, ...]', ref: 'str | None' = None)",
         (('__init__', _78), ('__repr__', _79), ('__eq__', _80), ('__setattr__', _81), ('__delattr__', _82), ('__hash__', _83),),
     ),
     'alphred.engine.events.MergeDone': (
         "([('frozen', True)], False, [('join', '_FIELD', False, False, True, True, True, None, False), ('branch', '_FIELD', False, False, True, True, True, None, False)])",
-        "MergeDone(join: 'str', branch: 'str')",
         (('__init__', _84), ('__repr__', _85), ('__eq__', _86), ('__setattr__', _87), ('__delattr__', _88), ('__hash__', _89),),
     ),
     'alphred.engine.events.PauseRequested': (
         "([('frozen', True)], False, [])",
-        'PauseRequested()',
         (('__init__', _90), ('__repr__', _91), ('__eq__', _92), ('__setattr__', _93), ('__delattr__', _94), ('__hash__', _95),),
     ),
     'alphred.engine.events.PhaseCompleted': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('decision', '_FIELD', True, False, True, True, True, None, False), ('report', '_FIELD', True, False, True, True, True, None, False), ('exit_code', '_FIELD', True, False, True, True, True, None, False), ('tokens', '_FIELD', True, False, True, True, True, None, False), ('cost_usd', '_FIELD', True, False, True, True, True, None, False), ('checks', '_FIELD', False, True, True, True, True, None, False), ('tree', '_FIELD', True, False, True, True, True, None, False), ('child_steps', '_FIELD', True, False, True, True, True, None, False)])",
-        "PhaseCompleted(phase: 'str', attempt: 'int', decision: 'str | None' = None, report: 'Report' = None, exit_code: 'int | None' = None, tokens: 'int' = 0, cost_usd: 'float' = 0.0, checks: 'Mapping[str, Mapping[str, Any]]' = <factory>, tree: 'str | None' = None, child_steps: 'int' = 0)",
         (('__init__', _96), ('__repr__', _97), ('__eq__', _98), ('__setattr__', _99), ('__delattr__', _100), ('__hash__', _101),),
     ),
     'alphred.engine.events.PhaseFailed': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('reason', '_FIELD', False, False, True, True, True, None, False), ('retryable', '_FIELD', True, False, True, True, True, None, False), ('error_code', '_FIELD', True, False, True, True, True, None, False), ('tokens', '_FIELD', True, False, True, True, True, None, False), ('cost_usd', '_FIELD', True, False, True, True, True, None, False), ('wake_at', '_FIELD', True, False, True, True, True, None, False), ('wait_seconds', '_FIELD', True, False, True, True, True, None, False), ('child_steps', '_FIELD', True, False, True, True, True, None, False)])",
-        "PhaseFailed(phase: 'str', attempt: 'int', reason: 'str', retryable: 'bool' = True, error_code: 'str | None' = None, tokens: 'int' = 0, cost_usd: 'float' = 0.0, wake_at: 'float | None' = None, wait_seconds: 'float' = 0.0, child_steps: 'int' = 0)",
         (('__init__', _102), ('__repr__', _103), ('__eq__', _104), ('__setattr__', _105), ('__delattr__', _106), ('__hash__', _107),),
     ),
     'alphred.engine.events.PhaseInterrupted': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False)])",
-        "PhaseInterrupted(phase: 'str', attempt: 'int')",
         (('__init__', _108), ('__repr__', _109), ('__eq__', _110), ('__setattr__', _111), ('__delattr__', _112), ('__hash__', _113),),
     ),
     'alphred.engine.events.RecordPullRequest': (
         "([('frozen', True)], False, [('url', '_FIELD', False, False, True, True, True, None, False)])",
-        "RecordPullRequest(url: 'str')",
         (('__init__', _114), ('__repr__', _115), ('__eq__', _116), ('__setattr__', _117), ('__delattr__', _118), ('__hash__', _119),),
     ),
     'alphred.engine.events.RecordRouting': (
         "([('frozen', True)], False, [('source', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('decision', '_FIELD', False, False, True, True, True, None, False), ('target', '_FIELD', False, False, True, True, True, None, False), ('priority', '_FIELD', False, False, True, True, True, None, False), ('reason', '_FIELD', True, False, True, True, True, None, False), ('branch', '_FIELD', True, False, True, True, True, None, False), ('fan_out', '_FIELD', True, False, True, True, True, None, False), ('explanation', '_FIELD', True, False, True, True, False, None, False)])",
-        "RecordRouting(source: 'str', attempt: 'int', decision: 'str | None', target: 'str', priority: 'int | None', reason: 'str | None' = None, branch: 'str | None' = None, fan_out: 'tuple[str, ...]' = (), explanation: 'tuple[dict[str, Any], ...]' = ())",
         (('__init__', _120), ('__repr__', _121), ('__eq__', _122), ('__setattr__', _123), ('__delattr__', _124), ('__hash__', _125),),
     ),
     'alphred.engine.events.RecordStep': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('outcome', '_FIELD', False, False, True, True, True, None, False), ('decision', '_FIELD', True, False, True, True, True, None, False), ('next', '_FIELD', True, False, True, True, True, None, False), ('reason', '_FIELD', True, False, True, True, True, None, False), ('error_code', '_FIELD', True, False, True, True, True, None, False), ('branch', '_FIELD', True, False, True, True, True, None, False), ('provider', '_FIELD', True, False, True, True, False, None, False)])",
-        "RecordStep(phase: 'str', attempt: 'int', outcome: 'StepOutcome', decision: 'str | None' = None, next: 'str | None' = None, reason: 'str | None' = None, error_code: 'str | None' = None, branch: 'str | None' = None, provider: 'str | None' = None)",
         (('__init__', _126), ('__repr__', _127), ('__eq__', _128), ('__setattr__', _129), ('__delattr__', _130), ('__hash__', _131),),
     ),
     'alphred.engine.events.Resume': (
         "([('frozen', True)], False, [])",
-        'Resume()',
         (('__init__', _132), ('__repr__', _133), ('__eq__', _134), ('__setattr__', _135), ('__delattr__', _136), ('__hash__', _137),),
     ),
     'alphred.engine.events.RetryRun': (
         "([('frozen', True)], False, [])",
-        'RetryRun()',
         (('__init__', _138), ('__repr__', _139), ('__eq__', _140), ('__setattr__', _141), ('__delattr__', _142), ('__hash__', _143),),
     ),
     'alphred.engine.events.RunFinished': (
         "([('frozen', True)], False, [('status', '_FIELD', False, False, True, True, True, None, False), ('reason', '_FIELD', True, False, True, True, True, None, False)])",
-        "RunFinished(status: 'RunStatus', reason: 'str | None' = None)",
         (('__init__', _144), ('__repr__', _145), ('__eq__', _146), ('__setattr__', _147), ('__delattr__', _148), ('__hash__', _149),),
     ),
     'alphred.engine.events.RunStarted': (
         "([('frozen', True)], False, [])",
-        'RunStarted()',
         (('__init__', _150), ('__repr__', _151), ('__eq__', _152), ('__setattr__', _153), ('__delattr__', _154), ('__hash__', _155),),
     ),
     'alphred.engine.events.SetPhaseStatus': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('status', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('values', '_FIELD', False, True, True, True, False, None, False)])",
-        "SetPhaseStatus(phase: 'str', status: 'NodeStatus', attempt: 'int', values: 'Mapping[str, Any]' = <factory>)",
         (('__init__', _156), ('__repr__', _157), ('__eq__', _158), ('__setattr__', _159), ('__delattr__', _160), ('__hash__', _161),),
     ),
     'alphred.engine.events.SetRunStatus': (
         "([('frozen', True)], False, [('status', '_FIELD', False, False, True, True, True, None, False), ('reason', '_FIELD', True, False, True, True, True, None, False)])",
-        "SetRunStatus(status: 'RunStatus', reason: 'str | None' = None)",
         (('__init__', _162), ('__repr__', _163), ('__eq__', _164), ('__setattr__', _165), ('__delattr__', _166), ('__hash__', _167),),
     ),
     'alphred.engine.events.StartPhase': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('visit', '_FIELD', False, False, True, True, True, None, False), ('branch', '_FIELD', True, False, True, True, True, None, False)])",
-        "StartPhase(phase: 'str', attempt: 'int', visit: 'int', branch: 'str | None' = None)",
         (('__init__', _168), ('__repr__', _169), ('__eq__', _170), ('__setattr__', _171), ('__delattr__', _172), ('__hash__', _173),),
     ),
     'alphred.engine.events.StopPhase': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('branch', '_FIELD', True, False, True, True, True, None, False)])",
-        "StopPhase(phase: 'str', attempt: 'int', branch: 'str | None' = None)",
         (('__init__', _174), ('__repr__', _175), ('__eq__', _176), ('__setattr__', _177), ('__delattr__', _178), ('__hash__', _179),),
     ),
     'alphred.engine.events.TimedOut': (
         "([('frozen', True)], False, [])",
-        'TimedOut()',
         (('__init__', _180), ('__repr__', _181), ('__eq__', _182), ('__setattr__', _183), ('__delattr__', _184), ('__hash__', _185),),
     ),
     'alphred.engine.state.Lane': (
         "([('frozen', True)], False, [('head', '_FIELD', False, False, True, True, True, None, False), ('current', '_FIELD', True, False, True, True, True, None, False), ('queued', '_FIELD', True, False, True, True, True, None, False), ('queued_new_visit', '_FIELD', True, False, True, True, True, None, False), ('arrived', '_FIELD', True, False, True, True, True, None, False), ('last', '_FIELD', True, False, True, True, True, None, False), ('index', '_FIELD', True, False, True, True, True, None, False), ('item', '_FIELD', True, False, True, True, True, None, False), ('failed', '_FIELD', True, False, True, True, True, None, False), ('skipped', '_FIELD', True, False, True, True, True, None, False)])",
-        "Lane(head: 'str', current: 'str | None' = None, queued: 'str | None' = None, queued_new_visit: 'bool' = False, arrived: 'bool' = False, last: 'str | None' = None, index: 'int | None' = None, item: 'Any' = None, failed: 'bool' = False, skipped: 'bool' = False)",
         (('__init__', _186), ('__repr__', _187), ('__eq__', _188), ('__setattr__', _189), ('__delattr__', _190), ('__hash__', _191),),
     ),
     'alphred.engine.state.MergeState': (
         "([('frozen', True)], False, [('join', '_FIELD', False, False, True, True, True, None, False), ('pending', '_FIELD', False, False, True, True, True, None, False), ('source', '_FIELD', True, False, True, True, True, None, False), ('ref', '_FIELD', True, False, True, True, True, None, False), ('conflicts', '_FIELD', True, False, True, True, True, None, False), ('status', '_FIELD', True, False, True, True, True, None, False)])",
-        "MergeState(join: 'str', pending: 'tuple[str, ...]', source: 'str | None' = None, ref: 'str | None' = None, conflicts: 'tuple[str, ...]' = (), status: 'str' = 'clean')",
         (('__init__', _192), ('__repr__', _193), ('__eq__', _194), ('__setattr__', _195), ('__delattr__', _196), ('__hash__', _197),),
     ),
     'alphred.engine.state.PhaseState': (
         "([('frozen', True)], False, [('status', '_FIELD', True, False, True, True, True, None, False), ('attempt', '_FIELD', True, False, True, True, True, None, False), ('visits', '_FIELD', True, False, True, True, True, None, False), ('entries', '_FIELD', True, False, True, True, True, None, False), ('consecutive_failures', '_FIELD', True, False, True, True, True, None, False), ('decision', '_FIELD', True, False, True, True, True, None, False), ('report', '_FIELD', True, False, True, True, True, None, False), ('exit_code', '_FIELD', True, False, True, True, True, None, False), ('tokens', '_FIELD', True, False, True, True, True, None, False), ('cost_usd', '_FIELD', True, False, True, True, True, None, False), ('entered_from', '_FIELD', True, False, True, True, True, None, False), ('checks', '_FIELD', False, True, True, True, True, None, False), ('tree', '_FIELD', True, False, True, True, True, None, False), ('stalls', '_FIELD', True, False, True, True, True, None, False), ('provider', '_FIELD', True, False, True, True, True, None, False)])",
-        "PhaseState(status: 'NodeStatus' = <NodeStatus.PENDING: 'pending'>, attempt: 'int' = 0, visits: 'int' = 0, entries: 'int' = 0, consecutive_failures: 'int' = 0, decision: 'str | None' = None, report: 'Report' = None, exit_code: 'int | None' = None, tokens: 'int' = 0, cost_usd: 'float' = 0.0, entered_from: 'str | None' = None, checks: 'Mapping[str, Mapping[str, Any]]' = <factory>, tree: 'str | None' = None, stalls: 'int' = 0, provider: 'int' = 0)",
         (('__init__', _198), ('__repr__', _199), ('__eq__', _200), ('__setattr__', _201), ('__delattr__', _202), ('__hash__', _203),),
     ),
     'alphred.engine.state.RunState': (
         "([('frozen', True)], False, [('workflow', '_FIELD', False, False, True, False, True, None, False), ('status', '_FIELD', True, False, True, True, True, None, False), ('reason', '_FIELD', True, False, True, True, True, None, False), ('inputs', '_FIELD', False, True, True, True, True, None, False), ('phases', '_FIELD', False, True, True, True, True, None, False), ('edges', '_FIELD', False, True, True, True, True, None, False), ('steps', '_FIELD', True, False, True, True, True, None, False), ('tokens', '_FIELD', True, False, True, True, True, None, False), ('cost_usd', '_FIELD', True, False, True, True, True, None, False), ('current', '_FIELD', True, False, True, True, True, None, False), ('queued', '_FIELD', True, False, True, True, True, None, False), ('queued_new_visit', '_FIELD', True, False, True, True, True, None, False), ('pause_requested', '_FIELD', True, False, True, True, True, None, False), ('history', '_FIELD', True, False, True, True, True, None, False), ('deliver', '_FIELD', True, False, True, True, True, None, False), ('delivery', '_FIELD', True, False, True, True, True, None, False), ('pr_url', '_FIELD', True, False, True, True, True, None, False), ('finish_reason', '_FIELD', True, False, True, True, True, None, False), ('delivery_note', '_FIELD', True, False, True, True, True, None, False), ('lanes', '_FIELD', True, False, True, True, True, None, False), ('merge', '_FIELD', True, False, True, True, True, None, False), ('interrupting', '_FIELD', True, False, True, True, True, None, False), ('wake_at', '_FIELD', True, False, True, True, True, None, False), ('waited', '_FIELD', True, False, True, True, True, None, False), ('branches', '_FIELD', True, False, True, True, True, None, False)])",
-        "RunState(workflow: 'Workflow', status: 'RunStatus' = <RunStatus.PENDING: 'pending'>, reason: 'str | None' = None, inputs: 'Mapping[str, str]' = <factory>, phases: 'Mapping[str, PhaseState]' = <factory>, edges: 'Mapping[tuple[str, int], int]' = <factory>, steps: 'int' = 0, tokens: 'int' = 0, cost_usd: 'float' = 0.0, current: 'str | None' = None, queued: 'str | None' = None, queued_new_visit: 'bool' = False, pause_requested: 'bool' = False, history: 'tuple[Step, ...]' = (), deliver: 'bool' = False, delivery: 'str | None' = None, pr_url: 'str | None' = None, finish_reason: 'str | None' = None, delivery_note: 'str | None' = None, lanes: 'tuple[Lane, ...]' = (), merge: 'MergeState | None' = None, interrupting: 'bool' = False, wake_at: 'float | None' = None, waited: 'float' = 0.0, branches: 'Mapping[str, Any] | None' = None)",
         (('__init__', _204), ('__repr__', _205), ('__eq__', _206), ('__setattr__', _207), ('__delattr__', _208), ('__hash__', _209),),
     ),
     'alphred.engine.state.Step': (
         "([('frozen', True)], False, [('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('outcome', '_FIELD', False, False, True, True, True, None, False), ('decision', '_FIELD', True, False, True, True, True, None, False), ('next', '_FIELD', True, False, True, True, True, None, False), ('reason', '_FIELD', True, False, True, True, True, None, False), ('error_code', '_FIELD', True, False, True, True, True, None, False), ('branch', '_FIELD', True, False, True, True, True, None, False), ('provider', '_FIELD', True, False, True, True, True, None, False)])",
-        "Step(phase: 'str', attempt: 'int', outcome: 'StepOutcome', decision: 'str | None' = None, next: 'str | None' = None, reason: 'str | None' = None, error_code: 'str | None' = None, branch: 'str | None' = None, provider: 'str | None' = None)",
         (('__init__', _210), ('__repr__', _211), ('__eq__', _212), ('__setattr__', _213), ('__delattr__', _214), ('__hash__', _215),),
     ),
     'alphred.git.command.GitDirs': (
         "([('frozen', True)], False, [('git_dir', '_FIELD', False, False, True, True, True, None, False), ('work_tree', '_FIELD', True, False, True, True, True, None, False), ('hooks', '_FIELD', True, False, True, True, True, None, False)])",
-        "GitDirs(git_dir: 'Path', work_tree: 'Path | None' = None, hooks: 'bool' = False)",
         (('__init__', _216), ('__repr__', _217), ('__eq__', _218), ('__setattr__', _219), ('__delattr__', _220), ('__hash__', _221),),
     ),
     'alphred.git.location.RepoLocation': (
         "([('frozen', True)], False, [('root', '_FIELD', False, False, True, True, True, None, False), ('git_common_dir', '_FIELD', False, False, True, True, True, None, False)])",
-        "RepoLocation(root: 'Path', git_common_dir: 'Path')",
         (('__init__', _222), ('__repr__', _223), ('__eq__', _224), ('__setattr__', _225), ('__delattr__', _226), ('__hash__', _227),),
     ),
     'alphred.git.merges.MergeOutcome': (
         "([('frozen', True)], False, [('sha', '_FIELD', False, False, True, True, True, None, False), ('conflicts', '_FIELD', True, False, True, True, True, None, False), ('already', '_FIELD', True, False, True, True, True, None, False)])",
-        "MergeOutcome(sha: 'str | None', conflicts: 'tuple[str, ...]' = (), already: 'bool' = False)",
         (('__init__', _228), ('__repr__', _229), ('__eq__', _230), ('__setattr__', _231), ('__delattr__', _232), ('__hash__', _233),),
     ),
     'alphred.git.snapshot.WorktreeSnapshot': (
         "([('frozen', True)], False, [('head', '_FIELD', False, False, True, True, True, None, False), ('entries', '_FIELD', False, False, True, True, True, None, False), ('watched', '_FIELD', False, False, True, True, True, None, False), ('racy_files', '_FIELD', False, False, True, True, True, None, False), ('racy_dirs', '_FIELD', False, False, True, True, True, None, False)])",
-        "WorktreeSnapshot(head: 'str', entries: 'tuple[tuple[str, _StatKey], ...]', watched: 'tuple[tuple[str, _StatKey | None], ...]', racy_files: 'tuple[tuple[str, bytes], ...]', racy_dirs: 'tuple[tuple[str, tuple[str, ...]], ...]')",
         (('__init__', _234), ('__repr__', _235), ('__eq__', _236), ('__setattr__', _237), ('__delattr__', _238), ('__hash__', _239),),
     ),
     'alphred.git.tamper.WorktreeSeal': (
         "([('frozen', True)], False, [('worktree', '_FIELD', False, False, True, True, True, None, False), ('files', '_FIELD', False, False, True, True, True, None, False), ('hooks', '_FIELD', False, False, True, True, True, None, False), ('hook_entries', '_FIELD', False, False, True, True, True, None, False)])",
-        "WorktreeSeal(worktree: 'Path', files: 'tuple[_Watched, ...]', hooks: 'Path | None', hook_entries: 'tuple[tuple[str, bytes | None], ...]')",
         (('__init__', _240), ('__repr__', _241), ('__eq__', _242), ('__setattr__', _243), ('__delattr__', _244), ('__hash__', _245),),
     ),
     'alphred.git.tamper._Watched': (
         "([('frozen', True)], False, [('path', '_FIELD', False, False, True, True, True, None, False), ('key', '_FIELD', False, False, True, True, True, None, False), ('digest', '_FIELD', False, False, True, True, True, None, False), ('content', '_FIELD', False, False, True, True, True, None, False), ('name', '_FIELD', False, False, True, True, True, None, False)])",
-        "_Watched(path: 'Path', key: '_StatKey | None', digest: 'bytes | None', content: 'bytes | None', name: 'str')",
         (('__init__', _246), ('__repr__', _247), ('__eq__', _248), ('__setattr__', _249), ('__delattr__', _250), ('__hash__', _251),),
     ),
     'alphred.git.worktrees.CommitResult': (
         "([('frozen', True)], False, [('sha', '_FIELD', False, False, True, True, True, None, False), ('parent', '_FIELD', False, False, True, True, True, None, False), ('diff', '_FIELD', False, False, True, True, True, None, False), ('files_changed', '_FIELD', False, False, True, True, True, None, False), ('insertions', '_FIELD', False, False, True, True, True, None, False), ('deletions', '_FIELD', False, False, True, True, True, None, False)])",
-        "CommitResult(sha: 'str', parent: 'str', diff: 'str', files_changed: 'int', insertions: 'int', deletions: 'int')",
         (('__init__', _252), ('__repr__', _253), ('__eq__', _254), ('__setattr__', _255), ('__delattr__', _256), ('__hash__', _257),),
     ),
     'alphred.git.worktrees.ResolvedBase': (
         "([('frozen', True)], False, [('sha', '_FIELD', False, False, True, True, True, None, False), ('ref_name', '_FIELD', False, False, True, True, True, None, False)])",
-        "ResolvedBase(sha: 'str', ref_name: 'str | None')",
         (('__init__', _258), ('__repr__', _259), ('__eq__', _260), ('__setattr__', _261), ('__delattr__', _262), ('__hash__', _263),),
     ),
     'alphred.git.worktrees.Worktree': (
         "([('frozen', True)], False, [('path', '_FIELD', False, False, True, True, True, None, False), ('branch', '_FIELD', False, False, True, True, True, None, False), ('reused', '_FIELD', False, False, True, True, True, None, False)])",
-        "Worktree(path: 'Path', branch: 'str', reused: 'bool')",
         (('__init__', _264), ('__repr__', _265), ('__eq__', _266), ('__setattr__', _267), ('__delattr__', _268), ('__hash__', _269),),
     ),
     'alphred.guards.ast.And': (
         "([('frozen', True)], False, [('left', '_FIELD', False, False, True, True, True, None, False), ('right', '_FIELD', False, False, True, True, True, None, False)])",
-        "And(left: 'Expr', right: 'Expr')",
         (('__init__', _270), ('__repr__', _271), ('__eq__', _272), ('__setattr__', _273), ('__delattr__', _274), ('__hash__', _275),),
     ),
     'alphred.guards.ast.Compare': (
         "([('frozen', True)], False, [('op', '_FIELD', False, False, True, True, True, None, False), ('left', '_FIELD', False, False, True, True, True, None, False), ('right', '_FIELD', False, False, True, True, True, None, False)])",
-        "Compare(op: 'CompareOp', left: 'Value', right: 'Value')",
         (('__init__', _276), ('__repr__', _277), ('__eq__', _278), ('__setattr__', _279), ('__delattr__', _280), ('__hash__', _281),),
     ),
     'alphred.guards.ast.ListExpr': (
         "([('frozen', True)], False, [('items', '_FIELD', False, False, True, True, True, None, False)])",
-        "ListExpr(items: 'tuple[Value, ...]')",
         (('__init__', _282), ('__repr__', _283), ('__eq__', _284), ('__setattr__', _285), ('__delattr__', _286), ('__hash__', _287),),
     ),
     'alphred.guards.ast.Literal': (
         "([('frozen', True)], False, [('value', '_FIELD', False, False, True, True, True, None, False)])",
-        "Literal(value: 'Scalar')",
         (('__init__', _288), ('__repr__', _289), ('__eq__', _290), ('__setattr__', _291), ('__delattr__', _292), ('__hash__', _293),),
     ),
     'alphred.guards.ast.Not': (
         "([('frozen', True)], False, [('operand', '_FIELD', False, False, True, True, True, None, False)])",
-        "Not(operand: 'Expr')",
         (('__init__', _294), ('__repr__', _295), ('__eq__', _296), ('__setattr__', _297), ('__delattr__', _298), ('__hash__', _299),),
     ),
     'alphred.guards.ast.Or': (
         "([('frozen', True)], False, [('left', '_FIELD', False, False, True, True, True, None, False), ('right', '_FIELD', False, False, True, True, True, None, False)])",
-        "Or(left: 'Expr', right: 'Expr')",
         (('__init__', _300), ('__repr__', _301), ('__eq__', _302), ('__setattr__', _303), ('__delattr__', _304), ('__hash__', _305),),
     ),
     'alphred.guards.ast.Path': (
         "([('frozen', True)], False, [('parts', '_FIELD', False, False, True, True, True, None, False)])",
-        "Path(parts: 'tuple[str, ...]')",
         (('__init__', _306), ('__repr__', _307), ('__eq__', _308), ('__setattr__', _309), ('__delattr__', _310), ('__hash__', _311),),
     ),
     'alphred.guards.explain.PathReading': (
         "([('frozen', True)], False, [('path', '_FIELD', False, False, True, True, True, None, False), ('value', '_FIELD', False, False, True, True, True, None, False), ('note', '_FIELD', True, False, True, True, True, None, False)])",
-        "PathReading(path: 'str', value: 'str', note: 'str | None' = None)",
         (('__init__', _312), ('__repr__', _313), ('__eq__', _314), ('__setattr__', _315), ('__delattr__', _316), ('__hash__', _317),),
     ),
     'alphred.guards.shell.Spot': (
         "([('frozen', True)], False, [('context', '_FIELD', False, False, True, True, True, None, False), ('outer', '_FIELD', True, False, True, True, True, None, False)])",
-        "Spot(context: 'str', outer: 'str' = '')",
         (('__init__', _318), ('__repr__', _319), ('__eq__', _320), ('__setattr__', _321), ('__delattr__', _322), ('__hash__', _323),),
     ),
     'alphred.guards.templates.Placeholder': (
         "([('frozen', True)], False, [('path', '_FIELD', False, False, True, True, True, None, False), ('offset', '_FIELD', False, False, True, True, True, None, False)])",
-        "Placeholder(path: 'tuple[str, ...]', offset: 'int')",
         (('__init__', _324), ('__repr__', _325), ('__eq__', _326), ('__setattr__', _327), ('__delattr__', _328), ('__hash__', _329),),
     ),
     'alphred.guards.templates.Template': (
         "([('frozen', True)], False, [('text', '_FIELD', False, False, True, True, True, None, False), ('parts', '_FIELD', False, False, True, True, True, None, False)])",
-        "Template(text: 'str', parts: 'tuple[str | Placeholder, ...]')",
         (('__init__', _330), ('__repr__', _331), ('__eq__', _332), ('__setattr__', _333), ('__delattr__', _334), ('__hash__', _335),),
     ),
     'alphred.operations.clones.Identity': (
         "([('frozen', True)], False, [('url', '_FIELD', False, False, True, True, True, None, False), ('root', '_FIELD', False, False, True, True, True, None, False)])",
-        "Identity(url: 'str | None', root: 'str | None')",
         (('__init__', _336), ('__repr__', _337), ('__eq__', _338), ('__setattr__', _339), ('__delattr__', _340), ('__hash__', _341),),
     ),
     'alphred.operations.workspace.StoredRun': (
         "([('frozen', True)], False, [('workflow', '_FIELD', False, False, True, True, True, None, False), ('state', '_FIELD', False, False, True, True, True, None, False), ('options', '_FIELD', False, False, True, True, True, None, False), ('runtime', '_FIELD', False, False, True, True, True, None, False)])",
-        "StoredRun(workflow: 'Workflow', state: 'RunState', options: 'RunOptions', runtime: 'dict[str, Any]')",
         (('__init__', _342), ('__repr__', _343), ('__eq__', _344), ('__setattr__', _345), ('__delattr__', _346), ('__hash__', _347),),
     ),
     'alphred.operations.workspace.Workspace': (
         "([], False, [('store', '_FIELD', False, False, True, True, True, None, False), ('location', '_FIELD', False, False, True, True, True, None, False), ('registry_for', '_FIELD', False, False, True, True, True, None, False), ('progress', '_FIELD', False, False, True, True, True, None, False), ('events', '_FIELD', True, False, True, True, True, None, False), ('on_runner', '_FIELD', True, False, True, True, True, None, False), ('clock', '_FIELD', True, False, True, True, True, None, False), ('waits', '_FIELD', True, False, True, True, True, None, False)])",
-        "Workspace(store: 'SqlRunStore', location: 'RepoLocation', registry_for: 'Callable[[Workflow, bool], ProviderRegistry]', progress: 'Callable[[int], Progress]', events: 'JsonlEvents | None' = None, on_runner: 'Callable[[Runner], None] | None' = None, clock: 'Clock' = <alphred.settings.Clock object at 0x7ff767659650>, waits: 'bool' = True)",
         (('__init__', _348), ('__repr__', _349), ('__eq__', _350), ('__hash__', None),),
     ),
     'alphred.providers.base.ProviderEvent': (
         "([('frozen', True)], False, [('type', '_FIELD', False, False, True, True, True, None, False), ('content', '_FIELD', True, False, True, True, True, None, False), ('timestamp', '_FIELD', False, True, True, True, True, None, False), ('metadata', '_FIELD', False, True, True, True, True, None, False)])",
-        "ProviderEvent(type: 'EventType', content: 'str' = '', timestamp: 'float' = <factory>, metadata: 'Mapping[str, Any]' = <factory>)",
         (('__init__', _351), ('__repr__', _352), ('__eq__', _353), ('__setattr__', _354), ('__delattr__', _355), ('__hash__', _356),),
     ),
     'alphred.providers.base.ProviderOptions': (
         "([('frozen', True)], False, [('working_directory', '_FIELD', False, False, True, True, True, None, False), ('phase', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('visit', '_FIELD', True, False, True, True, True, None, False), ('system_prompt', '_FIELD', True, False, True, True, True, None, False), ('context', '_FIELD', True, False, True, True, True, None, False), ('timeout', '_FIELD', True, False, True, True, True, None, False), ('model', '_FIELD', True, False, True, True, True, None, False), ('decisions', '_FIELD', True, False, True, True, True, None, False), ('settings', '_FIELD', False, True, True, True, True, None, False), ('cancel', '_FIELD', True, False, True, True, True, None, False), ('environment', '_FIELD', False, True, True, True, True, None, False), ('base_environment', '_FIELD', True, False, True, True, True, None, False), ('sandbox', '_FIELD', True, False, True, True, True, None, False), ('confine', '_FIELD', True, False, True, True, True, None, False), ('tools', '_FIELD', True, False, True, True, True, None, False), ('mcp', '_FIELD', True, False, True, True, True, None, False), ('mcp_env', '_FIELD', False, True, True, True, True, None, False), ('output', '_FIELD', True, False, True, True, True, None, False)])",
-        "ProviderOptions(working_directory: 'Path', phase: 'str', attempt: 'int', visit: 'int' = 0, system_prompt: 'str | None' = None, context: 'tuple[str, ...]' = (), timeout: 'float | None' = None, model: 'str | None' = None, decisions: 'tuple[str, ...]' = (), settings: 'Mapping[str, Any]' = <factory>, cancel: 'asyncio.Event | None' = None, environment: 'Mapping[str, str]' = <factory>, base_environment: 'Mapping[str, str] | None' = None, sandbox: 'SandboxPolicy | None' = None, confine: 'Callable[[Sequence[str]], list[str]] | None' = None, tools: 'ToolPolicy | None' = None, mcp: 'tuple[McpServer, ...]' = (), mcp_env: 'Mapping[str, Mapping[str, str]]' = <factory>, output: 'Mapping[str, Any] | None' = None)",
         (('__init__', _357), ('__repr__', _358), ('__eq__', _359), ('__setattr__', _360), ('__delattr__', _361), ('__hash__', _362),),
     ),
     'alphred.providers.base.Readiness': (
         "([('frozen', True)], False, [('ready', '_FIELD', False, False, True, True, True, None, False), ('detail', '_FIELD', True, False, True, True, True, None, False), ('depends_on_phase', '_FIELD', True, False, True, True, True, None, False)])",
-        "Readiness(ready: 'bool', detail: 'str' = '', depends_on_phase: 'bool' = False)",
         (('__init__', _363), ('__repr__', _364), ('__eq__', _365), ('__setattr__', _366), ('__delattr__', _367), ('__hash__', _368),),
     ),
     'alphred.providers.descriptor.Capabilities': (
         "([('frozen', True)], False, [('allowed_tools', '_FIELD', True, False, True, True, True, None, False), ('disallowed_tools', '_FIELD', True, False, True, True, True, None, False), ('mcp_tool_filters', '_FIELD', True, False, True, True, True, None, False), ('sandbox', '_FIELD', True, False, True, True, True, None, False), ('mcp', '_FIELD', True, False, True, True, True, None, False), ('tool_names', '_FIELD', True, False, True, True, True, None, False), ('tool_patterns', '_FIELD', True, False, True, True, True, None, False), ('tools_note', '_FIELD', True, False, True, True, True, None, False)])",
-        "Capabilities(allowed_tools: 'bool' = False, disallowed_tools: 'bool' = False, mcp_tool_filters: 'bool' = False, sandbox: 'bool' = False, mcp: 'bool' = False, tool_names: 'tuple[str, ...] | None' = None, tool_patterns: 'bool' = False, tools_note: 'str' = '')",
         (('__init__', _369), ('__repr__', _370), ('__eq__', _371), ('__setattr__', _372), ('__delattr__', _373), ('__hash__', _374),),
     ),
     'alphred.providers.descriptor.ProviderDescriptor': (
         "([('frozen', True)], False, [('name', '_FIELD', False, False, True, True, True, None, False), ('factory', '_FIELD', False, False, True, True, True, None, False), ('summary', '_FIELD', True, False, True, True, True, None, False), ('phase_keys', '_FIELD', True, False, True, True, True, None, False), ('validate_phase', '_FIELD', True, False, True, True, True, None, False), ('error_codes', '_FIELD', True, False, True, True, True, None, False), ('capabilities', '_FIELD', True, False, True, True, True, None, False)])",
-        "ProviderDescriptor(name: 'str', factory: 'ProviderFactory', summary: 'str' = '', phase_keys: 'Sequence[PhaseKey]' = (PhaseKey(name='options', schema={'type': 'object'}, read=<function mapping at 0x7ff766cf42c0>),), validate_phase: 'Callable[[ProviderPhase], None] | None' = None, error_codes: 'Sequence[str]' = (), capabilities: 'Capabilities' = Capabilities(allowed_tools=False, disallowed_tools=False, mcp_tool_filters=False, sandbox=False, mcp=False, tool_names=None, tool_patterns=False, tools_note=''))",
         (('__init__', _375), ('__repr__', _376), ('__eq__', _377), ('__setattr__', _378), ('__delattr__', _379), ('__hash__', _380),),
     ),
     'alphred.runtime.attempt_context.AttemptStats': (
         "([], False, [('started', '_FIELD', False, True, True, True, True, None, False), ('events', '_FIELD', True, False, True, True, True, None, False), ('tokens', '_FIELD', True, False, True, True, True, None, False), ('cost_usd', '_FIELD', True, False, True, True, True, None, False), ('child_steps', '_FIELD', True, False, True, True, True, None, False), ('message', '_FIELD', True, False, True, True, True, None, False), ('details', '_FIELD', False, True, True, True, True, None, False), ('output_tail', '_FIELD', True, False, True, True, True, None, False), ('pause_unread', '_FIELD', True, False, True, True, True, None, False)])",
-        "AttemptStats(started: 'float' = <factory>, events: 'int' = 0, tokens: 'int' = 0, cost_usd: 'float' = 0.0, child_steps: 'int' = 0, message: 'str | None' = None, details: 'dict[str, Any]' = <factory>, output_tail: 'str' = '', pause_unread: 'bool' = False)",
         (('__init__', _381), ('__repr__', _382), ('__eq__', _383), ('__hash__', None),),
     ),
     'alphred.runtime.attempt_context.PhaseContext': (
         "([], False, [('store', '_FIELD', False, False, True, True, True, None, False), ('run_id', '_FIELD', False, False, True, True, True, None, False), ('workflow', '_FIELD', False, False, True, True, True, None, False), ('worktree', '_FIELD', False, False, True, True, True, None, False), ('worktrees', '_FIELD', False, False, True, True, True, None, False), ('registry', '_FIELD', False, False, True, True, True, None, False), ('redactor', '_FIELD', False, False, True, True, True, None, False), ('environ', '_FIELD', False, False, True, True, True, None, False), ('on_event', '_FIELD', True, False, True, True, True, None, False), ('dry_run_commands', '_FIELD', True, False, True, True, True, None, False), ('pending', '_FIELD', False, True, True, True, True, None, False), ('cancel', '_FIELD', False, True, True, True, True, None, False), ('branch', '_FIELD', True, False, True, True, True, None, False), ('clock', '_FIELD', True, False, True, True, True, None, False), ('files', '_FIELD', True, False, True, True, True, None, False), ('pull_request', '_FIELD', True, False, True, True, True, None, False), ('describe', '_FIELD', True, False, True, True, True, None, False), ('environments', '_FIELD', False, True, True, True, True, None, False), ('children', '_FIELD', True, False, True, True, True, None, False), ('prepared', '_FIELD', False, True, True, True, True, None, False), ('flusher', '_FIELD', True, False, True, True, True, None, False)])",
-        "PhaseContext(store: 'SqlRunStore', run_id: 'int', workflow: 'Workflow', worktree: 'Path', worktrees: 'GitWorktrees', registry: 'ProviderRegistry', redactor: 'Redactor', environ: 'dict[str, str]', on_event: 'Callable[[str, int, int, ProviderEvent], None] | None' = None, dry_run_commands: 'bool' = False, pending: 'list[Callable[[StoreTransaction], object]]' = <factory>, cancel: 'asyncio.Event' = <factory>, branch: 'str | None' = None, clock: 'Clock' = <alphred.settings.Clock object at 0x7ff767659650>, files: 'RunFiles | None' = None, pull_request: 'PullRequestPlan | None' = None, describe: 'PullRequestText | None' = None, environments: 'dict[tuple[str, ...], dict[str, str]]' = <factory>, children: 'Any' = None, prepared: 'dict[tuple[str, int], Prepared]' = <factory>, flusher: 'Any' = None)",
         (('__init__', _384), ('__repr__', _385), ('__eq__', _386), ('__hash__', None),),
     ),
     'alphred.runtime.attempt_context.Posted': (
         "([('frozen', True)], False, [('events', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', True, False, True, True, True, None, False), ('stats', '_FIELD', True, False, True, True, True, None, False), ('joined', '_FIELD', True, False, True, True, True, None, False)])",
-        "Posted(events: 'tuple[Event, ...]', attempt: 'tuple[str, int] | None' = None, stats: 'AttemptStats | None' = None, joined: 'Joined | None' = None)",
         (('__init__', _387), ('__repr__', _388), ('__eq__', _389), ('__setattr__', _390), ('__delattr__', _391), ('__hash__', _392),),
     ),
     'alphred.runtime.attempt_context.Prepared': (
         "([('frozen', True)], False, [('node_id', '_FIELD', False, False, True, True, True, None, False), ('first', '_FIELD', False, False, True, True, True, None, False), ('reports', '_FIELD', False, False, True, True, True, None, False), ('start_sha', '_FIELD', False, False, True, True, True, None, False), ('seal', '_FIELD', False, False, True, True, True, None, False)])",
-        "Prepared(node_id: 'int', first: 'int', reports: 'dict[str, UpstreamReport]', start_sha: 'str', seal: 'WorktreeSeal')",
         (('__init__', _393), ('__repr__', _394), ('__eq__', _395), ('__setattr__', _396), ('__delattr__', _397), ('__hash__', _398),),
     ),
     'alphred.runtime.delivery.PullRequestPlan': (
         "([('frozen', True)], False, [('remote', '_FIELD', False, False, True, True, True, None, False), ('base', '_FIELD', False, False, True, True, True, None, False), ('draft', '_FIELD', False, False, True, True, True, None, False), ('provider', '_FIELD', False, False, True, True, True, None, False), ('at_end', '_FIELD', True, False, True, True, True, None, False), ('required', '_FIELD', True, False, True, True, True, None, False)])",
-        "PullRequestPlan(remote: 'str', base: 'str', draft: 'bool', provider: 'str | None', at_end: 'bool' = True, required: 'bool' = False)",
         (('__init__', _399), ('__repr__', _400), ('__eq__', _401), ('__setattr__', _402), ('__delattr__', _403), ('__hash__', _404),),
     ),
     'alphred.runtime.options.RunOptions': (
         "([], False, [('inputs', '_FIELD', False, True, True, True, True, None, False), ('base', '_FIELD', True, False, True, True, True, None, False), ('resolved_base', '_FIELD', True, False, True, True, True, None, False), ('branch', '_FIELD', True, False, True, True, True, None, False), ('branch_template', '_FIELD', True, False, True, True, True, None, False), ('keep_worktree', '_FIELD', True, False, True, True, True, None, False), ('approve_all', '_FIELD', True, False, True, True, True, None, False), ('dry_run', '_FIELD', True, False, True, True, True, None, False), ('dry_run_scope', '_FIELD', True, False, True, True, True, None, False), ('pull_request', '_FIELD', True, False, True, True, True, None, False), ('pr_branch', '_FIELD', True, False, True, True, True, None, False), ('environ', '_FIELD', False, True, True, True, True, None, False), ('clock', '_FIELD', True, False, True, True, True, None, False)])",
-        "RunOptions(inputs: 'Mapping[str, str]' = <factory>, base: 'str | None' = None, resolved_base: 'ResolvedBase | None' = None, branch: 'str | None' = None, branch_template: 'str | None' = None, keep_worktree: 'bool' = False, approve_all: 'bool' = False, dry_run: 'bool' = False, dry_run_scope: 'str' = 'all', pull_request: 'PullRequestPlan | None' = None, pr_branch: 'bool' = False, environ: 'Mapping[str, str]' = <factory>, clock: 'Clock' = <alphred.settings.Clock object at 0x7ff767659650>)",
         (('__init__', _405), ('__repr__', _406), ('__eq__', _407), ('__hash__', None),),
     ),
     'alphred.runtime.run_files.LocalFile': (
         "([('frozen', True)], False, [('path', '_FIELD', False, False, True, True, True, None, False), ('full', '_FIELD', False, False, True, True, True, None, False), ('size', '_FIELD', False, False, True, True, True, None, False), ('mode', '_FIELD', False, False, True, True, True, None, False), ('mtime_ns', '_FIELD', False, False, True, True, True, None, False)])",
-        "LocalFile(path: 'str', full: 'Path', size: 'int', mode: 'int', mtime_ns: 'int')",
         (('__init__', _408), ('__repr__', _409), ('__eq__', _410), ('__setattr__', _411), ('__delattr__', _412), ('__hash__', _413),),
     ),
     'alphred.runtime.run_files.RunFiles': (
         "([], False, [('run_id', '_FIELD', False, False, True, True, True, None, False), ('root', '_FIELD', False, False, True, True, True, None, False), ('limit', '_FIELD', False, False, True, True, True, None, False), ('memory', '_FIELD', True, False, True, True, True, None, False), ('_lock', '_FIELD', False, True, True, False, True, None, False), ('_empty', '_FIELD', False, True, True, False, True, None, False)])",
-        "RunFiles(run_id: 'int', root: 'Path', limit: 'int', memory: 'bool' = False, _lock: 'threading.Lock' = <factory>, _empty: 'set[str]' = <factory>)",
         (('__init__', _414), ('__repr__', _415), ('__eq__', _416), ('__hash__', None),),
     ),
     'alphred.runtime.sandbox.Sandbox': (
         "([('frozen', True)], False, [('bwrap', '_FIELD', False, False, True, True, True, None, False), ('worktree', '_FIELD', False, False, True, True, True, None, False), ('git_dirs', '_FIELD', False, False, True, True, True, None, False), ('tmp', '_FIELD', False, False, True, True, True, None, False), ('network', '_FIELD', True, False, True, True, True, None, False), ('writable', '_FIELD', True, False, True, True, True, None, False)])",
-        "Sandbox(bwrap: 'str', worktree: 'Path', git_dirs: 'tuple[Path, ...]', tmp: 'Path', network: 'bool' = False, writable: 'tuple[Path, ...]' = ())",
         (('__init__', _417), ('__repr__', _418), ('__eq__', _419), ('__setattr__', _420), ('__delattr__', _421), ('__hash__', _422),),
     ),
     'alphred.runtime.typed_output.Answer': (
         "([('frozen', True)], False, [('decision', '_FIELD', False, False, True, True, True, None, False), ('report', '_FIELD', False, False, True, True, True, None, False), ('violations', '_FIELD', False, False, True, True, True, None, False)])",
-        "Answer(decision: 'str | None', report: 'dict[str, Any] | None', violations: 'tuple[str, ...]')",
         (('__init__', _423), ('__repr__', _424), ('__eq__', _425), ('__setattr__', _426), ('__delattr__', _427), ('__hash__', _428),),
     ),
     'alphred.store.migrations.Migration': (
         "([('frozen', True)], False, [('version', '_FIELD', False, False, True, True, True, None, False), ('name', '_FIELD', False, False, True, True, True, None, False), ('apply', '_FIELD', False, False, True, True, True, None, False)])",
-        "Migration(version: 'int', name: 'str', apply: 'Callable[[Connection], None]')",
         (('__init__', _429), ('__repr__', _430), ('__eq__', _431), ('__setattr__', _432), ('__delattr__', _433), ('__hash__', _434),),
     ),
     'alphred.store.owners.LeaseOwner': (
         "([('frozen', True)], False, [('host', '_FIELD', False, False, True, True, True, None, False), ('pid', '_FIELD', False, False, True, True, True, None, False), ('start', '_FIELD', False, False, True, True, True, None, False), ('token', '_FIELD', False, False, True, True, True, None, False)])",
-        "LeaseOwner(host: 'str', pid: 'int', start: 'str', token: 'str')",
         (('__init__', _435), ('__repr__', _436), ('__eq__', _437), ('__setattr__', _438), ('__delattr__', _439), ('__hash__', _440),),
     ),
     'alphred.store.records.EventRow': (
         "([('frozen', True)], False, [('workflow_run_id', '_FIELD', False, False, True, True, True, None, False), ('run_node_id', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('sequence', '_FIELD', False, False, True, True, True, None, False), ('event_type', '_FIELD', False, False, True, True, True, None, False), ('content', '_FIELD', True, False, True, True, True, None, False), ('timestamp', '_FIELD', True, False, True, True, True, None, False), ('metadata', '_FIELD', True, False, True, True, True, None, False)])",
-        "EventRow(workflow_run_id: 'int', run_node_id: 'int', attempt: 'int', sequence: 'int', event_type: 'str', content: 'str | None' = None, timestamp: 'datetime | None' = None, metadata: 'Mapping[str, Any] | None' = None)",
         (('__init__', _441), ('__repr__', _442), ('__eq__', _443), ('__setattr__', _444), ('__delattr__', _445), ('__hash__', _446),),
     ),
     'alphred.store.records.NodeRecord': (
         "([('frozen', True)], False, [('id', '_FIELD', False, False, True, True, True, None, False), ('run_id', '_FIELD', False, False, True, True, True, None, False), ('tree_node_id', '_FIELD', False, False, True, True, True, None, False), ('node_key', '_FIELD', False, False, True, True, True, None, False), ('sequence_index', '_FIELD', False, False, True, True, True, None, False), ('status', '_FIELD', False, False, True, True, True, None, False), ('attempt', '_FIELD', False, False, True, True, True, None, False), ('visits', '_FIELD', False, False, True, True, True, None, False), ('decision', '_FIELD', False, False, True, True, True, None, False), ('exit_code', '_FIELD', False, False, True, True, True, None, False), ('tokens', '_FIELD', False, False, True, True, True, None, False), ('cost_usd', '_FIELD', False, False, True, True, True, None, False), ('lease_owner', '_FIELD', False, False, True, True, True, None, False), ('lease_expires_at', '_FIELD', False, False, True, True, True, None, False), ('started_at', '_FIELD', False, False, True, True, True, None, False), ('completed_at', '_FIELD', False, False, True, True, True, None, False), ('updated_at', '_FIELD', False, False, True, True, True, None, False)])",
-        "NodeRecord(id: 'int', run_id: 'int', tree_node_id: 'int', node_key: 'str', sequence_index: 'int', status: 'NodeStatus', attempt: 'int', visits: 'int', decision: 'str | None', exit_code: 'int | None', tokens: 'int', cost_usd: 'float', lease_owner: 'str | None', lease_expires_at: 'datetime | None', started_at: 'datetime | None', completed_at: 'datetime | None', updated_at: 'datetime')",
         (('__init__', _447), ('__repr__', _448), ('__eq__', _449), ('__setattr__', _450), ('__delattr__', _451), ('__hash__', _452),),
     ),
     'alphred.store.records.RunRecord': (
         "([('frozen', True)], False, [('id', '_FIELD', False, False, True, True, True, None, False), ('tree_id', '_FIELD', False, False, True, True, True, None, False), ('tree_key', '_FIELD', False, False, True, True, True, None, False), ('tree_version', '_FIELD', False, False, True, True, True, None, False), ('status', '_FIELD', False, False, True, True, True, None, False), ('reason', '_FIELD', False, False, True, True, True, None, False), ('inputs', '_FIELD', False, False, True, True, True, None, False), ('branch', '_FIELD', False, False, True, True, True, None, False), ('base_sha', '_FIELD', False, False, True, True, True, None, False), ('head_sha', '_FIELD', False, False, True, True, True, None, False), ('base_ref', '_FIELD', False, False, True, True, True, None, False), ('worktree_path', '_FIELD', False, False, True, True, True, None, False), ('repo_path', '_FIELD', False, False, True, True, True, None, False), ('pr_url', '_FIELD', False, False, True, True, True, None, False), ('tokens', '_FIELD', False, False, True, True, True, None, False), ('cost_usd', '_FIELD', False, False, True, True, True, None, False), ('steps', '_FIELD', False, False, True, True, True, None, False), ('pause_requested', '_FIELD', False, False, True, True, True, None, False), ('cancel_requested', '_FIELD', False, False, True, True, True, None, False), ('lease_owner', '_FIELD', False, False, True, True, True, None, False), ('lease_expires_at', '_FIELD', False, False, True, True, True, None, False), ('created_at', '_FIELD', False, False, True, True, True, None, False), ('started_at', '_FIELD', False, False, True, True, True, None, False), ('completed_at', '_FIELD', False, False, True, True, True, None, False), ('updated_at', '_FIELD', False, False, True, True, True, None, False), ('nodes', '_FIELD', True, False, True, True, True, None, False), ('priority', '_FIELD', True, False, True, True, True, None, False), ('requires', '_FIELD', True, False, True, True, True, None, False), ('queued', '_FIELD', True, False, True, True, True, None, False), ('request', '_FIELD', True, False, True, True, True, None, False), ('repo_name', '_FIELD', True, False, True, True, True, None, False), ('repo_url', '_FIELD', True, False, True, True, True, None, False), ('repo_root', '_FIELD', True, False, True, True, True, None, False), ('wake_at', '_FIELD', True, False, True, True, True, None, False), ('parent_run_id', '_FIELD', True, False, True, True, True, None, False), ('parent_step', '_FIELD', True, False, True, True, True, None, False)])",
-        "RunRecord(id: 'int', tree_id: 'int', tree_key: 'str', tree_version: 'int', status: 'RunStatus', reason: 'str | None', inputs: 'Mapping[str, Any]', branch: 'str | None', base_sha: 'str | None', head_sha: 'str | None', base_ref: 'str | None', worktree_path: 'str | None', repo_path: 'str | None', pr_url: 'str | None', tokens: 'int', cost_usd: 'float', steps: 'int', pause_requested: 'bool', cancel_requested: 'bool', lease_owner: 'str | None', lease_expires_at: 'datetime | None', created_at: 'datetime', started_at: 'datetime | None', completed_at: 'datetime | None', updated_at: 'datetime', nodes: 'tuple[NodeRecord, ...]' = (), priority: 'int' = 0, requires: 'tuple[str, ...]' = (), queued: 'bool' = False, request: 'Mapping[str, Any] | None' = None, repo_name: 'str | None' = None, repo_url: 'str | None' = None, repo_root: 'str | None' = None, wake_at: 'datetime | None' = None, parent_run_id: 'int | None' = None, parent_step: 'str | None' = None)",
         (('__init__', _453), ('__repr__', _454), ('__eq__', _455), ('__setattr__', _456), ('__delattr__', _457), ('__hash__', _458),),
     ),
     'alphred.workflow.globs.PathGlobs': (
         "([('frozen', True)], False, [('patterns', '_FIELD', False, False, True, True, True, None, False)])",
-        "PathGlobs(patterns: 'tuple[str, ...]')",
         (('__init__', _459), ('__repr__', _460), ('__eq__', _461), ('__setattr__', _462), ('__delattr__', _463), ('__hash__', _464),),
     ),
     'alphred.workflow.layout.Graph': (
         "([('frozen', True)], False, [('start', '_FIELD', False, False, True, True, True, None, False), ('nodes', '_FIELD', False, False, True, True, True, None, False), ('edges', '_FIELD', False, False, True, True, True, None, False)])",
-        "Graph(start: 'str', nodes: 'tuple[GraphNode, ...]', edges: 'tuple[GraphEdge, ...]')",
         (('__init__', _465), ('__repr__', _466), ('__eq__', _467), ('__setattr__', _468), ('__delattr__', _469), ('__hash__', _470),),
     ),
     'alphred.workflow.layout.GraphEdge': (
         "([('frozen', True)], False, [('source', '_FIELD', False, False, True, True, True, None, False), ('target', '_FIELD', False, False, True, True, True, None, False), ('label', '_FIELD', True, False, True, True, True, None, False), ('kind', '_FIELD', True, False, True, True, True, None, False), ('back', '_FIELD', True, False, True, True, True, None, False)])",
-        "GraphEdge(source: 'str', target: 'str', label: 'str' = '', kind: 'str' = 'next', back: 'bool' = False)",
         (('__init__', _471), ('__repr__', _472), ('__eq__', _473), ('__setattr__', _474), ('__delattr__', _475), ('__hash__', _476),),
     ),
     'alphred.workflow.layout.GraphNode': (
         "([('frozen', True)], False, [('key', '_FIELD', False, False, True, True, True, None, False), ('kind', '_FIELD', False, False, True, True, True, None, False), ('detail', '_FIELD', True, False, True, True, True, None, False), ('join', '_FIELD', True, False, True, True, True, None, False), ('each', '_FIELD', True, False, True, True, True, None, False), ('lane', '_FIELD', True, False, True, True, True, None, False), ('rank', '_FIELD', True, False, True, True, True, None, False), ('column', '_FIELD', True, False, True, True, True, None, False)])",
-        "GraphNode(key: 'str', kind: 'str', detail: 'str' = '', join: 'str | None' = None, each: 'str | None' = None, lane: 'str | None' = None, rank: 'int' = 0, column: 'float' = 0.0)",
         (('__init__', _477), ('__repr__', _478), ('__eq__', _479), ('__setattr__', _480), ('__delattr__', _481), ('__hash__', _482),),
     ),
     'alphred.workflow.model.Check': (
         "([('frozen', True)], False, [('name', '_FIELD', False, False, True, True, True, None, False), ('kind', '_FIELD', False, False, True, True, True, None, False), ('run', '_FIELD', True, False, True, True, True, None, False), ('template', '_FIELD', True, False, True, True, True, None, False), ('paths', '_FIELD', True, False, True, True, True, None, False), ('required', '_FIELD', True, False, True, True, True, None, False), ('timeout', '_FIELD', True, False, True, True, True, None, False), ('pos', '_FIELD', True, False, True, True, True, None, False)])",
-        "Check(name: 'str', kind: 'CheckKind', run: 'str | None' = None, template: 'Template | None' = None, paths: 'tuple[str, ...]' = (), required: 'tuple[str, ...]' = (), timeout: 'float' = 600.0, pos: 'SourcePos' = SourcePos(line=0, column=0))",
         (('__init__', _483), ('__repr__', _484), ('__eq__', _485), ('__setattr__', _486), ('__delattr__', _487), ('__hash__', _488),),
     ),
     'alphred.workflow.model.FanOut': (
         "([('frozen', True)], False, [('source', '_FIELD', False, False, True, True, True, None, False), ('priority', '_FIELD', False, False, True, True, True, None, False), ('branches', '_FIELD', False, False, True, True, True, None, False), ('regions', '_FIELD', False, True, True, True, True, None, False), ('joins', '_FIELD', True, False, True, True, True, None, False), ('ends', '_FIELD', True, False, True, True, True, None, False)])",
-        "FanOut(source: 'str', priority: 'int', branches: 'tuple[str, ...]', regions: 'Mapping[str, frozenset[str]]' = <factory>, joins: 'tuple[str, ...]' = (), ends: 'tuple[tuple[str, int], ...]' = ())",
         (('__init__', _489), ('__repr__', _490), ('__eq__', _491), ('__setattr__', _492), ('__delattr__', _493), ('__hash__', _494),),
     ),
     'alphred.workflow.model.Limits': (
         "([('frozen', True)], False, [('max_steps', '_FIELD', True, False, True, True, True, None, False), ('max_tokens', '_FIELD', True, False, True, True, True, None, False), ('max_cost_usd', '_FIELD', True, False, True, True, True, None, False), ('max_parallel', '_FIELD', True, False, True, True, True, None, False), ('max_wait', '_FIELD', True, False, True, True, True, None, False), ('max_stalls', '_FIELD', True, False, True, True, True, None, False), ('max_artifact_bytes', '_FIELD', True, False, True, True, True, None, False), ('max_items', '_FIELD', True, False, True, True, True, None, False), ('timeout', '_FIELD', True, False, True, True, True, None, False)])",
-        "Limits(max_steps: 'int' = 100, max_tokens: 'int | None' = None, max_cost_usd: 'float | None' = None, max_parallel: 'int' = 4, max_wait: 'float' = 21600.0, max_stalls: 'int' = 3, max_artifact_bytes: 'int' = 52428800, max_items: 'int' = 20, timeout: 'float | None' = None)",
         (('__init__', _495), ('__repr__', _496), ('__eq__', _497), ('__setattr__', _498), ('__delattr__', _499), ('__hash__', _500),),
     ),
     'alphred.workflow.model.Phase': (
         "([('frozen', True)], False, [('key', '_FIELD', False, False, True, True, True, None, False), ('type', '_FIELD', False, False, True, True, True, None, False), ('sequence_index', '_FIELD', False, False, True, True, True, None, False), ('transitions', '_FIELD', True, False, True, True, True, None, False), ('provider', '_FIELD', True, False, True, True, True, None, False), ('model', '_FIELD', True, False, True, True, True, None, False), ('prompt', '_FIELD', True, False, True, True, True, None, False), ('prompt_file', '_FIELD', True, False, True, True, True, None, False), ('run', '_FIELD', True, False, True, True, True, None, False), ('allow_failure', '_FIELD', True, False, True, True, True, None, False), ('message', '_FIELD', True, False, True, True, True, None, False), ('decisions', '_FIELD', True, False, True, True, True, None, False), ('max_retries', '_FIELD', True, False, True, True, True, None, False), ('max_visits', '_FIELD', True, False, True, True, True, None, False), ('timeout', '_FIELD', True, False, True, True, True, None, False), ('idle_timeout', '_FIELD', True, False, True, True, True, None, False), ('context', '_FIELD', True, False, True, True, True, None, False), ('max_reports', '_FIELD', True, False, True, True, True, None, False), ('options', '_FIELD', False, True, True, True, True, None, False), ('templates', '_FIELD', False, True, True, True, True, None, False), ('checks', '_FIELD', True, False, True, True, True, None, False), ('pos', '_FIELD', True, False, True, True, True, None, False), ('join', '_FIELD', True, False, True, True, True, None, False), ('on_conflict', '_FIELD', True, False, True, True, True, None, False), ('sandbox', '_FIELD', True, False, True, True, True, None, False), ('env', '_FIELD', True, False, True, True, True, None, False), ('tools', '_FIELD', True, False, True, True, True, None, False), ('mcp', '_FIELD', True, False, True, True, True, None, False), ('output', '_FIELD', True, False, True, True, True, None, False), ('shell', '_FIELD', True, False, True, True, True, None, False), ('fallback', '_FIELD', True, False, True, True, True, None, False), ('uses', '_FIELD', True, False, True, True, True, None, False), ('child', '_FIELD', True, False, True, False, False, None, False), ('with_inputs', '_FIELD', True, False, True, True, True, None, False)])",
-        "Phase(key: 'str', type: 'PhaseType', sequence_index: 'int', transitions: 'tuple[Transition, ...]' = (), provider: 'str | None' = None, model: 'str | None' = None, prompt: 'str | None' = None, prompt_file: 'str | None' = None, run: 'str | None' = None, allow_failure: 'bool' = False, message: 'str | None' = None, decisions: 'tuple[str, ...]' = (), max_retries: 'int' = 0, max_visits: 'int' = 10, timeout: 'float | None' = None, idle_timeout: 'float' = 600.0, context: 'tuple[str, ...] | None' = None, max_reports: 'int | None' = None, options: 'Mapping[str, Any]' = <factory>, templates: 'Mapping[str, Template]' = <factory>, checks: 'tuple[Check, ...]' = (), pos: 'SourcePos' = SourcePos(line=0, column=0), join: 'str | None' = None, on_conflict: 'str | None' = None, sandbox: 'SandboxPolicy | None' = None, env: 'tuple[str, ...]' = (), tools: 'ToolPolicy | None' = None, mcp: 'tuple[McpServer, ...]' = (), output: 'Mapping[str, Any] | None' = None, shell: 'str' = 'sh', fallback: 'tuple[Fallback, ...]' = (), uses: 'str | None' = None, child: 'Workflow | None' = None, with_inputs: 'tuple[str, ...]' = ())",
         (('__init__', _501), ('__repr__', _502), ('__eq__', _503), ('__setattr__', _504), ('__delattr__', _505), ('__hash__', _506),),
     ),
     'alphred.workflow.model.SourcePos': (
         "([('frozen', True)], False, [('line', '_FIELD', False, False, True, True, True, None, False), ('column', '_FIELD', False, False, True, True, True, None, False)])",
-        "SourcePos(line: 'int', column: 'int')",
         (('__init__', _507), ('__repr__', _508), ('__eq__', _509), ('__setattr__', _510), ('__delattr__', _511), ('__hash__', _512),),
     ),
     'alphred.workflow.model.Transition': (
         "([('frozen', True)], False, [('target', '_FIELD', False, False, True, True, True, None, False), ('priority', '_FIELD', False, False, True, True, True, None, False), ('when', '_FIELD', True, False, True, True, True, None, False), ('guard', '_FIELD', True, False, True, True, True, None, False), ('max', '_FIELD', True, False, True, True, True, None, False), ('pos', '_FIELD', True, False, True, True, True, None, False), ('fan_out', '_FIELD', True, False, True, True, True, None, False), ('branch_guards', '_FIELD', True, False, True, True, True, None, False), ('branch_whens', '_FIELD', True, False, True, True, True, None, False), ('for_each', '_FIELD', True, False, True, True, True, None, False), ('alias', '_FIELD', True, False, True, True, True, None, False)])",
-        "Transition(target: 'str', priority: 'int', when: 'str | None' = None, guard: 'Expr | None' = None, max: 'int | None' = None, pos: 'SourcePos' = SourcePos(line=0, column=0), fan_out: 'tuple[str, ...]' = (), branch_guards: 'tuple[Expr | None, ...]' = (), branch_whens: 'tuple[str | None, ...]' = (), for_each: 'tuple[str, ...] | None' = None, alias: 'str | None' = None)",
         (('__init__', _513), ('__repr__', _514), ('__eq__', _515), ('__setattr__', _516), ('__delattr__', _517), ('__hash__', _518),),
     ),
     'alphred.workflow.model.Workflow': (
         "([('frozen', True)], False, [('key', '_FIELD', False, False, True, True, True, None, False), ('phases', '_FIELD', False, False, True, True, True, None, False), ('start', '_FIELD', False, False, True, True, True, None, False), ('name', '_FIELD', True, False, True, True, True, None, False), ('description', '_FIELD', True, False, True, True, True, None, False), ('inputs', '_FIELD', True, False, True, True, True, None, False), ('limits', '_FIELD', True, False, True, True, True, None, False), ('pull_request', '_FIELD', True, False, True, True, True, None, False), ('pull_request_title', '_FIELD', True, False, True, True, True, None, False), ('pull_request_when', '_FIELD', True, False, True, True, True, None, False), ('source_path', '_FIELD', True, False, True, True, True, None, False), ('content_hash', '_FIELD', True, False, True, True, True, None, False), ('source_text', '_FIELD', True, False, True, False, True, None, False), ('source_files', '_FIELD', False, True, True, False, True, None, False), ('git_hooks', '_FIELD', True, False, True, True, True, None, False), ('memory', '_FIELD', True, False, True, True, True, None, False)])",
-        "Workflow(key: 'str', phases: 'tuple[Phase, ...]', start: 'str', name: 'str | None' = None, description: 'str | None' = None, inputs: 'tuple[InputSpec, ...]' = (), limits: 'Limits' = Limits(max_steps=100, max_tokens=None, max_cost_usd=None, max_parallel=4, max_wait=21600.0, max_stalls=3, max_artifact_bytes=52428800, max_items=20, timeout=None), pull_request: 'PullRequestSpec | None' = None, pull_request_title: 'Template | None' = None, pull_request_when: 'Expr | None' = None, source_path: 'str | None' = None, content_hash: 'str' = '', source_text: 'str' = '', source_files: 'Mapping[str, str]' = <factory>, git_hooks: 'bool' = False, memory: 'str | None' = None)",
         (('__init__', _519), ('__repr__', _520), ('__eq__', _521), ('__setattr__', _522), ('__delattr__', _523), ('__hash__', _524),),
     ),
     'alphred.workflow.options.Fallback': (
         "([('frozen', True)], False, [('provider', '_FIELD', False, False, True, True, True, None, False), ('model', '_FIELD', True, False, True, True, True, None, False), ('options', '_FIELD', False, True, True, True, True, None, False)])",
-        "Fallback(provider: 'str', model: 'str | None' = None, options: 'Mapping[str, Any]' = <factory>)",
         (('__init__', _525), ('__repr__', _526), ('__eq__', _527), ('__setattr__', _528), ('__delattr__', _529), ('__hash__', _530),),
     ),
     'alphred.workflow.options.InputSpec': (
         "([('frozen', True)], False, [('name', '_FIELD', False, False, True, True, True, None, False), ('required', '_FIELD', True, False, True, True, True, None, False), ('default', '_FIELD', True, False, True, True, True, None, False), ('description', '_FIELD', True, False, True, True, True, None, False)])",
-        "InputSpec(name: 'str', required: 'bool' = False, default: 'str | None' = None, description: 'str | None' = None)",
         (('__init__', _531), ('__repr__', _532), ('__eq__', _533), ('__setattr__', _534), ('__delattr__', _535), ('__hash__', _536),),
     ),
     'alphred.workflow.options.McpServer': (
         "([('frozen', True)], False, [('name', '_FIELD', False, False, True, True, True, None, False), ('command', '_FIELD', True, False, True, True, True, None, False), ('args', '_FIELD', True, False, True, True, True, None, False), ('env', '_FIELD', True, False, True, True, True, None, False), ('cwd', '_FIELD', True, False, True, True, True, None, False), ('url', '_FIELD', True, False, True, True, True, None, False), ('headers', '_FIELD', True, False, True, True, True, None, False)])",
-        "McpServer(name: 'str', command: 'str | None' = None, args: 'tuple[str, ...]' = (), env: 'tuple[str, ...]' = (), cwd: 'str | None' = None, url: 'str | None' = None, headers: 'tuple[tuple[str, str], ...]' = ())",
         (('__init__', _537), ('__repr__', _538), ('__eq__', _539), ('__setattr__', _540), ('__delattr__', _541), ('__hash__', _542),),
     ),
     'alphred.workflow.options.PullRequestSpec': (
         "([('frozen', True)], False, [('title', '_FIELD', True, False, True, True, True, None, False), ('body_from', '_FIELD', True, False, True, True, True, None, False), ('draft', '_FIELD', True, False, True, True, True, None, False), ('base', '_FIELD', True, False, True, True, True, None, False), ('provider', '_FIELD', True, False, True, True, True, None, False), ('when', '_FIELD', True, False, True, True, True, None, False), ('required', '_FIELD', True, False, True, True, True, None, False)])",
-        "PullRequestSpec(title: 'str | None' = None, body_from: 'str | None' = None, draft: 'bool' = False, base: 'str | None' = None, provider: 'str | None' = None, when: 'str | None' = None, required: 'bool' = False)",
         (('__init__', _543), ('__repr__', _544), ('__eq__', _545), ('__setattr__', _546), ('__delattr__', _547), ('__hash__', _548),),
     ),
     'alphred.workflow.options.SandboxPolicy': (
         "([('frozen', True)], False, [('network', '_FIELD', True, False, True, True, True, None, False)])",
-        "SandboxPolicy(network: 'bool' = False)",
         (('__init__', _549), ('__repr__', _550), ('__eq__', _551), ('__setattr__', _552), ('__delattr__', _553), ('__hash__', _554),),
     ),
     'alphred.workflow.options.ToolPolicy': (
         "([('frozen', True)], False, [('allow', '_FIELD', True, False, True, True, True, None, False), ('deny', '_FIELD', True, False, True, True, True, None, False)])",
-        "ToolPolicy(allow: 'tuple[str, ...] | None' = None, deny: 'tuple[str, ...]' = ())",
         (('__init__', _555), ('__repr__', _556), ('__eq__', _557), ('__setattr__', _558), ('__delattr__', _559), ('__hash__', _560),),
     ),
     'alphred.workflow.output.PathType': (
         "([('frozen', True)], False, [('types', '_FIELD', False, False, True, True, True, None, False), ('enum', '_FIELD', True, False, True, True, True, None, False)])",
-        "PathType(types: 'frozenset[str]', enum: 'tuple[Any, ...] | None' = None)",
         (('__init__', _561), ('__repr__', _562), ('__eq__', _563), ('__setattr__', _564), ('__delattr__', _565), ('__hash__', _566),),
     ),
     'alphred.workflow.provider_keys.FreeFormKeys': (
         "([('frozen', True)], False, [('phase_keys', '_FIELD', True, False, True, True, True, None, False), ('validate_phase', '_FIELD', True, False, True, True, True, None, False)])",
-        "FreeFormKeys(phase_keys: 'Sequence[PhaseKey]' = (PhaseKey(name='options', schema={'type': 'object'}, read=<function mapping at 0x7ff766cf42c0>),), validate_phase: 'Callable[[ProviderPhase], None] | None' = None)",
         (('__init__', _567), ('__repr__', _568), ('__eq__', _569), ('__setattr__', _570), ('__delattr__', _571), ('__hash__', _572),),
     ),
     'alphred.workflow.provider_keys.KeyValue': (
         "([('frozen', True)], False, [('name', '_FIELD', False, False, True, True, True, None, False), ('node', '_FIELD', False, False, True, True, True, None, False), ('phase', '_FIELD', False, False, True, True, True, None, False), ('out', '_FIELD', False, False, True, True, True, None, False)])",
-        "KeyValue(name: 'str', node: 'yaml.Node', phase: 'str', out: 'Collector')",
         (('__init__', _573), ('__repr__', _574), ('__eq__', _575), ('__setattr__', _576), ('__delattr__', _577), ('__hash__', _578),),
     ),
     'alphred.workflow.provider_keys.PhaseKey': (
         "([('frozen', True)], False, [('name', '_FIELD', False, False, True, True, True, None, False), ('schema', '_FIELD', False, False, True, True, True, None, False), ('read', '_FIELD', False, False, True, True, True, None, False)])",
-        "PhaseKey(name: 'str', schema: 'JsonSchema', read: 'Reader')",
         (('__init__', _579), ('__repr__', _580), ('__eq__', _581), ('__setattr__', _582), ('__delattr__', _583), ('__hash__', _584),),
     ),
     'alphred.workflow.provider_keys.ProviderPhase': (
         "([('frozen', True)], False, [('key', '_FIELD', False, False, True, True, True, None, False), ('node', '_FIELD', False, False, True, True, True, None, False), ('fields', '_FIELD', False, False, True, True, True, None, False), ('settings', '_FIELD', False, False, True, True, True, None, False), ('decisions', '_FIELD', False, False, True, True, True, None, False), ('out', '_FIELD', False, False, True, True, True, None, False)])",
-        "ProviderPhase(key: 'str', node: 'yaml.Node', fields: 'Mapping[str, yaml.Node]', settings: 'Mapping[str, Any]', decisions: 'tuple[str, ...]', out: 'Collector')",
         (('__init__', _585), ('__repr__', _586), ('__eq__', _587), ('__setattr__', _588), ('__delattr__', _589), ('__hash__', _590),),
     ),
     'alphred.workflow.transitions._Listed': (
         "([], False, [('names', '_FIELD', True, False, True, True, True, None, False), ('nodes', '_FIELD', True, False, True, True, True, None, False), ('guards', '_FIELD', True, False, True, True, True, None, False), ('whens', '_FIELD', True, False, True, True, True, None, False), ('when_nodes', '_FIELD', False, True, True, True, True, None, False)])",
-        "_Listed(names: 'tuple[str, ...]' = (), nodes: 'tuple[yaml.Node, ...]' = (), guards: 'tuple[Expr | None, ...]' = (), whens: 'tuple[str | None, ...]' = (), when_nodes: 'dict[int, yaml.Node]' = <factory>)",
         (('__init__', _591), ('__repr__', _592), ('__eq__', _593), ('__hash__', None),),
     ),
     'alphred.workflow.yaml_source.Collector': (
         "([], False, [('file', '_FIELD', False, False, True, True, True, None, False), ('diagnostics', '_FIELD', False, True, True, True, True, None, False), ('_said', '_FIELD', False, True, True, False, False, None, False)])",
-        "Collector(file: 'str', diagnostics: 'list[Diagnostic]' = <factory>, _said: 'set[Diagnostic]' = <factory>)",
         (('__init__', _594), ('__repr__', _595), ('__eq__', _596), ('__hash__', None),),
     ),
     'alphred.workflow.yaml_source.NodeIndex': (
         "([], False, [('phases', '_FIELD', False, True, True, True, True, None, False), ('transitions', '_FIELD', False, True, True, True, True, None, False), ('when', '_FIELD', False, True, True, True, True, None, False), ('templates', '_FIELD', False, True, True, True, True, None, False), ('body_from', '_FIELD', True, False, True, True, True, None, False), ('pull_request_when', '_FIELD', True, False, True, True, True, None, False), ('start', '_FIELD', True, False, True, True, True, None, False)])",
-        "NodeIndex(phases: 'dict[str, yaml.Node]' = <factory>, transitions: 'dict[tuple[str, int], yaml.Node]' = <factory>, when: 'dict[tuple[str, int], yaml.Node]' = <factory>, templates: 'dict[tuple[str, str], yaml.Node]' = <factory>, body_from: 'yaml.Node | None' = None, pull_request_when: 'yaml.Node | None' = None, start: 'yaml.Node | None' = None)",
         (('__init__', _597), ('__repr__', _598), ('__eq__', _599), ('__hash__', None),),
     ),
 }
