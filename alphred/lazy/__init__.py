@@ -96,7 +96,6 @@ def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
     made name the twin where they name their class (a frozen ``__setattr__`` checks ``type(self) is cls``): they
     are rebuilt with ``cls`` in its place. The class attributes end as dataclass leaves them: a field's default,
     none for a ``default_factory``."""
-    body = cls.__dict__
     if not _made_alike(cls, params):
         return False
     twin: type = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **params)
@@ -148,10 +147,17 @@ def twin_namespace(cls: type[Any]) -> dict[str, Any]:
 
 def fingerprint(fields: Mapping[str, dataclasses.Field[Any]], params: Mapping[str, Any], post_init: bool) -> str:
     """What a class's generated methods depend on besides the values handed to their factories."""
+    missing = dataclasses.MISSING
     shape = [
-        (f.name, repr(f._field_type), f.default is not dataclasses.MISSING)  # type: ignore[attr-defined]
-        + (f.default_factory is not dataclasses.MISSING, f.init, f.repr, f.compare, f.hash, f.kw_only)
+        (
+            f.name,
+            repr(getattr(f, "_field_type", None)),
+            f.default is not missing,
+            f.default_factory is not missing,
+            *flags,
+        )
         for f in fields.values()
+        for flags in [(f.init, f.repr, f.compare, f.hash, f.kw_only)]
     ]
     return repr((sorted(params.items()), post_init, shape))
 
@@ -192,7 +198,7 @@ def _made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
     if not any(name == "__init__" for name, _ in methods):
         return False
     bare = {**params, "init": False, "repr": False, "eq": False, "order": False, "unsafe_hash": False}
-    twin = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **{**bare, "frozen": False})
+    twin: type = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **{**bare, "frozen": False})
     fields = twin.__dict__["__dataclass_fields__"]
     if printed != fingerprint(fields, params, "__post_init__" in cls.__dict__):
         return False
@@ -200,16 +206,16 @@ def _made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
     made: dict[str, Any] = {}
     for name, factory in methods:
         made[name] = None if factory is None else _function(cls, factory, fields, module)
-    cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
-    cls.__dataclass_params__ = _params(params)  # type: ignore[attr-defined]
+    setattr(cls, "__dataclass_fields__", fields)  # noqa: B010  # (mypy: the class declares none)
+    setattr(cls, "__dataclass_params__", _params(params))  # noqa: B010
     if "__match_args__" in twin.__dict__:
-        cls.__match_args__ = twin.__match_args__  # type: ignore[attr-defined]
+        setattr(cls, "__match_args__", twin.__dict__["__match_args__"])  # noqa: B010
     _field_defaults(cls, fields)
     init = made.pop("__init__")
     _write_doc(cls, init)
     for name, value in made.items():
         setattr(cls, name, value)
-    cls.__init__ = init  # type: ignore[misc]  # last: the stand-in waits for the lock until now
+    cls.__init__ = init  # last: the stand-in waits for the lock until now
     return True
 
 

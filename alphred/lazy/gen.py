@@ -61,7 +61,7 @@ def _captured(cls: type[Any], params: dict[str, Any]) -> tuple[dict[str, Any], l
     namespace = twin_namespace(cls)
     dataclasses._create_fn = recording  # type: ignore[attr-defined]
     try:
-        twin = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+        twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
     finally:
         dataclasses._create_fn = create  # type: ignore[attr-defined]
     return dict(twin.__dict__), calls
