@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import sys
 import threading
 import types
 from collections.abc import Callable, Mapping
@@ -62,7 +61,7 @@ def materialised(cls: type[_T]) -> type[_T]:
     params = cls.__dict__.get("__deferred_dataclass__")
     if params is not None:
         with _MAKING:
-            if "__deferred_dataclass__" in cls.__dict__ and _made_from_source(cls, params):
+            if "__deferred_dataclass__" in cls.__dict__ and _made_alike(cls, params) and made_from_source(cls, params):
                 del cls.__deferred_dataclass__  # type: ignore[attr-defined]
             elif "__deferred_dataclass__" in cls.__dict__:  # another thread may have made it meanwhile
                 later = {"repr": "__repr__", "eq": "__eq__"}
@@ -77,6 +76,13 @@ def materialised(cls: type[_T]) -> type[_T]:
                 if later:
                     _make_later(cls, params, [*later.values(), *(["__hash__"] if "eq" in later else [])])
     return cls
+
+
+def made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
+    """``source.made_from_source``: ``cls`` made with the methods ``made.py`` holds for it, or False."""
+    from alphred.lazy.source import made_from_source as made
+
+    return made(cls, params)
 
 
 # What dataclass writes into a class besides ``__init__`` (a class defining one of them itself is made in two passes).
@@ -103,13 +109,13 @@ def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
     for name, value in made.items():
         if name in WRITTEN or name == "__dataclass_params__":
             setattr(cls, name, _rebound(value, twin, cls))
-    _field_defaults(cls, made["__dataclass_fields__"])
-    _write_doc(cls, made["__init__"])
+    field_defaults(cls, made["__dataclass_fields__"])
+    write_doc(cls, made["__init__"])
     cls.__init__ = _rebound(made["__init__"], twin, cls)
     return True
 
 
-def _write_doc(cls: type[Any], init: Any) -> None:
+def write_doc(cls: type[Any], init: Any) -> None:
     """Give ``cls`` the docstring dataclass writes for a class without one (its signature)."""
     if cls.__doc__ is None:
         import inspect
@@ -145,24 +151,7 @@ def twin_namespace(cls: type[Any]) -> dict[str, Any]:
     return namespace
 
 
-def fingerprint(fields: Mapping[str, dataclasses.Field[Any]], params: Mapping[str, Any], post_init: bool) -> str:
-    """What a class's generated methods depend on besides the values handed to their factories."""
-    missing = dataclasses.MISSING
-    shape = [
-        (
-            f.name,
-            repr(getattr(f, "_field_type", None)),
-            f.default is not missing,
-            f.default_factory is not missing,
-            *flags,
-        )
-        for f in fields.values()
-        for flags in [(f.init, f.repr, f.compare, f.hash, f.kw_only)]
-    ]
-    return repr((sorted(params.items()), post_init, shape))
-
-
-def _field_defaults(cls: type[Any], fields: Mapping[str, dataclasses.Field[Any]]) -> None:
+def field_defaults(cls: type[Any], fields: Mapping[str, dataclasses.Field[Any]]) -> None:
     """Leave ``cls``'s class attributes as dataclass leaves them: a field's default, none for a factory."""
     body = cls.__dict__
     for field in fields.values():
@@ -171,92 +160,6 @@ def _field_defaults(cls: type[Any], fields: Mapping[str, dataclasses.Field[Any]]
                 delattr(cls, field.name)
             else:
                 setattr(cls, field.name, field.default)
-
-
-# What a generated method's factory is handed, by its parameter's name (``gen.py``); ``_type_x`` and ``_dflt_x``
-# are field ``x``'s type and default (or default factory).
-_HANDED = {
-    "MISSING": dataclasses.MISSING,
-    "_HAS_DEFAULT_FACTORY": getattr(dataclasses, "_HAS_DEFAULT_FACTORY", None),
-    "__dataclass_builtins_object__": object,
-    "_return_type": None,
-    "FrozenInstanceError": dataclasses.FrozenInstanceError,
-}
-
-
-def _made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
-    """Make ``cls`` with the methods ``made.py`` holds for it: dataclass's field pass without its ``exec``s, then
-    the generated functions (``gen.py``); False, having done nothing, for a class ``made.py`` does not hold as it
-    is now (its fields or parameters changed since ``made.py`` was written, or a class ``_made_alike`` does not
-    cover)."""
-    from alphred.lazy.made import MADE
-
-    entry = MADE.get(f"{cls.__module__}.{cls.__qualname__}")
-    if entry is None or not _made_alike(cls, params):
-        return False
-    printed, methods = entry
-    if not any(name == "__init__" for name, _ in methods):
-        return False
-    bare = {**params, "init": False, "repr": False, "eq": False, "order": False, "unsafe_hash": False}
-    twin: type = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **{**bare, "frozen": False})
-    fields = twin.__dict__["__dataclass_fields__"]
-    if printed != fingerprint(fields, params, "__post_init__" in cls.__dict__):
-        return False
-    module = sys.modules[cls.__module__].__dict__
-    made: dict[str, Any] = {}
-    for name, factory in methods:
-        made[name] = None if factory is None else _function(cls, factory, fields, module)
-    setattr(cls, "__dataclass_fields__", fields)  # noqa: B010  # (mypy: the class declares none)
-    setattr(cls, "__dataclass_params__", _params(params))  # noqa: B010
-    if "__match_args__" in twin.__dict__:
-        setattr(cls, "__match_args__", twin.__dict__["__match_args__"])  # noqa: B010
-    _field_defaults(cls, fields)
-    init = made.pop("__init__")
-    _write_doc(cls, init)
-    for name, value in made.items():
-        setattr(cls, name, value)
-    cls.__init__ = init  # last: the stand-in waits for the lock until now
-    return True
-
-
-def _function(cls: type[Any], factory: Any, fields: Mapping[str, Any], module: dict[str, Any]) -> Any:
-    """The method ``factory`` makes for ``cls``, its globals ``cls``'s module's as dataclass makes them."""
-    code = factory.__code__
-    handed: dict[str, Any] = {}
-    for name in code.co_varnames[: code.co_argcount]:
-        if name == "cls":
-            handed[name] = cls
-        elif name.startswith("_type_"):
-            handed[name] = fields[name[6:]].type
-        elif name.startswith("_dflt_"):
-            field = fields[name[6:]]
-            factory_of = field.default_factory
-            handed[name] = field.default if factory_of is dataclasses.MISSING else factory_of
-        else:
-            handed[name] = _HANDED[name]
-    function = types.FunctionType(code, module, code.co_name)(**handed)
-    function.__qualname__ = f"{cls.__qualname__}.{function.__name__}"
-    if function.__name__ == "__repr__":
-        function = _recursive_repr(function)
-    return function
-
-
-def _recursive_repr(function: Any) -> Any:
-    wrap = getattr(dataclasses, "_recursive_repr", None)
-    if wrap is None:  # Python 3.13 and later: dataclass wraps it with reprlib's
-        import reprlib
-
-        return reprlib.recursive_repr()(function)
-    return wrap(function)
-
-
-def _params(params: Mapping[str, Any]) -> Any:
-    """The ``__dataclass_params__`` dataclass gives a class made with ``params``."""
-    made = object.__new__(dataclasses._DataclassParams)  # type: ignore[attr-defined]
-    defaults = {"init": True, "repr": True, "eq": True, "match_args": True}
-    for name in type(made).__slots__:
-        setattr(made, name, params.get(name, defaults.get(name, False)))
-    return made
 
 
 def _rebound(value: Any, twin: type, cls: type) -> Any:

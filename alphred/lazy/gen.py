@@ -17,11 +17,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
+import sys
 from pathlib import Path
 from typing import Any
 
 import alphred
-from alphred.lazy import DECLARED, WRITTEN, fingerprint, materialised, twin_namespace
+from alphred.lazy import DECLARED, WRITTEN, materialised, twin_namespace
+from alphred.lazy.source import field_shape, shape
 
 TARGET = Path(__file__).with_name("made.py")
 
@@ -46,6 +48,19 @@ def _classes() -> list[tuple[type[Any], dict[str, Any]]]:
             importlib.import_module(info.name)
     found = {f"{cls.__module__}.{cls.__qualname__}": (cls, params) for cls, params in DECLARED}
     return [found[key] for key in sorted(found)]
+
+
+def _covered(cls: type[Any], params: dict[str, Any]) -> bool:
+    """Whether ``source.made_from_source`` makes ``cls``: no base class, an ``__init__``, no method dataclass
+    writes defined by the class itself, and fields only (no ClassVar, no InitVar), annotated as text."""
+    if cls.__bases__ != (object,) or not params.get("init", True):
+        return False
+    own = sys.modules[cls.__module__].__file__
+    for name in WRITTEN:
+        if getattr(getattr(cls.__dict__.get(name), "__code__", None), "co_filename", None) == own:
+            return False
+    fields = cls.__dict__["__dataclass_fields__"].values()
+    return all(f._field_type is dataclasses._FIELD and isinstance(f.type, str) for f in fields)  # type: ignore[attr-defined]
 
 
 def _captured(cls: type[Any], params: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
@@ -86,7 +101,7 @@ def render_made() -> str:
     entries: list[str] = []
     for cls, params in _classes():
         materialised(cls)
-        if cls.__bases__ != (object,) or not params.get("init", True):
+        if not _covered(cls, params):
             continue
         made, calls = _captured(cls, params)
         by_function = {id(call[0]): call for call in calls}
@@ -101,8 +116,9 @@ def render_made() -> str:
                 factories.append(_factory(len(factories), by_function[id(function)]))
                 methods.append(f"({name!r}, _{len(factories) - 1})")
         key = f"{cls.__module__}.{cls.__qualname__}"
-        print_fields = fingerprint(made["__dataclass_fields__"], params, "__post_init__" in made)
-        entries.append(f"    {key!r}: (\n        {print_fields!r},\n        ({', '.join(methods)},),\n    ),")
+        found = tuple(field_shape(f, f.kw_only) for f in made["__dataclass_fields__"].values())
+        written = shape(params, "__post_init__" in made, found)
+        entries.append(f"    {key!r}: (\n        {written!r},\n        ({', '.join(methods)},),\n    ),")
     return _HEADER + "\n\n".join(factories) + "\n\n\nMADE = {\n" + "\n".join(entries) + "\n}\n"
 
 

@@ -34,6 +34,13 @@ def _code(function: Any, twin: type | None = None, cls: type | None = None) -> t
     return (code.co_code, code.co_consts, code.co_names, code.co_varnames, function.__defaults__, cells)
 
 
+def _fields(cls: type) -> list[tuple[Any, ...]]:
+    """Every attribute of each of the class's ``Field``s, as dataclass's own ``__repr__`` of a field lists them."""
+    made: dict[str, Any] = cls.__dict__["__dataclass_fields__"]
+    attributes = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "metadata")
+    return [(key, *(getattr(f, a) for a in (*attributes, "kw_only", "_field_type"))) for key, f in made.items()]
+
+
 def test_every_class_made_from_made_py_has_the_methods_dataclass_makes_of_it() -> None:
     """Each method's bytecode, constants, names, defaults and closure (the class itself for a frozen class's
     ``__setattr__``), against a twin of the class made by ``dataclasses.dataclass`` now."""
@@ -57,7 +64,7 @@ def test_every_class_made_from_made_py_has_the_methods_dataclass_makes_of_it() -
             assert cls.__init__.__globals__ is vars(__import__(cls.__module__, fromlist=["_"])), key
             assert cls.__dataclass_params__.frozen == params.get("frozen", False)  # type: ignore[attr-defined]
             assert cls.__dataclass_params__.eq == params.get("eq", True)  # type: ignore[attr-defined]
-            assert list(cls.__dataclass_fields__) == list(twin.__dataclass_fields__)  # type: ignore[attr-defined]
+            assert _fields(cls) == _fields(twin), key
             assert cls.__dict__.get("__match_args__") == twin.__dict__.get("__match_args__"), key
             assert ("__hash__" in cls.__dict__) == ("__hash__" in twin.__dict__), key
             assert cls.__dict__.get("__hash__", 0) is None or twin.__dict__.get("__hash__") is not None, key
