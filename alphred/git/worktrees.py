@@ -117,9 +117,9 @@ class GitWorktrees:
 
     def resolve_base(self, ref: str | None = None) -> ResolvedBase:
         """Resolve ``--base`` (default: the main checkout's ``HEAD``) to a commit."""
-        if ref is None:
-            head_ref, _ = read_head(self.location.git_common_dir, self.location.git_common_dir)
-            sha = self._rev_parse_commit("HEAD")
+        if ref is None:  # read from the files (issue 29: no git process at a run's start); git where they say nothing
+            head_ref, sha = read_head(self.location.git_common_dir, self.location.git_common_dir)
+            sha = sha or self._rev_parse_commit("HEAD")
             if sha is None:
                 raise UnbornHeadError(str(self.location.root))
             return ResolvedBase(sha, _short_ref(head_ref) if head_ref else None)

@@ -74,3 +74,17 @@ def test_a_packed_branch_collision_gets_a_suffix(repo: Path) -> None:
     base = worktrees.resolve_base(None).sha
     assert worktrees.create(1, "alphred/wf/1", base).branch == "alphred/wf/1-4"
     assert worktrees.create(2, "alphred/wf/1", base).branch == "alphred/wf/1-5"
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_the_base_of_a_run_is_read_from_the_files_without_git(
+    repo: Path, packed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``resolve_base`` of the main checkout's ``HEAD`` spawns no git (none could run without a PATH)."""
+    if packed:
+        git(repo, "pack-refs", "--all")
+    expected = git(repo, "rev-parse", "HEAD").strip()
+    worktrees = GitWorktrees(locate_repository(repo))
+    monkeypatch.setenv("PATH", str(repo / "no-such-dir"))
+    base = worktrees.resolve_base(None)
+    assert (base.sha, base.ref_name) == (expected, "main")
