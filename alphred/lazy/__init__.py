@@ -9,11 +9,13 @@ does not create them, and still gives them by name::
     def __getattr__(name: str) -> Any:
         return forwarded(globals(), name, _FORWARDED)
 
-``deferred_dataclass``: ``dataclasses.dataclass``, made in two steps as the class is used. The class exists at once
-(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass makes its ``__init__``, a frozen
-class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__`` in one pass on a twin of the class body,
-moved onto the class (``__init__`` last, in one assignment, so that the class is never without one) when the first
-instance is made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
+``deferred_dataclass``: ``dataclasses.dataclass``, made as the class is first used. The class exists at once
+(``isinstance``, ``match``, a dispatch table keyed on it all work). When its first instance is made, it gets
+the methods ``made.py`` holds for it (``gen.py`` writes them from dataclass's own text; ``source.py`` makes the
+class with them, ~0.3 M instructions), or, for a class ``made.py`` does not hold as it is now, dataclass makes its
+``__init__``, a frozen class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__`` in one pass on a
+twin of the class body, moved onto the class (``__init__`` last, in one assignment, so that the class is never
+without one), and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
 same fields: they read nothing but ``self``). On Python 3.11 dataclass compiles each method with its own ``exec``:
 ~3.5 M instructions for a frozen class of four fields, 12.6 M for thirty (repr 1.6 M of it, eq and hash 2.6 M),
 against ~0.1 M for the bare class; a class a run never makes costs it nothing more, and one it never prints or
@@ -51,8 +53,9 @@ def forwarded(namespace: dict[str, Any], name: str, sources: Mapping[str, str]) 
 
 
 def materialised(cls: type[_T]) -> type[_T]:
-    """``cls`` with its dataclass methods made (at once for a ``deferred_dataclass`` not made yet); its
-    ``__repr__``, ``__eq__`` and ``__hash__`` are made when first called.
+    """``cls`` with its dataclass methods made (at once for a ``deferred_dataclass`` not made yet): from
+    ``made.py`` where it holds the class as it is (``source.made_from_source``), else by dataclass, whose
+    ``__repr__``, ``__eq__`` and ``__hash__`` are then made when first called.
 
     The class keeps an ``__init__`` at every instant: dataclass makes the class without one (``init=False``,
     its stand-in stays), then the generated ``__init__`` (made on a twin class) replaces the stand-in in one

@@ -22,11 +22,20 @@ from alphred.lazy import field_defaults, write_doc
 _MISSING = dataclasses.MISSING
 _FIELD = getattr(dataclasses, "_FIELD", None)  # the kind of a field that is neither a ClassVar nor an InitVar
 
+
+class _Factory:
+    """A field's default in ``__init__``'s signature when it has a default factory (dataclass's own sentinel
+    where it has one: any object the generated ``__init__`` alone is handed would do)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
 # What a generated method's factory is handed, by its parameter's name; ``_type_x`` and ``_dflt_x`` are field
 # ``x``'s type and default (or default factory), ``cls`` the class.
 _HANDED = {
     "MISSING": _MISSING,
-    "_HAS_DEFAULT_FACTORY": getattr(dataclasses, "_HAS_DEFAULT_FACTORY", None),
+    "_HAS_DEFAULT_FACTORY": getattr(dataclasses, "_HAS_DEFAULT_FACTORY", None) or _Factory(),
     "__dataclass_builtins_object__": object,
     "_return_type": None,
     "FrozenInstanceError": dataclasses.FrozenInstanceError,

@@ -121,3 +121,41 @@ def test_a_class_whose_fields_changed_since_made_py_was_written_is_made_by_datac
     assert [f.name for f in dataclasses.fields(Changed)] == ["name", "count"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.name = "b"  # type: ignore[misc]
+
+
+def _fresh_twin_of_merge_conflicted() -> type[Any]:
+    """A class not made yet, with the body, module and name of ``engine.events.MergeConflicted`` (so made.py's
+    entry for it is the one used)."""
+    namespace = {
+        "__module__": "alphred.engine.events",
+        "__qualname__": "MergeConflicted",
+        "__doc__": "A twin.",
+        "__annotations__": {"join": "str", "branch": "str", "conflicts": "tuple[str, ...]", "ref": "str | None"},
+        "ref": None,
+    }
+    made: type[Any] = deferred_dataclass(frozen=True)(type("MergeConflicted", (), namespace))
+    return made
+
+
+def test_a_class_made_from_made_py_is_made_once_when_threads_make_its_first_instances_together() -> None:
+    import threading
+
+    twin = _fresh_twin_of_merge_conflicted()
+    start, made, failures = threading.Barrier(8), [], []
+
+    def make(index: int) -> None:
+        start.wait()
+        try:
+            made.append(twin("j", str(index), ()))
+        except Exception as exc:  # any failure fails the test below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=make, args=(index,)) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == [] and len(made) == 8
+    assert twin.__init__.__code__.co_filename == made_py.__file__  # from made.py, not dataclass's exec
+    assert sorted(item.branch for item in made) == [str(index) for index in range(8)]
+    assert made[0] == twin("j", made[0].branch, ()) and made[0].ref is None
