@@ -1,20 +1,8 @@
-"""The ``alphred`` command line (click); one module per command group."""
+"""The ``alphred`` command line (click); one module per command group, loaded when its command is named
+(``main.COMMAND_MODULES``)."""
 
 from __future__ import annotations
 
-from alphred.cli import (  # noqa: F401  (they register their commands)
-    files_cmds,
-    gc_cmd,
-    inspect_cmds,
-    outside_cmds,
-    providers_cmd,
-    queue_cmds,
-    repo_cmds,
-    run_cmds,
-    ui_cmd,
-    worker_cmd,
-    workflow_cmds,
-)
 from alphred.cli.main import app, own_process
 
 

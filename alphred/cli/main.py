@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import math
 import os
 import sys
@@ -41,6 +42,24 @@ class AlphredGroup(click.Group):
             sys.exit(code)
         return code
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, whether or not its module is loaded yet."""
+        return sorted({*COMMAND_MODULES, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command, its module loaded first if it is not yet (``COMMAND_MODULES``)."""
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            importlib.import_module(f"alphred.cli.{COMMAND_MODULES[cmd_name]}")
+        return self.commands.get(cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's, with every command loaded first for a name that is none of them (its "Did you mean")."""
+        if args and args[0] not in COMMAND_MODULES and args[0] not in self.commands:
+            load_commands()
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The commands in sections (run / inspect / control / files, then anything else), then examples."""
         listed = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
@@ -60,6 +79,29 @@ class AlphredGroup(click.Group):
                     formatter.write_dl(rows)
         with formatter.section("Examples"):
             formatter.write_text(HELP_EXAMPLES)
+
+
+# The module of each command (which registers it on ``app`` as it loads), loaded when the command line names it:
+# ``alphred run`` loads ``run_cmds`` and none of the other commands' modules (issue 29: run start).
+COMMAND_MODULES = {
+    **dict.fromkeys(("run", "resume", "retry", "approve", "reject", "pause", "cancel"), "run_cmds"),
+    **dict.fromkeys(("runs", "status", "logs"), "inspect_cmds"),
+    **dict.fromkeys(("artifacts", "memory"), "outside_cmds"),
+    **dict.fromkeys(("init", "schema"), "files_cmds"),
+    **dict.fromkeys(("validate", "graph"), "workflow_cmds"),
+    **dict.fromkeys(("worker", "workers"), "worker_cmd"),
+    "submit": "queue_cmds",
+    "gc": "gc_cmd",
+    "providers": "providers_cmd",
+    "repo": "repo_cmds",
+    "ui": "ui_cmd",
+}
+
+
+def load_commands() -> None:
+    """Load every command's module (``app.commands`` then holds them all)."""
+    for module in sorted(set(COMMAND_MODULES.values())):
+        importlib.import_module(f"alphred.cli.{module}")
 
 
 # The sections of ``alphred --help``; a command named in none of them is listed under "Other commands".

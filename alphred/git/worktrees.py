@@ -17,6 +17,7 @@ from pathlib import Path
 
 from alphred.errors import GitError, UnbornHeadError, UnknownRefError
 from alphred.git.branch_names import sanitize_branch_name
+from alphred.git.branch_refs import branches_like
 from alphred.git.command import GitDirs, describe_failure, git_environment, run_git
 from alphred.git.location import RepoLocation, ensure_alphred_dir, read_head, read_ref, registered_gitdir
 from alphred.git.registry_lock import registry_lock
@@ -116,9 +117,9 @@ class GitWorktrees:
 
     def resolve_base(self, ref: str | None = None) -> ResolvedBase:
         """Resolve ``--base`` (default: the main checkout's ``HEAD``) to a commit."""
-        if ref is None:
-            head_ref, _ = read_head(self.location.git_common_dir, self.location.git_common_dir)
-            sha = self._rev_parse_commit("HEAD")
+        if ref is None:  # read from the files (issue 29: no git process at a run's start); git where they say nothing
+            head_ref, sha = read_head(self.location.git_common_dir, self.location.git_common_dir)
+            sha = sha or self._rev_parse_commit("HEAD")
             if sha is None:
                 raise UnbornHeadError(str(self.location.root))
             return ResolvedBase(sha, _short_ref(head_ref) if head_ref else None)
@@ -433,9 +434,11 @@ class GitWorktrees:
         ancestors = {"/".join(parts[:i]) for i in range(1, len(parts))}
         # Only refs that can clash are listed: ``branch``, ``branch-*`` (and what is below them). Ancestors are
         # looked up one by one: a prefix pattern for them would list every run's branch (O(branches)).
-        patterns = [f"refs/heads/{name}" for name in (branch, f"{branch}-*")]
-        listed = self._git("for-each-ref", "--format=%(refname)", *patterns).stdout.decode()
-        taken = {line[len("refs/heads/") :] for line in listed.splitlines()}
+        taken = branches_like(self.location.git_common_dir, branch)  # read from the refs files: no git process
+        if taken is None:  # a reftable repository, or a refs file that cannot be read
+            patterns = [f"refs/heads/{name}" for name in (branch, f"{branch}-*")]
+            listed = self._git("for-each-ref", "--format=%(refname)", *patterns).stdout.decode()
+            taken = {line[len("refs/heads/") :] for line in listed.splitlines()}
         clash = sorted(name for name in ancestors if self._ref_exists(f"refs/heads/{name}"))
         if clash:
             raise GitError(f"cannot create branch {branch}: the branch {clash[0]} exists (change the template)")

@@ -9,6 +9,7 @@ import click
 import pytest
 
 from alphred.cli import app
+from alphred.cli.main import load_commands
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
 
@@ -23,6 +24,7 @@ def commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[tuple
     return found
 
 
+load_commands()  # each command's module registers it when loaded
 ALL = commands(app)
 
 

@@ -9,11 +9,13 @@ does not create them, and still gives them by name::
     def __getattr__(name: str) -> Any:
         return forwarded(globals(), name, _FORWARDED)
 
-``deferred_dataclass``: ``dataclasses.dataclass``, made in two steps as the class is used. The class exists at once
-(``isinstance``, ``match``, a dispatch table keyed on it all work); dataclass makes its ``__init__``, a frozen
-class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__`` in one pass on a twin of the class body,
-moved onto the class (``__init__`` last, in one assignment, so that the class is never without one) when the first
-instance is made, and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
+``deferred_dataclass``: ``dataclasses.dataclass``, made as the class is first used. The class exists at once
+(``isinstance``, ``match``, a dispatch table keyed on it all work). When its first instance is made, it gets
+the methods ``made.py`` holds for it (``gen.py`` writes them from dataclass's own text; ``source.py`` makes the
+class with them, ~0.3 M instructions), or, for a class ``made.py`` does not hold as it is now, dataclass makes its
+``__init__``, a frozen class's ``__setattr__``/``__delattr__``, its fields and ``__match_args__`` in one pass on a
+twin of the class body, moved onto the class (``__init__`` last, in one assignment, so that the class is never
+without one), and ``__repr__``, ``__eq__`` and ``__hash__`` when one of them is first called (on a twin class of the
 same fields: they read nothing but ``self``). On Python 3.11 dataclass compiles each method with its own ``exec``:
 ~3.5 M instructions for a frozen class of four fields, 12.6 M for thirty (repr 1.6 M of it, eq and hash 2.6 M),
 against ~0.1 M for the bare class; a class a run never makes costs it nothing more, and one it never prints or
@@ -36,6 +38,7 @@ __all__ = ["deferred_dataclass", "forwarded", "materialised"]
 
 _T = TypeVar("_T")
 _MAKING = threading.RLock()  # one thread makes a class's methods; the others wait for them
+DECLARED: list[tuple[type[Any], dict[str, Any]]] = []  # every deferred class and its parameters (``gen.py``)
 
 
 def forwarded(namespace: dict[str, Any], name: str, sources: Mapping[str, str]) -> Any:
@@ -50,8 +53,9 @@ def forwarded(namespace: dict[str, Any], name: str, sources: Mapping[str, str]) 
 
 
 def materialised(cls: type[_T]) -> type[_T]:
-    """``cls`` with its dataclass methods made (at once for a ``deferred_dataclass`` not made yet); its
-    ``__repr__``, ``__eq__`` and ``__hash__`` are made when first called.
+    """``cls`` with its dataclass methods made (at once for a ``deferred_dataclass`` not made yet): from
+    ``made.py`` where it holds the class as it is (``source.made_from_source``), else by dataclass, whose
+    ``__repr__``, ``__eq__`` and ``__hash__`` are then made when first called.
 
     The class keeps an ``__init__`` at every instant: dataclass makes the class without one (``init=False``,
     its stand-in stays), then the generated ``__init__`` (made on a twin class) replaces the stand-in in one
@@ -60,7 +64,9 @@ def materialised(cls: type[_T]) -> type[_T]:
     params = cls.__dict__.get("__deferred_dataclass__")
     if params is not None:
         with _MAKING:
-            if "__deferred_dataclass__" in cls.__dict__:  # another thread may have made it meanwhile
+            if "__deferred_dataclass__" in cls.__dict__ and _made_alike(cls, params) and made_from_source(cls, params):
+                del cls.__deferred_dataclass__  # type: ignore[attr-defined]
+            elif "__deferred_dataclass__" in cls.__dict__:  # another thread may have made it meanwhile
                 later = {"repr": "__repr__", "eq": "__eq__"}
                 later = {param: name for param, name in later.items() if params.get(param, True)}
                 later = {param: name for param, name in later.items() if name not in cls.__dict__}
@@ -75,8 +81,15 @@ def materialised(cls: type[_T]) -> type[_T]:
     return cls
 
 
+def made_from_source(cls: type[Any], params: dict[str, Any]) -> bool:
+    """``source.made_from_source``: ``cls`` made with the methods ``made.py`` holds for it, or False."""
+    from alphred.lazy.source import made_from_source as made
+
+    return made(cls, params)
+
+
 # What dataclass writes into a class besides ``__init__`` (a class defining one of them itself is made in two passes).
-_WRITTEN = frozenset(
+WRITTEN = frozenset(
     {"__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__lt__", "__le__", "__gt__", "__ge__"}
     | {"__match_args__", "__getstate__", "__setstate__", "__slots__", "__dataclass_fields__"}
 )
@@ -92,34 +105,64 @@ def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
     made name the twin where they name their class (a frozen ``__setattr__`` checks ``type(self) is cls``): they
     are rebuilt with ``cls`` in its place. The class attributes end as dataclass leaves them: a field's default,
     none for a ``default_factory``."""
-    body = cls.__dict__
-    if cls.__bases__ != (object,) or not params.get("init", True) or any(name in body for name in _WRITTEN):
+    if not _made_alike(cls, params):
         return False
-    annotations = body.get("__annotations__", {})
-    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
-    namespace["__doc__"] = cls.__doc__ or cls.__name__  # dataclass would write one from the signature
-    namespace["__annotations__"] = dict(annotations)
-    namespace.update((name, body[name]) for name in annotations if name in body)
-    if "__post_init__" in body:
-        namespace["__post_init__"] = body["__post_init__"]
-    twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+    twin: type = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **params)
     made = twin.__dict__
     for name, value in made.items():
-        if name in _WRITTEN or name == "__dataclass_params__":
+        if name in WRITTEN or name == "__dataclass_params__":
             setattr(cls, name, _rebound(value, twin, cls))
-    for field in made["__dataclass_fields__"].values():
+    field_defaults(cls, made["__dataclass_fields__"])
+    write_doc(cls, made["__init__"])
+    cls.__init__ = _rebound(made["__init__"], twin, cls)
+    return True
+
+
+def write_doc(cls: type[Any], init: Any) -> None:
+    """Give ``cls`` the docstring dataclass writes for a class without one (its signature)."""
+    if cls.__doc__ is None:
+        import inspect
+
+        text = f"{cls.__name__}{inspect.signature(init)}".replace(" -> None", "")
+        cls.__doc__ = text.replace("(self, ", "(", 1).replace("(self)", "()", 1)
+
+
+def _made_alike(cls: type[Any], params: dict[str, Any]) -> bool:
+    """Whether ``cls`` is made by one dataclass pass on a twin of its body (no base class, an ``__init__``, no
+    method dataclass would write defined by the class itself)."""
+    body = cls.__dict__
+    return cls.__bases__ == (object,) and params.get("init", True) and not any(name in body for name in WRITTEN)
+
+
+def twin_namespace(cls: type[Any]) -> dict[str, Any]:
+    """The body of a class like ``cls`` for dataclass to make: its fields (from its annotations, or from its
+    dataclass fields once made), ``__post_init__``, and a docstring (dataclass would write one from the
+    signature, printing the defaults)."""
+    body = cls.__dict__
+    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    namespace["__doc__"] = cls.__doc__ or cls.__name__
+    made = body.get("__dataclass_fields__")
+    if made is None:
+        annotations = body.get("__annotations__", {})
+        namespace["__annotations__"] = dict(annotations)
+        namespace.update((name, body[name]) for name in annotations if name in body)
+    else:
+        namespace["__annotations__"] = {field.name: field.type for field in made.values()}
+        namespace.update(made)
+    if "__post_init__" in body:
+        namespace["__post_init__"] = body["__post_init__"]
+    return namespace
+
+
+def field_defaults(cls: type[Any], fields: Mapping[str, dataclasses.Field[Any]]) -> None:
+    """Leave ``cls``'s class attributes as dataclass leaves them: a field's default, none for a factory."""
+    body = cls.__dict__
+    for field in fields.values():
         if isinstance(body.get(field.name), dataclasses.Field):
             if field.default is dataclasses.MISSING:
                 delattr(cls, field.name)
             else:
                 setattr(cls, field.name, field.default)
-    if cls.__doc__ is None:  # as dataclass writes it
-        import inspect
-
-        text = f"{cls.__name__}{inspect.signature(made['__init__'])}".replace(" -> None", "")
-        cls.__doc__ = text.replace("(self, ", "(", 1).replace("(self)", "()", 1)
-    cls.__init__ = _rebound(made["__init__"], twin, cls)
-    return True
 
 
 def _rebound(value: Any, twin: type, cls: type) -> Any:
@@ -200,6 +243,7 @@ def _deferred(**params: Any) -> Callable[[type[_T]], type[_T]]:
             materialised(cls).__init__(self, *args, **kwargs)  # the generated one from now on
 
         cls.__deferred_dataclass__ = params  # type: ignore[attr-defined]
+        DECLARED.append((cls, params))
         cls.__init__ = __init__  # type: ignore[method-assign]
         return cls
 
