@@ -86,6 +86,23 @@ def json_text(value: Any) -> str:
     return "".join(_ENCODE(value, 0))
 
 
+class JsonText:
+    """JSON text made already (``json_text``'s of a value, ``state_text.StateText``): the JSON columns' serializer on
+    SQLite (``stored_json``) writes it as it is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def stored_json(value: Any) -> str:
+    """The text a JSON column stores on SQLite: ``json_text(value)``, or a ``JsonText``'s own text."""
+    if type(value) is JsonText:
+        return value.text
+    return "".join(_ENCODE(value, 0))
+
+
 _CANONICAL = make_encoder(
     None, JSONEncoder().default, encoder.encode_basestring_ascii, None, ":", ",", True, False, True
 )

@@ -22,7 +22,7 @@ from sqlalchemy.engine import URL, Connection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from alphred.errors import StoreError
-from alphred.store.columns import json_text
+from alphred.store.columns import stored_json
 from alphred.store.connect import READ_ONLY, display_url, sqlite_file
 from alphred.store.event_rows import insert_sqlite_events
 from alphred.store.prepared import execute_text
@@ -45,6 +45,7 @@ class SqliteRunStore(SqlRunStore):
 
     backend = "sqlite"
     transaction_class = SqliteTransaction
+    takes_json_text = True
     idle_connections = 4  # the run's writers at once: the persist, the heartbeat, the event sink, a command's group
 
     @classmethod
@@ -56,8 +57,9 @@ class SqliteRunStore(SqlRunStore):
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create the directory of database {display_url(url)}: {exc}") from exc
-        # the JSON columns' text as ``json.dumps`` makes it, by its C encoder made once (``json_text``)
-        return create_engine(url, connect_args={"timeout": busy_timeout}, json_serializer=json_text)
+        # the JSON columns' text as ``json.dumps`` makes it, by its C encoder made once (``json_text``), or the text
+        # made already of a ``JsonText`` (a runner's state, ``state_text.py``)
+        return create_engine(url, connect_args={"timeout": busy_timeout}, json_serializer=stored_json)
 
     @classmethod
     def prepare_engine(cls, engine: Engine, busy_timeout: float) -> None:
