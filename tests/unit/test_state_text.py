@@ -31,7 +31,7 @@ def stored(parts: StateText, state: RunState) -> str:
 
 
 @settings(max_examples=150, deadline=None)
-@given(workflows(), st.lists(event_specs, max_size=40), st.sampled_from([RUNTIME, {}, {"note": "é\n\"x\""}]))
+@given(workflows(), st.lists(event_specs, max_size=40), st.sampled_from([RUNTIME, {}, {"note": 'é\n"x"'}]))
 def test_the_parts_make_the_whole_value_s_text_through_every_transition(
     workflow: Workflow, specs: list[Any], runtime: dict[str, Any]
 ) -> None:
