@@ -249,9 +249,14 @@ class SqlRunStore:
         except IndexError:
             conn = self._engine.connect()
         try:
-            with conn.begin():
-                tx = self.transaction_class(conn, self._node_ids)
+            tx = self.transaction_class(conn, self._node_ids)
+            tx.begin_writes()  # ``conn.begin()``, or on SQLite the driver's ``BEGIN IMMEDIATE``
+            try:
                 yield tx
+            except BaseException as exc:
+                tx.end_writes(exc)
+                raise
+            tx.end_writes(None)
         except BaseException:
             conn.close()  # after any error the connection goes back to the pool, as ``engine.begin()`` does
             raise

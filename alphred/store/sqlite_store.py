@@ -39,6 +39,14 @@ class SqliteTransaction(StoreTransaction):
         """Insert provider events with the driver's own ``executemany`` (``insert_sqlite_events``)."""
         return insert_sqlite_events(self._writes, rows)
 
+    def begin_writes(self) -> None:
+        """``BEGIN IMMEDIATE`` on the driver (``Writes.begin``): the write lock taken as it begins."""
+        self._writes.begin("BEGIN IMMEDIATE")
+
+    def end_writes(self, error: BaseException | None) -> None:
+        """Commit on the driver, or roll back when the block raised ``error`` (``Writes.end``)."""
+        self._writes.end(error is None)
+
 
 class SqliteRunStore(SqlRunStore):
     """The store on a SQLite file (or in memory)."""
@@ -81,6 +89,9 @@ class SqliteRunStore(SqlRunStore):
 
         @event.listens_for(engine, "begin")
         def _on_begin(conn: Connection) -> None:
+            driver = conn.connection.dbapi_connection
+            if driver is not None and driver.in_transaction:  # a store's write transaction, begun on the driver
+                return  # (``SqliteTransaction.begin_writes``): SQLAlchemy's joins it
             read_only = conn.get_execution_options().get(READ_ONLY, False)
             execute_text(conn, "BEGIN" if read_only else "BEGIN IMMEDIATE")  # as ``exec_driver_sql``, cheaper
 
