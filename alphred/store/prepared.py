@@ -215,11 +215,14 @@ class Writes:
 
     def begin(self, sql: str) -> None:
         """Begin the transaction on the driver: ``sql`` (``BEGIN IMMEDIATE``) on this cursor, as every statement (the
-        listeners see it), without SQLAlchemy's transaction object, its events and its commit's way (~50 k
-        instructions a transaction, issue 29). A statement that goes through ``Connection.execute`` inside it
+        listeners see it), without SQLAlchemy's transaction object and its commit's way (~40 k instructions a
+        transaction, issue 29); the engine's ``begin``, ``commit`` and ``rollback`` listeners are called as
+        SQLAlchemy calls them. A statement that goes through ``Connection.execute`` inside it
         begins SQLAlchemy's (its ``begin`` hook finds the driver's open and emits nothing); ``end`` ends that one."""
         self._run(sql, ())
         self._begun = True
+        self._conn.dispatch.begin(self._conn)  # its listeners, as SQLAlchemy's begin has them (``_on_begin`` then
+        # finds the driver's transaction open and emits nothing)
 
     def end(self, commit: bool) -> None:
         """Commit (or roll back) the transaction ``begin`` began: through SQLAlchemy when a statement began its
@@ -239,8 +242,10 @@ class Writes:
         assert driver is not None
         if not commit:
             with contextlib.suppress(Exception):  # the caller raises its own error and closes the connection
+                conn.dispatch.rollback(conn)
                 driver.rollback()
             return
+        conn.dispatch.commit(conn)  # the ``commit`` listeners, as SQLAlchemy's commit calls them: before it
         try:
             driver.commit()
         except Exception as exc:
