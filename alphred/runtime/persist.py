@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alphred.engine import (
     AddPhase,
@@ -24,13 +24,14 @@ from alphred.engine import (
     RunStatus,
     SetPhaseStatus,
     SetRunStatus,
-    state_to_json,
 )
-from alphred.engine.state import evolve
 from alphred.errors import LeaseLostError
 from alphred.runtime.attempt_context import AttemptStats
 from alphred.runtime.crash import crash_point
 from alphred.store import SqlRunStore, StoreTransaction
+
+if TYPE_CHECKING:
+    from alphred.store import StateText
 
 Write = Callable[[StoreTransaction], object]
 
@@ -45,6 +46,7 @@ class Persister:
     ttl: float
     runtime: Mapping[str, Any]  # the stored runtime options (what a later resume must honour)
     _edge_ids: dict[tuple[str, int], int] | None = None
+    _state: StateText | None = None  # the state's stored text, made from the parts unchanged since the last write
 
     def persist(
         self,
@@ -65,9 +67,11 @@ class Persister:
         back and the runner feeds ``PauseRequested`` before the outcome again. ``within`` is called last, inside
         the transaction (the next attempt's preparation reads there: one transaction, not two).
         """
-        snapshot = state_to_json(evolve(state, history=()))  # the steps are rows already: O(1) per write
+        stored = self._state
+        if stored is None:
+            stored = self._state = self.store.state_text(self.runtime)
         fields: dict[str, Any] = {
-            "engine_state": {"engine": snapshot, "runtime": dict(self.runtime)},
+            "engine_state": stored.value(state),  # without the history: the steps are rows already
             "tokens": state.tokens,
             "cost_usd": state.cost_usd,
             "steps": state.steps,

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     )
     from alphred.store.sql_store import Notifications, SqlRunStore, StoreTransaction, open_engine
     from alphred.store.sqlite_reader import open_reader
+    from alphred.store.state_text import StateText
 
 _LAZY = {
     "SqlRunStore": "alphred.store.sql_store",
@@ -67,6 +68,7 @@ _LAZY = {
     "check_database_url": "alphred.store.connect",
     "display_url": "alphred.store.connect",
     "open_reader": "alphred.store.sqlite_reader",
+    "StateText": "alphred.store.state_text",
     **dict.fromkeys(READ_RECORDS, "alphred.store.read_records"),
 }
 
@@ -91,6 +93,7 @@ __all__ = [
     "RunSnapshot",
     "RunStatus",
     "SqlRunStore",
+    "StateText",
     "StepOutcome",
     "StepRecord",
     "StoreTransaction",

@@ -23,6 +23,7 @@ Only statements whose compiled form needs nothing at execution time are prepared
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -175,17 +176,18 @@ class Writes:
     its connection (the SQLite store's), else (and for a statement that cannot be prepared) through
     ``Connection.execute``."""
 
-    __slots__ = ("_cache", "_conn", "_cursor", "_driver", "_listeners")
+    __slots__ = ("_begun", "_cache", "_conn", "_cursor", "_driver", "_listeners")
 
     def __init__(self, conn: Connection, driver: bool) -> None:
         self._conn = conn
         self._driver = driver
+        self._begun = False  # the transaction begun on the driver (``begin``), not by SQLAlchemy
         self._cursor: Any = None
         self._listeners: tuple[tuple[Listener, ...], tuple[Listener, ...]] | None = None  # the connection's, once
         self._cache: dict[tuple[Any, ...], Prepared | None] | None = None  # the dialect's, at the first write
 
     def _prepared(self, statement: UpdateBase, keys: tuple[str, ...], many: bool = False) -> Prepared | None:
-        if not self._driver or not self._conn.in_transaction():  # ``Connection.execute`` begins one itself
+        if not self._driver or not (self._begun or self._conn.in_transaction()):  # ``Connection.execute`` begins one
             return None
         cache = self._cache
         if cache is None:
@@ -210,6 +212,47 @@ class Writes:
             self._cursor = None  # SQLAlchemy closed it
             raise
         return cursor
+
+    def begin(self, sql: str) -> None:
+        """Begin the transaction on the driver: ``sql`` (``BEGIN IMMEDIATE``) on this cursor, as every statement (the
+        listeners see it), without SQLAlchemy's transaction object and its commit's way (~40 k instructions a
+        transaction, issue 29); the engine's ``begin``, ``commit`` and ``rollback`` listeners are called as
+        SQLAlchemy calls them. A statement that goes through ``Connection.execute`` inside it
+        begins SQLAlchemy's (its ``begin`` hook finds the driver's open and emits nothing); ``end`` ends that one."""
+        self._run(sql, ())
+        self._begun = True
+        self._conn.dispatch.begin(self._conn)  # its listeners, as SQLAlchemy's begin has them (``_on_begin`` then
+        # finds the driver's transaction open and emits nothing)
+
+    def end(self, commit: bool) -> None:
+        """Commit (or roll back) the transaction ``begin`` began: through SQLAlchemy when a statement began its
+        transaction too, else on the driver's connection, an error handled by SQLAlchemy as a statement's is (a
+        failed commit rolled back first, as SQLAlchemy's does; a failed rollback left to the pool, which closes or
+        resets the connection as it returns, with the error that made it roll back raised)."""
+        conn = self._conn
+        if conn.in_transaction():
+            if commit:
+                conn.commit()
+            else:
+                conn.rollback()
+            return
+        if conn.invalidated:
+            return
+        driver = conn.connection.dbapi_connection
+        assert driver is not None
+        if not commit:
+            with contextlib.suppress(Exception):  # the caller raises its own error and closes the connection
+                conn.dispatch.rollback(conn)
+                driver.rollback()
+            return
+        conn.dispatch.commit(conn)  # the ``commit`` listeners, as SQLAlchemy's commit calls them: before it
+        try:
+            driver.commit()
+        except Exception as exc:
+            try:
+                driver.rollback()
+            finally:
+                conn._handle_dbapi_exception(exc, "COMMIT", (), None, None)  # raises
 
     def rowcount(self, statement: UpdateBase, params: Mapping[str, Any]) -> int:
         """Execute ``statement`` (an UPDATE or DELETE) with ``params``; how many rows it matched."""

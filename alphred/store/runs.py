@@ -119,6 +119,19 @@ class RunOps:
         self._reports: dict[int, tuple[int, str | None]] = {}  # run_nodes.id -> its newest report written here
         self._queued: list[dict[str, Any]] | None = None  # artifacts to insert at once (``deferred_artifacts``)
 
+    def begin_writes(self) -> None:
+        """Begin this write transaction (``SqlRunStore.transaction``): here SQLAlchemy's, ``conn.begin()``."""
+        self._root = self._conn.begin()
+        self._root.__enter__()
+
+    def end_writes(self, error: BaseException | None) -> None:
+        """End the transaction ``begin_writes`` began: committed, or rolled back when the block raised ``error``."""
+        root = self._root
+        if error is None:
+            root.__exit__(None, None, None)
+        else:
+            root.__exit__(type(error), error, error.__traceback__)
+
     @property
     def connection(self) -> Connection:
         """The SQLAlchemy connection this transaction runs on: for the store's own modules and for tests (no

@@ -163,7 +163,7 @@ def _build_tree_nodes() -> Table:
         UniqueConstraint("tree_id", "node_key", name="uq_tree_nodes_tree_key"),
         UniqueConstraint("tree_id", "sequence_index", name="uq_tree_nodes_tree_sequence"),
         CheckConstraint(
-            "node_type IN ('agent', 'command', 'approval', 'pull_request', 'ci', 'workflow')",
+            "node_type = 'agent' OR node_type = 'command' OR node_type = 'approval' OR node_type = 'pull_request' OR node_type = 'ci' OR node_type = 'workflow'",
             name="ck_tree_nodes_node_type",
         ),
         CheckConstraint("node_type <> 'agent' OR provider IS NOT NULL", name="ck_tree_nodes_agent_provider"),
@@ -192,7 +192,9 @@ def _build_tree_edges() -> Table:
             "(auto AND guard_definition_id IS NULL) OR (NOT auto AND guard_definition_id IS NOT NULL)",
             name="ck_tree_edges_auto_or_guarded",
         ),
-        CheckConstraint("target_kind IN ('node', 'end', 'fail')", name="ck_tree_edges_target_kind"),
+        CheckConstraint(
+            "target_kind = 'node' OR target_kind = 'end' OR target_kind = 'fail'", name="ck_tree_edges_target_kind"
+        ),
         CheckConstraint("(target_kind = 'node') = (target_node_id IS NOT NULL)", name="ck_tree_edges_target_node"),
         CheckConstraint("max_traversals IS NULL OR max_traversals >= 1", name="ck_tree_edges_max_traversals"),
     )
@@ -237,7 +239,7 @@ def _build_workflow_runs() -> Table:
         Column("parent_run_id", Integer, ForeignKey("workflow_runs.id", ondelete="CASCADE")),
         Column("parent_step", Text),
         CheckConstraint(
-            "status IN ('pending', 'running', 'paused', 'completed', 'failed', 'cancelled')",
+            "status = 'pending' OR status = 'running' OR status = 'paused' OR status = 'completed' OR status = 'failed' OR status = 'cancelled'",
             name="ck_workflow_runs_status",
         ),
         CheckConstraint("tokens >= 0 AND steps >= 0 AND cost_usd >= 0", name="ck_workflow_runs_usage"),
@@ -288,7 +290,7 @@ def _build_run_nodes() -> Table:
         UniqueConstraint("run_id", "node_key", name="uq_run_nodes_run_key"),
         UniqueConstraint("run_id", "id", name="uq_run_nodes_run_id"),
         CheckConstraint(
-            "status IN ('pending', 'running', 'completed', 'failed', 'skipped', 'cancelled')",
+            "status = 'pending' OR status = 'running' OR status = 'completed' OR status = 'failed' OR status = 'skipped' OR status = 'cancelled'",
             name="ck_run_nodes_status",
         ),
         CheckConstraint("attempt >= 0 AND visits >= 0 AND tokens >= 0", name="ck_run_nodes_counters"),
@@ -356,7 +358,8 @@ def _build_run_node_diagnostics() -> Table:
         ForeignKeyConstraint(["run_id", "run_node_id"], ["run_nodes.run_id", "run_nodes.id"], ondelete="CASCADE"),
         UniqueConstraint("run_node_id", "attempt", name="uq_run_node_diagnostics_node_attempt"),
         CheckConstraint(
-            "outcome IN ('completed', 'failed', 'interrupted', 'cancelled')", name="ck_run_node_diagnostics_outcome"
+            "outcome = 'completed' OR outcome = 'failed' OR outcome = 'interrupted' OR outcome = 'cancelled'",
+            name="ck_run_node_diagnostics_outcome",
         ),
         CheckConstraint("attempt >= 0", name="ck_run_node_diagnostics_attempt"),
         Index("ix_run_node_diagnostics_run", "run_id", "id"),
@@ -381,7 +384,7 @@ def _build_run_node_stream_events() -> Table:
         ),
         UniqueConstraint("run_node_id", "attempt", "sequence", name="uq_run_node_stream_events_sequence"),
         CheckConstraint(
-            "event_type IN ('system', 'assistant', 'tool_use', 'tool_result', 'usage', 'result')",
+            "event_type = 'system' OR event_type = 'assistant' OR event_type = 'tool_use' OR event_type = 'tool_result' OR event_type = 'usage' OR event_type = 'result'",
             name="ck_run_node_stream_events_type",
         ),
         Index("ix_run_node_stream_events_run", "workflow_run_id", "id"),

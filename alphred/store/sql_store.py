@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import importlib
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
@@ -39,6 +39,8 @@ from alphred.store.topology import TopologyOps
 
 if TYPE_CHECKING:
     from sqlmodel import Session
+
+    from alphred.store.state_text import StateText
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -128,6 +130,10 @@ class SqlRunStore:
     SQLAlchemy ``Connection`` and its pool checkout and return cost more than a phase's statements do; the
     SQLite store's). Here none: a checkout pings a PostgreSQL connection (``pool_pre_ping``); one kept aside
     would not be."""
+
+    takes_json_text: ClassVar[bool] = False
+    """Whether a JSON column takes a ``JsonText`` (its text made already, written as it is: ``state_text.py``); not
+    here, nor on PostgreSQL, where psycopg encodes the value itself."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -243,9 +249,14 @@ class SqlRunStore:
         except IndexError:
             conn = self._engine.connect()
         try:
-            with conn.begin():
-                tx = self.transaction_class(conn, self._node_ids)
+            tx = self.transaction_class(conn, self._node_ids)
+            tx.begin_writes()  # ``conn.begin()``, or on SQLite the driver's ``BEGIN IMMEDIATE``
+            try:
                 yield tx
+            except BaseException as exc:
+                tx.end_writes(exc)
+                raise
+            tx.end_writes(None)
         except BaseException:
             conn.close()  # after any error the connection goes back to the pool, as ``engine.begin()`` does
             raise
@@ -271,6 +282,13 @@ class SqlRunStore:
         with self._engine.begin() as conn, Session(bind=conn, expire_on_commit=False) as session:
             yield session
             session.flush()
+
+    def state_text(self, runtime: Mapping[str, Any]) -> StateText:
+        """What a runner with the stored ``runtime`` options writes as its run's state (``renew_run``'s
+        ``engine_state``), each transition's made from the parts the last one left unchanged (``state_text.py``)."""
+        from alphred.store.state_text import StateText
+
+        return StateText(runtime, as_text=self.takes_json_text)
 
     # -- one transaction each (see StoreTransaction and its parts for the documentation) ------------------
 

@@ -22,7 +22,7 @@ from sqlalchemy.engine import URL, Connection
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from alphred.errors import StoreError
-from alphred.store.columns import json_text
+from alphred.store.columns import stored_json
 from alphred.store.connect import READ_ONLY, display_url, sqlite_file
 from alphred.store.event_rows import insert_sqlite_events
 from alphred.store.prepared import execute_text
@@ -39,12 +39,21 @@ class SqliteTransaction(StoreTransaction):
         """Insert provider events with the driver's own ``executemany`` (``insert_sqlite_events``)."""
         return insert_sqlite_events(self._writes, rows)
 
+    def begin_writes(self) -> None:
+        """``BEGIN IMMEDIATE`` on the driver (``Writes.begin``): the write lock taken as it begins."""
+        self._writes.begin("BEGIN IMMEDIATE")
+
+    def end_writes(self, error: BaseException | None) -> None:
+        """Commit on the driver, or roll back when the block raised ``error`` (``Writes.end``)."""
+        self._writes.end(error is None)
+
 
 class SqliteRunStore(SqlRunStore):
     """The store on a SQLite file (or in memory)."""
 
     backend = "sqlite"
     transaction_class = SqliteTransaction
+    takes_json_text = True
     idle_connections = 4  # the run's writers at once: the persist, the heartbeat, the event sink, a command's group
 
     @classmethod
@@ -56,8 +65,9 @@ class SqliteRunStore(SqlRunStore):
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create the directory of database {display_url(url)}: {exc}") from exc
-        # the JSON columns' text as ``json.dumps`` makes it, by its C encoder made once (``json_text``)
-        return create_engine(url, connect_args={"timeout": busy_timeout}, json_serializer=json_text)
+        # the JSON columns' text as ``json.dumps`` makes it, by its C encoder made once (``json_text``), or the text
+        # made already of a ``JsonText`` (a runner's state, ``state_text.py``)
+        return create_engine(url, connect_args={"timeout": busy_timeout}, json_serializer=stored_json)
 
     @classmethod
     def prepare_engine(cls, engine: Engine, busy_timeout: float) -> None:
@@ -79,6 +89,9 @@ class SqliteRunStore(SqlRunStore):
 
         @event.listens_for(engine, "begin")
         def _on_begin(conn: Connection) -> None:
+            driver = conn.connection.dbapi_connection
+            if driver is not None and driver.in_transaction:  # a store's write transaction, begun on the driver
+                return  # (``SqliteTransaction.begin_writes``): SQLAlchemy's joins it
             read_only = conn.get_execution_options().get(READ_ONLY, False)
             execute_text(conn, "BEGIN" if read_only else "BEGIN IMMEDIATE")  # as ``exec_driver_sql``, cheaper
 

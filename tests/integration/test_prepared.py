@@ -358,7 +358,7 @@ def test_a_write_transaction_reuses_the_last_ones_connection_and_an_error_drops_
             first = tx.connection
         with store.transaction() as tx:
             assert tx.connection is first  # kept open between transactions (the SQLite store's ``idle_connections``)
-            assert tx.connection.in_transaction()
+            assert tx.connection.connection.dbapi_connection.in_transaction  # begun on the driver (``Writes.begin``)
         commits: list[object] = []
         event.listen(store.engine, "commit", commits.append)  # a listener added later sees the kept connection
         with pytest.raises(ZeroDivisionError), store.transaction() as tx:
@@ -372,6 +372,46 @@ def test_a_write_transaction_reuses_the_last_ones_connection_and_an_error_drops_
             tx.update_run(run_id, tokens=6)
         assert len(commits) == 1 and store.get_run(run_id).tokens == 6
     assert store._idle == []  # closed with the store
+
+
+def test_a_driver_transaction_joined_by_sqlalchemy_commits_or_rolls_back_every_write(
+    sqlite_url: str, demo_run_id_on: Callable[[SqlRunStore], int]
+) -> None:
+    """A write transaction begun on the driver (``Writes.begin``) that runs a statement through
+    ``Connection.execute`` (a read; ``set_run_status``'s check) is joined by SQLAlchemy's transaction (no second
+    BEGIN): the writes before and after it commit together, or roll back together on an error."""
+    with SqlRunStore(sqlite_url) as store:
+        run_id = demo_run_id_on(store)
+        with store.transaction() as tx:
+            tx.update_run(run_id, tokens=3)  # on the driver's cursor
+            assert not tx.connection.in_transaction()
+            assert tx.get_run(run_id).tokens == 3  # through ``Connection.execute``: SQLAlchemy joins
+            assert tx.connection.in_transaction()
+            tx.update_run(run_id, steps=2)
+        assert (store.get_run(run_id).tokens, store.get_run(run_id).steps) == (3, 2)
+        with pytest.raises(ZeroDivisionError), store.transaction() as tx:
+            tx.update_run(run_id, tokens=4)
+            assert tx.get_run(run_id).tokens == 4
+            tx.update_run(run_id, steps=5)
+            _ = 1 / 0
+        assert (store.get_run(run_id).tokens, store.get_run(run_id).steps) == (3, 2)  # rolled back, both
+        with store.transaction() as tx:  # the connection after a rolled-back one begins again
+            tx.update_run(run_id, tokens=7)
+        assert store.get_run(run_id).tokens == 7
+
+
+def test_a_write_transaction_on_the_driver_holds_the_write_lock_from_its_start(
+    sqlite_url: str, demo_run_id_on: Callable[[SqlRunStore], int]
+) -> None:
+    """``BEGIN IMMEDIATE`` on the driver, as SQLAlchemy's ``begin`` hook emitted it: another writer meets the lock
+    (Alphred's error after its busy timeout) before the first statement is written."""
+    with SqlRunStore(sqlite_url) as store, SqlRunStore(sqlite_url, busy_timeout=0.05) as other:
+        run_id = demo_run_id_on(store)
+        with store.transaction(), pytest.raises(DatabaseLockedError), other.transaction() as tx:
+            tx.update_run(run_id, tokens=1)
+        with other.transaction() as tx:
+            tx.update_run(run_id, tokens=2)
+        assert store.get_run(run_id).tokens == 2
 
 
 @pytest.fixture

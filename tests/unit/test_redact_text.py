@@ -108,6 +108,7 @@ def test_the_key_screen_lets_every_key_shape_through(key: str) -> None:
     assert may_hold_key(f"x {key} y")
     assert REDACTOR.redact(f"x {key} y") == f"x {MASK} y"
     assert not REDACTOR.leaves_alone(["clean", f"x {key} y"])
+    assert REDACTOR.redact_bytes(f"x {key} y".encode()) == f"x {MASK} y".encode()  # the bytes' screen lets it through
 
 
 @given(st.lists(PIECES, max_size=30).map("".join))
