@@ -32,19 +32,60 @@ _R = RunStatus
 
 
 class Fold:
-    """Accumulates one transition: the evolving state and the effects, in order."""
+    """Accumulates one transition: the evolving state and the effects, in order.
+
+    The state a fold starts from (or is given, ``fold.state = ...``) is never changed: its caller keeps it. The
+    fold copies it on its first change, with its phases mapping and each phase it changes, and changes its own
+    copies in place after that (issue 29: a phase's transition copied the run state's ~25 fields about ten times).
+    Nothing outside the fold holds its copies until ``result``; a value read from ``fold.state`` is read before
+    the change that follows it (the moves below compute their changes first)."""
 
     def __init__(self, state: RunState) -> None:
-        self.state = state
+        self._state = state
+        self._own_state = False  # the run state is this fold's copy
+        self._own_phases: set[str] | None = None  # its phases mapping is this fold's copy: these phases too
         self.effects: list[Effect] = []
+
+    @property
+    def state(self) -> RunState:
+        """The state folded so far."""
+        return self._state
+
+    @state.setter
+    def state(self, state: RunState) -> None:
+        self._state = state
+        self._own_state = False
+        self._own_phases = None
 
     def result(self) -> Result:
         """The folded state and its effects."""
-        return self.state, tuple(self.effects)
+        return self._state, tuple(self.effects)
 
     def update(self, **changes: Any) -> None:
         """Replace fields of the run state."""
-        self.state = evolve(self.state, **changes)
+        if not self._own_state:
+            self._state = evolve(self._state, **changes)
+            self._own_state = True
+        else:
+            _change(self._state, changes)
+        if "phases" in changes:
+            self._own_phases = None
+
+    def change_phase(self, key: str, **changes: Any) -> None:
+        """Replace fields of phase ``key`` (``RunState.with_phase``, on the fold's copies)."""
+        if not self._own_state:
+            self._state = evolve(self._state)
+            self._own_state = True
+        phases = self._state.phases
+        owned = self._own_phases
+        if owned is None:
+            phases = self._state.__dict__["phases"] = dict(phases)
+            owned = self._own_phases = set()
+        if key in owned:
+            _change(phases[key], changes)
+        else:
+            phases[key] = evolve(phases[key], **changes)  # type: ignore[index]
+            owned.add(key)
 
     def run_status(self, status: RunStatus, reason: str | None) -> None:
         """Move the run to ``status`` (with ``reason``)."""
@@ -53,8 +94,8 @@ class Fold:
 
     def phase_status(self, key: str, status: NodeStatus, **changes: Any) -> None:
         """Move phase ``key`` to ``status`` (and change its counters); the effect carries what is persisted."""
-        self.state = self.state.with_phase(key, status=status, **changes)
-        ps = self.state.phase(key)
+        self.change_phase(key, status=status, **changes)
+        ps = self._state.phase(key)
         values = {
             "visits": ps.visits, "decision": ps.decision, "exit_code": ps.exit_code,
             "tokens": ps.tokens, "cost_usd": ps.cost_usd,
@@ -80,7 +121,7 @@ class Fold:
         if not (tokens or cost_usd or child_steps):  # nothing to count (a command, the scripted provider)
             return
         ps = self.state.phase(key)
-        self.state = self.state.with_phase(key, tokens=ps.tokens + tokens, cost_usd=ps.cost_usd + cost_usd)
+        self.change_phase(key, tokens=ps.tokens + tokens, cost_usd=ps.cost_usd + cost_usd)
         state = self.state
         self.update(tokens=state.tokens + tokens, cost_usd=state.cost_usd + cost_usd, steps=state.steps + child_steps)
 
@@ -103,6 +144,18 @@ class Fold:
         self.run_status(status, reason)
         self.update(current=None, pause_requested=False)
         self.effects.append(RunFinished(status, reason))
+
+
+def _change(obj: object, changes: dict[str, Any]) -> None:
+    """Change fields of a copy the fold made (``evolve``'s check: a name that is not a field grows it)."""
+    values = obj.__dict__
+    size = len(values)
+    values.update(changes)
+    if len(values) != size:
+        unknown = sorted(changes.keys() - getattr(obj, "__dataclass_fields__", {}).keys())
+        for name in unknown:  # the copy is left as it was
+            del values[name]
+        raise TypeError(f"{type(obj).__name__} has no field(s) {unknown}")
 
 
 def provider_of(state: RunState, key: str) -> str | None:
@@ -131,7 +184,7 @@ def next_provider(fold: Fold, key: str, reason: str, exhausted: bool) -> bool:
         return False
     if reason not in FAIL_OVER_REASONS and not (exhausted and reason in OUTAGE_REASONS):
         return False
-    fold.state = fold.state.with_phase(key, provider=fold.state.phase(key).provider + 1, consecutive_failures=0)
+    fold.change_phase(key, provider=fold.state.phase(key).provider + 1, consecutive_failures=0)
     return True
 
 
@@ -186,7 +239,7 @@ def enter(fold: Fold, key: str, source: str) -> None:
     if fold.state.phase(key).status in (_N.COMPLETED, _N.SKIPPED):
         fold.phase_status(key, _N.PENDING, entered_from=source)
     else:
-        fold.state = fold.state.with_phase(key, entered_from=source)
+        fold.change_phase(key, entered_from=source)
     if fold.state.pause_requested:
         fold.update(queued=key, queued_new_visit=True, pause_requested=False)
         fold.run_status(_R.PAUSED, PAUSED)

@@ -155,7 +155,7 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
     else:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
         if event.checks or fold.state.phase(event.phase).checks:  # no checks now nor before: nothing to change
-            fold.state = fold.state.with_phase(event.phase, checks=dict(event.checks))
+            fold.change_phase(event.phase, checks=dict(event.checks))
         _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code, event.tree)
         url = event.report.get("url") if isinstance(event.report, Mapping) else None
         if phase.type is PhaseType.PULL_REQUEST and isinstance(url, str) and url:
