@@ -20,7 +20,7 @@ from alphred.engine.events import (
 )
 from alphred.engine.reasons import BUDGET_EXHAUSTED, DELIVERY_STEPS, MAX_STEPS, MAX_VISITS, NOT_WANTED, PAUSED
 from alphred.engine.routing import ordered_transitions, run_context
-from alphred.engine.state import RunState, Step, evolve
+from alphred.engine.state import PhaseState, RunState, Step, evolve
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.guards import evaluate_guard
 from alphred.workflow.model import RESERVED_TARGETS, Phase
@@ -41,51 +41,44 @@ class Fold:
     the change that follows it (the moves below compute their changes first)."""
 
     def __init__(self, state: RunState) -> None:
-        self._state = state
-        self._own_state = False  # the run state is this fold's copy
-        self._own_phases: set[str] | None = None  # its phases mapping is this fold's copy: these phases too
+        self.state = state
         self.effects: list[Effect] = []
-
-    @property
-    def state(self) -> RunState:
-        """The state folded so far."""
-        return self._state
-
-    @state.setter
-    def state(self, state: RunState) -> None:
-        self._state = state
-        self._own_state = False
-        self._own_phases = None
+        self._copy: RunState | None = None  # the run state this fold made (``state`` unless one was handed to it)
+        self._phases: dict[str, PhaseState] | None = None  # the phases mapping of ``_copy`` this fold made
+        self._own_phases: set[str] = set()  # the phases in ``_phases`` this fold made
 
     def result(self) -> Result:
         """The folded state and its effects."""
-        return self._state, tuple(self.effects)
+        return self.state, tuple(self.effects)
+
+    def _own(self, changes: dict[str, Any]) -> RunState:
+        """The fold's copy of the run state, with ``changes``."""
+        state = self.state
+        if state is self._copy:
+            _change(state, changes)
+            if "phases" in changes:
+                self._phases = None
+        else:
+            state = self.state = self._copy = evolve(state, **changes)
+            self._phases = None  # a new copy shares the mapping of the state it was made from
+        return state
 
     def update(self, **changes: Any) -> None:
         """Replace fields of the run state."""
-        if not self._own_state:
-            self._state = evolve(self._state, **changes)
-            self._own_state = True
-        else:
-            _change(self._state, changes)
-        if "phases" in changes:
-            self._own_phases = None
+        self._own(changes)
 
     def change_phase(self, key: str, **changes: Any) -> None:
         """Replace fields of phase ``key`` (``RunState.with_phase``, on the fold's copies)."""
-        if not self._own_state:
-            self._state = evolve(self._state)
-            self._own_state = True
-        phases = self._state.phases
-        owned = self._own_phases
-        if owned is None:
-            phases = self._state.__dict__["phases"] = dict(phases)
-            owned = self._own_phases = set()
-        if key in owned:
+        state = self._own({})
+        phases = self._phases
+        if phases is None or state.phases is not phases:
+            phases = self._phases = state.__dict__["phases"] = dict(state.phases)
+            self._own_phases = set()
+        if key in self._own_phases:
             _change(phases[key], changes)
         else:
-            phases[key] = evolve(phases[key], **changes)  # type: ignore[index]
-            owned.add(key)
+            phases[key] = evolve(phases[key], **changes)
+            self._own_phases.add(key)
 
     def run_status(self, status: RunStatus, reason: str | None) -> None:
         """Move the run to ``status`` (with ``reason``)."""
@@ -95,7 +88,7 @@ class Fold:
     def phase_status(self, key: str, status: NodeStatus, **changes: Any) -> None:
         """Move phase ``key`` to ``status`` (and change its counters); the effect carries what is persisted."""
         self.change_phase(key, status=status, **changes)
-        ps = self._state.phase(key)
+        ps = self.state.phase(key)
         values = {
             "visits": ps.visits, "decision": ps.decision, "exit_code": ps.exit_code,
             "tokens": ps.tokens, "cost_usd": ps.cost_usd,

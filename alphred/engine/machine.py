@@ -121,6 +121,8 @@ def transition(state: RunState, event: Event) -> Result:
 
 def _lane_head(state: RunState, phase: str) -> str | None:
     """The lane (branch head) running ``phase``, or None when it runs on the run branch."""
+    if not state.lanes:  # no parallel branch (most transitions): no generator to make
+        return None
     return next((lane.head for lane in state.lanes if lane.current == phase), None)
 
 
