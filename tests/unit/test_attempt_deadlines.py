@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
+from helpers.timers import count_timers
 
 from alphred.runtime.attempt_deadlines import Deadlines
 
@@ -91,14 +91,7 @@ def test_moving_a_deadline_forward_arms_nothing() -> None:
     async def attempts() -> tuple[int, list[str]]:
         deadlines = Deadlines()
         loop = deadlines.loop
-        armed: list[object] = []
-        call_at = loop.call_at
-
-        def counted(*args: Any) -> asyncio.TimerHandle:
-            armed.append(args)
-            return call_at(*args)
-
-        loop.call_at = counted  # type: ignore[method-assign]
+        armed = count_timers(loop)
         found: list[str] = []
         for index in range(50):  # one attempt after another, each with a later deadline than the one armed
             with deadlines.watch(loop.time() + 600 + index) as watch:
