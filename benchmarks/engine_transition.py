@@ -17,6 +17,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from common import ROOT, subprocess_env, table
@@ -63,15 +64,21 @@ print(times[len(times) // 2] / 1000)
 """
 
 
+# ``python -c`` puts its working directory first on ``sys.path``: run from a checkout, every child imported that
+# checkout's ``alphred`` whatever ``PYTHONPATH`` said (both rows measured the same code). The children run in a
+# directory that holds no ``alphred``.
+NEUTRAL = tempfile.gettempdir()
+
+
 def instructions(source: Path, phases: int) -> int:
     """Instructions of a fresh interpreter running the loop for ``phases`` phases (``source`` on the path)."""
     env = {**subprocess_env(), "PYTHONHASHSEED": "0"}
     env["PYTHONPATH"] = os.pathsep.join((str(source), env["PYTHONPATH"]))
     out = Path(os.environ.get("TMPDIR", "/tmp")) / f"engine-transition-{os.getpid()}.out"
     args = [sys.executable, "-c", LOOP, str(phases)]
-    subprocess.run(args, env=env, capture_output=True, check=True)  # bytecode cached
+    subprocess.run(args, env=env, capture_output=True, check=True, cwd=NEUTRAL)  # bytecode cached
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *args]
-    subprocess.run(command, env=env, capture_output=True, check=True)
+    subprocess.run(command, env=env, capture_output=True, check=True, cwd=NEUTRAL)
     total = next(line for line in out.read_text().splitlines() if line.startswith(("summary:", "totals:")))
     out.unlink()
     return int(total.split()[1])
@@ -82,7 +89,7 @@ def cpu_us(source: Path, phases: int) -> float:
     env = subprocess_env()
     env["PYTHONPATH"] = os.pathsep.join((str(source), env["PYTHONPATH"]))
     args = [sys.executable, "-c", LOOP, str(phases)]
-    done = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=True, cwd=NEUTRAL)
     return float(done.stdout)
 
 

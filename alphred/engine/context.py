@@ -46,7 +46,9 @@ def build_context(workflow: Workflow, phase_key: str, reports: Mapping[str, Upst
     phase = workflow.phase(phase_key)
     declared = phase.context
     most = phase.max_reports or MAX_ARTIFACTS  # ``context: {max_reports: N}``, within the same character limits
-    selected = tuple(dict.fromkeys(declared if declared is not None else workflow.predecessors(phase_key)))
+    selected = declared if declared is not None else workflow.predecessors(phase_key)  # found once per key
+    if len(selected) > 1:
+        selected = tuple(dict.fromkeys(selected))
     dropped: list[dict[str, str]] = []
     chosen: list[UpstreamReport] = []
     for key in selected:

@@ -128,7 +128,7 @@ def fan_out(
         add_phase(fold, lane.head)
         if fold.state.phase(lane.head).status in (_N.COMPLETED, _N.SKIPPED):
             fold.phase_status(lane.head, _N.PENDING)
-        fold.state = fold.state.with_phase(lane.head, entered_from=source)
+        fold.change_phase(lane.head, entered_from=source)
         lanes[position] = replace(lane, queued=lane.head, queued_new_visit=True)
     fold.update(current=None, lanes=tuple(lanes), merge=None, branches=None)
     if not started:  # an empty list, or every guarded branch skipped: straight to the join
@@ -268,7 +268,7 @@ def complete_in_lane(fold: Fold, head: str, key: str, attempt: int, decision: st
         add_phase(fold, target)
         if fold.state.phase(target).status in (_N.COMPLETED, _N.SKIPPED):
             fold.phase_status(target, _N.PENDING)
-        fold.state = fold.state.with_phase(target, entered_from=key)
+        fold.change_phase(target, entered_from=key)
         _set_lane(fold, replace(_lane(fold, head), queued=target, queued_new_visit=True))
         schedule(fold)
 
@@ -361,7 +361,7 @@ def resume_lanes(fold: Fold) -> None:
     """Continue a paused (or retry a failed) run with lanes: start what is queued, as slots allow."""
     for lane in fold.state.lanes:
         if lane.queued is not None and fold.state.phase(lane.queued).status is _N.FAILED:
-            fold.state = fold.state.with_phase(lane.queued, consecutive_failures=0)  # a retry starts a fresh count
+            fold.change_phase(lane.queued, consecutive_failures=0)  # a retry starts a fresh count
     fold.run_status(_R.RUNNING, None)
     schedule(fold)
 

@@ -20,7 +20,7 @@ from alphred.engine.events import (
 )
 from alphred.engine.reasons import BUDGET_EXHAUSTED, DELIVERY_STEPS, MAX_STEPS, MAX_VISITS, NOT_WANTED, PAUSED
 from alphred.engine.routing import ordered_transitions, run_context
-from alphred.engine.state import RunState, Step, evolve
+from alphred.engine.state import PhaseState, RunState, Step, evolve
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.guards import evaluate_guard
 from alphred.workflow.model import RESERVED_TARGETS, Phase
@@ -32,19 +32,53 @@ _R = RunStatus
 
 
 class Fold:
-    """Accumulates one transition: the evolving state and the effects, in order."""
+    """Accumulates one transition: the evolving state and the effects, in order.
+
+    The state a fold starts from (or is given, ``fold.state = ...``) is never changed: its caller keeps it. The
+    fold copies it on its first change, with its phases mapping and each phase it changes, and changes its own
+    copies in place after that (issue 29: a phase's transition copied the run state's ~25 fields about ten times).
+    Nothing outside the fold holds its copies until ``result``; a value read from ``fold.state`` is read before
+    the change that follows it (the moves below compute their changes first)."""
 
     def __init__(self, state: RunState) -> None:
         self.state = state
         self.effects: list[Effect] = []
+        self._copy: RunState | None = None  # the run state this fold made (``state`` unless one was handed to it)
+        self._phases: dict[str, PhaseState] | None = None  # the phases mapping of ``_copy`` this fold made
+        self._own_phases: set[str] = set()  # the phases in ``_phases`` this fold made
 
     def result(self) -> Result:
         """The folded state and its effects."""
         return self.state, tuple(self.effects)
 
+    def _own(self, changes: dict[str, Any]) -> RunState:
+        """The fold's copy of the run state, with ``changes``."""
+        state = self.state
+        if state is self._copy:
+            _change(state, changes)
+            if "phases" in changes:
+                self._phases = None
+        else:
+            state = self.state = self._copy = evolve(state, **changes)
+            self._phases = None  # a new copy shares the mapping of the state it was made from
+        return state
+
     def update(self, **changes: Any) -> None:
         """Replace fields of the run state."""
-        self.state = evolve(self.state, **changes)
+        self._own(changes)
+
+    def change_phase(self, key: str, **changes: Any) -> None:
+        """Replace fields of phase ``key`` (``RunState.with_phase``, on the fold's copies)."""
+        state = self._own({})
+        phases = self._phases
+        if phases is None or state.phases is not phases:
+            phases = self._phases = state.__dict__["phases"] = dict(state.phases)
+            self._own_phases = set()
+        if key in self._own_phases:
+            _change(phases[key], changes)
+        else:
+            phases[key] = evolve(phases[key], **changes)
+            self._own_phases.add(key)
 
     def run_status(self, status: RunStatus, reason: str | None) -> None:
         """Move the run to ``status`` (with ``reason``)."""
@@ -53,7 +87,7 @@ class Fold:
 
     def phase_status(self, key: str, status: NodeStatus, **changes: Any) -> None:
         """Move phase ``key`` to ``status`` (and change its counters); the effect carries what is persisted."""
-        self.state = self.state.with_phase(key, status=status, **changes)
+        self.change_phase(key, status=status, **changes)
         ps = self.state.phase(key)
         values = {
             "visits": ps.visits, "decision": ps.decision, "exit_code": ps.exit_code,
@@ -80,7 +114,7 @@ class Fold:
         if not (tokens or cost_usd or child_steps):  # nothing to count (a command, the scripted provider)
             return
         ps = self.state.phase(key)
-        self.state = self.state.with_phase(key, tokens=ps.tokens + tokens, cost_usd=ps.cost_usd + cost_usd)
+        self.change_phase(key, tokens=ps.tokens + tokens, cost_usd=ps.cost_usd + cost_usd)
         state = self.state
         self.update(tokens=state.tokens + tokens, cost_usd=state.cost_usd + cost_usd, steps=state.steps + child_steps)
 
@@ -103,6 +137,18 @@ class Fold:
         self.run_status(status, reason)
         self.update(current=None, pause_requested=False)
         self.effects.append(RunFinished(status, reason))
+
+
+def _change(obj: object, changes: dict[str, Any]) -> None:
+    """Change fields of a copy the fold made (``evolve``'s check: a name that is not a field grows it)."""
+    values = obj.__dict__
+    size = len(values)
+    values.update(changes)
+    if len(values) != size:
+        unknown = sorted(changes.keys() - getattr(obj, "__dataclass_fields__", {}).keys())
+        for name in unknown:  # the copy is left as it was
+            del values[name]
+        raise TypeError(f"{type(obj).__name__} has no field(s) {unknown}")
 
 
 def provider_of(state: RunState, key: str) -> str | None:
@@ -131,7 +177,7 @@ def next_provider(fold: Fold, key: str, reason: str, exhausted: bool) -> bool:
         return False
     if reason not in FAIL_OVER_REASONS and not (exhausted and reason in OUTAGE_REASONS):
         return False
-    fold.state = fold.state.with_phase(key, provider=fold.state.phase(key).provider + 1, consecutive_failures=0)
+    fold.change_phase(key, provider=fold.state.phase(key).provider + 1, consecutive_failures=0)
     return True
 
 
@@ -186,7 +232,7 @@ def enter(fold: Fold, key: str, source: str) -> None:
     if fold.state.phase(key).status in (_N.COMPLETED, _N.SKIPPED):
         fold.phase_status(key, _N.PENDING, entered_from=source)
     else:
-        fold.state = fold.state.with_phase(key, entered_from=source)
+        fold.change_phase(key, entered_from=source)
     if fold.state.pause_requested:
         fold.update(queued=key, queued_new_visit=True, pause_requested=False)
         fold.run_status(_R.PAUSED, PAUSED)

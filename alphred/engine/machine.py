@@ -121,6 +121,8 @@ def transition(state: RunState, event: Event) -> Result:
 
 def _lane_head(state: RunState, phase: str) -> str | None:
     """The lane (branch head) running ``phase``, or None when it runs on the run branch."""
+    if not state.lanes:  # no parallel branch (most transitions): no generator to make
+        return None
     return next((lane.head for lane in state.lanes if lane.current == phase), None)
 
 
@@ -155,7 +157,7 @@ def _on_completed(state: RunState, event: PhaseCompleted) -> Result:
     else:
         decision = None if phase.type is PhaseType.COMMAND else event.decision
         if event.checks or fold.state.phase(event.phase).checks:  # no checks now nor before: nothing to change
-            fold.state = fold.state.with_phase(event.phase, checks=dict(event.checks))
+            fold.change_phase(event.phase, checks=dict(event.checks))
         _complete(fold, event.phase, event.attempt, decision, event.report, event.exit_code, event.tree)
         url = event.report.get("url") if isinstance(event.report, Mapping) else None
         if phase.type is PhaseType.PULL_REQUEST and isinstance(url, str) and url:

@@ -114,7 +114,7 @@ def _merge_context(state: RunState, workflow: Workflow, phase_key: str) -> dict[
 
 def ordered_transitions(phase: Phase) -> tuple[Transition, ...]:
     """Return ``phase``'s transitions in evaluation (priority) order."""
-    return tuple(sorted(phase.transitions, key=lambda t: t.priority))
+    return phase.by_priority
 
 
 def edge_exhausted(transition: Transition, source: str, edges: Mapping[tuple[str, int], int]) -> bool:

@@ -69,7 +69,7 @@ def on_retry(state: RunState) -> Result:
         return fold.result()
     assert state.queued is not None
     if not state.queued_new_visit:
-        fold.state = fold.state.with_phase(state.queued, consecutive_failures=0)
+        fold.change_phase(state.queued, consecutive_failures=0)
     start(fold, state.queued, state.queued_new_visit)
     return fold.result()
 

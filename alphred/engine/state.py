@@ -25,14 +25,18 @@ def evolve(obj: _Frozen, /, **changes: Any) -> _Frozen:
     """``dataclasses.replace`` for the engine's frozen state classes (no ``__post_init__``, every field an
     ``__init__`` field), without running ``__init__`` again: the copy shares the unchanged values (immutable,
     like the original's) and takes ``changes``. A transition copies the run state about twenty times; this
-    is several times cheaper than ``replace``, which rebuilds every field through keyword arguments."""
-    names = obj.__dataclass_fields__  # type: ignore[attr-defined]
-    if not changes.keys() <= names.keys():
-        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names.keys())}")
+    is several times cheaper than ``replace``, which rebuilds every field through keyword arguments.
+
+    The original holds every field (its ``__init__`` set them all): a change that is not a field grows the copy,
+    which is how a wrong name is told (issue 29: a size, not a set comparison, per copy)."""
     new = object.__new__(type(obj))
     values = new.__dict__
     values.update(obj.__dict__)
+    size = len(values)
     values.update(changes)
+    if len(values) != size:
+        names = obj.__dataclass_fields__  # type: ignore[attr-defined]
+        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names.keys())}")
     return new
 
 

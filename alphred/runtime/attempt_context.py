@@ -105,6 +105,8 @@ class PhaseContext:
     prepared: dict[tuple[str, int], Prepared] = field(default_factory=dict)
     # writes the buffered events of its attempts under way every FLUSH_EVERY_SECONDS (``attempt_stream``)
     flusher: Any = None
+    # the deadlines of its attempts under way (their phases' timeout and idle_timeout) on one timer
+    deadlines: Any = None
 
     def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
         """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:

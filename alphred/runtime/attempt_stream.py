@@ -19,6 +19,7 @@ from alphred.guards.templates import render_template
 from alphred.providers import EventType, ProviderEvent, ProviderOptions
 from alphred.providers.contract import ContractMonitor, unchecked
 from alphred.runtime.attempt_context import PhaseContext
+from alphred.runtime.attempt_deadlines import Deadlines
 from alphred.runtime.environment import ATTEMPT_MARKER, mcp_environment
 from alphred.runtime.orphans import MARKER
 from alphred.runtime.room import AttemptRoom
@@ -202,7 +203,11 @@ def phase_options(phase: Phase) -> ProviderOptions:
 
 
 async def consume(
-    stream: tuple[AsyncIterator[ProviderEvent], str | None], phase: Phase, sink: EventSink, outcome: StreamOutcome
+    stream: tuple[AsyncIterator[ProviderEvent], str | None],
+    phase: Phase,
+    sink: EventSink,
+    outcome: StreamOutcome,
+    deadlines: Deadlines,
 ) -> ProviderError | None:
     """Drain the stream (``events_for``) under its contract and the phase's timeout and idle timeout; None when
     it ended with a result.
@@ -211,8 +216,9 @@ async def consume(
     generator layer between the provider and the sink (``checked_stream``'s, issue 29); an exception the stream
     raises that is not Alphred's is classified as it would be there (``PROVIDER_CRASH``).
 
-    One ``asyncio.timeout_at`` watches both limits: its deadline is the earlier of the phase's end and the last
-    event plus ``idle_timeout``, moved forward as events arrive (at most every RESCHEDULE_SECONDS).
+    One deadline (``deadlines``: the run's, on one timer for every attempt, as ``asyncio.timeout_at`` would)
+    watches both limits: the earlier of the phase's end and the last event plus ``idle_timeout``, moved forward as
+    events arrive (at most every RESCHEDULE_SECONDS).
     """
     events, contract = stream
     monitor = ContractMonitor(contract) if contract is not None else None
@@ -226,7 +232,7 @@ async def consume(
         return idle_end if deadline is None else min(deadline, idle_end)
 
     try:
-        async with asyncio.timeout_at(next_deadline()) as watch:
+        with deadlines.watch(next_deadline()) as watch:
             moved = loop.time()
             while True:
                 try:

@@ -25,6 +25,7 @@ from alphred.errors import (
 from alphred.git.tamper import WorktreeSeal
 from alphred.providers import EventType, ProviderEvent
 from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Prepared
+from alphred.runtime.attempt_deadlines import attempt_deadlines
 from alphred.runtime.attempt_stream import StreamOutcome, consume, events_for, flush_when_woken, periodic_flush
 from alphred.runtime.room import AttemptRoom
 from alphred.runtime.sink import EventSink
@@ -80,7 +81,7 @@ async def run_attempt(
     try:
         await room.open()
         events = events_for(ctx, state, phase, (attempt, visit), notes, reports, room)
-        failure = await consume(events, phase, sink, outcome)
+        failure = await consume(events, phase, sink, outcome, attempt_deadlines(ctx))
         flusher.unwatch(sink)  # the last events are written as the attempt ends (``_ended``)
         await room.clear()  # no process of the attempt outlives it (a command's ``setsid`` children too)
         end = (attempt, visit)

@@ -195,9 +195,16 @@ class Phase:
         values come from; issue 29: one without costs no context). Looked at once per phase object."""
         return any(not isinstance(part, str) for template in self.templates.values() for part in template.parts)
 
-    @property
+    @cached_property
+    def by_priority(self) -> tuple[Transition, ...]:
+        """Its transitions in evaluation (priority) order, sorted once per phase object (issue 29: routing
+        looked them up sorted three times a phase)."""
+        return tuple(sorted(self.transitions, key=lambda t: t.priority))
+
+    @cached_property
     def needs_decision(self) -> bool:
-        """True when an agent phase's transitions read ``decision`` (it must then end with one)."""
+        """True when an agent phase's transitions read ``decision`` (it must then end with one); found once per
+        phase object."""
         from alphred.guards import guard_paths
 
         return self.type is PhaseType.AGENT and any(
@@ -253,7 +260,18 @@ class Workflow:
 
     def predecessors(self, key: str) -> tuple[str, ...]:
         """Phases with a transition into ``key``, in file order; for a for_each item's phase, the item's own
-        instances of the predecessors inside its branch."""
+        instances of the predecessors inside its branch. Found once per key (the workflow is frozen; an agent
+        phase's attempt reads them for its context, issue 29)."""
+        found = self._predecessors.get(key)
+        if found is None:
+            found = self._predecessors[key] = self._find_predecessors(key)
+        return found
+
+    @cached_property
+    def _predecessors(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def _find_predecessors(self, key: str) -> tuple[str, ...]:
         base = base_key(key)
         found = tuple(p.key for p in self.phases if any(base in t.targets for t in p.transitions))
         if base == key or self.item_alias(key) is None:

@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import pytest
+from helpers.timers import count_timers
 
 from alphred.providers import EventType, ProviderEvent
 from alphred.redact import Redactor
@@ -55,14 +56,7 @@ def test_one_timer_serves_the_attempts_of_a_run(store: SqlRunStore, demo_run_id:
 
     async def attempts() -> tuple[int, bool, bool]:
         loop = asyncio.get_running_loop()
-        armed: list[object] = []
-        call_at = loop.call_at
-
-        def counted(*args: Any) -> asyncio.TimerHandle:
-            armed.append(args)
-            return call_at(*args)
-
-        loop.call_at = counted  # type: ignore[method-assign]
+        armed = count_timers(loop)
         flusher = PeriodicFlush()
         for sink in sinks:  # one attempt after another, each shorter than the interval
             flusher.watch(sink)

@@ -164,8 +164,10 @@ def test_random_parallel_runs_obey_the_rules(workflow: Workflow, specs: list[Eve
     events: list[Event] = [RunStarted()]
     for spec in specs:
         event = to_event(spec, state)
+        before = state_to_json(state)
         new, effects = transition(state, event)
         assert transition(state, event) == (new, effects)  # deterministic
+        assert state_to_json(state) == before  # a transition changes its own copies only (``Fold``)
         check_step(state, event, new, effects)
         check_invariants(new)
         assert state_from_json(workflow, json.loads(json.dumps(state_to_json(new)))) == new

@@ -216,8 +216,10 @@ def test_random_runs_obey_the_rules(
         specs = [*specs[:cancel_at], ("cancel", 0, 0, None, None, None, 0, 0.0, True), *specs[cancel_at:]]
     for spec in [*prefix, *specs]:
         event = to_event(spec, state)
+        before = state_to_json(state)
         new, effects = transition(state, event)
         assert transition(state, event) == (new, effects)
+        assert state_to_json(state) == before  # a transition changes its own copies only (``Fold``)
         check_effects(state, event, new, effects)
         check_invariants(new)
         assert round_trip(new) == new
