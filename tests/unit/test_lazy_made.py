@@ -22,7 +22,8 @@ _FACTORY_MADE = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "_
 
 @pytest.mark.skipif(not hasattr(dataclasses, "_create_fn"), reason="made.py is written from Python 3.11's dataclass")
 def test_made_py_is_what_gen_writes() -> None:
-    assert Path(made_py.__file__).read_text(encoding="utf-8") == render_made()
+    current = Path(made_py.__file__).read_text(encoding="utf-8") == render_made()
+    assert current, "alphred/lazy/made.py is out of date: run `python -m alphred.lazy.gen` and commit it"
 
 
 def _code(function: Any, twin: type | None = None, cls: type | None = None) -> tuple[Any, ...]:
