@@ -20,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import command_timeline
@@ -118,6 +119,9 @@ def sample(source: Path, commands: int, floor: bool = False) -> dict[str, dict[s
         text=True,
         env=env,
         check=False,
+        # ``python -c`` puts its working directory first on ``sys.path``: run from a checkout, the child would
+        # import that checkout's ``alphred`` whatever ``PYTHONPATH`` says (``--compare`` measured one code twice)
+        cwd=tempfile.gettempdir(),
     )
     if done.returncode != 0:
         raise SystemExit(f"worker failed:\n{done.stderr[-3000:]}")
