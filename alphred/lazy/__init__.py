@@ -74,7 +74,7 @@ def materialised(cls: type[_T]) -> type[_T]:
                 if not _made_from_twin(cls, now):
                     dataclasses.dataclass(cls, **{**now, "init": False})
                     if params.get("init", True):
-                        cls.__init__ = _twin(cls, {**params, "repr": False, "eq": False}).__dict__["__init__"]  # type: ignore[method-assign]
+                        cls.__init__ = twin_class(cls, {**params, "repr": False, "eq": False}).__dict__["__init__"]  # type: ignore[method-assign]
                 del cls.__deferred_dataclass__  # type: ignore[attr-defined]
                 if later:
                     _make_later(cls, params, [*later.values(), *(["__hash__"] if "eq" in later else [])])
@@ -107,7 +107,7 @@ def _made_from_twin(cls: type[Any], params: dict[str, Any]) -> bool:
     none for a ``default_factory``."""
     if not _made_alike(cls, params):
         return False
-    twin: type = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **params)
+    twin = twin_class(cls, params)
     made = twin.__dict__
     for name, value in made.items():
         if name in WRITTEN or name == "__dataclass_params__":
@@ -146,9 +146,10 @@ def twin_namespace(cls: type[Any]) -> dict[str, Any]:
         annotations = body.get("__annotations__", {})
         namespace["__annotations__"] = dict(annotations)
         namespace.update((name, body[name]) for name in annotations if name in body)
-    else:
-        namespace["__annotations__"] = {field.name: field.type for field in made.values()}
-        namespace.update(made)
+    else:  # the fields ``dataclasses.fields`` gives (no ClassVar or InitVar pseudo-field)
+        fields = dataclasses.fields(cls)
+        namespace["__annotations__"] = {field.name: field.type for field in fields}
+        namespace.update((field.name, field) for field in fields)
     if "__post_init__" in body:
         namespace["__post_init__"] = body["__post_init__"]
     return namespace
@@ -188,20 +189,10 @@ def _holds(cell: Any, value: Any) -> bool:
         return False
 
 
-def _twin(cls: type[Any], params: dict[str, Any]) -> type:
-    """A dataclass of ``cls``'s fields (``cls`` made by dataclass already), made with ``params``: its generated
-    methods read nothing but ``self`` and the fields' defaults, so ``cls`` can take them."""
-    # a docstring, so that dataclass does not write one from the signature (it would print the defaults,
-    # making their own classes' methods for nothing)
-    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
-    namespace["__doc__"] = cls.__doc__ or cls.__name__
-    fields = dataclasses.fields(cls)
-    namespace["__annotations__"] = {f.name: f.type for f in fields}
-    namespace.update((f.name, f) for f in fields)
-    post_init = cls.__dict__.get("__post_init__")
-    if post_init is not None:
-        namespace["__post_init__"] = post_init
-    twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+def twin_class(cls: type[Any], params: dict[str, Any]) -> type:
+    """A dataclass made with ``params`` of a twin of ``cls``'s body (``twin_namespace``): its generated methods read
+    nothing but ``self`` and the fields' defaults, so ``cls`` can take them."""
+    twin: type = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **params)
     return twin
 
 
@@ -212,7 +203,7 @@ def _make_later(cls: type[_T], params: dict[str, Any], names: list[str]) -> None
     def make() -> type[_T]:
         with _MAKING:
             if any(cls.__dict__.get(name) is stand_ins[name] for name in names):  # not made by another thread
-                twin = _twin(cls, {**params, "init": False})
+                twin = twin_class(cls, {**params, "init": False})
                 for name in names:
                     setattr(cls, name, twin.__dict__[name])
         return cls

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import alphred
-from alphred.lazy import DECLARED, WRITTEN, materialised, twin_namespace
+from alphred.lazy import DECLARED, WRITTEN, materialised, twin_class
 from alphred.lazy.source import field_shape, shape
 
 TARGET = Path(__file__).with_name("made.py")
@@ -77,10 +77,9 @@ def _captured(cls: type[Any], params: dict[str, Any]) -> tuple[dict[str, Any], l
         calls.append((made, name, list(args), list(body), list(locals or {}), "return_type" in rest))
         return made
 
-    namespace = twin_namespace(cls)
     dataclasses._create_fn = recording  # type: ignore[attr-defined]
     try:
-        twin: type = dataclasses.dataclass(type(cls.__name__, (), namespace), **params)
+        twin = twin_class(cls, params)
     finally:
         dataclasses._create_fn = create  # type: ignore[attr-defined]
     return dict(twin.__dict__), calls

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from alphred.lazy import deferred_dataclass, materialised, twin_namespace
+from alphred.lazy import deferred_dataclass, materialised, twin_class
 from alphred.lazy import made as made_py
 from alphred.lazy.gen import _classes, render_made
 
@@ -51,7 +51,7 @@ def test_every_class_made_from_made_py_has_the_methods_dataclass_makes_of_it() -
     for cls, params in classes:
         materialised(cls)
         key = f"{cls.__module__}.{cls.__qualname__}"
-        twin: Any = dataclasses.dataclass(type(cls.__name__, (), twin_namespace(cls)), **params)
+        twin: Any = twin_class(cls, params)
         for name in _FACTORY_MADE:
             mine, theirs = cls.__dict__.get(name), twin.__dict__.get(name)
             if theirs is None or key not in made_py.MADE:
