@@ -100,7 +100,7 @@ def stored_json(value: Any) -> str:
     """The text a JSON column stores on SQLite: ``json_text(value)``, or a ``JsonText``'s own text."""
     if type(value) is JsonText:
         return value.text
-    return "".join(_ENCODE(value, 0))
+    return json_text(value)
 
 
 _CANONICAL = make_encoder(
