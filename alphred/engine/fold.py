@@ -20,7 +20,7 @@ from alphred.engine.events import (
 )
 from alphred.engine.reasons import BUDGET_EXHAUSTED, DELIVERY_STEPS, MAX_STEPS, MAX_VISITS, NOT_WANTED, PAUSED
 from alphred.engine.routing import ordered_transitions, run_context
-from alphred.engine.state import PhaseState, RunState, Step, evolve
+from alphred.engine.state import PhaseState, RunState, Step, change_fields, evolve
 from alphred.engine.statuses import NodeStatus, RunStatus
 from alphred.guards import evaluate_guard
 from alphred.workflow.model import RESERVED_TARGETS, Phase
@@ -55,7 +55,7 @@ class Fold:
         """The fold's copy of the run state, with ``changes``."""
         state = self.state
         if state is self._copy:
-            _change(state, changes)
+            change_fields(state, changes)
             if "phases" in changes:
                 self._phases = None
         else:
@@ -75,7 +75,7 @@ class Fold:
             phases = self._phases = state.__dict__["phases"] = dict(state.phases)
             self._own_phases = set()
         if key in self._own_phases:
-            _change(phases[key], changes)
+            change_fields(phases[key], changes)
         else:
             phases[key] = evolve(phases[key], **changes)
             self._own_phases.add(key)
@@ -137,18 +137,6 @@ class Fold:
         self.run_status(status, reason)
         self.update(current=None, pause_requested=False)
         self.effects.append(RunFinished(status, reason))
-
-
-def _change(obj: object, changes: dict[str, Any]) -> None:
-    """Change fields of a copy the fold made (``evolve``'s check: a name that is not a field grows it)."""
-    values = obj.__dict__
-    size = len(values)
-    values.update(changes)
-    if len(values) != size:
-        unknown = sorted(changes.keys() - getattr(obj, "__dataclass_fields__", {}).keys())
-        for name in unknown:  # the copy is left as it was
-            del values[name]
-        raise TypeError(f"{type(obj).__name__} has no field(s) {unknown}")
 
 
 def provider_of(state: RunState, key: str) -> str | None:

@@ -30,14 +30,23 @@ def evolve(obj: _Frozen, /, **changes: Any) -> _Frozen:
     The original holds every field (its ``__init__`` set them all): a change that is not a field grows the copy,
     which is how a wrong name is told (issue 29: a size, not a set comparison, per copy)."""
     new = object.__new__(type(obj))
-    values = new.__dict__
-    values.update(obj.__dict__)
+    new.__dict__.update(obj.__dict__)
+    change_fields(new, changes)
+    return new
+
+
+def change_fields(obj: object, changes: Mapping[str, Any]) -> None:
+    """Set fields of ``obj`` in place: a copy ``evolve`` (or the engine's ``Fold``) made and nothing else holds yet.
+    A name that is not a field grows it, which is how a wrong name is told; it is then taken out again (``obj`` is
+    left as it was) and TypeError raised."""
+    values = obj.__dict__
     size = len(values)
     values.update(changes)
     if len(values) != size:
-        names = obj.__dataclass_fields__  # type: ignore[attr-defined]
-        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names.keys())}")
-    return new
+        unknown = sorted(changes.keys() - getattr(obj, "__dataclass_fields__", {}).keys())
+        for name in unknown:
+            del values[name]
+        raise TypeError(f"{type(obj).__name__} has no field(s) {unknown}")
 
 
 class StepOutcome(StrEnum):
