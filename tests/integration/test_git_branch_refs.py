@@ -88,3 +88,18 @@ def test_the_base_of_a_run_is_read_from_the_files_without_git(
     monkeypatch.setenv("PATH", str(repo / "no-such-dir"))
     base = worktrees.resolve_base(None)
     assert (base.sha, base.ref_name) == (expected, "main")
+
+
+def test_a_symlink_an_agent_left_among_the_refs_is_not_followed(repo: Path, tmp_path: Path) -> None:
+    """An agent shares the refs directory with the run (its worktree's ``.git`` names the common one): a symlinked
+    directory (here a loop back to its parent, and a link out of the repository) under a branch-like name is a
+    name that blocks, not a tree to walk, and nothing outside ``refs/heads`` is read."""
+    heads = repo / ".git" / "refs" / "heads" / "alphred" / "wf"
+    heads.mkdir(parents=True)
+    (heads / "1-2").symlink_to(heads, target_is_directory=True)  # a loop
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "secret").write_text("0" * 40 + "\n")
+    (heads / "1-3").symlink_to(outside, target_is_directory=True)
+    found = branches_like(repo / ".git", "alphred/wf/1")
+    assert found == {"alphred/wf/1-2", "alphred/wf/1-3"}
