@@ -405,3 +405,37 @@ def probe_words(probe: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
+
+
+def test_the_runner_loads_after_the_intent_while_git_works() -> None:
+    """What a run's start imports before its intent is committed leaves the runner (~40 modules) out: they load
+    on a thread while ``git worktree add`` runs (``operations.start.create_run``, ``lazy.imported_meanwhile``)."""
+    probe = (
+        "import sys\n"
+        "import alphred.cli.run_cmds, alphred.operations.ci_wait, alphred.operations.start\n"
+        "import alphred.operations.where, alphred.operations.registration, alphred.runtime.delivery\n"
+        "import alphred.store.sql_store, alphred.store.sqlite_store, alphred.views.progress\n"
+        "from alphred.operations.start import DRIVE_MODULES\n"
+        "print(DRIVE_MODULES == ('alphred.runtime.runner',), 'alphred.runtime.runner' in sys.modules)\n"
+    )
+    assert probe_words(probe) == ["True", "False"]
+
+
+def test_imported_meanwhile_imports_on_its_own_thread_by_the_blocks_end(tmp_path: Path) -> None:
+    """The modules load on a thread of their own, and are loaded when the block ends; a module whose import
+    fails there is left out, without an error, and raises where the caller imports it itself."""
+    (tmp_path / "probe_quiet.py").write_text("import threading\nTHREAD = threading.current_thread().name\n")
+    (tmp_path / "probe_broken.py").write_text("raise ValueError('broken module')\n")
+    probe = (
+        "import sys, threading\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from alphred.lazy import imported_meanwhile\n"
+        "with imported_meanwhile('probe_broken', 'probe_quiet'):\n"
+        "    pass\n"
+        "print(sys.modules['probe_quiet'].THREAD, 'probe_broken' in sys.modules, threading.active_count())\n"
+        "try:\n"
+        "    import probe_broken\n"
+        "except ValueError as error:\n"
+        "    print(error)\n"
+    )
+    assert probe_words(probe) == ["alphred-imports", "False", "1", "broken", "module"]
