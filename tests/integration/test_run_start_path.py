@@ -59,6 +59,7 @@ OFF_THE_START_PATH = (
     "alphred.views.status",  # the status object: the run's end
     "alphred.store.read_records",  # the records reading, resuming, the queue, files and the registry hand out
     "alphred.workflow.options",  # inputs:, pull_request:, sandbox:, tools:, mcp:, fallback: where a file has them
+    "alphred.providers.dryrun",  # --dry-run's stand-in providers
     "difflib",  # a did-you-mean for a misspelt key or a guard's missing key: errors and explanations only
     "alphred.scm",
     "sqlalchemy.dialects.postgresql",
