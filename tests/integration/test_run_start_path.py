@@ -246,7 +246,9 @@ def test_a_one_agent_run_builds_only_the_tables_its_start_uses(repo: Path, tmp_p
 
 def test_the_start_path_does_not_load_the_pull_request_package() -> None:
     """The modules ``alphred run`` imports before its first step, and the plan of a run without a pull
-    request, leave ``alphred.scm`` alone (it is loaded where a pull request is opened)."""
+    request, leave ``alphred.scm`` alone (it is loaded where a pull request is opened); and those it imports
+    before its intent leave the runner out (~40 modules: they load on a thread while ``git worktree add`` runs,
+    ``operations.start.create_run``, ``lazy.imported_meanwhile``)."""
     probe = (
         "import sys\n"
         "import alphred.cli.run_cmds, alphred.operations.ci_wait, alphred.operations.start\n"
@@ -259,9 +261,10 @@ def test_the_start_path_does_not_load_the_pull_request_package() -> None:
         "wf = load_workflow('w.yaml', text, providers=default_registry())\n"
         "plan = plan_pull_request(wf, Path('.'), {}, pr=None, remote=None, draft=False, run_base_ref=None,"
         " dry_run=False)\n"
-        "print(plan, 'alphred.scm' in sys.modules)\n"
+        "from alphred.operations.start import DRIVE_MODULES\n"
+        "print(plan, 'alphred.scm' in sys.modules, DRIVE_MODULES[0] in sys.modules, DRIVE_MODULES)\n"
     )
-    assert probe_words(probe) == ["None", "False"]
+    assert probe_words(probe) == ["None", "False", "False", "('alphred.runtime.runner',)"]
 
 
 def test_run_git_quotes_git_and_returns_its_output(repo: Path) -> None:
@@ -406,20 +409,6 @@ def probe_words(probe: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
-
-
-def test_the_runner_loads_after_the_intent_while_git_works() -> None:
-    """What a run's start imports before its intent is committed leaves the runner (~40 modules) out: they load
-    on a thread while ``git worktree add`` runs (``operations.start.create_run``, ``lazy.imported_meanwhile``)."""
-    probe = (
-        "import sys\n"
-        "import alphred.cli.run_cmds, alphred.operations.ci_wait, alphred.operations.start\n"
-        "import alphred.operations.where, alphred.operations.registration, alphred.runtime.delivery\n"
-        "import alphred.store.sql_store, alphred.store.sqlite_store, alphred.views.progress\n"
-        "from alphred.operations.start import DRIVE_MODULES\n"
-        "print(DRIVE_MODULES == ('alphred.runtime.runner',), 'alphred.runtime.runner' in sys.modules)\n"
-    )
-    assert probe_words(probe) == ["True", "False"]
 
 
 def test_imported_meanwhile_imports_on_its_own_thread_by_the_blocks_end(tmp_path: Path) -> None:
