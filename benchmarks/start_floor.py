@@ -104,6 +104,7 @@ START_MODULES = (
     "alphred.cli.run_cmds", "alphred.cli.inputs", "alphred.operations.ci_wait", "alphred.operations.start",
     "alphred.operations.where", "alphred.operations.registration", "alphred.operations.branch_choice",
     "alphred.runtime.delivery", "alphred.store.sql_store", "alphred.store.sqlite_store", "alphred.providers.scripted",
+    "alphred.runtime.runner",  # imported while git worktree add runs (operations.start.DRIVE_MODULES)
 )  # fmt: skip
 # The child of ``--module-files``: the floor's imports, then Alphred's modules from ``sys.argv[1]``'s source
 # ("files": the checkout on PYTHONPATH; "zip": a zip of the .pyc files; "blob": one marshalled file).
