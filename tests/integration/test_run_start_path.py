@@ -429,3 +429,52 @@ def test_imported_meanwhile_imports_on_its_own_thread_by_the_blocks_end(tmp_path
         "    print(error)\n"
     )
     assert probe_words(probe) == ["alphred-imports", "False", "1", "broken", "module"]
+
+
+# The child process: ``alphred run`` with a finder that notes every module the main thread imports while the
+# runner's modules load on their own thread (``create_run``'s ``make_worktree`` block).
+MAIN_THREAD_IMPORTS = """\
+import json, sys, threading
+import alphred.operations.start as start
+target = sys.argv[1]
+noted = {"during": [], "blocks": 0, "thread": []}
+class Noting:
+    active = False
+    def find_spec(self, name, path=None, target_module=None):
+        if Noting.active:
+            on_main = threading.current_thread() is threading.main_thread()
+            noted["during" if on_main else "thread"].append(name)
+        return None
+sys.meta_path.insert(0, Noting())
+original = start.make_worktree
+def make_worktree(*args, **kwargs):
+    noted["blocks"] += 1
+    Noting.active = True
+    try:
+        return original(*args, **kwargs)
+    finally:
+        Noting.active = False
+        with open(target, "w") as out:
+            json.dump(noted, out)
+start.make_worktree = make_worktree
+sys.argv = ["alphred", *sys.argv[2:]]
+from alphred.cli import main
+main()
+"""
+
+
+def test_the_main_thread_imports_nothing_while_the_runner_loads_beside_git(repo: Path, tmp_path: Path) -> None:
+    """While ``git worktree add`` runs, the runner's modules load on a thread of their own
+    (``lazy.imported_meanwhile``); the main thread must import nothing meanwhile: two threads importing at once
+    may meet in a circular import and one of them get a module half made. The run then completes."""
+    wf = workflow(repo, AGENT)
+    seen = tmp_path / "imports.json"
+    done = subprocess.run(
+        [sys.executable, "-c", MAIN_THREAD_IMPORTS, str(seen), "run", str(wf), "--quiet", "--repo", str(repo)],
+        env=base_env(repo.parent), cwd=repo, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    noted = json.loads(seen.read_text())
+    assert noted["blocks"] == 1
+    assert "alphred.engine.machine" in noted["thread"]  # the probe saw the thread's imports (the runner's own)
+    assert noted["during"] == []
