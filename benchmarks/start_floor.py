@@ -20,14 +20,25 @@ GitPython), then ``git worktree add`` through GitPython. This script breaks it d
   (``sqlalchemy.util.concurrency``), before the intent's SQL can be written, so the ``asyncio`` part shows what
   the module adds after SQLAlchemy (nothing) and nothing of the floor is left to run while git checks out.
 
+- **module files** (``--module-files``): whether Alphred's own part of the start costs its wall by the number
+  of files it loads or by their bytes. A fresh interpreter imports the floor's packages, then the ~150 modules
+  of Alphred a run's start loads (``START_MODULES`` and what they import), timed alone (wall, user and system
+  CPU, minor page faults, ``getrusage``): from the checkout (a ``.pyc`` file each: a stat of the source, an
+  open, reads), from one zip of the same ``.pyc`` files (``zipimport``: one open), and from one file of their
+  code objects read once (a finder of its own: no file-system call a module). Same bytecode, same
+  unmarshalling, same module bodies: the difference is the per-file cost. It also counts the ``mmap`` of
+  16 KiB (CPython 3.11's frame stack growing by a chunk, freed at once on return: a deep call chain that
+  oscillates across a chunk's end maps and unmaps one per call) with ``strace`` when it is installed.
+
 Usage::
 
-    python benchmarks/start_floor.py [--runs 15] [--quick] [--no-instructions]
+    python benchmarks/start_floor.py [--runs 15] [--quick] [--no-instructions] [--module-files]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import resource
@@ -85,6 +96,132 @@ for _ in range(runs):
         print(kind, (time.perf_counter() - t) * 1000, cpu() - c)
         clean()
 """
+
+
+# The modules ``alphred run`` imports itself on its way to the first provider call (run_cmds.run, start_run's,
+# the scripted provider); they load the ~150 modules of a start.
+START_MODULES = (
+    "alphred.cli.run_cmds", "alphred.cli.inputs", "alphred.operations.ci_wait", "alphred.operations.start",
+    "alphred.operations.where", "alphred.operations.registration", "alphred.operations.branch_choice",
+    "alphred.runtime.delivery", "alphred.store.sql_store", "alphred.store.sqlite_store", "alphred.providers.scripted",
+    "alphred.runtime.runner",  # imported while git worktree add runs (operations.start.DRIVE_MODULES)
+)  # fmt: skip
+# The child of ``--module-files``: the floor's imports, then Alphred's modules from ``sys.argv[1]``'s source
+# ("files": the checkout on PYTHONPATH; "zip": a zip of the .pyc files; "blob": one marshalled file).
+MODULE_FILES = """\
+import importlib, importlib.abc, importlib.machinery, marshal, resource, sys, time, zipimport
+import sqlite3, click, yaml, sqlalchemy, sqlalchemy.dialects.sqlite, git, asyncio
+from git.cmd import Git
+kind, where, names = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+class Blob(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, path, root):
+        with open(path, "rb") as f:
+            self.codes = marshal.loads(f.read())  # name -> (is package, marshalled code)
+        self.root = root
+    def find_spec(self, name, path=None, target=None):
+        found = self.codes.get(name)
+        if found is None:
+            return None
+        origin = self.root + "/" + name.replace(".", "/") + ("/__init__.py" if found[0] else ".py")
+        spec = importlib.machinery.ModuleSpec(name, self, origin=origin, is_package=found[0])
+        spec.has_location = True
+        if found[0]:
+            spec.submodule_search_locations = [origin.rsplit("/", 1)[0]]
+        return spec
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        module.__file__ = module.__spec__.origin
+        exec(marshal.loads(self.codes[module.__name__][1]), module.__dict__)
+if kind == "zip":
+    sys.path.insert(0, where)
+elif kind == "blob":
+    sys.meta_path.insert(0, Blob(where, sys.argv[4]))
+usage, started = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+for name in names:
+    importlib.import_module(name)
+wall = (time.perf_counter() - started) * 1000
+after = resource.getrusage(resource.RUSAGE_SELF)
+own = sum(1 for name in sys.modules if name.startswith("alphred"))
+print(wall, (after.ru_utime - usage.ru_utime) * 1000, (after.ru_stime - usage.ru_stime) * 1000,
+      after.ru_minflt - usage.ru_minflt, own)
+"""
+
+
+def module_sources(tmp: Path) -> tuple[Path, Path]:
+    """A zip of the .pyc of every Alphred module (stored, not compressed) and one file of their code objects,
+    from this checkout (compiled here)."""
+    import marshal
+    import zipfile
+
+    root = Path(__file__).resolve().parent.parent
+    archive, blob = tmp / "alphred.zip", tmp / "alphred.codes"
+    codes: dict[str, tuple[bool, bytes]] = {}
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as out:
+        for source in sorted((root / "alphred").rglob("*.py")):
+            relative = source.relative_to(root)
+            code = compile(source.read_bytes(), str(source), "exec", dont_inherit=True)
+            data = marshal.dumps(code)
+            header = importlib.util.MAGIC_NUMBER + b"\0" * 12  # unchecked: no source in the zip
+            out.writestr(str(relative.with_suffix(".pyc")), header + data)
+            package = source.name == "__init__.py"
+            name = ".".join((relative.parent if package else relative.with_suffix("")).parts)
+            codes[name] = (package, data)
+        for data_file in sorted((root / "alphred").rglob("*")):
+            if data_file.is_file() and data_file.suffix not in (".py", ".pyc"):
+                out.write(data_file, str(data_file.relative_to(root)))
+    blob.write_bytes(marshal.dumps(codes))
+    return archive, blob
+
+
+def module_file_rows(runs: int, tmp: Path) -> tuple[list[list[str]], list[list[str]]]:
+    """Median wall, user, system ms and page faults of importing the start's Alphred modules, from the
+    checkout, one zip and one file, in ``runs`` interleaved rounds; and the 16 KiB ``mmap`` counts of a start."""
+    archive, blob = module_sources(tmp)
+    root = str(Path(__file__).resolve().parent.parent)
+    kinds = {"files (the checkout)": ("files", root), "one zip": ("zip", str(archive)), "one file": ("blob", str(blob))}
+    names = ",".join(START_MODULES)
+    found: dict[str, list[list[float]]] = {kind: [] for kind in kinds}
+    for round_ in range(runs + 1):
+        for label, (kind, where) in kinds.items():
+            env = subprocess_env()
+            if kind != "files":
+                env["PYTHONPATH"] = os.pathsep.join(p for p in env["PYTHONPATH"].split(os.pathsep) if p != root)
+            args = [sys.executable, "-c", MODULE_FILES, kind, where, names, root + "/alphred/.."]
+            done = subprocess.run(args, env=env, capture_output=True, text=True, check=True, cwd=tmp)
+            if round_:  # the first round writes the bytecode caches
+                found[label].append([float(value) for value in done.stdout.split()])
+    rows = []
+    for label, samples in found.items():
+        columns = list(zip(*samples, strict=True))
+        rows.append(
+            [label, f"{median(list(columns[0])):.1f} ({spread(list(columns[0]), 1)})"]
+            + [f"{median(list(column)):.1f}" for column in columns[1:4]]
+            + [f"{int(columns[4][0])}"]
+        )
+    maps: list[list[str]] = []
+    if shutil.which("strace"):
+        from run_start import DRIVER, FLOOR, WORKFLOW, alphred_start_ms_cleanup
+
+        repo = make_repo(tmp / "repo-maps", files=3)
+        workflow = tmp / "start.yaml"
+        workflow.write_text(WORKFLOW)
+        target = tmp / "maps-floor"
+        processes = {
+            "the floor (imports + git worktree add)": [FLOOR, str(repo), BRANCH, str(target)],
+            "alphred run -> first provider call": [DRIVER, "run", str(workflow), "--quiet"],
+        }
+        for round_ in range(2):  # the first round makes the database and writes the bytecode caches
+            for label, args in processes.items():
+                trace = tmp / "strace.out"
+                command = ["strace", "-o", str(trace), sys.executable, "-c", *args]
+                subprocess.run(command, env=subprocess_env(), cwd=repo, check=True, capture_output=True)
+                clean(repo, target)
+                alphred_start_ms_cleanup(repo)
+                text = trace.read_text()
+                if round_:
+                    maps.append([label, str(text.count("mmap(NULL, 16384,")), str(text.count("\n"))])
+    return rows, maps
 
 
 def prefix(count: int) -> str:
@@ -230,7 +367,22 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="interleaved rounds (medians are reported)")
     parser.add_argument("--quick", action="store_true", help="smoke mode: 5 rounds")
     parser.add_argument("--no-instructions", action="store_true", help="skip the callgrind counts")
+    parser.add_argument(
+        "--module-files",
+        action="store_true",
+        help="only the probe: Alphred's start modules from files, a zip, one file",
+    )
     args = parser.parse_args()
+    if args.module_files:
+        with scratch("floor") as tmp:
+            rows, maps = module_file_rows(5 if args.quick else args.runs, tmp)
+        load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+        print(f"\nImporting the start's Alphred modules after the floor's (median ms); load average {load}:\n")
+        print(table(rows, ["from", "wall ms (range)", "user ms", "system ms", "minor faults", "alphred modules"]))
+        if maps:
+            print("\n16 KiB mmaps (frame stack chunks) and system calls of the main process (strace, no threads):\n")
+            print(table(maps, ["process", "16 KiB mmaps", "system calls"]))
+        return
     runs = 5 if args.quick else args.runs
     count = not args.no_instructions and shutil.which("valgrind") is not None
     with scratch("floor") as tmp:

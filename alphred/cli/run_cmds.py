@@ -34,11 +34,11 @@ def build_registry(workflow: Workflow, dry_run: bool) -> ProviderRegistry:
     """The providers a workflow needs, resolved and preflighted (or dry-run stand-ins)."""
     from alphred.errors import ProviderError
     from alphred.providers import ProviderRegistry, default_registry
-    from alphred.providers.dryrun import DryRunProvider
     from alphred.workflow import PhaseType
 
     agents = [p for p in workflow.all_phases() if p.type is PhaseType.AGENT and p.provider]  # sub-workflows' too
-    if dry_run:
+    if dry_run:  # its providers are loaded for a dry run only (issue 29)
+        from alphred.providers.dryrun import DryRunProvider
         from alphred.providers.dryrun_reports import stub_reports
 
         names = {p.provider for p in agents if p.provider}

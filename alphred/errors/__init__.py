@@ -66,8 +66,9 @@ are listed in docs/providers.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from alphred.lazy import deferred_dataclass
 
 
 class AlphredError(Exception):
@@ -87,7 +88,7 @@ class AlphredError(Exception):
         return self.message
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Diagnostic:
     """One problem found in a workflow file, located at ``file:line:column`` (1-based)."""
 

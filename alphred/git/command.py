@@ -78,6 +78,12 @@ def git_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def load_gitpython() -> None:
+    """Import GitPython now (``run_git`` imports it on its first call; its import runs ``git version``): for a
+    caller that has other modules imported on a thread while git runs, so that the two never import at once."""
+    import git.cmd  # noqa: F401
+
+
 def run_git(
     args: Sequence[str], cwd: Path, env: Mapping[str, str], *, check: bool = True, dirs: GitDirs | None = None
 ) -> subprocess.CompletedProcess[bytes]:

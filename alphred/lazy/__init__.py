@@ -9,6 +9,9 @@ does not create them, and still gives them by name::
     def __getattr__(name: str) -> Any:
         return forwarded(globals(), name, _FORWARDED)
 
+``imported_meanwhile``: modules imported on a thread of their own while a block waits for another process (a new
+run's ``git worktree add``), so that what comes after the block finds them loaded.
+
 ``deferred_dataclass``: ``dataclasses.dataclass``, made as the class is first used. The class exists at once
 (``isinstance``, ``match``, a dispatch table keyed on it all work). When its first instance is made, it gets
 the methods ``made.py`` holds for it (``gen.py`` writes them from dataclass's own text; ``source.py`` makes the
@@ -27,14 +30,15 @@ be subclassed, nor read as a dataclass before an instance exists (``dataclasses.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import threading
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["deferred_dataclass", "forwarded", "materialised"]
+__all__ = ["deferred_dataclass", "forwarded", "imported_meanwhile", "materialised"]
 
 _T = TypeVar("_T")
 _MAKING = threading.RLock()  # one thread makes a class's methods; the others wait for them
@@ -50,6 +54,30 @@ def forwarded(namespace: dict[str, Any], name: str, sources: Mapping[str, str]) 
     value = getattr(importlib.import_module(source), name)
     namespace[name] = value
     return value
+
+
+@contextlib.contextmanager
+def imported_meanwhile(*names: str) -> Iterator[None]:
+    """Import the modules ``names`` on a thread of their own while the block runs, then wait for that thread.
+
+    For a block that mostly waits for another process (``git worktree add`` as a run starts): the imports run
+    on another core meanwhile, the GIL being free while the block waits (issue 29). The block must import
+    nothing itself (two threads importing at once could meet in a circular import); an import that fails on the
+    thread is left for the caller to meet where it imports the module itself, as it would have without this."""
+    thread = threading.Thread(target=_import_each, args=(names,), name="alphred-imports", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
+
+
+def _import_each(names: tuple[str, ...]) -> None:
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            continue
 
 
 def materialised(cls: type[_T]) -> type[_T]:

@@ -11,6 +11,8 @@ from typing import Any
 from alphred.engine import RunStarted, RunState, initial_state, state_to_json
 from alphred.errors import AlphredError
 from alphred.git import GitWorktrees, branch_tokens, choose_branch_template, render_branch_name
+from alphred.git.command import load_gitpython
+from alphred.lazy import imported_meanwhile
 from alphred.operations.continuing import go_on_after_waits
 from alphred.operations.memory import repository_key
 from alphred.operations.remote_branch import check_branch_pushable, discard_unstarted_run
@@ -22,6 +24,10 @@ from alphred.store import RunRecord
 from alphred.store.owners import LeaseOwner, lease_ttl
 from alphred.views.style import shown_path
 from alphred.workflow import Workflow
+
+DRIVE_MODULES = ("alphred.runtime.runner",)
+"""What ``drive`` imports that nothing before it needs (~40 modules, ~35 M instructions): loaded while
+``git worktree add`` runs, after the run's intent is committed (it is no side effect)."""
 
 
 def create_run(
@@ -36,7 +42,9 @@ def create_run(
     """
     run_id, branch, base_sha, state = insert_run(workspace, workflow, options, _lease_fields(owner))
     crash_point("run_created")
-    worktree = make_worktree(workspace, run_id, branch, base_sha)
+    load_gitpython()  # now, so that ``make_worktree`` imports nothing while the runner's modules load
+    with imported_meanwhile(*DRIVE_MODULES):  # on another core, while git checks the worktree out (issue 29)
+        worktree = make_worktree(workspace, run_id, branch, base_sha)
     return run_id, worktree, state
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from alphred.engine import TERMINAL_RUN_STATUSES, Event, RunState, state_from_json
 from alphred.errors import RunBusyError, StoreError, UnknownRunError
@@ -14,7 +14,7 @@ from alphred.lazy import deferred_dataclass
 from alphred.providers import ProviderRegistry, default_registry
 from alphred.runtime.crash import crash_point
 from alphred.runtime.delivery import PullRequestPlan
-from alphred.runtime.runner import Runner, RunOptions
+from alphred.runtime.options import RunOptions
 from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import RunRecord, SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_free, lease_ttl
@@ -22,6 +22,9 @@ from alphred.views.jsonl import JsonlEvents
 from alphred.views.observers import RunObservers
 from alphred.views.progress import Progress
 from alphred.workflow import Phase, Workflow, load_workflow
+
+if TYPE_CHECKING:  # the runner is loaded where a run is driven (a new run's start imports it while git works)
+    from alphred.runtime.runner import Runner
 
 WANTED_BRANCH = "branch"
 """Runtime key of the branch name a run asked for (its worktree may not exist yet after a crash)."""
@@ -127,6 +130,8 @@ def drive(
 
     A run that ended (by any path) ends its unfinished sub-workflow runs with it (``requests.end_children``);
     its stored end comes first, so a kill in between leaves them to ``requests.end_orphaned_children``."""
+    from alphred.runtime.runner import Runner
+
     options.clock = workspace.clock
     observer = RunObservers(run_id, workspace.progress(run_id), workspace.events)
     runner = Runner(

@@ -15,11 +15,12 @@ import socket
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from alphred.engine import PhaseFailed, RunState, StartPhase
 from alphred.errors import RETRYABLE_KINDS
+from alphred.lazy import deferred_dataclass
 from alphred.runtime.attempt_context import AttemptStats
 from alphred.runtime.joined import Joined
 from alphred.runtime.observer import RunObserver
@@ -32,7 +33,7 @@ _ATTEMPT: ContextVar[tuple[Attempts, str, int] | None] = ContextVar("alphred_att
 """The run (its ``Attempts``) and attempt the current task (or a thread it started) works for."""
 
 
-@dataclass
+@deferred_dataclass
 class _Failure:
     attempt: int
     kind: str
@@ -40,7 +41,7 @@ class _Failure:
     retry_after: float | None
 
 
-@dataclass
+@deferred_dataclass
 class Active:
     """An attempt that is starting or running; ``task``: the task its work runs in, while it runs (a stop cancels
     it there; ``Runner._work`` takes the cancellation back); ``wake`` ends its backoff; ``stats`` what is measured

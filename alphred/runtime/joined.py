@@ -22,10 +22,11 @@ import asyncio
 import concurrent.futures
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from alphred.engine import Effect, Event, RunState
+from alphred.lazy import deferred_dataclass
 
 if TYPE_CHECKING:
     from alphred.git.tamper import WorktreeSeal
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 _OPEN, _CLAIMED, _REFUSED = "open", "claimed", "refused"
 
 
-@dataclass
+@deferred_dataclass
 class Joined:
     """What the worker did with an attempt's outcome: ``new`` and ``effects`` are its transition, persisted
     (``measured`` what the steps it records were given); ``new`` None: nothing was written, because the

@@ -9,7 +9,6 @@ the event loop): see ``Runner._persist``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from alphred.engine import (
     SetRunStatus,
 )
 from alphred.errors import LeaseLostError
+from alphred.lazy import deferred_dataclass
 from alphred.runtime.attempt_context import AttemptStats
 from alphred.runtime.crash import crash_point
 from alphred.store import SqlRunStore, StoreTransaction
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 Write = Callable[[StoreTransaction], object]
 
 
-@dataclass
+@deferred_dataclass
 class Persister:
     """Writes transitions of one run for one lease owner."""
 

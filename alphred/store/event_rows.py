@@ -13,28 +13,35 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import Insert, insert
 from sqlalchemy.engine import Connection
 
+from alphred.store import schema
 from alphred.store.columns import json_text, sqlite_time, utcnow
 from alphred.store.prepared import Prepared, Writes
 from alphred.store.records import EventRow
-from alphred.store.schema import RUN_NODE_STREAM_EVENTS
 
-EVENTS = RUN_NODE_STREAM_EVENTS
-COLUMNS = tuple(column.name for column in EVENTS.c if column.name != "id")
-"""The columns an event row fills, in table order (``event_tuple`` gives its values in this order)."""
-_INSERT = insert(EVENTS)
+
+@functools.cache
+def columns() -> tuple[str, ...]:
+    """The columns an event row fills, in table order (``event_tuple`` gives its values in this order). Like the
+    INSERT, made on first use: the table is built then, not as a run's start imports this (issue 29)."""
+    return tuple(column.name for column in schema.RUN_NODE_STREAM_EVENTS.c if column.name != "id")
+
+
+@functools.cache
+def _insert() -> Insert:
+    return insert(schema.RUN_NODE_STREAM_EVENTS)
 
 
 @functools.cache
 def sqlite_insert() -> str:
     """The SQL of the events' INSERT on SQLite, compiled by SQLAlchemy once (on first use: off the start path);
-    its parameters are ``COLUMNS`` in order (``_sqlite_row``'s values)."""
+    its parameters are ``columns()`` in order (``_sqlite_row``'s values)."""
     from sqlalchemy.dialects import sqlite
 
-    found = Prepared(_INSERT, sqlite.dialect(), COLUMNS, many=True)
-    assert found.names == COLUMNS
+    found = Prepared(_insert(), sqlite.dialect(), columns(), many=True)
+    assert found.names == columns()
     return found.sql
 
 
@@ -47,7 +54,7 @@ def _timestamp(value: Any) -> datetime | None:
 
 
 def event_tuple(row: EventRow | Mapping[str, Any] | Any) -> tuple[Any, ...]:
-    """One event's column values in ``COLUMNS`` order (timestamp may be None: now)."""
+    """One event's column values in ``columns()`` order (timestamp may be None: now)."""
     if isinstance(row, EventRow):
         run_id, node_id, attempt, sequence = row.workflow_run_id, row.run_node_id, row.attempt, row.sequence
         event_type, timestamp, content, metadata = row.event_type, row.timestamp, row.content, row.metadata
@@ -93,7 +100,8 @@ def insert_events(conn: Connection, rows: Iterable[EventRow | Mapping[str, Any] 
     now = utcnow()
     values = [event_tuple(row) for row in rows]
     if values:
-        conn.execute(_INSERT, [dict(zip(COLUMNS, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
+        names = columns()
+        conn.execute(_insert(), [dict(zip(names, (*v[:5], v[5] or now, *v[6:]), strict=True)) for v in values])
     return len(values)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, and_, bindparam, func, insert, or_, select
 
+from alphred.store import schema
 from alphred.store.assembly import routes_by_attempt, step_record
 from alphred.store.columns import canonical_json_text, utcnow
 from alphred.store.event_rows import insert_events
@@ -17,41 +18,78 @@ from alphred.store.records import EventRow
 from alphred.store.redaction import redacted
 from alphred.store.rows import RowReader
 from alphred.store.runs import NODES, RunOps
-from alphred.store.schema import PHASE_ARTIFACTS, ROUTING_DECISIONS, RUN_NODE_DIAGNOSTICS, RUN_NODE_STREAM_EVENTS
 
 if TYPE_CHECKING:  # the records reading hands out: loaded on first use, off a run's start path (issue 29)
+    from sqlalchemy import Insert, Select, Table
+
     from alphred.store.read_records import ArtifactRecord, EventRecord, RoutingRecord, StepRecord
 
-EVENTS = RUN_NODE_STREAM_EVENTS
-ARTIFACTS = PHASE_ARTIFACTS
-ROUTING = ROUTING_DECISIONS
-DIAGNOSTICS = RUN_NODE_DIAGNOSTICS
 REPORT = "report"
+# The tables of what a run leaves behind, and the statements every phase attempt executes, are built on first
+# use (each once, kept): a run's start writes none of them, and building them at import cost ~10 M instructions
+# of its start (issue 29). ``EVENTS``, ``ARTIFACTS``, ``ROUTING`` and ``DIAGNOSTICS`` stay readable as names of
+# this module (``__getattr__``).
+_TABLES = {
+    "EVENTS": "RUN_NODE_STREAM_EVENTS",
+    "ARTIFACTS": "PHASE_ARTIFACTS",
+    "ROUTING": "ROUTING_DECISIONS",
+    "DIAGNOSTICS": "RUN_NODE_DIAGNOSTICS",
+}
 
-# Built once (see runs.py): the statements every phase attempt executes.
-_NEXT_SEQUENCE = select(func.coalesce(func.max(EVENTS.c.sequence), 0)).where(
-    EVENTS.c.run_node_id == bindparam("_node_id"), EVENTS.c.attempt == bindparam("_attempt")
-)
-_EVENT_COUNT = select(func.count()).where(
-    EVENTS.c.run_node_id == bindparam("_node_id"), EVENTS.c.attempt == bindparam("_attempt")
-)
-_INSERT_ARTIFACT = insert(ARTIFACTS)
-_INSERT_ROUTING = insert(ROUTING)
-_INSERT_DIAGNOSTIC = insert(DIAGNOSTICS)
-# By the phase's row id, which ``ix_phase_artifacts_node_kind_attempt`` serves directly: filtering on
-# ``run_id`` through a join made SQLite and PostgreSQL scan every artifact of every run.
-_LATEST_ARTIFACT = (
-    select(ARTIFACTS)
-    .where(ARTIFACTS.c.run_node_id == bindparam("_node_id"), ARTIFACTS.c.kind == bindparam("_kind"))
-    .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
-    .limit(1)
-)
-_LATEST_REPORT = (  # the same, of kind ``report``, only what an attempt's preparation reads of it
-    select(ARTIFACTS.c.attempt, ARTIFACTS.c.content_text)
-    .where(ARTIFACTS.c.run_node_id == bindparam("_node_id"), ARTIFACTS.c.kind == REPORT)
-    .order_by(ARTIFACTS.c.attempt.desc(), ARTIFACTS.c.id.desc())
-    .limit(1)
-)
+
+def __getattr__(name: str) -> Table:
+    """``EVENTS``, ``ARTIFACTS``, ``ROUTING``, ``DIAGNOSTICS``: the table, built when first asked for."""
+    if name not in _TABLES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    table: Table = getattr(schema, _TABLES[name])
+    return table
+
+
+@functools.cache
+def _next_sequence() -> Select[Any]:
+    events = schema.RUN_NODE_STREAM_EVENTS
+    return select(func.coalesce(func.max(events.c.sequence), 0)).where(
+        events.c.run_node_id == bindparam("_node_id"), events.c.attempt == bindparam("_attempt")
+    )
+
+
+@functools.cache
+def _event_count() -> Select[Any]:
+    events = schema.RUN_NODE_STREAM_EVENTS
+    return select(func.count()).where(
+        events.c.run_node_id == bindparam("_node_id"), events.c.attempt == bindparam("_attempt")
+    )
+
+
+@functools.cache
+def _insert(table: str) -> Insert:
+    """The INSERT into ``schema``'s table ``table`` (one object per table: prepared once by ``Writes``)."""
+    return insert(getattr(schema, table))
+
+
+@functools.cache
+def _latest_artifact() -> Select[Any]:
+    """By the phase's row id, which ``ix_phase_artifacts_node_kind_attempt`` serves directly: filtering on
+    ``run_id`` through a join made SQLite and PostgreSQL scan every artifact of every run."""
+    artifacts = schema.PHASE_ARTIFACTS
+    return (
+        select(artifacts)
+        .where(artifacts.c.run_node_id == bindparam("_node_id"), artifacts.c.kind == bindparam("_kind"))
+        .order_by(artifacts.c.attempt.desc(), artifacts.c.id.desc())
+        .limit(1)
+    )
+
+
+@functools.cache
+def _latest_report() -> Select[Any]:
+    """The same, of kind ``report``, only what an attempt's preparation reads of it."""
+    artifacts = schema.PHASE_ARTIFACTS
+    return (
+        select(artifacts.c.attempt, artifacts.c.content_text)
+        .where(artifacts.c.run_node_id == bindparam("_node_id"), artifacts.c.kind == REPORT)
+        .order_by(artifacts.c.attempt.desc(), artifacts.c.id.desc())
+        .limit(1)
+    )
 
 
 def content_sha256(text: str | None, data: Any) -> str:
@@ -114,18 +152,19 @@ class HistoryOps(RunOps):
         an attempt's events are written only once a transaction that started it has committed."""
         if (run_node_id, attempt) in self._fresh:
             return 1
-        found = self._conn.execute(_NEXT_SEQUENCE, {"_node_id": run_node_id, "_attempt": attempt}).scalar_one()
+        found = self._conn.execute(_next_sequence(), {"_node_id": run_node_id, "_attempt": attempt}).scalar_one()
         return int(found) + 1
 
     def events(
         self, run_id: int, node_key: str | None = None, after_id: int = 0, limit: int | None = None
     ) -> list[EventRecord]:
         """The run's events with ``id > after_id`` in arrival order, optionally of one phase only."""
+        events = schema.RUN_NODE_STREAM_EVENTS
         query = (
-            select(EVENTS, NODES.c.node_key)
-            .join(NODES, NODES.c.id == EVENTS.c.run_node_id)
-            .where(EVENTS.c.workflow_run_id == run_id, EVENTS.c.id > after_id)
-            .order_by(EVENTS.c.id)
+            select(events, NODES.c.node_key)
+            .join(NODES, NODES.c.id == events.c.run_node_id)
+            .where(events.c.workflow_run_id == run_id, events.c.id > after_id)
+            .order_by(events.c.id)
         )
         if node_key is not None:
             query = query.where(NODES.c.node_key == node_key)
@@ -135,10 +174,11 @@ class HistoryOps(RunOps):
 
     def latest_events(self, run_id: int, limit: int) -> list[EventRecord]:
         """The run's newest ``limit`` events, oldest first (one indexed read, whatever the run's size)."""
+        events = schema.RUN_NODE_STREAM_EVENTS
         query = (
-            select(EVENTS.c.id)
-            .where(EVENTS.c.workflow_run_id == run_id)
-            .order_by(EVENTS.c.id.desc())
+            select(events.c.id)
+            .where(events.c.workflow_run_id == run_id)
+            .order_by(events.c.id.desc())
             .limit(1)
             .offset(max(limit - 1, 0))
         )
@@ -177,7 +217,7 @@ class HistoryOps(RunOps):
         if self._queued is not None:
             self._queued.append(values)
             return ArtifactRecord(id=0, node_key=node_key, **values)
-        artifact_id = self._writes.inserted(_INSERT_ARTIFACT, values)
+        artifact_id = self._writes.inserted(_insert("PHASE_ARTIFACTS"), values)
         return ArtifactRecord(id=artifact_id, node_key=node_key, **values)
 
     @contextmanager
@@ -189,7 +229,7 @@ class HistoryOps(RunOps):
         try:
             yield
             if self._queued:
-                self._writes.insert_many(_INSERT_ARTIFACT, self._queued)
+                self._writes.insert_many(_insert("PHASE_ARTIFACTS"), self._queued)
         finally:
             self._queued = None
 
@@ -208,7 +248,7 @@ class HistoryOps(RunOps):
             if known is not None:
                 attempt, text = known
             else:
-                row = self._conn.execute(_LATEST_REPORT, {"_node_id": node_id}).first()
+                row = self._conn.execute(_latest_report(), {"_node_id": node_id}).first()
                 if row is None:
                     continue
                 attempt, text = row
@@ -217,10 +257,11 @@ class HistoryOps(RunOps):
         return found
 
     def _artifact_query(self, run_id: int) -> Any:
+        artifacts = schema.PHASE_ARTIFACTS
         return (
-            select(ARTIFACTS, NODES.c.node_key)
-            .join(NODES, NODES.c.id == ARTIFACTS.c.run_node_id)
-            .where(ARTIFACTS.c.run_id == run_id)
+            select(artifacts, NODES.c.node_key)
+            .join(NODES, NODES.c.id == artifacts.c.run_node_id)
+            .where(artifacts.c.run_id == run_id)
         )
 
     def latest_artifact(self, run_id: int, node_key: str, kind: str) -> ArtifactRecord | None:
@@ -229,49 +270,53 @@ class HistoryOps(RunOps):
             node_id = self.node_id(run_id, node_key)
         except KeyError:
             return None
-        row = self._conn.execute(_LATEST_ARTIFACT, {"_node_id": node_id, "_kind": kind}).first()
+        row = self._conn.execute(_latest_artifact(), {"_node_id": node_id, "_kind": kind}).first()
         return None if row is None else _artifact(row, node_key)
 
     def latest_reports(self, run_id: int) -> dict[str, Any]:
         """Each phase's latest report (SPEC §12): its object when it has one, else its text; phases without
         a report are absent."""
+        artifacts = schema.PHASE_ARTIFACTS
         query = (
-            select(NODES.c.node_key, ARTIFACTS.c.content_text, ARTIFACTS.c.content_json)
-            .join(NODES, NODES.c.id == ARTIFACTS.c.run_node_id)
-            .where(ARTIFACTS.c.run_id == run_id, ARTIFACTS.c.kind == "report")
-            .order_by(ARTIFACTS.c.attempt, ARTIFACTS.c.id)
+            select(NODES.c.node_key, artifacts.c.content_text, artifacts.c.content_json)
+            .join(NODES, NODES.c.id == artifacts.c.run_node_id)
+            .where(artifacts.c.run_id == run_id, artifacts.c.kind == "report")
+            .order_by(artifacts.c.attempt, artifacts.c.id)
         )
         return {key: data if data is not None else text for key, text, data in self._conn.execute(query)}
 
     def artifacts(self, run_id: int, node_key: str | None = None, kind: str | None = None) -> list[ArtifactRecord]:
         """The run's artifacts in the order they were stored, optionally of one phase and one kind."""
-        query = self._artifact_query(run_id).order_by(ARTIFACTS.c.id)
+        artifacts = schema.PHASE_ARTIFACTS
+        query = self._artifact_query(run_id).order_by(artifacts.c.id)
         if node_key is not None:
             query = query.where(NODES.c.node_key == node_key)
         if kind is not None:
-            query = query.where(ARTIFACTS.c.kind == kind)
+            query = query.where(artifacts.c.kind == kind)
         return [_artifact(row) for row in self._conn.execute(query)]
 
     def count_artifacts(self, run_id: int, *, kind: str | None = None, exclude: Iterable[str] = ()) -> int:
         """How many artifacts the run has (of ``kind``, or of any kind but ``exclude``)."""
-        query = select(func.count()).select_from(ARTIFACTS).where(ARTIFACTS.c.run_id == run_id)
+        artifacts = schema.PHASE_ARTIFACTS
+        query = select(func.count()).select_from(artifacts).where(artifacts.c.run_id == run_id)
         if kind is not None:
-            query = query.where(ARTIFACTS.c.kind == kind)
+            query = query.where(artifacts.c.kind == kind)
         left_out = list(exclude)
         if left_out:
-            query = query.where(ARTIFACTS.c.kind.not_in(left_out))
+            query = query.where(artifacts.c.kind.not_in(left_out))
         return int(self._conn.execute(query).scalar_one())
 
     def recent_artifacts(
         self, run_id: int, limit: int, *, kind: str | None = None, exclude: Iterable[str] = ()
     ) -> list[ArtifactRecord]:
         """The run's newest ``limit`` artifacts (of ``kind``, or of any kind but ``exclude``), oldest first."""
-        query = self._artifact_query(run_id).order_by(ARTIFACTS.c.id.desc()).limit(limit)
+        artifacts = schema.PHASE_ARTIFACTS
+        query = self._artifact_query(run_id).order_by(artifacts.c.id.desc()).limit(limit)
         if kind is not None:
-            query = query.where(ARTIFACTS.c.kind == kind)
+            query = query.where(artifacts.c.kind == kind)
         left_out = list(exclude)
         if left_out:
-            query = query.where(ARTIFACTS.c.kind.not_in(left_out))
+            query = query.where(artifacts.c.kind.not_in(left_out))
         return [_artifact(row) for row in reversed(self._conn.execute(query).all())]
 
     # --- routing and diagnostics ----------------------------------------------------------------------------
@@ -297,15 +342,16 @@ class HistoryOps(RunOps):
             "reason": reason, "created_at": utcnow(),
             "explanation": [dict(entry) for entry in explanation] if explanation else None,
         }  # fmt: skip
-        return self._writes.inserted(_INSERT_ROUTING, values)
+        return self._writes.inserted(_insert("ROUTING_DECISIONS"), values)
 
     def routing_decisions(self, run_id: int) -> list[RoutingRecord]:
         """The run's routing decisions in the order they were made."""
+        routing = schema.ROUTING_DECISIONS
         query = (
-            select(ROUTING, NODES.c.node_key)
-            .join(NODES, NODES.c.id == ROUTING.c.run_node_id)
-            .where(ROUTING.c.run_id == run_id)
-            .order_by(ROUTING.c.id)
+            select(routing, NODES.c.node_key)
+            .join(NODES, NODES.c.id == routing.c.run_node_id)
+            .where(routing.c.run_id == run_id)
+            .order_by(routing.c.id)
         )
         return [_routing()(row) for row in self._conn.execute(query)]
 
@@ -327,7 +373,7 @@ class HistoryOps(RunOps):
         """Record how a finished attempt ended; ``event_count`` defaults to the attempt's stored events."""
         node_id = self.node_id(run_id, node_key)
         if event_count is None:
-            found = self._conn.execute(_EVENT_COUNT, {"_node_id": node_id, "_attempt": attempt}).scalar_one()
+            found = self._conn.execute(_event_count(), {"_node_id": node_id, "_attempt": attempt}).scalar_one()
             event_count = int(found)
         values = {
             "run_id": run_id, "run_node_id": node_id, "attempt": attempt, "outcome": str(outcome),
@@ -335,21 +381,23 @@ class HistoryOps(RunOps):
             "cost_usd": cost_usd, "event_count": event_count,
             "details": None if details is None else dict(details), "created_at": utcnow(),
         }  # fmt: skip
-        return self._writes.inserted(_INSERT_DIAGNOSTIC, values)
+        return self._writes.inserted(_insert("RUN_NODE_DIAGNOSTICS"), values)
 
     def count_steps(self, run_id: int) -> int:
         """How many finished attempts the run has (the length of ``list_steps``)."""
-        query = select(func.count()).select_from(DIAGNOSTICS).where(DIAGNOSTICS.c.run_id == run_id)
+        diagnostics = schema.RUN_NODE_DIAGNOSTICS
+        query = select(func.count()).select_from(diagnostics).where(diagnostics.c.run_id == run_id)
         return int(self._conn.execute(query).scalar_one())
 
     def list_steps(self, run_id: int, start: int = 0, limit: int | None = None) -> list[StepRecord]:
         """The run's finished attempts in execution order, each with its routing decision (if any); with
         ``start``/``limit``, only steps ``start`` to ``start + limit - 1`` (0-based) are read."""
+        diagnostics = schema.RUN_NODE_DIAGNOSTICS
         query = (
-            select(DIAGNOSTICS, NODES.c.node_key)
-            .join(NODES, NODES.c.id == DIAGNOSTICS.c.run_node_id)
-            .where(DIAGNOSTICS.c.run_id == run_id)
-            .order_by(DIAGNOSTICS.c.id)
+            select(diagnostics, NODES.c.node_key)
+            .join(NODES, NODES.c.id == diagnostics.c.run_node_id)
+            .where(diagnostics.c.run_id == run_id)
+            .order_by(diagnostics.c.id)
         )
         if start > 0:
             query = query.offset(start)
@@ -363,6 +411,7 @@ class HistoryOps(RunOps):
 
     def _routes_of(self, run_id: int, attempts: set[tuple[int, int]] | None) -> list[RoutingRecord]:
         """The run's routing decisions, or only those of ``attempts`` (run node id, attempt)."""
+        routing = schema.ROUTING_DECISIONS
         if attempts is None:
             return self.routing_decisions(run_id)
         if not attempts:
@@ -370,11 +419,11 @@ class HistoryOps(RunOps):
         by_node: dict[int, set[int]] = {}
         for node_id, attempt in attempts:
             by_node.setdefault(node_id, set()).add(attempt)
-        which = or_(*(and_(ROUTING.c.run_node_id == n, ROUTING.c.attempt.in_(sorted(a))) for n, a in by_node.items()))
+        which = or_(*(and_(routing.c.run_node_id == n, routing.c.attempt.in_(sorted(a))) for n, a in by_node.items()))
         query = (
-            select(ROUTING, NODES.c.node_key)
-            .join(NODES, NODES.c.id == ROUTING.c.run_node_id)
-            .where(ROUTING.c.run_id == run_id, which)
-            .order_by(ROUTING.c.id)
+            select(routing, NODES.c.node_key)
+            .join(NODES, NODES.c.id == routing.c.run_node_id)
+            .where(routing.c.run_id == run_id, which)
+            .order_by(routing.c.id)
         )
         return [_routing()(row) for row in self._conn.execute(query)]

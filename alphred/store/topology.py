@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 TREES = schema.WORKFLOW_TREES
 TREE_NODES = schema.TREE_NODES
-TREE_EDGES = schema.TREE_EDGES
-GUARDS = schema.GUARD_DEFINITIONS
+# ``schema.TREE_EDGES`` and ``schema.GUARD_DEFINITIONS`` are built when first read (a run's start reads neither:
+# building them as this module loads cost it ~3 M instructions, issue 29).
 
 
 class TopologyOps:
@@ -53,10 +53,11 @@ class TopologyOps:
 
     def edge_ids(self, tree_id: int) -> dict[tuple[str, int], int]:
         """The edge ids of tree ``tree_id``, keyed by ``(source phase key, priority)``."""
+        edges = schema.TREE_EDGES
         query = (
-            select(TREE_NODES.c.node_key, TREE_EDGES.c.priority, TREE_EDGES.c.id)
-            .join(TREE_NODES, TREE_NODES.c.id == TREE_EDGES.c.source_node_id)
-            .where(TREE_EDGES.c.tree_id == tree_id)
+            select(TREE_NODES.c.node_key, edges.c.priority, edges.c.id)
+            .join(TREE_NODES, TREE_NODES.c.id == edges.c.source_node_id)
+            .where(edges.c.tree_id == tree_id)
         )
         return {(key, priority): edge_id for key, priority, edge_id in self._conn.execute(query)}
 
@@ -64,6 +65,7 @@ class TopologyOps:
         """Tree ``tree_id``'s phases in file order, its start phase and its transitions (by source, priority)."""
         from alphred.store.read_records import TopologyEdge, TopologyRecord
 
+        edges, guards = schema.TREE_EDGES, schema.GUARD_DEFINITIONS
         nodes = self._conn.execute(
             select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.node_type)
             .where(TREE_NODES.c.tree_id == tree_id)
@@ -71,19 +73,19 @@ class TopologyOps:
         ).all()
         edge_rows = self._conn.execute(
             select(
-                TREE_EDGES.c.source_node_id,
-                TREE_EDGES.c.target_node_id,
-                TREE_EDGES.c.target_kind,
-                TREE_EDGES.c.max_traversals,
-                GUARDS.c.expression,
+                edges.c.source_node_id,
+                edges.c.target_node_id,
+                edges.c.target_kind,
+                edges.c.max_traversals,
+                guards.c.expression,
             )
-            .outerjoin(GUARDS, GUARDS.c.id == TREE_EDGES.c.guard_definition_id)
-            .where(TREE_EDGES.c.tree_id == tree_id)
-            .order_by(TREE_EDGES.c.source_node_id, TREE_EDGES.c.priority)
+            .outerjoin(guards, guards.c.id == edges.c.guard_definition_id)
+            .where(edges.c.tree_id == tree_id)
+            .order_by(edges.c.source_node_id, edges.c.priority)
         ).all()
         start = self._conn.execute(select(TREES.c.start_node_key).where(TREES.c.id == tree_id)).scalar()
         key_of = {row.id: row.node_key for row in nodes}
-        edges = tuple(
+        found = tuple(
             TopologyEdge(
                 source=key_of.get(row.source_node_id, "?"),
                 target_kind=row.target_kind,
@@ -93,7 +95,7 @@ class TopologyOps:
             )
             for row in edge_rows
         )
-        return TopologyRecord(start=start, phases=tuple((row.node_key, row.node_type) for row in nodes), edges=edges)
+        return TopologyRecord(start=start, phases=tuple((row.node_key, row.node_type) for row in nodes), edges=found)
 
     def trees_with_fan_outs(self, tree_ids: Iterable[int]) -> set[int]:
         """The trees of ``tree_ids`` with a fan-out (a phase whose stored config has ``fan_out``)."""

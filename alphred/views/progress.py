@@ -25,9 +25,10 @@ import textwrap
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
+from alphred.lazy import deferred_dataclass
 from alphred.redact import process_redactor
 from alphred.views.held_lines import held_for
 from alphred.views.item_groups import item_base
@@ -72,7 +73,7 @@ class Measured(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@deferred_dataclass(frozen=True)
 class Active:
     """A phase attempt that runs now: what the live line calls it, its branch head (None: the run branch)."""
 
