@@ -3,7 +3,9 @@
 The run (the command loop of ``phase_overhead.py``: two ``run: "true"`` phases in turn) executes in a fresh
 interpreter with probes around the steps of a command phase: the spawn (``Popen``), the group's record in the
 run's recording thread (``add_process``, from the start time's read to its commit), each pipe's end, the exit
-seen (the pidfd), the group killed, the outcome's write transaction (on the worker thread) and the next spawn.
+seen (the pidfd), the group killed, the worker thread's end of the attempt (its start, the look for a commit,
+the engine's transition, the outcome's write transaction, its end), the loop taking the outcome, the next
+attempt's start and its spawn.
 Per phase, each step's time since the spawn started; printed as the median and the 25th percentile over the
 steady phases (the first 10 left out). Under load the medians are the scheduler's; the 25th percentile is
 closer to what an idle machine shows. Run through ``command_exit.py --timeline`` (``--compare DIR``: another
@@ -79,6 +81,28 @@ def transaction(self):
     if not recording:
         mark("outcome committed")
 ss.SqlRunStore.transaction = transaction
+import alphred.runtime.phase as ph, alphred.runtime.recording as rc, alphred.runtime.runner as rr
+import alphred.git.worktrees as gw
+def probe_before(owner, name, what):
+    real = getattr(owner, name)
+    def probed(*args, **kwargs):
+        mark(what)
+        return real(*args, **kwargs)
+    setattr(owner, name, probed)
+def probe_after(owner, name, what):
+    real = getattr(owner, name)
+    def probed(*args, **kwargs):
+        try:
+            return real(*args, **kwargs)
+        finally:
+            mark(what)
+    setattr(owner, name, probed)
+probe_before(ph, "_ended", "end hop runs")  # the worker thread starts the attempt's end
+probe_after(gw.GitWorktrees, "commit_phase", "commit looked")
+probe_before(rc, "advance", "engine transition")
+probe_after(rc.Recording, "_persist_and_prepare", "worker done")
+probe_before(rr.Runner, "_joined", "loop takes it")
+probe_before(rr, "run_attempt", "next attempt starts")
 
 from alphred.cli import main
 sys.argv = ["alphred", "run", sys.argv[1], "--json", "-q"]
@@ -95,8 +119,14 @@ STEPS = (
     "pipe end (2)",
     "exit seen",
     "group killed",
+    "end hop runs",
+    "commit looked",
+    "engine transition",
     "outcome transaction",
     "outcome committed",
+    "worker done",
+    "loop takes it",
+    "next attempt starts",
     "next spawn",
 )
 

@@ -22,6 +22,8 @@ WORKTREES_DIR = "worktrees"
 _EXCLUDE_ENTRY = b".alphred/"
 _EXCLUDE_SPELLINGS = {b".alphred", b".alphred/", b"/.alphred", b"/.alphred/"}
 _SHA_LENGTHS = {40, 64}
+_READ_CHUNK = 4096
+_HEX_DIGITS = "0123456789abcdef"
 
 
 @deferred_dataclass(frozen=True)
@@ -136,9 +138,17 @@ def read_head(gitdir: Path, common_dir: Path) -> tuple[str | None, str | None]:
 
 
 def _read_text(path: str) -> str:
-    """A small file's UTF-8 text: read as bytes (no text layer: ``HEAD`` and a ref are read at every phase)."""
-    with open(path, "rb") as handle:
-        return handle.read().decode("utf-8")
+    """A small file's UTF-8 text, read with ``os.read`` (``HEAD`` and a ref are read at every phase: no file
+    object, buffer or text layer, issue 29). ``O_NONBLOCK``: a FIFO an agent left there is not waited on (its
+    read finds nothing, the caller then asks git); a regular file reads as without it."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    try:
+        chunks = [os.read(fd, _READ_CHUNK)]
+        while len(chunks[-1]) == _READ_CHUNK:  # a long symbolic ref: read to the end, as before
+            chunks.append(os.read(fd, _READ_CHUNK))
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8")
 
 
 def read_ref(common_dir: Path, ref: str) -> str | None:
@@ -175,7 +185,7 @@ def _is_git_dir(path: Path) -> bool:
 
 
 def _is_sha(text: str) -> bool:
-    return len(text) in _SHA_LENGTHS and all(c in "0123456789abcdef" for c in text)
+    return len(text) in _SHA_LENGTHS and not text.strip(_HEX_DIGITS)  # every character a hex digit (one C call)
 
 
 def _lists_alphred(data: bytes) -> bool:

@@ -22,7 +22,7 @@ from alphred.runtime.attempt_context import PhaseContext
 
 
 class Watch:
-    """One attempt's deadline (a ``with`` block around its stream's draining, in its own task)."""
+    """One attempt's deadline (a ``with`` block around its stream's draining, in the task its work runs in)."""
 
     __slots__ = ("cancelling", "deadlines", "expired", "task", "when")
 

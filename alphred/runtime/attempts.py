@@ -1,8 +1,10 @@
 """The attempts a run has under way: their tasks, their retry backoff and the process groups they start.
 
-Several attempts run at once when a run has parallel branches (SPEC §8). Each runs in its own task with a
-context variable naming it, so a process group registered from that task (or a thread it started) is
-recorded with its attempt; a group registered elsewhere goes to the only attempt under way, if there is one.
+Several attempts run at once when a run has parallel branches (SPEC §8). Each runs in a task of its own
+(the run loop's for the run branch, a branch's task for a parallel branch's: no task is made per attempt,
+``Runner._work``) with a context variable naming it, so a process group registered from that task (or a thread
+it started) is recorded with its attempt; a group registered elsewhere goes to the only attempt under way, if
+there is one.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ class _Failure:
 
 @deferred_dataclass
 class Active:
-    """An attempt that is starting or running; ``task`` once its work runs, ``wake`` ends its backoff;
-    ``stats`` what is measured of it so far."""
+    """An attempt that is starting or running; ``task``: the task its work runs in, while it runs (a stop cancels
+    it there; ``Runner._work`` takes the cancellation back); ``wake`` ends its backoff; ``stats`` what is measured
+    of it so far."""
 
     phase: str
     attempt: int

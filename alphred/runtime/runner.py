@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import dataclasses
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ from alphred.engine import (
     AwaitApproval,
     AwaitCi,
     CancelRequested,
+    CiWaiting,
     Deliver,
     DeliveryDone,
     Effect,
@@ -38,6 +39,7 @@ from alphred.engine import (
     MergeDone,
     PauseRequested,
     PhaseCompleted,
+    PhaseFailed,
     PhaseInterrupted,
     RunFinished,
     RunState,
@@ -346,9 +348,8 @@ class Runner(Recording):
         join = self._join(state, effect, phase, active, stats, ctx, resolving)
         then = join.end if join is not None else None
         work = run_attempt(ctx, state, phase, effect.attempt, effect.visit, stats, notes, resolving, then)
-        task = active.task = asyncio.ensure_future(work)
         try:
-            outcome = await task
+            outcome = await self._work(work, active)
         except asyncio.CancelledError:
             if supervisor.stop is None and not active.stopped:
                 raise
@@ -380,6 +381,40 @@ class Runner(Recording):
         stats.pause_unread = True  # the heartbeat may not have looked yet: the outcome's transition reads the flag
         return [outcome]
 
+    async def _work(
+        self, work: Coroutine[Any, Any, PhaseCompleted | PhaseFailed | CiWaiting], active: Active
+    ) -> PhaseCompleted | PhaseFailed | CiWaiting:
+        """Await an attempt's ``work`` in this task (the run's, or its branch's): no task of its own (issue 29: a
+        task and two event-loop turns an attempt). A stop cancels this task while the work runs (``Active.stop``,
+        after setting ``supervisor.stop`` or ``active.stopped``); the cancellations it requested are taken back as
+        the work ends (``_stop_taken``), so no later await of the run's loop sees them."""
+        task = active.task = asyncio.current_task()
+        assert task is not None, "an attempt runs in a task"
+        before = task.cancelling()
+        try:
+            outcome = await work
+        except asyncio.CancelledError:  # the cancellation reached the work: nothing is left due
+            active.task = None
+            if self.supervisor.stop is not None or active.stopped:
+                _uncancel(task, before)
+            raise
+        except BaseException:
+            active.task = None
+            await self._stop_taken(task, before, active)
+            raise
+        active.task = None
+        await self._stop_taken(task, before, active)
+        return outcome
+
+    async def _stop_taken(self, task: asyncio.Task[Any], before: int, active: Active) -> None:
+        """A stop that cancelled ``task`` as its attempt's work ended without an await after it (a child run's
+        stop of its parent in its last step) is still due: it is taken here, at an await of no consequence,
+        not at the run loop's next one (a transaction's). What the attempt reported then counts as stopped."""
+        if task.cancelling() > before and (self.supervisor.stop is not None or active.stopped):
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(0)
+            _uncancel(task, before)
+
     def _stopped_events(self, effect: StartPhase, active: Active | None = None) -> list[Event]:
         if active is not None and active.stopped:
             return []  # StopPhase ended it: the engine has recorded it cancelled
@@ -388,6 +423,13 @@ class Runner(Recording):
         if self.supervisor.stop == TIMEOUT:
             return [TimedOut()]
         return [PhaseInterrupted(effect.phase, effect.attempt)]
+
+
+def _uncancel(task: asyncio.Task[Any], before: int) -> None:
+    """Take back the cancellations of ``task`` requested since it counted ``before``: an attempt's stop, handled
+    (``Task.uncancel``: a deadline's ``Watch`` reads the count)."""
+    while task.cancelling() > before:
+        task.uncancel()
 
 
 __all__ = ["HEARTBEAT_SECONDS", "RunOptions", "Runner", "backoff_seconds"]

@@ -145,3 +145,37 @@ def test_ensure_alphred_dir_waits_for_another_writer_and_rereads(repo: Path) -> 
     waiter.join(timeout=60)
     assert not waiter.is_alive()
     assert exclude.read_text() == ".alphred/\n"
+
+
+def test_head_and_refs_are_read_as_git_reads_them(repo: Path) -> None:
+    """``read_head`` / ``read_ref`` (read with ``os.read``, issue 29) agree with git: a branch, a detached HEAD, a
+    symbolic ref longer than one read, a value that is not a sha."""
+    from alphred.git.location import read_head, read_ref
+
+    common = repo / ".git"
+    sha = git(repo, "rev-parse", "HEAD")
+    assert read_head(common, common) == ("refs/heads/main", sha)
+    long_name = "refs/heads/" + "/".join(["d" * 200] * 25)  # a HEAD file over 4096 bytes
+    (common / "HEAD").write_text(f"ref: {long_name}\n")
+    assert read_head(common, common) == (long_name, None)
+    (common / "HEAD").write_text(sha + "\n")
+    assert read_head(common, common) == (None, sha)
+    (common / "HEAD").write_text(sha.upper() + "\n")  # git writes lower case: anything else is left to git
+    assert read_head(common, common) == (None, None)
+    (common / "refs" / "heads" / "odd").write_text(sha[:-1] + "g\n")
+    assert read_ref(common, "refs/heads/odd") is None
+
+
+def test_a_fifo_in_place_of_a_ref_is_not_waited_on(repo: Path) -> None:
+    """An agent may leave a FIFO where a ref or ``HEAD`` was: reading it must not block the run (its read finds
+    nothing, so the caller asks git)."""
+    import os
+
+    from alphred.git.location import read_head, read_ref
+
+    common = repo / ".git"
+    os.mkfifo(common / "refs" / "heads" / "trap")
+    assert read_ref(common, "refs/heads/trap") is None
+    (common / "HEAD").unlink()
+    os.mkfifo(common / "HEAD")
+    assert read_head(common, common) == (None, None)
