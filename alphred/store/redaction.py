@@ -44,7 +44,7 @@ def _redact_parameters(
         texts = _texts(parameters)
     else:
         rows = executemany and isinstance(parameters, list | tuple)
-        many = rows and isinstance(parameters[0], Mapping | list | tuple)
+        many = rows and isinstance(parameters[0], tuple | list | Mapping)  # the ABC's check last: rows are tuples
         texts = _texts_of_rows(parameters if many else (parameters,))
     if texts is not None and redactor.leaves_alone(texts):
         return statement, parameters  # nothing to mask (most writes): the parameters as they came
@@ -71,7 +71,11 @@ def _texts_of_rows(rows: Any) -> list[str] | None:
     """``_texts`` of several rows (mappings, lists or tuples) together."""
     texts: list[str] = []
     for row in rows:
-        found = _texts(row.values() if isinstance(row, Mapping) else row if isinstance(row, list | tuple) else ())
+        kind = type(row)
+        if kind is tuple or kind is list:  # the driver's rows (``executemany``): no ABC's check
+            found = _texts(row)
+        else:
+            found = _texts(row.values() if isinstance(row, Mapping) else row if isinstance(row, list | tuple) else ())
         if found is None:
             return None
         texts += found
