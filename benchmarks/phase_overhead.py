@@ -31,6 +31,7 @@ Usage::
     python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]          # in-process
     python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
     python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
+    python benchmarks/phase_overhead.py --cli --parity  # + the command loop's peer spawning as Alphred must
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
     python benchmarks/phase_overhead.py --callgrind [--quick] [--compare OTHER]   # instructions/phase, and LangGraph
     python benchmarks/phase_overhead.py --callgrind --visits 61 [--compare OTHER]  # steady state: 61 - 11 visits
@@ -40,6 +41,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import itertools
 import json
@@ -206,9 +208,32 @@ def run_alphred(phases: int, edits: bool) -> dict[str, Any]:
     }
 
 
-def run_langgraph(phases: int, edits: bool, command: bool = False) -> dict[str, Any]:
+def spawn_as_alphred(cwd: Path) -> str:
+    """``sh -c true`` spawned with what an Alphred command phase guarantees about its process (``--parity``): the
+    phase's working directory, an environment given whole, stdin ``/dev/null``, stdout and stderr read through
+    pipes (the output is stored), a session of its own (its process group), and the group killed once the shell
+    has exited (nothing it started outlives the phase). What Alphred adds beyond this is its own: the group's
+    record in SQL as it starts, the output's redaction, the deadline."""
+    process = subprocess.Popen(
+        ["sh", "-c", "true"],
+        cwd=cwd,
+        env=dict(os.environ),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    out, err = process.communicate()
+    with contextlib.suppress(ProcessLookupError):  # the group is gone with its shell: nothing left in it
+        os.killpg(process.pid, 9)
+    if process.returncode != 0:
+        raise SystemExit(f"sh -c true exited {process.returncode}")
+    return (out + err).decode()
+
+
+def run_langgraph(phases: int, edits: bool, command: bool = False, parity: bool = False) -> dict[str, Any]:
     """The same loop as a LangGraph graph with the SQLite checkpointer (``command``: each node spawns
-    ``sh -c true``, as Alphred's command phases do)."""
+    ``sh -c true``, as Alphred's command phases do; ``parity``: spawned as Alphred must, ``spawn_as_alphred``)."""
     import sqlite3
 
     from langgraph.checkpoint.sqlite import SqliteSaver
@@ -218,14 +243,18 @@ def run_langgraph(phases: int, edits: bool, command: bool = False) -> dict[str, 
 
     with scratch("langgraph") as tmp:
 
-        def review(state: Loop) -> dict[str, Any]:
-            if command:
+        def spawn() -> None:
+            if parity:
+                spawn_as_alphred(tmp)
+            elif command:
                 subprocess.run(["sh", "-c", "true"], check=True)
+
+        def review(state: Loop) -> dict[str, Any]:
+            spawn()
             return {"reviews": state["reviews"] + 1, "decision": "changes_requested", "report": "please fix"}
 
         def fix(state: Loop) -> dict[str, Any]:
-            if command:
-                subprocess.run(["sh", "-c", "true"], check=True)
+            spawn()
             if edits:
                 (tmp / "fix.txt").write_text(f"round {state['fixes'] + 1}\n")
             return {"fixes": state["fixes"] + 1, "report": "fixed"}
@@ -360,11 +389,13 @@ def cli_alphred(phases: int, command: bool, quiet: bool, source: str | None = No
     return wall, cpu, len(status["steps"])
 
 
-def cli_langgraph(phases: int, command: bool) -> tuple[float, float, int]:
+def cli_langgraph(phases: int, command: bool, parity: bool = False) -> tuple[float, float, int]:
     """The LangGraph loop as a whole process: (wall s, CPU s, steps)."""
     args = [sys.executable, __file__, "--worker", "langgraph", "--phases", str(phases)]
     if command:
         args.append("--command")
+    if parity:
+        args.append("--parity")
     cpu = _child_cpu()
     started = time.perf_counter()
     out = subprocess.run(args, capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, check=False)
@@ -396,13 +427,18 @@ def ratio_line(name: str, mine: tuple[list[float], list[float]], peer: tuple[lis
     return f"{name} / LangGraph: " + "; ".join(parts)
 
 
-def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = False) -> None:
+PARITY = "LangGraph + SqliteSaver, spawned as Alphred"  # ``--parity``: the command loop's second peer
+
+
+def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = False, parity: bool = False) -> None:
     """The command-line figures: every system's N-visit and 1-visit process alternating, ``runs`` rounds;
     ``compare``: another checkout measured in the same rounds (before/after figures).
 
     Per phase = (N-visit run - 1-visit run) / extra steps, paired within a round (same load), median of the
     rounds; the ratio to LangGraph is printed for wall and CPU time, or "not resolved" when the peer's
-    samples are noise. ``quick``: ``--json`` only (not ``--json -q`` too), one warm-up per checkout."""
+    samples are noise. ``quick``: ``--json`` only (not ``--json -q`` too), one warm-up per checkout. ``parity``:
+    the command loop's peer a second time, its nodes spawning as Alphred's command phases must
+    (``spawn_as_alphred``)."""
     systems: list[tuple[str, Callable[[int], tuple[float, float, int]]]] = []
     for command in (False, True):
         loop = "command loop" if command else "scripted loop"
@@ -414,6 +450,9 @@ def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = F
                 systems.append((f"alphred@compare run {flags} ({loop})", before))
         if peer_available("langgraph"):
             systems.append((f"LangGraph + SqliteSaver ({loop})", functools.partial(cli_langgraph, command=command)))
+            if command and parity:
+                peer = functools.partial(cli_langgraph, command=True, parity=True)
+                systems.append((f"{PARITY} ({loop})", peer))
     if not peer_available("langgraph"):
         print("note: langgraph not installed (pip install -r benchmarks/requirements.txt); no peer figure")
     began = time.perf_counter()
@@ -455,6 +494,8 @@ def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = F
             peer = f"LangGraph + SqliteSaver {loop}"
             if peer in samples:
                 print(ratio_line(name, samples[name], samples[peer]))
+            if f"{PARITY} {loop}" in samples:
+                print(ratio_line(name, samples[name], samples[f"{PARITY} {loop}"]).replace("LangGraph", PARITY, 1))
 
 
 def cli_profile(phases: int, command: bool, top: int = 25) -> None:
@@ -528,15 +569,18 @@ def _alphred_instructions(visits: int, command: bool, source: str | None, quiet:
     return count, len(json.loads(out)["steps"])
 
 
-def _langgraph_instructions(visits: int, command: bool) -> tuple[int, int]:
+def _langgraph_instructions(visits: int, command: bool, parity: bool = False) -> tuple[int, int]:
     """(instructions, steps) of one LangGraph + SqliteSaver worker process of the same loop."""
     args = [sys.executable, __file__, "--worker", "langgraph", "--phases", str(visits)]
     args += ["--command"] if command else []
+    args += ["--parity"] if parity else []
     count, out = _grind(args, subprocess_env(), ROOT, f"langgraph, {visits} visits")
     return count, int(json.loads(out.strip().splitlines()[-1])["steps"])
 
 
-def cli_instructions(phases: int, compare: str | None = None, base: int = 1, quiet: bool = True) -> None:
+def cli_instructions(
+    phases: int, compare: str | None = None, base: int = 1, quiet: bool = True, parity: bool = False
+) -> None:
     """Instructions per phase, a figure the machine's load does not move: ``valgrind --tool=callgrind`` over
     ``alphred run --json -q`` (the process and its threads, the heartbeat left out: ``GRIND_ENTRY``; its
     children, the command's shell, not counted),
@@ -571,6 +615,9 @@ def cli_instructions(phases: int, compare: str | None = None, base: int = 1, qui
             measured.append(
                 (f"LangGraph + SqliteSaver ({loop})", functools.partial(_langgraph_instructions, command=command))
             )
+            if command and parity:
+                grind = functools.partial(_langgraph_instructions, command=True, parity=True)
+                measured.append((f"{PARITY} ({loop})", grind))
         per: dict[str, float] = {}
         for name, count in measured:
             (long_i, long_s), (short_i, short_s) = count(phases), count(base)
@@ -583,6 +630,8 @@ def cli_instructions(phases: int, compare: str | None = None, base: int = 1, qui
                     ratio = per[name] / other
                     goal = f"goal <= {GOAL_VS_LANGGRAPH}x: {verdict(ratio, GOAL_VS_LANGGRAPH)}"
                     ratios.append(f"{name} / LangGraph: {ratio:.2f}x ({goal})")
+                    if f"{PARITY} ({loop})" in per:
+                        ratios.append(f"{name} / {PARITY}: {per[name] / per[f'{PARITY} ({loop})']:.2f}x")
     print(f"\nInstructions per phase (callgrind, {phases}-visit minus {base}-visit run, children not counted):\n")
     print(table(rows, ["system", "steps", "M instructions/phase"]))
     if ratios:
@@ -608,6 +657,12 @@ def main() -> None:
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument("--edits", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--command", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--parity",
+        action="store_true",
+        help="with --cli/--callgrind: a second command-loop peer, LangGraph's nodes spawning as Alphred's command "
+        "phases must (pipes, own session, working directory, environment, the group killed after the exit)",
+    )
     parser.add_argument("--cli", action="store_true", help="measure whole `alphred run` processes (the CLI figure)")
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
     parser.add_argument("--profile", action="store_true", help="py-spy over one CLI run: top costs per thread")
@@ -626,7 +681,7 @@ def main() -> None:
     if args.source:
         SOURCE.append(os.path.abspath(args.source))
     if args.worker:
-        extra = {"command": True} if args.command else {}
+        extra = ({"command": True} if args.command else {}) | ({"parity": True} if args.parity else {})
         print(json.dumps(WORKERS[args.worker](args.phases, args.edits, **extra)))
         return
     if args.profile:
@@ -637,13 +692,14 @@ def main() -> None:
         compare = os.path.abspath(args.compare) if args.compare else None
         quiet = not args.progress
         if args.visits:  # the steady state: the one-time costs of the first loop-backs are in both runs
-            cli_instructions(args.visits, compare, base=STEADY_BASE, quiet=quiet)
+            cli_instructions(args.visits, compare, base=STEADY_BASE, quiet=quiet, parity=args.parity)
         else:
-            cli_instructions(11 if args.quick else 21, compare, quiet=quiet)
+            cli_instructions(11 if args.quick else 21, compare, quiet=quiet, parity=args.parity)
         return
     if args.cli:
         compare = os.path.abspath(args.compare) if args.compare else None
-        cli_main(*((201, 3) if args.quick else (args.cli_phases, args.runs)), compare=compare, quick=args.quick)
+        shape = (201, 3) if args.quick else (args.cli_phases, args.runs)
+        cli_main(*shape, compare=compare, quick=args.quick, parity=args.parity)
         return
     phases, runs = (41, 1) if args.quick else (args.phases, args.runs)
     variants = [("alphred", False, "Alphred (no edits: change detection only)")]
