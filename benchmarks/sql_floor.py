@@ -15,6 +15,11 @@ callgrind reports; the floor's transactions likewise), a figure the machine's lo
 
     python benchmarks/sql_floor.py [--transactions 1000] [--rounds 5] [--quick]
     python benchmarks/sql_floor.py --alphred [--visits 201] [--callgrind] [--source OTHER_CHECKOUT]
+    python benchmarks/sql_floor.py --group [--source OTHER_CHECKOUT]
+
+``--group`` counts the instructions of a command phase's other write, the process group's record
+(``store.add_process``, its own write transaction, in the run's recording thread): 220 calls on a run of a real
+SQLite store, the first 20 left out (statements compiled, caches filled), under callgrind.
 """
 
 from __future__ import annotations
@@ -192,6 +197,49 @@ def alphred_worker(visits: int, floor: bool) -> None:
     print(f"cpu {statistics.median(t[1] for t in steady):.4f}")
 
 
+GROUP_CALLS, GROUP_WARM_UP = 220, 20  # --group: the process group's record, the first calls left out
+
+
+def group_worker() -> None:
+    """``store.add_process`` GROUP_CALLS times on a fresh SQLite store's run, the calls after the warm-up inside
+    ``through_reduce`` (a scripted loop's workflow compiled: a run with its phases)."""
+    from phase_overhead import workflow_yaml
+
+    import alphred  # noqa: F401  (the checkout PYTHONPATH names first, as ``alphred_worker``)
+    from alphred.providers import default_registry
+    from alphred.store import SqlRunStore
+    from alphred.workflow import load_workflow
+
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        path = Path(scratch_dir) / "loop.yaml"
+        path.write_text(workflow_yaml(3, False))
+        workflow = load_workflow(path, providers=default_registry())
+        with SqlRunStore(f"sqlite:///{scratch_dir}/alphred.db") as store:
+            tree_id, _ = store.compile(workflow)
+            run_id = store.create_run(tree_id, workflow, repo_path=scratch_dir)
+            phase = workflow.phases[0].key
+
+            def record(number: int) -> None:
+                store.add_process(run_id, phase, 1, "host", 10_000 + number, "12345")
+
+            for number in range(GROUP_WARM_UP):
+                record(number)
+            functools.reduce(lambda _none, number: record(number), range(GROUP_WARM_UP, GROUP_CALLS), None)
+    print(f"calls {GROUP_CALLS - GROUP_WARM_UP}")
+
+
+def group_main(source: str | None) -> None:
+    """The process group's record, in instructions (callgrind), this checkout and ``source``."""
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parent)
+    checkouts = [("this checkout", str(Path(here).parent))] + ([("source", source)] if source else [])
+    print(f"The process group's record (store.add_process): {GROUP_CALLS} - {GROUP_WARM_UP} calls under callgrind\n")
+    for label, checkout in checkouts:
+        env["PYTHONPATH"] = os.pathsep.join((checkout, here))
+        args = [sys.executable, __file__, "--worker", "--group"]
+        print(f"{label:16s} {_instructions(args, env) / 1e3:8.1f} k instructions a record")
+
+
 def alphred_main(visits: int, rounds: int, callgrind: bool, source: str | None) -> None:
     """Alphred's per-phase transaction beside the 10-statement floor, each in fresh interpreters."""
     env = dict(os.environ)
@@ -233,9 +281,8 @@ def _instructions(args: list[str], env: dict[str, str]) -> float:
         grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *args]
         done = subprocess.run(grind, capture_output=True, text=True, env=env, check=True)
         calls = int(re.findall(r"calls (\d+)", done.stdout)[0])
-        annotated = subprocess.run(
-            ["callgrind_annotate", "--inclusive=yes", str(out)], capture_output=True, text=True, check=True
-        ).stdout
+        annotate = ["callgrind_annotate", "--threshold=100", "--inclusive=yes", str(out)]  # every function listed
+        annotated = subprocess.run(annotate, capture_output=True, text=True, check=True).stdout
     found = re.search(r"^\s*([\d,]+) .*:functools_reduce ", annotated, re.MULTILINE)
     if found is None:
         raise SystemExit("callgrind found no functools_reduce (a Python without symbols?)")
@@ -251,9 +298,16 @@ def main() -> None:
     parser.add_argument("--visits", type=int, default=201, help="with --alphred: visits of the scripted loop")
     parser.add_argument("--callgrind", action="store_true", help="with --alphred: instructions too (valgrind)")
     parser.add_argument("--source", help="with --alphred: another Alphred checkout measured in the same run")
+    parser.add_argument("--group", action="store_true", help="the process group's record, in instructions")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker and args.group:
+        group_worker()
+        return
+    if args.group:
+        group_main(args.source)
+        return
     if args.worker:
         alphred_worker(args.visits, args.floor)
         return

@@ -117,8 +117,8 @@ def in_list(column: str, values: type[Any]) -> str:
     """SQL text ``column = 'a' OR column = 'b' ...`` for the members of a StrEnum: a CHECK that ``column`` is one of
     them. Not ``column IN ('a', 'b', ...)``: SQLite evaluates an IN list of more than two constants by building a
     temporary b-tree of them, each time the CHECK is evaluated (~33 k instructions an inserted or moved row; a
-    phase's transaction evaluated six, issue 29); the same ORs cost ~1 k. A database created before keeps its
-    IN lists (the same rule, checked slower)."""
+    phase's transaction evaluated six, issue 29); the same ORs cost ~1 k. A SQLite database created before has its
+    IN lists rewritten as these ORs by migration 9 (``migrations._create_v9``)."""
     return " OR ".join(f"{column} = '{v.value}'" for v in values)
 
 

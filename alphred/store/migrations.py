@@ -8,6 +8,7 @@ missing: re-running them never drops or rewrites a row.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 from sqlalchemy import Engine, Table, insert, inspect, select, text
@@ -135,20 +136,61 @@ def _widen_node_types(conn: Connection, old: str) -> None:
         return
     if conn.dialect.name != "sqlite":  # pragma: no cover - other databases keep the tables as created
         return
-    found = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (wanted,))
+    ddl = _sqlite_ddl(conn, wanted)
+    if ddl is not None and old in ddl:  # else created with the new list already
+        _rewrite_sqlite_ddl(conn, {wanted: ddl.replace(old, new)})
+
+
+def _sqlite_ddl(conn: Connection, table: str) -> str | None:
+    """The ``CREATE TABLE`` text SQLite recorded for ``table`` (None: no such table)."""
+    found = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
     ddl = found.scalar_one_or_none()
-    if ddl is None or old not in ddl:
-        return  # created with the new list already
+    return None if ddl is None else str(ddl)
+
+
+def _rewrite_sqlite_ddl(conn: Connection, ddls: Mapping[str, str]) -> None:
+    """Record ``ddls`` (table -> its new ``CREATE TABLE`` text) as the tables' DDL in place, for changes that leave
+    SQLite's file format and every stored row alone (a CHECK's text): SQLite's documented procedure, the schema
+    cookie bumped so that every connection reloads the schema."""
+    if not ddls:
+        return
     cookie = int(conn.exec_driver_sql("PRAGMA schema_version").scalar_one())
     conn.exec_driver_sql("PRAGMA writable_schema = ON")
     try:
-        conn.exec_driver_sql(
-            "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
-            (ddl.replace(old, new), wanted),
-        )
+        for table, ddl in ddls.items():
+            conn.exec_driver_sql("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?", (ddl, table))
         conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
     finally:
         conn.exec_driver_sql("PRAGMA writable_schema = OFF")
+
+
+_ORS = re.compile(r"(\w+) = '[^']*'(?: OR \1 = '[^']*')+")
+"""A CHECK that a column is one of several values, as ``columns.in_list`` writes it (``status = 'a' OR ...``)."""
+
+
+def _create_v9(conn: Connection) -> None:
+    """The CHECKs that a column is one of several values as ORs, as ``columns.in_list`` writes them since issue 29
+    (SQLite builds a temporary b-tree of an IN list of more than two constants each time it evaluates one: ~33 k
+    instructions an inserted or moved row, ~1 k as ORs). The same rule, so no row changes: on SQLite the tables'
+    DDL is rewritten in place (as migration 4 does) where it holds the IN list of the very same values; a CHECK
+    that lists other values is left as it is. PostgreSQL evaluates an IN list without such a tree: left alone."""
+    if conn.dialect.name != "sqlite":
+        return
+    ddls: dict[str, str] = {}
+    for table in schema.TOPOLOGY_TABLES + schema.RUN_TABLES:
+        ddl = recorded = _sqlite_ddl(conn, table.name)
+        if ddl is None:
+            continue
+        for check in table.constraints:
+            ors = str(getattr(check, "sqltext", ""))
+            if _ORS.fullmatch(ors) is None:
+                continue
+            column = ors.split(" ", 1)[0]
+            listed = ", ".join(re.findall(r"'[^']*'", ors))
+            ddl = ddl.replace(f"CHECK ({column} IN ({listed}))", f"CHECK ({ors})")
+        if ddl != recorded:
+            ddls[table.name] = ddl
+    _rewrite_sqlite_ddl(conn, ddls)
 
 
 def _create_v5(conn: Connection) -> None:
@@ -190,6 +232,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "run artifacts and memories", _create_v6),
     Migration(7, "usage-limit waits: wake_at index, workers' paused providers", _create_v7),
     Migration(8, "sub-workflows: parent run and step, workflow phases", _create_v8),
+    Migration(9, "one-of-several-values CHECKs as ORs (SQLite)", _create_v9),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -30,9 +30,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.event.attr import _EmptyListener, _JoinedListener, _ListenerCollection
 from sqlalchemy.sql.dml import UpdateBase
 
 _Processor = Callable[[Any], Any] | None
+_JOINED = _JoinedListener  # SQLAlchemy's kinds of listener collections (``listening``)
+_LISTS = frozenset({_EmptyListener, _ListenerCollection})
 _REQUIRED = object()  # a parameter with no value of its own: it must be given
 
 
@@ -130,10 +133,26 @@ def prepare(statement: UpdateBase, dialect: Dialect, keys: Sequence[str], many: 
 Listener = Callable[..., Any]
 
 
+def listening(collection: Any) -> tuple[Listener, ...]:
+    """The listeners of one of an event's collections (``conn.dispatch.begin``...) as they are now, in the order
+    SQLAlchemy calls them. ``tuple(collection)`` says the same, but through a Python ``__len__`` and ``__iter__`` per
+    nested collection (a connection's joins its own and its engine's, each joins its class's and its instance's):
+    ~9 k instructions a collection, three to four times a transaction (issue 29). The listener lists are read
+    directly when the collection is one of the kinds SQLAlchemy 2 makes (``_JoinedListener`` over
+    ``_EmptyListener`` or ``_ListenerCollection``), else iterated (``tests/integration/test_prepared.py`` compares
+    both as listeners come and go)."""
+    if type(collection) is _JOINED:  # ``chain(self.local, getattr(self.parent_dispatch, self.name))``, each of
+        local, parent = collection.local, getattr(collection.parent_dispatch, collection.name)  # them ``chain(self.
+        if type(local) in _LISTS and type(parent) in _LISTS:  # parent_listeners, self.listeners)``
+            return (*local.parent_listeners, *local.listeners, *parent.parent_listeners, *parent.listeners)
+    return tuple(collection)
+
+
 def listeners_of(conn: Connection) -> tuple[tuple[Listener, ...], tuple[Listener, ...]]:
     """The ``before_cursor_execute`` and ``after_cursor_execute`` listeners of ``conn`` (its engine's and its own)
     as they are now: iterating ``conn.dispatch``'s joined collections costs ~1.5 µs per statement, a tuple none."""
-    return tuple(conn.dispatch.before_cursor_execute), tuple(conn.dispatch.after_cursor_execute)
+    dispatch = conn.dispatch
+    return listening(dispatch.before_cursor_execute), listening(dispatch.after_cursor_execute)
 
 
 def cursor_execute(
@@ -202,7 +221,9 @@ class Writes:
     def _run(self, sql: str, values: Any, many: bool = False) -> Any:
         cursor = self._cursor
         if cursor is None:
-            cursor = self._cursor = self._conn.connection.cursor()
+            driver = self._conn.connection.dbapi_connection  # its cursor without the pool's wrapper of the
+            assert driver is not None  # connection in between (``_ConnectionFairy.cursor`` calls the same)
+            cursor = self._cursor = driver.cursor()
         listeners = self._listeners
         if listeners is None:
             listeners = self._listeners = listeners_of(self._conn)
@@ -221,8 +242,9 @@ class Writes:
         begins SQLAlchemy's (its ``begin`` hook finds the driver's open and emits nothing); ``end`` ends that one."""
         self._run(sql, ())
         self._begun = True
-        self._conn.dispatch.begin(self._conn)  # its listeners, as SQLAlchemy's begin has them (``_on_begin`` then
-        # finds the driver's transaction open and emits nothing)
+        conn = self._conn
+        for listener in listening(conn.dispatch.begin):  # as SQLAlchemy's begin calls them (``_on_begin`` then
+            listener(conn)  # finds the driver's transaction open and emits nothing)
 
     def end(self, commit: bool) -> None:
         """Commit (or roll back) the transaction ``begin`` began: through SQLAlchemy when a statement began its
@@ -242,10 +264,12 @@ class Writes:
         assert driver is not None
         if not commit:
             with contextlib.suppress(Exception):  # the caller raises its own error and closes the connection
-                conn.dispatch.rollback(conn)
+                for listener in listening(conn.dispatch.rollback):
+                    listener(conn)
                 driver.rollback()
             return
-        conn.dispatch.commit(conn)  # the ``commit`` listeners, as SQLAlchemy's commit calls them: before it
+        for listener in listening(conn.dispatch.commit):  # as SQLAlchemy's commit calls them: before it
+            listener(conn)
         try:
             driver.commit()
         except Exception as exc:

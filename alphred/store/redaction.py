@@ -38,28 +38,48 @@ def _redact_parameters(
         return statement, parameters
     redactor = process_redactor()
     # executemany may still come with one row: "insertmanyvalues" batches rows into one statement
-    many = executemany and isinstance(parameters, list | tuple) and isinstance(parameters[0], Mapping | list | tuple)
-    if _clean(parameters if many else (parameters,), redactor):
+    kind = type(parameters)
+    if kind is list and not executemany:  # a prepared statement's values (``prepared.Writes``): the usual case
+        many = False
+        texts = _texts(parameters)
+    else:
+        rows = executemany and isinstance(parameters, list | tuple)
+        many = rows and isinstance(parameters[0], tuple | list | Mapping)  # the ABC's check last: rows are tuples
+        texts = _texts_of_rows(parameters if many else (parameters,))
+    if texts is not None and redactor.leaves_alone(texts):
         return statement, parameters  # nothing to mask (most writes): the parameters as they came
     if many:
         return statement, [_row(row, redactor) for row in parameters]
     return statement, _row(parameters, redactor)
 
 
-def _clean(rows: Any, redactor: Redactor) -> bool:
-    """True when no parameter of ``rows`` holds anything to mask, seen in one pass of the redactor over all their
-    strings (``Redactor.leaves_alone``) instead of one pass per string (~45 per phase); False sends them the
-    per-string way. A parameter of another type (psycopg's JSON) takes the per-string way too."""
+def _texts(values: Any) -> list[str] | None:
+    """The strings among ``values`` (one row's), for one pass of the redactor over all of them
+    (``Redactor.leaves_alone``) instead of one pass per string (~45 per phase); None when a value of another type
+    than ``_PLAIN``'s (psycopg's JSON) sends the row the per-string way."""
+    texts: list[str] = []
+    for value in values:
+        kind = type(value)
+        if kind is str:
+            texts.append(value)
+        elif kind not in _PLAIN:
+            return None
+    return texts
+
+
+def _texts_of_rows(rows: Any) -> list[str] | None:
+    """``_texts`` of several rows (mappings, lists or tuples) together."""
     texts: list[str] = []
     for row in rows:
-        values = row.values() if isinstance(row, Mapping) else row if isinstance(row, list | tuple) else ()
-        for value in values:
-            kind = type(value)
-            if kind is str:
-                texts.append(value)
-            elif kind not in _PLAIN:
-                return False
-    return redactor.leaves_alone(texts)
+        kind = type(row)
+        if kind is tuple or kind is list:  # the driver's rows (``executemany``): no ABC's check
+            found = _texts(row)
+        else:
+            found = _texts(row.values() if isinstance(row, Mapping) else row if isinstance(row, list | tuple) else ())
+        if found is None:
+            return None
+        texts += found
+    return texts
 
 
 def redacted(text: str) -> str:

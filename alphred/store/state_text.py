@@ -41,7 +41,7 @@ class StateText:
     def value(self, state: RunState) -> JsonText | dict[str, Any]:
         """What the store writes to ``engine_state`` for ``state`` (its history left out: the steps are rows)."""
         if not self._as_text:
-            return {"engine": state_to_json(evolve(state, history=())), "runtime": dict(self._runtime)}
+            return {"engine": state_to_json(_without_history(state)), "runtime": dict(self._runtime)}
         return JsonText('{"engine": ' + self.engine_text(state) + self._tail)
 
     def engine_text(self, state: RunState) -> str:
@@ -59,7 +59,7 @@ class StateText:
                 texts[key] = ""
                 changed[key] = ps
         if known and len(texts) - len(changed) < KEPT_AT_LEAST:
-            return json_text(state_to_json(evolve(state, history=())))
+            return json_text(state_to_json(_without_history(state)))
         data = state_to_json(evolve(state, history=(), phases=changed))  # the phases that changed only
         for key, encoded in data["phases"].items():
             text = texts[key] = encode_basestring_ascii(key) + ": " + json_text(encoded)  # as the encoder writes keys
@@ -71,3 +71,9 @@ class StateText:
         parts = (json_text(dict(items[:at]))[1:-1], '"phases": {' + ", ".join(texts.values()) + "}")
         rest = json_text(dict(items[at + 1 :]))[1:-1]  # the items before ``phases``, its own, those after it
         return "{" + ", ".join(part for part in (*parts, rest) if part) + "}"
+
+
+def _without_history(state: RunState) -> RunState:
+    """``state`` without its step history: itself when it has none (the runner's, ``recording.advance``), not a copy
+    (``evolve`` copies every field, ~10 k instructions a transition: issue 29)."""
+    return evolve(state, history=()) if state.history else state

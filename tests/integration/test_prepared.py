@@ -304,6 +304,74 @@ def test_a_cursor_listener_added_between_transactions_sees_the_next_ones_writes(
         assert store.get_run(run_id).tokens == 4
 
 
+def test_the_listeners_read_directly_are_those_sqlalchemy_iterates(sqlite_url: str) -> None:
+    """``prepared.listening`` reads an event's listener lists without SQLAlchemy's nested ``__iter__``: the same
+    listeners in the same order as ``tuple(collection)``, as listeners are added to the engine class, the engine and
+    one connection, and removed again."""
+    from sqlalchemy import Engine
+
+    names = ("before_cursor_execute", "after_cursor_execute", "begin", "commit", "rollback")
+
+    def same(conn: Any) -> None:
+        for name in names:
+            collection = getattr(conn.dispatch, name)
+            assert prepared.listening(collection) == tuple(collection), name
+
+    def one(*_args: Any) -> None: ...
+    def two(*_args: Any) -> None: ...
+    def three(*_args: Any) -> None: ...
+
+    with SqlRunStore(sqlite_url) as store, store.engine.connect() as conn:
+        same(conn)
+        added: list[tuple[Any, str, Any]] = []
+        for target, name, listener in [
+            (store.engine, "commit", one),
+            (store.engine, "before_cursor_execute", two),
+            (Engine, "commit", three),
+            (conn, "commit", two),
+            (conn, "begin", one),
+            (store.engine, "commit", two),
+        ]:
+            event.listen(target, name, listener)
+            added.append((target, name, listener))
+            same(conn)
+        assert sorted(f.__name__ for f in prepared.listening(conn.dispatch.commit)) == ["one", "three", "two", "two"]
+        for target, name, listener in added:
+            event.remove(target, name, listener)
+            same(conn)
+
+
+def test_begin_and_commit_listeners_added_between_transactions_are_called_by_the_next(
+    sqlite_url: str, demo_run_id_on: Callable[[SqlRunStore], int]
+) -> None:
+    """The driver's transaction calls the engine's ``begin`` and ``commit`` listeners as they are at its start and its
+    end (``Writes.begin``/``end`` read them each time): one added after a transaction, its connection kept for the
+    next, is called by the next; one removed is not."""
+    with SqlRunStore(sqlite_url) as store:
+        run_id = demo_run_id_on(store)
+        with store.transaction() as tx:
+            tx.update_run(run_id, tokens=1)
+        calls: list[str] = []
+
+        def began(_conn: Any) -> None:
+            calls.append("begin")
+
+        def committed(_conn: Any) -> None:
+            calls.append("commit")
+
+        event.listen(store.engine, "begin", began)
+        event.listen(store.engine, "commit", committed)
+        try:
+            store.add_process(run_id, "implement", 1, "host", 4321, "99")  # the group's record: its own transaction
+        finally:
+            event.remove(store.engine, "begin", began)
+            event.remove(store.engine, "commit", committed)
+        assert calls == ["begin", "commit"]
+        store.add_process(run_id, "implement", 1, "host", 4322, "99")
+        assert calls == ["begin", "commit"]
+        assert [p.pgid for p in store.processes(run_id)] == [4321, 4322]
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),

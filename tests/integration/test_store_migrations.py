@@ -250,3 +250,75 @@ def test_sub_workflow_migration_keeps_a_version_7_database_s_rows(
         with pytest.raises(IntegrityError):
             store.create_run(tree_id, parent_run_id=run_id, parent_step="sub#1.1")  # one child per step
         assert migrate(store.engine) == LATEST_VERSION  # again: nothing to do
+
+
+def _one_of_checks() -> list[tuple[str, str, str]]:
+    """(table, the CHECK as ORs, the same as the IN list a database made before issue 29 recorded) of each CHECK
+    that a column is one of several values."""
+    from alphred.store import schema
+
+    found = []
+    for made in schema.TOPOLOGY_TABLES + schema.RUN_TABLES:
+        for check in made.constraints:
+            ors = str(getattr(check, "sqltext", ""))
+            if " OR " in ors and all(part.count("'") == 2 for part in ors.split(" OR ")):
+                column = ors.split(" ", 1)[0]
+                listed = ", ".join(part.split(" = ", 1)[1] for part in ors.split(" OR "))
+                found.append((made.name, f"CHECK ({ors})", f"CHECK ({column} IN ({listed}))"))
+    return found
+
+
+def _ddl(conn: Connection) -> dict[str, str]:
+    rows = conn.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    return {name: sql for name, sql in rows}
+
+
+def _temporary_trees(conn: Connection, sql: str) -> int:
+    """How many temporary b-trees SQLite's plan of ``sql`` opens (``OpenEphemeral``)."""
+    plan = conn.exec_driver_sql(f"EXPLAIN {sql}", tuple([None] * sql.count("?"))).fetchall()
+    return sum(1 for row in plan if row[1] == "OpenEphemeral")
+
+
+def test_checks_migration_rewrites_a_version_8_database_s_in_lists_as_ors(
+    sqlite_url: str, tmp_path: Path, make_workflow: Callable[..., Workflow]
+) -> None:
+    """A SQLite database made before issue 29 recorded its one-of-several-values CHECKs as IN lists (a temporary
+    b-tree built at each checked row); migration 9 records them as ORs, the DDL a new database has, its rows kept
+    and its rules the same (a value outside the list is still refused)."""
+    checks = _one_of_checks()
+    assert {name for name, _, _ in checks} == {
+        "tree_nodes", "tree_edges", "workflow_runs", "run_nodes", "run_node_diagnostics", "run_node_stream_events",
+    }  # fmt: skip
+    with SqlRunStore(f"sqlite:///{tmp_path / 'new.db'}") as new, new.engine.connect() as conn:
+        wanted = _ddl(conn)
+    move = "UPDATE run_nodes SET status = ? WHERE id = ?"
+    with SqlRunStore(sqlite_url) as store:
+        tree_id, _ = store.compile(make_workflow())
+        run_id = store.create_run(tree_id, repo_path="/somewhere")
+        with store.engine.begin() as conn:  # back to version 8, as the schema of before issue 29 made it
+            old = {}
+            for name, ors, in_list in checks:
+                old[name] = old.get(name, _ddl(conn)[name]).replace(ors, in_list)
+            cookie = conn.exec_driver_sql("PRAGMA schema_version").scalar_one()
+            conn.exec_driver_sql("PRAGMA writable_schema = ON")
+            for name, ddl in old.items():
+                conn.exec_driver_sql("UPDATE sqlite_master SET sql = ? WHERE name = ?", (ddl, name))
+            conn.exec_driver_sql(f"PRAGMA schema_version = {cookie + 1}")
+            conn.exec_driver_sql("PRAGMA writable_schema = OFF")
+            conn.execute(delete(MIGRATION_ROWS).where(MIGRATION_ROWS.c.version >= 9))
+        with store.engine.connect() as conn:
+            assert all(in_list in _ddl(conn)[name] for name, _, in_list in checks)
+            assert _temporary_trees(conn, move) == 1  # the IN list's tree, at every moved row
+        assert schema_version(store.engine) == 8
+        assert migrate(store.engine) == LATEST_VERSION
+        with store.engine.connect() as conn:
+            assert _ddl(conn) == wanted  # byte for byte a new database's
+            assert _temporary_trees(conn, move) == 0
+        assert store.get_run(run_id).repo_path == "/somewhere"
+        store.set_node_status(run_id, "implement", "running")
+        assert store.get_node(run_id, "implement").status.value == "running"
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.execute(update(table(TreeNode)).where(TreeNode.tree_id == tree_id).values(node_type="oddity"))
+        with pytest.raises(IntegrityError), store.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE workflow_runs SET status = 'bogus' WHERE id = ?", (run_id,))
+        assert migrate(store.engine) == LATEST_VERSION  # again: nothing to do

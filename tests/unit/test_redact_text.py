@@ -117,6 +117,21 @@ def test_a_text_the_key_screen_turns_away_holds_no_key_shape(text: str) -> None:
         assert KEY_SHAPES.search(text) is None
 
 
+GITHUB_PIECES = st.sampled_from(
+    ["gh", "g", "h", "ghp", "gho_", "ghx_", "p_", "r_", "_", "github_pat_", "github_pa", "git", "hub", "d1" * 8, " "]
+)
+
+
+@given(st.lists(GITHUB_PIECES, max_size=30).map("".join))
+def test_githubs_key_shapes_pass_the_key_screen_wherever_gh_is(text: str) -> None:
+    """``may_hold_key`` looks at each ``gh`` (``gh`` inside ``ggh``, one after another, a ``gh`` at the end) and
+    for ``github_pat_`` where GitHub's key shapes once had a regex of their own: it says False only where neither
+    ``KEY_SHAPES`` nor that regex finds anything."""
+    if not may_hold_key(text):
+        assert KEY_SHAPES.search(text) is None
+        assert re.search(r"gh[pousr]_|github_pat_", text) is None
+
+
 @pytest.mark.parametrize("count", [1, FEW_VALUES // 2, FEW_VALUES + 3])
 def test_known_values_few_or_many_are_each_masked(count: int) -> None:
     """A few known values are looked for one by one, more by their regex: each is masked either way, and one
