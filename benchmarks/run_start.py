@@ -39,6 +39,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import resource
 import shutil
@@ -108,12 +109,21 @@ def children_cpu_ms() -> float:
     return (usage.ru_utime + usage.ru_stime) * 1000
 
 
+def checkout_env(source: Path, repo: Path) -> dict[str, str]:
+    """The environment that runs the checkout ``source`` in ``repo``: its code first on the path, and a database of
+    its own (two checkouts may differ in schema version: a newer one migrates the file, an older one then refuses
+    it)."""
+    pythonpath = os.pathsep.join((str(source), subprocess_env()["PYTHONPATH"]))
+    database = repo.parent / f"{repo.name}-{hashlib.sha256(str(source).encode()).hexdigest()[:12]}.db"
+    return {"PYTHONPATH": pythonpath, "ALPHRED_DATABASE_URL": f"sqlite:///{database}"}
+
+
 def alphred_start_ms(repo: Path, workflow: Path, source: Path) -> tuple[float, float]:
     """(wall ms from spawning ``alphred run`` to its first provider call, CPU ms of the process and its
     children) for the checkout ``source``; cleans the run's worktree up."""
     args = [sys.executable, "-c", DRIVER, "run", str(workflow), "--quiet"]
     env = subprocess_env()
-    env["PYTHONPATH"] = os.pathsep.join((str(source), env["PYTHONPATH"]))
+    env.update(checkout_env(source, repo))
     cpu = children_cpu_ms()
     started = time.time()
     result = subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True, check=False)
@@ -176,7 +186,7 @@ def instruction_rows(repo: Path, workflow: Path, sources: list[Path], names: dic
     ]
     for source in sources:
         alphred_start_ms(repo, workflow, source)
-        env["PYTHONPATH"] = os.pathsep.join((str(source), subprocess_env()["PYTHONPATH"]))
+        env.update(checkout_env(source, repo))
         count = callgrind_instructions([sys.executable, "-c", DRIVER, "run", str(workflow), "--quiet"], repo, env)
         alphred_start_ms_cleanup(repo)
         rows.append(
@@ -232,7 +242,7 @@ def module_costs(repo: Path, workflow: Path, source: Path) -> dict[str, int]:
         "os._exit(0)", "write_marks(); os._exit(0)"
     )
     env = {**subprocess_env(), "PYTHONHASHSEED": "0"}
-    env["PYTHONPATH"] = os.pathsep.join((str(source), env["PYTHONPATH"]))
+    env.update(checkout_env(source, repo))
     args = [sys.executable, "-c", driver, "run", str(workflow), "--quiet"]
     subprocess.run(args, cwd=repo, env=env, capture_output=True, check=False)  # bytecode cached
     alphred_start_ms_cleanup(repo)
