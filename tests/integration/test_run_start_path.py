@@ -431,10 +431,10 @@ def test_imported_meanwhile_imports_on_its_own_thread_by_the_blocks_end(tmp_path
     assert probe_words(probe) == ["alphred-imports", "False", "1", "broken", "module"]
 
 
-# The child process: ``alphred run`` with a finder that notes every module the main thread imports while the
-# runner's modules load on their own thread (``create_run``'s ``make_worktree`` block).
-MAIN_THREAD_IMPORTS = """\
-import json, sys, threading
+# The child process: ``alphred run`` with a finder that notes every module imported while the runner's modules
+# load on their own thread (``create_run``'s ``imported_meanwhile`` block), by the main thread or another.
+MAIN_THREAD_IMPORTS = """\\
+import contextlib, json, sys, threading
 import alphred.operations.start as start
 target = sys.argv[1]
 noted = {"during": [], "blocks": 0, "thread": []}
@@ -446,17 +446,19 @@ class Noting:
             noted["during" if on_main else "thread"].append(name)
         return None
 sys.meta_path.insert(0, Noting())
-original = start.make_worktree
-def make_worktree(*args, **kwargs):
+original = start.imported_meanwhile
+@contextlib.contextmanager
+def imported_meanwhile(*names):
     noted["blocks"] += 1
-    Noting.active = True
+    Noting.active = True  # before the thread starts: every import of the block's time is noted
     try:
-        return original(*args, **kwargs)
+        with original(*names):
+            yield
     finally:
         Noting.active = False
         with open(target, "w") as out:
             json.dump(noted, out)
-start.make_worktree = make_worktree
+start.imported_meanwhile = imported_meanwhile
 sys.argv = ["alphred", *sys.argv[2:]]
 from alphred.cli import main
 main()
@@ -476,5 +478,5 @@ def test_the_main_thread_imports_nothing_while_the_runner_loads_beside_git(repo:
     assert done.returncode == 0, done.stderr
     noted = json.loads(seen.read_text())
     assert noted["blocks"] == 1
-    assert "alphred.engine.machine" in noted["thread"]  # the probe saw the thread's imports (the runner's own)
+    assert "alphred.runtime.runner" in noted["thread"]  # the probe saw the thread's imports
     assert noted["during"] == []
