@@ -433,7 +433,7 @@ def test_imported_meanwhile_imports_on_its_own_thread_by_the_blocks_end(tmp_path
 
 # The child process: ``alphred run`` with a finder that notes every module imported while the runner's modules
 # load on their own thread (``create_run``'s ``imported_meanwhile`` block), by the main thread or another.
-MAIN_THREAD_IMPORTS = """\\
+MAIN_THREAD_IMPORTS = """\
 import contextlib, json, sys, threading
 import alphred.operations.start as start
 target = sys.argv[1]
