@@ -31,7 +31,7 @@ Usage::
     python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]          # in-process
     python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
     python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
-    python benchmarks/phase_overhead.py --cli --parity  # + the command loop's peer spawning as Alphred must
+    python benchmarks/phase_overhead.py --cli --parity  # + LangGraph with Alphred's guarantees (sync writes, spawn)
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
     python benchmarks/phase_overhead.py --callgrind [--quick] [--compare OTHER]   # instructions/phase, and LangGraph
     python benchmarks/phase_overhead.py --callgrind --visits 61 [--compare OTHER]  # steady state: 61 - 11 visits
@@ -233,7 +233,10 @@ def spawn_as_alphred(cwd: Path) -> str:
 
 def run_langgraph(phases: int, edits: bool, command: bool = False, parity: bool = False) -> dict[str, Any]:
     """The same loop as a LangGraph graph with the SQLite checkpointer (``command``: each node spawns
-    ``sh -c true``, as Alphred's command phases do; ``parity``: spawned as Alphred must, ``spawn_as_alphred``)."""
+    ``sh -c true``, as Alphred's command phases do). ``parity``: with Alphred's guarantees — each step's checkpoint
+    committed before the next step starts (``durability="sync"``; LangGraph's default, ``"async"``, writes it while
+    the next step runs, which Alphred's crash rule forbids: a phase's outcome is stored before the next phase's
+    side effects), and a command spawned as Alphred must (``spawn_as_alphred``)."""
     import sqlite3
 
     from langgraph.checkpoint.sqlite import SqliteSaver
@@ -244,7 +247,7 @@ def run_langgraph(phases: int, edits: bool, command: bool = False, parity: bool 
     with scratch("langgraph") as tmp:
 
         def spawn() -> None:
-            if parity:
+            if command and parity:
                 spawn_as_alphred(tmp)
             elif command:
                 subprocess.run(["sh", "-c", "true"], check=True)
@@ -272,7 +275,8 @@ def run_langgraph(phases: int, edits: bool, command: bool = False, parity: bool 
         graph = builder.compile(checkpointer=SqliteSaver(connection))
         config: Any = {"configurable": {"thread_id": "bench"}, "recursion_limit": phases * 2 + 10}
         started = time.perf_counter()
-        final = graph.invoke({"reviews": 0, "fixes": 0, "decision": "", "report": ""}, config)
+        durability: Any = {"durability": "sync"} if parity else {}
+        final = graph.invoke({"reviews": 0, "fixes": 0, "decision": "", "report": ""}, config, **durability)
         loop = time.perf_counter() - started
         connection.close()
     steps = final["reviews"] + final["fixes"]
@@ -427,7 +431,7 @@ def ratio_line(name: str, mine: tuple[list[float], list[float]], peer: tuple[lis
     return f"{name} / LangGraph: " + "; ".join(parts)
 
 
-PARITY = "LangGraph + SqliteSaver, spawned as Alphred"  # ``--parity``: the command loop's second peer
+PARITY = "LangGraph + SqliteSaver, Alphred's guarantees"  # ``--parity``: each loop's second peer
 
 
 def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = False, parity: bool = False) -> None:
@@ -437,8 +441,7 @@ def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = F
     Per phase = (N-visit run - 1-visit run) / extra steps, paired within a round (same load), median of the
     rounds; the ratio to LangGraph is printed for wall and CPU time, or "not resolved" when the peer's
     samples are noise. ``quick``: ``--json`` only (not ``--json -q`` too), one warm-up per checkout. ``parity``:
-    the command loop's peer a second time, its nodes spawning as Alphred's command phases must
-    (``spawn_as_alphred``)."""
+    each loop's peer a second time with Alphred's guarantees (``run_langgraph``'s ``parity``)."""
     systems: list[tuple[str, Callable[[int], tuple[float, float, int]]]] = []
     for command in (False, True):
         loop = "command loop" if command else "scripted loop"
@@ -450,8 +453,8 @@ def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = F
                 systems.append((f"alphred@compare run {flags} ({loop})", before))
         if peer_available("langgraph"):
             systems.append((f"LangGraph + SqliteSaver ({loop})", functools.partial(cli_langgraph, command=command)))
-            if command and parity:
-                peer = functools.partial(cli_langgraph, command=True, parity=True)
+            if parity:
+                peer = functools.partial(cli_langgraph, command=command, parity=True)
                 systems.append((f"{PARITY} ({loop})", peer))
     if not peer_available("langgraph"):
         print("note: langgraph not installed (pip install -r benchmarks/requirements.txt); no peer figure")
@@ -615,8 +618,8 @@ def cli_instructions(
             measured.append(
                 (f"LangGraph + SqliteSaver ({loop})", functools.partial(_langgraph_instructions, command=command))
             )
-            if command and parity:
-                grind = functools.partial(_langgraph_instructions, command=True, parity=True)
+            if parity:
+                grind = functools.partial(_langgraph_instructions, command=command, parity=True)
                 measured.append((f"{PARITY} ({loop})", grind))
         per: dict[str, float] = {}
         for name, count in measured:
@@ -660,8 +663,9 @@ def main() -> None:
     parser.add_argument(
         "--parity",
         action="store_true",
-        help="with --cli/--callgrind: a second command-loop peer, LangGraph's nodes spawning as Alphred's command "
-        "phases must (pipes, own session, working directory, environment, the group killed after the exit)",
+        help="with --cli/--callgrind: a second peer per loop with Alphred's guarantees: each checkpoint committed "
+        "before the next step (durability='sync'), commands spawned as Alphred's must (pipes, own session, working "
+        "directory, environment, the group killed after the exit)",
     )
     parser.add_argument("--cli", action="store_true", help="measure whole `alphred run` processes (the CLI figure)")
     parser.add_argument("--cli-phases", type=int, default=151, help="visits of the long CLI run (default 151)")
