@@ -126,14 +126,9 @@ class Redactor:
         joined = "\n".join(texts)
         if not joined:
             return True
-        if self._values is not None:
-            for value in self._few:  # ``_holds_known``, inline: the store's every statement comes here (issue 29)
-                if value in joined:
-                    return False
-            if not self._few and self._values.search(joined) is not None:
-                return False
         return not (
-            ("Bearer " in joined and BEARER_TOKEN.search(joined))
+            (self._values is not None and self._holds_known(joined))
+            or ("Bearer " in joined and BEARER_TOKEN.search(joined))
             or (may_hold_key(joined) and KEY_SHAPES.search(joined))
             or ("://" in joined and URL_PASSWORD.search(joined))
         )
@@ -145,7 +140,10 @@ class Redactor:
         few = self._few
         if not few:
             return self._values is not None and self._values.search(text) is not None
-        return any(value in text for value in few)
+        for value in few:  # noqa: SIM110 - a plain loop, no generator: the store's every statement comes here
+            if value in text:
+                return True
+        return False
 
     def redact_bytes(self, data: bytes) -> bytes:
         """``data`` (a file's bytes, any encoding) with what ``redact`` masks masked; the same bytes when it
