@@ -392,17 +392,17 @@ class Runner(Recording):
         assert task is not None, "an attempt runs in a task"
         before = task.cancelling()
         try:
-            outcome = await work
+            try:
+                outcome = await work
+            finally:
+                active.task = None  # the work ended: a stop from now on has no attempt to cancel
         except asyncio.CancelledError:  # the cancellation reached the work: nothing is left due
-            active.task = None
             if self.supervisor.stop is not None or active.stopped:
                 _uncancel(task, before)
             raise
         except BaseException:
-            active.task = None
             await self._stop_taken(task, before, active)
             raise
-        active.task = None
         await self._stop_taken(task, before, active)
         return outcome
 
