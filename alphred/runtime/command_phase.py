@@ -117,23 +117,25 @@ async def run_command(
     in the events (the template with its values, quoted), when it differs from the script that runs.
     ``confine`` wraps ``sh -c SCRIPT`` to run it in the phase's sandbox (``runtime/sandbox.py``).
     """
-    metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
-    yield ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
     argv = [shell_path(shell), "-c", command]
     # subprocess.Popen, not asyncio's subprocess machinery: on Python 3.11 that starts a thread per child to
     # wait for it (ThreadedChildWatcher) and builds a transport per pipe; here the event loop reads the two pipes
     # and the shell's exit (a pidfd) with a callback each (``command_output.py``). Without ``preexec_fn`` Popen
     # spawns with vfork; ``start_new_session`` (setsid in the child) keeps that path.
-    process = subprocess.Popen(
-        confine(argv) if confine is not None else argv,
-        cwd=str(cwd),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        env=command_environment(os.environ if environ is None else environ),
-        bufsize=0,  # the pipes as raw files: only their descriptors are read (``command_output.py``), no buffer
-    )
+    try:
+        process = subprocess.Popen(
+            confine(argv) if confine is not None else argv,
+            cwd=str(cwd),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            env=command_environment(os.environ if environ is None else environ),
+            bufsize=0,  # the pipes as raw files: only their descriptors are read (``command_output.py``), no buffer
+        )
+    except Exception:  # no shell started (a missing directory or shell, a bad environment): what was tried first
+        yield _tool_use(command, cwd, display)
+        raise
     groups.register(process.pid)
     loop = asyncio.get_running_loop()
     try:
@@ -149,6 +151,9 @@ async def run_command(
     drain_until: float | None = None  # set when the shell exits: how long its output may still drain
     finished = False
     try:
+        # Said once the shell is started, not before: its handling runs while the shell execs (issue 29: off the
+        # spawn's path). A consumer that stops here still has the group killed (``finally``).
+        yield _tool_use(command, cwd, display)
         while output.open or output.lines:
             if drain_until is None and watch.exited.done():
                 _kill_leftovers(process)  # children die with the shell; what they held open closes
@@ -191,6 +196,12 @@ async def run_command(
         output.close()
     report = "".join(tail)[-REPORT_TAIL_CHARS:]
     yield result_event(report, None, None, exit_code=code)
+
+
+def _tool_use(command: str, cwd: Path, display: str | None) -> ProviderEvent:
+    """The ``tool_use`` event that says which command runs where (``display`` shown for it, when given)."""
+    metadata = {"tool": "shell", "cwd": str(cwd)} | ({"script": command} if display is not None else {})
+    return ProviderEvent(EventType.TOOL_USE, command if display is None else display, metadata=metadata)
 
 
 async def _stopped(process: subprocess.Popen[bytes]) -> None:

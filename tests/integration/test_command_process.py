@@ -16,6 +16,7 @@ from helpers.repos import git
 
 from alphred.cli import app
 from alphred.errors import CommandTimeoutError
+from alphred.providers import groups
 from alphred.providers.base import EventType, ProviderEvent
 from alphred.runtime.command_phase import MAX_LINE_CHARS, run_command
 
@@ -113,6 +114,40 @@ def test_a_shell_that_closes_its_output_and_runs_on_times_out_and_its_group_is_k
     with pytest.raises(CommandTimeoutError):
         asyncio.run(drain())
     assert wait_gone(int(outputs(seen)[0]))
+
+
+def test_the_shell_starts_before_its_tool_use_is_said_and_a_consumer_that_stops_there_leaves_no_process(
+    tmp_path: Path,
+) -> None:
+    # The tool_use event's handling runs while the shell execs (off the spawn's path): the group exists when it is
+    # said, and closing the stream at that event kills it.
+    async def first_event_then_stop() -> tuple[ProviderEvent, set[int]]:
+        before = set(groups.ACTIVE)
+        stream = run_command("sleep 60", tmp_path, timeout=120)
+        event = await anext(stream)
+        started = set(groups.ACTIVE) - before
+        await stream.aclose()
+        return event, started
+
+    event, started = asyncio.run(first_event_then_stop())
+    assert event.type is EventType.TOOL_USE and event.content == "sleep 60"
+    assert len(started) == 1
+    (pgid,) = started
+    assert pgid not in groups.ACTIVE
+    assert wait_gone(pgid)
+
+
+def test_a_command_that_cannot_start_still_says_what_was_tried_first(tmp_path: Path) -> None:
+    seen: list[ProviderEvent] = []
+
+    async def drain() -> None:
+        async for event in run_command("true", tmp_path / "missing", timeout=30):
+            seen.append(event)
+
+    with pytest.raises(FileNotFoundError):
+        asyncio.run(drain())
+    assert [event.type for event in seen] == [EventType.TOOL_USE]
+    assert seen[0].metadata["cwd"] == str(tmp_path / "missing")
 
 
 def test_a_long_line_is_cut_with_a_marker_and_the_output_after_it_is_kept(tmp_path: Path) -> None:
