@@ -7,9 +7,11 @@ seen (the pidfd), the group killed, the worker thread's end of the attempt (its 
 the engine's transition, the outcome's write transaction, its end), the loop taking the outcome, the next
 attempt's start and its spawn.
 Per phase, each step's time since the spawn started; printed as the median and the 25th percentile over the
-steady phases (the first 10 left out). Under load the medians are the scheduler's; the 25th percentile is
-closer to what an idle machine shows. Run through ``command_exit.py --timeline`` (``--compare DIR``: another
-checkout in the same rounds, alternating).
+steady phases (the first 10 left out). Beside them, each thread's context switches per phase over the run
+(``/proc``: voluntary ones are waits for the GIL, a queue or the disk; involuntary ones preemptions), a count that
+shows the threads' contention where the load hides it in the times. Under load the medians are the
+scheduler's; the 25th percentile is closer to what an idle machine shows. Run through ``command_exit.py
+--timeline`` (``--compare DIR``: another checkout in the same rounds, alternating).
 
     python benchmarks/command_exit.py --timeline [--phases 201] [--rounds 5] [--compare /tmp/main-checkout]
 """
@@ -104,11 +106,28 @@ probe_after(rc.Recording, "_persist_and_prepare", "worker done")
 probe_before(rr.Runner, "_joined", "loop takes it")
 probe_before(rr, "run_attempt", "next attempt starts")
 
+def switches():  # (voluntary, involuntary) context switches of the calling thread so far
+    fields = dict(line.split(":\t", 1) for line in open(f"/proc/self/task/{threading.get_native_id()}/status"))
+    return int(fields["voluntary_ctxt_switches"]), int(fields["nonvoluntary_ctxt_switches"])
+SWITCHES = {}
+real_run = threading.Thread.run
+def thread_run(self):  # each thread's switches at its end, summed by what it is (the recording thread, workers)
+    try:
+        real_run(self)
+    finally:
+        kind = "recording thread" if self.name.startswith("alphred-groups") else "worker threads"
+        voluntary, involuntary = switches()
+        total = SWITCHES.setdefault(kind, [0, 0])
+        total[0] += voluntary
+        total[1] += involuntary
+threading.Thread.run = thread_run
+
 from alphred.cli import main
 sys.argv = ["alphred", "run", sys.argv[1], "--json", "-q"]
 with contextlib.suppress(SystemExit), contextlib.redirect_stdout(open(os.devnull, "w")):
     main()
-print(json.dumps(STEPS))
+SWITCHES["loop thread"] = list(switches())
+print(json.dumps({"steps": STEPS, "switches": SWITCHES}))
 """
 
 STEPS = (
@@ -146,8 +165,9 @@ def phases_of(steps: list[tuple[int, str, str]], skip: int = 10) -> list[dict[st
     return phases
 
 
-def sample(source: Path, phases: int) -> list[dict[str, float]]:
-    """One run of the command loop of ``phases`` phases with the Alphred of ``source``, in a fresh interpreter."""
+def sample(source: Path, phases: int) -> tuple[list[dict[str, float]], dict[str, list[int]]]:
+    """One run of the command loop of ``phases`` phases with the Alphred of ``source``, in a fresh interpreter: its
+    steady phases' steps, and each kind of thread's (voluntary, involuntary) context switches over the run."""
     with scratch("timeline") as tmp:
         repo = make_repo(tmp / "repo")
         loop = tmp / "loop.yaml"
@@ -159,7 +179,8 @@ def sample(source: Path, phases: int) -> list[dict[str, float]]:
         )
     if done.returncode != 0:
         raise SystemExit(f"worker failed:\n{done.stderr[-3000:]}")
-    return phases_of(json.loads(done.stdout.strip().splitlines()[-1]))
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return phases_of(found["steps"]), found["switches"]
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -170,10 +191,13 @@ def quantile(values: list[float], q: float) -> float:
 def report(checkouts: list[tuple[str, Path]], phases: int, rounds: int) -> None:
     """Run each checkout's command loop ``rounds`` times, alternating; print each step's median and quartile."""
     found: dict[str, list[dict[str, float]]] = {name: [] for name, _ in checkouts}
+    switched: dict[str, list[dict[str, list[int]]]] = {name: [] for name, _ in checkouts}
     load = os.getloadavg()[0]
     for round_ in range(rounds):
         for name, source in checkouts if round_ % 2 == 0 else reversed(checkouts):
-            found[name].extend(sample(source, phases))
+            steps, switches = sample(source, phases)
+            found[name].extend(steps)
+            switched[name].append(switches)
     print(f"A steady command phase's steps, ms since its spawn started ({phases} phases a run, {rounds} rounds;")
     print(f"load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end): median / 25th percentile\n")
     names = list(found)
@@ -185,3 +209,18 @@ def report(checkouts: list[tuple[str, Path]], phases: int, rounds: int) -> None:
             values = [phase[step] for phase in found[name] if step in phase]
             cells.append(f"{median(values):.3f} / {quantile(values, 0.25):.3f}" if values else "-")
         print(f"| {step} | " + " | ".join(cells) + " |")
+    print(f"\nContext switches per phase, voluntary / involuntary (a whole run's over its {phases} phases; median of")
+    print("the rounds): a thread that waits for the GIL, a queue or the disk switches voluntarily; one preempted by")
+    print("another (a thread it woke, the shell) involuntarily.\n")
+    print("| thread | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for kind in ("loop thread", "recording thread", "worker threads"):
+        cells = []
+        for name in names:
+            counts = [runs[kind] for runs in switched[name] if kind in runs]
+            cells.append(
+                f"{median([c[0] / phases for c in counts]):.2f} / {median([c[1] / phases for c in counts]):.2f}"
+                if counts
+                else "-"
+            )
+        print(f"| {kind} | " + " | ".join(cells) + " |")
