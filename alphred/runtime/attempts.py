@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import field
@@ -74,7 +74,6 @@ class Attempts:
         self.active: dict[str, Active] = {}
         self._failures: dict[str, _Failure] = {}
         self._recorder: ThreadPoolExecutor | None = None  # the thread writing the groups (``record_group``)
-        self._queued: list[Callable[[], None]] = []  # writes of groups started on the loop, not handed over yet
         self.loop: asyncio.AbstractEventLoop | None = None
 
     @contextlib.contextmanager
@@ -144,10 +143,7 @@ class Attempts:
     def record_group(self, pgid: int) -> None:
         """A process group started for an attempt: record it for a later take-over, as soon as it exists (in the
         run's recording thread: /proc and SQL stay off the event loop; see docs/architecture.md, "The process
-        group's record"). Started on the run's loop, the write is handed to the thread once the spawning step
-        yields to the loop (``_hand_over``, the loop's next turn), not in the middle of that step: the thread then
-        takes the GIL as the loop goes idle instead of trading it with the loop at each of the step's system calls
-        (issue 29: the spawn's set-up, its ``tool_use`` event)."""
+        group's record")."""
         current = _ATTEMPT.get()
         loop = self.loop
         attempt: tuple[str, int] | None = None
@@ -165,30 +161,20 @@ class Attempts:
         def add() -> None:
             self.store.add_process(self.run_id, phase, number, _HOST, pgid, process_start_time(pgid))
 
+        def record() -> None:  # the write starts at once; its end does not wake the loop (``recorded`` waits)
+            recorder = self._recorder
+            if recorder is None:
+                recorder = self._recorder = ThreadPoolExecutor(1, thread_name_prefix="alphred-groups")
+            recorder.submit(add)
+
         with contextlib.suppress(RuntimeError):  # the loop has closed: the run is over
             if _running_loop() is loop:
-                self._queued.append(add)
-                if len(self._queued) == 1:
-                    loop.call_soon(self._hand_over)
+                record()
             else:
-                loop.call_soon_threadsafe(self._submit, add)
-
-    def _hand_over(self) -> None:
-        """Hand the writes queued on the loop to the recording thread (they start at once)."""
-        queued, self._queued = self._queued, []
-        for add in queued:
-            self._submit(add)
-
-    def _submit(self, add: Callable[[], None]) -> None:
-        # the write starts at once; its end does not wake the loop (``recorded`` waits for it)
-        recorder = self._recorder
-        if recorder is None:
-            recorder = self._recorder = ThreadPoolExecutor(1, thread_name_prefix="alphred-groups")
-        recorder.submit(add)
+                loop.call_soon_threadsafe(record)
 
     async def recorded(self) -> None:
         """Wait until every process group is recorded (the recording thread then ends)."""
-        self._hand_over()  # a group registered by a step that has not yielded to the loop since
         recorder, self._recorder = self._recorder, None
         if recorder is not None:
             await asyncio.to_thread(recorder.shutdown, wait=True)

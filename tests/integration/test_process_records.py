@@ -66,28 +66,6 @@ def test_every_group_is_recorded_as_it_starts_a_quick_one_too() -> None:
     assert recorded_by(body) == [("work", 1, 990104), ("work", 1, 990105)]
 
 
-def recording_threads() -> int:
-    return sum(thread.name.startswith("alphred-groups") for thread in threading.enumerate())
-
-
-def test_a_group_started_on_the_loop_is_handed_to_the_recording_thread_once_the_step_yields() -> None:
-    # The write does not wake the recording thread in the middle of the spawning step (the thread would trade the
-    # GIL with the loop at each of the step's system calls); it is handed over in the loop's next turn.
-    seen: list[int] = []
-
-    async def body(attempts: Attempts, store: FakeStore) -> None:
-        before = recording_threads()
-        with attempts.under_way(StartPhase("work", 1, 1)):
-            groups.register(990106)
-            seen.append(recording_threads() - before)  # still in the step: no thread woken yet
-            await asyncio.sleep(0)  # the step yields: the loop's next turn hands the write over
-            seen.append(recording_threads() - before)
-            groups.unregister(990106)
-
-    assert recorded_by(body) == [("work", 1, 990106)]
-    assert seen == [0, 1]
-
-
 def test_a_group_registered_from_another_thread_is_recorded_for_the_attempt_under_way() -> None:
     async def body(attempts: Attempts, store: FakeStore) -> None:
         with attempts.under_way(StartPhase("check", 3, 2)):
