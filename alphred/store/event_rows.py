@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from alphred.store import schema
 from alphred.store.columns import json_text, sqlite_time, utcnow
-from alphred.store.prepared import Prepared, Writes
+from alphred.store.prepared import Writes, named, prepare
 from alphred.store.records import EventRow
 
 
@@ -31,7 +31,7 @@ def columns() -> tuple[str, ...]:
 
 @functools.cache
 def _insert() -> Insert:
-    return insert(schema.RUN_NODE_STREAM_EVENTS)
+    return named("insert.RUN_NODE_STREAM_EVENTS", insert(schema.RUN_NODE_STREAM_EVENTS))
 
 
 @functools.cache
@@ -40,8 +40,8 @@ def sqlite_insert() -> str:
     its parameters are ``columns()`` in order (``_sqlite_row``'s values)."""
     from sqlalchemy.dialects import sqlite
 
-    found = Prepared(_insert(), sqlite.dialect(), columns(), many=True)
-    assert found.names == columns()
+    found = prepare(_insert(), sqlite.dialect(), columns(), many=True)
+    assert found is not None and found.names == columns()
     return found.sql
 
 

@@ -26,7 +26,7 @@ from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.move_sql import FIXED_FIELDS, move_statement, move_values
 from alphred.store.moves import NODE_TRANSITIONS, check_node_transition, check_run_transition
-from alphred.store.prepared import Writes
+from alphred.store.prepared import Writes, named
 from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.rows import RowReader
 
@@ -64,13 +64,13 @@ _RUN_BY_ID = (
 )
 _NODES_OF_RUN = select(NODES).where(NODES.c.run_id == _RUN_ID).order_by(NODES.c.sequence_index)
 _LOCKED_RUN = select(RUNS).where(RUNS.c.id == _RUN_ID).with_for_update()
-_UPDATE_RUN = update(RUNS).where(RUNS.c.id == _RUN_ID)
+_UPDATE_RUN = named("runs.update_run", update(RUNS).where(RUNS.c.id == _RUN_ID))
 _NODE_ID = select(NODES.c.id).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
 _NODE = select(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
 _LOCKED_NODE = _NODE.with_for_update()
 _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
-_UPDATE_NODE_BY_ID = update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
-_UPDATE_NODE = update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
+_UPDATE_NODE_BY_ID = named("runs.update_node_by_id", update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer)))
+_UPDATE_NODE = named("runs.update_node", update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY))
 
 
 def checked_fields(fields: Mapping[str, Any], allowed: frozenset[str], entity: str) -> dict[str, Any]:

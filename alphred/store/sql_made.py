@@ -1,0 +1,94 @@
+"""The store's hot statements compiled for SQLite (generated: do not edit by hand).
+
+Written by ``python -m alphred.store.sql_gen``: see ``sql_gen.py``. ``SQL`` maps (statement name, parameter
+names, executemany) to the SQL text and each positional parameter's (name, column of its type, required,
+value when not given).
+"""
+# fmt: off
+# ruff: noqa
+
+
+FINGERPRINT = ('2.1.9', 'sqlite', 'pysqlite', 'qmark', True, True, True)
+
+SQL = {
+    ('runs.update_run', ('engine_state', 'updated_at', '_run_id'), False): (
+        'UPDATE workflow_runs SET engine_state=?, updated_at=? WHERE workflow_runs.id = ?',
+        (('engine_state', 'engine_state', True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None)),
+    ),
+    ('runs.update_run', ('branch', 'worktree_path', 'updated_at', '_run_id'), False): (
+        'UPDATE workflow_runs SET branch=?, worktree_path=?, updated_at=? WHERE workflow_runs.id = ?',
+        (('branch', None, True, None), ('worktree_path', None, True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None)),
+    ),
+    ('runs.update_run', ('worktree_path', 'updated_at', '_run_id'), False): (
+        'UPDATE workflow_runs SET worktree_path=?, updated_at=? WHERE workflow_runs.id = ?',
+        (('worktree_path', None, True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None)),
+    ),
+    ('runs.update_run', ('head_sha', 'updated_at', '_run_id'), False): (
+        'UPDATE workflow_runs SET head_sha=?, updated_at=? WHERE workflow_runs.id = ?',
+        (('head_sha', None, True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None)),
+    ),
+    ('runs.update_run', ('wake_at', 'updated_at', '_run_id'), False): (
+        'UPDATE workflow_runs SET updated_at=?, wake_at=? WHERE workflow_runs.id = ?',
+        (('updated_at', 'updated_at', True, None), ('wake_at', 'wake_at', True, None), ('_run_id', None, True, None)),
+    ),
+    ('runs.update_run', ('status', 'reason', 'updated_at', 'completed_at', 'started_at', '_run_id'), False): (
+        'UPDATE workflow_runs SET status=?, reason=?, started_at=?, completed_at=?, updated_at=? WHERE workflow_runs.id = ?',
+        (('status', None, True, None), ('reason', None, True, None), ('started_at', 'started_at', True, None), ('completed_at', 'completed_at', True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None)),
+    ),
+    ('runs.update_run', ('status', 'reason', 'updated_at', 'completed_at', '_run_id'), False): (
+        'UPDATE workflow_runs SET status=?, reason=?, completed_at=?, updated_at=? WHERE workflow_runs.id = ?',
+        (('status', None, True, None), ('reason', None, True, None), ('completed_at', 'completed_at', True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None)),
+    ),
+    ('leases.leased_run', ('engine_state', 'tokens', 'cost_usd', 'steps', 'lease_expires_at', 'updated_at', '_run_id', '_owner'), False): (
+        'UPDATE workflow_runs SET engine_state=?, tokens=?, cost_usd=?, steps=?, lease_expires_at=?, updated_at=? WHERE workflow_runs.id = ? AND workflow_runs.lease_owner = ? RETURNING pause_requested, cancel_requested',
+        (('engine_state', 'engine_state', True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('steps', None, True, None), ('lease_expires_at', 'lease_expires_at', True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None), ('_owner', None, True, None)),
+    ),
+    ('leases.run.renew', ('_run_id', '_owner', '_expires'), False): (
+        'UPDATE workflow_runs SET lease_expires_at=? WHERE workflow_runs.id = ? AND workflow_runs.lease_owner = ?',
+        (('_expires', 'lease_expires_at', True, None), ('_run_id', None, True, None), ('_owner', None, True, None)),
+    ),
+    ('leases.run.release', ('_run_id', '_owner'), False): (
+        'UPDATE workflow_runs SET lease_owner=?, lease_expires_at=? WHERE workflow_runs.id = ? AND workflow_runs.lease_owner = ?',
+        (('lease_owner', None, False, None), ('lease_expires_at', 'lease_expires_at', False, None), ('_run_id', None, True, None), ('_owner', None, True, None)),
+    ),
+    ('move.running.-.010', ('attempt', 'visits', 'decision', 'exit_code', 'tokens', 'cost_usd', '_run_id', '_node_key', '_now', '_owner', '_expires'), False): (
+        "UPDATE run_nodes SET status='running', attempt=?, visits=?, decision=?, exit_code=?, tokens=?, cost_usd=?, lease_owner=?, lease_expires_at=?, started_at=?, completed_at=NULL, updated_at=? WHERE run_nodes.run_id = ? AND run_nodes.node_key = ? AND (run_nodes.status = 'failed' OR run_nodes.status = 'pending') AND (run_nodes.lease_owner IS NULL OR run_nodes.lease_owner = ? OR run_nodes.lease_expires_at < ?)",
+        (('attempt', None, True, None), ('visits', None, True, None), ('decision', None, True, None), ('exit_code', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('_owner', None, True, None), ('_expires', 'lease_expires_at', True, None), ('_now', 'updated_at', True, None), ('_now', 'updated_at', True, None), ('_run_id', None, True, None), ('_node_key', None, True, None), ('_owner', None, True, None), ('_now', 'updated_at', True, None)),
+    ),
+    ('move.running.-.011', ('attempt', 'visits', 'decision', 'exit_code', 'tokens', 'cost_usd', '_run_id', '_node_key', '_now', '_owner', '_expires', '_fresh'), False): (
+        "UPDATE run_nodes SET status='running', attempt=?, visits=?, decision=?, exit_code=?, tokens=?, cost_usd=?, lease_owner=?, lease_expires_at=?, started_at=?, completed_at=NULL, updated_at=? WHERE run_nodes.run_id = ? AND run_nodes.node_key = ? AND (run_nodes.status = 'failed' OR run_nodes.status = 'pending') AND run_nodes.attempt < ? AND (run_nodes.lease_owner IS NULL OR run_nodes.lease_owner = ? OR run_nodes.lease_expires_at < ?)",
+        (('attempt', None, True, None), ('visits', None, True, None), ('decision', None, True, None), ('exit_code', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('_owner', None, True, None), ('_expires', 'lease_expires_at', True, None), ('_now', 'updated_at', True, None), ('_now', 'updated_at', True, None), ('_run_id', None, True, None), ('_node_key', None, True, None), ('_fresh', None, True, None), ('_owner', None, True, None), ('_now', 'updated_at', True, None)),
+    ),
+    ('move.running.pending.011', ('attempt', 'visits', 'decision', 'exit_code', 'tokens', 'cost_usd', '_run_id', '_node_key', '_now', '_owner', '_expires', '_fresh'), False): (
+        "UPDATE run_nodes SET status='running', attempt=?, visits=?, decision=?, exit_code=?, tokens=?, cost_usd=?, lease_owner=?, lease_expires_at=?, started_at=?, completed_at=NULL, updated_at=? WHERE run_nodes.run_id = ? AND run_nodes.node_key = ? AND (run_nodes.status = 'completed' OR run_nodes.status = 'running' OR run_nodes.status = 'skipped') AND run_nodes.attempt < ? AND (run_nodes.lease_owner IS NULL OR run_nodes.lease_owner = ? OR run_nodes.lease_expires_at < ? OR run_nodes.status = 'running')",
+        (('attempt', None, True, None), ('visits', None, True, None), ('decision', None, True, None), ('exit_code', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('_owner', None, True, None), ('_expires', 'lease_expires_at', True, None), ('_now', 'updated_at', True, None), ('_now', 'updated_at', True, None), ('_run_id', None, True, None), ('_node_key', None, True, None), ('_fresh', None, True, None), ('_owner', None, True, None), ('_now', 'updated_at', True, None)),
+    ),
+    ('move.completed.-.000', ('attempt', 'visits', 'decision', 'exit_code', 'tokens', 'cost_usd', '_run_id', '_node_key', '_now'), False): (
+        "UPDATE run_nodes SET status='completed', attempt=?, visits=?, decision=?, exit_code=?, tokens=?, cost_usd=?, lease_owner=CASE WHEN (run_nodes.status = 'running') THEN NULL ELSE run_nodes.lease_owner END, lease_expires_at=CASE WHEN (run_nodes.status = 'running') THEN NULL ELSE run_nodes.lease_expires_at END, completed_at=?, updated_at=? WHERE run_nodes.run_id = ? AND run_nodes.node_key = ? AND run_nodes.status = 'running'",
+        (('attempt', None, True, None), ('visits', None, True, None), ('decision', None, True, None), ('exit_code', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('_now', 'updated_at', True, None), ('_now', 'updated_at', True, None), ('_run_id', None, True, None), ('_node_key', None, True, None)),
+    ),
+    ('move.failed.-.000', ('attempt', 'visits', 'decision', 'exit_code', 'tokens', 'cost_usd', '_run_id', '_node_key', '_now'), False): (
+        "UPDATE run_nodes SET status='failed', attempt=?, visits=?, decision=?, exit_code=?, tokens=?, cost_usd=?, lease_owner=CASE WHEN (run_nodes.status = 'running') THEN NULL ELSE run_nodes.lease_owner END, lease_expires_at=CASE WHEN (run_nodes.status = 'running') THEN NULL ELSE run_nodes.lease_expires_at END, completed_at=?, updated_at=? WHERE run_nodes.run_id = ? AND run_nodes.node_key = ? AND run_nodes.status = 'running'",
+        (('attempt', None, True, None), ('visits', None, True, None), ('decision', None, True, None), ('exit_code', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('_now', 'updated_at', True, None), ('_now', 'updated_at', True, None), ('_run_id', None, True, None), ('_node_key', None, True, None)),
+    ),
+    ('insert.PHASE_ARTIFACTS', ('run_id', 'run_node_id', 'attempt', 'kind', 'content_text', 'content_json', 'sha256', 'created_at'), False): (
+        'INSERT INTO phase_artifacts (run_id, run_node_id, attempt, kind, content_text, content_json, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        (('run_id', None, True, None), ('run_node_id', None, True, None), ('attempt', None, True, None), ('kind', None, True, None), ('content_text', None, True, None), ('content_json', 'content_json', True, None), ('sha256', None, True, None), ('created_at', 'created_at', True, None)),
+    ),
+    ('insert.PHASE_ARTIFACTS', ('run_id', 'run_node_id', 'attempt', 'kind', 'content_text', 'content_json', 'sha256', 'created_at'), True): (
+        'INSERT INTO phase_artifacts (run_id, run_node_id, attempt, kind, content_text, content_json, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        (('run_id', None, True, None), ('run_node_id', None, True, None), ('attempt', None, True, None), ('kind', None, True, None), ('content_text', None, True, None), ('content_json', 'content_json', True, None), ('sha256', None, True, None), ('created_at', 'created_at', True, None)),
+    ),
+    ('insert.RUN_NODE_DIAGNOSTICS', ('run_id', 'run_node_id', 'attempt', 'outcome', 'reason', 'error_code', 'duration_ms', 'tokens', 'cost_usd', 'event_count', 'details', 'created_at'), False): (
+        'INSERT INTO run_node_diagnostics (run_id, run_node_id, attempt, outcome, reason, error_code, duration_ms, tokens, cost_usd, event_count, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        (('run_id', None, True, None), ('run_node_id', None, True, None), ('attempt', None, True, None), ('outcome', None, True, None), ('reason', None, True, None), ('error_code', None, True, None), ('duration_ms', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('event_count', None, True, None), ('details', 'details', True, None), ('created_at', 'created_at', True, None)),
+    ),
+    ('insert.ROUTING_DECISIONS', ('run_id', 'run_node_id', 'attempt', 'decision', 'target', 'priority', 'edge_id', 'reason', 'created_at', 'explanation'), False): (
+        'INSERT INTO routing_decisions (run_id, run_node_id, attempt, decision, target, priority, edge_id, reason, created_at, explanation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        (('run_id', None, True, None), ('run_node_id', None, True, None), ('attempt', None, True, None), ('decision', None, True, None), ('target', None, True, None), ('priority', None, True, None), ('edge_id', None, True, None), ('reason', None, True, None), ('created_at', 'created_at', True, None), ('explanation', 'explanation', True, None)),
+    ),
+    ('insert.RUN_NODE_STREAM_EVENTS', ('workflow_run_id', 'run_node_id', 'attempt', 'sequence', 'event_type', 'timestamp', 'content', 'metadata'), True): (
+        'INSERT INTO run_node_stream_events (workflow_run_id, run_node_id, attempt, sequence, event_type, timestamp, content, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        (('workflow_run_id', None, True, None), ('run_node_id', None, True, None), ('attempt', None, True, None), ('sequence', None, True, None), ('event_type', None, True, None), ('timestamp', 'timestamp', True, None), ('content', None, True, None), ('metadata', 'metadata', True, None)),
+    ),
+}
