@@ -176,7 +176,7 @@ def _made(statement: UpdateBase, dialect: Dialect, keys: tuple[str, ...], many: 
     if entry is None or dialect_fingerprint(dialect) != sql_made.FINGERPRINT:
         return None
     sql, params = entry
-    columns = statement.table.c  # type: ignore[attr-defined]  (an INSERT's or UPDATE's table)
+    columns = statement.table.c  # an INSERT's or UPDATE's table
     plan: list[tuple[str, _Processor, Any]] = []
     for param, column, required, default in params:
         processor = None if column is None else columns[column].type.dialect_impl(dialect).bind_processor(dialect)

@@ -70,6 +70,15 @@ _NODE = select(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE
 _LOCKED_NODE = _NODE.with_for_update()
 _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
 _UPDATE_NODE_BY_ID = named("runs.update_node_by_id", update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer)))
+_INSERT_RUN = named("insert.WORKFLOW_RUNS", insert(RUNS))
+_INSERT_NODES = named("insert.RUN_NODES", insert(NODES))
+_NO_DEFAULT = object()
+_RUN_COLUMNS = tuple(
+    (c.key, c.default.arg if c.default is not None and c.default.is_scalar else _NO_DEFAULT)  # type: ignore[attr-defined]
+    for c in RUNS.c
+    if c.key != "id"
+)
+"""A run row's columns in order, each with its scalar default (``create_run`` fills those not given)."""
 _UPDATE_NODE = named("runs.update_node", update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY))
 
 
@@ -165,9 +174,13 @@ class RunOps:
             tree_id=tree_id, status=RunStatus.PENDING.value, inputs=dict(inputs or {}),
             created_at=now, updated_at=now,
         )  # fmt: skip
-        run_id = inserted_id(self._conn.execute(insert(RUNS).values(**values)))
-        self._conn.execute(
-            insert(NODES),
+        # every column in the table's order, a column's own default where not given (the values SQLAlchemy would
+        # have filled in): one parameter set per kind of run, its INSERT compiled already (``sql_made.py``)
+        given = [(name, values.get(name, default)) for name, default in _RUN_COLUMNS]
+        params = {name: value for name, value in given if value is not _NO_DEFAULT}
+        run_id = self._writes.inserted(_INSERT_RUN, params)
+        self._writes.insert_many(
+            _INSERT_NODES,
             [
                 {
                     "run_id": run_id, "tree_node_id": row.id, "node_key": row.node_key,

@@ -45,7 +45,23 @@ _ROUTING = (
 _NODE = ("attempt", "visits", "decision", "exit_code", "tokens", "cost_usd", "_run_id", "_node_key")
 _STATE = ("engine_state", "tokens", "cost_usd", "steps", "lease_expires_at", "updated_at", "_run_id", "_owner")
 
+_RUN = ("tree_id", "status", "inputs", "base_sha", "head_sha", "base_ref", "repo_path", "tokens", "cost_usd", "steps")
+_RUN_REST = ("created_at", "updated_at", "priority", "queued")
+_PHASE = (
+    "run_id", "tree_node_id", "node_key", "sequence_index", "status", "attempt", "visits", "tokens", "cost_usd",
+    "updated_at",
+)  # fmt: skip
+
 HOT: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    # a run's creation (``alphred run``: leased to its process; unleased) and its phases (one, several)
+    (
+        "insert.WORKFLOW_RUNS",
+        (*_RUN, "pause_requested", "cancel_requested", "lease_owner", "lease_expires_at", *_RUN_REST),
+        False,
+    ),
+    ("insert.WORKFLOW_RUNS", (*_RUN, "pause_requested", "cancel_requested", *_RUN_REST), False),
+    ("insert.RUN_NODES", _PHASE, False),
+    ("insert.RUN_NODES", _PHASE, True),
     # a run's start: its state, its worktree, its status, its first phase's move and lease
     ("runs.update_run", ("engine_state", "updated_at", "_run_id"), False),
     ("runs.update_run", ("branch", "worktree_path", "updated_at", "_run_id"), False),
@@ -91,8 +107,9 @@ def statement_named(name: str) -> UpdateBase:
     if kind == "move":
         return move_sql.move_of_name(name)
     if kind == "insert":
-        return history._insert(rest)
-    found = [statement for statement, known in prepared._NAMES.items() if known == name]
+        made: UpdateBase = history._insert(rest)
+        return made
+    found: list[UpdateBase] = [statement for statement, known in prepared._NAMES.items() if known == name]
     if not found:
         raise KeyError(f"no statement is named {name!r}")
     return found[0]
@@ -102,7 +119,7 @@ def entry(statement: UpdateBase, dialect: Dialect, keys: tuple[str, ...], many: 
     """What ``sql_made.py`` keeps of ``statement`` compiled for ``dialect`` and ``keys``: its SQL text and each
     positional parameter's (name, column whose type binds it or None for no bind processor, required, value)."""
     compiled = prepared.compile_prepared(statement, dialect, keys, many)
-    columns = statement.table.c  # type: ignore[attr-defined]
+    columns = statement.table.c
     params: list[tuple[str, str | None, bool, Any]] = []
     for param in compiled.positiontup:
         bind = compiled.binds[param]

@@ -11,6 +11,22 @@ value when not given).
 FINGERPRINT = ('2.1.9', 'sqlite', 'pysqlite', 'qmark', True, True, True)
 
 SQL = {
+    ('insert.WORKFLOW_RUNS', ('tree_id', 'status', 'inputs', 'base_sha', 'head_sha', 'base_ref', 'repo_path', 'tokens', 'cost_usd', 'steps', 'pause_requested', 'cancel_requested', 'lease_owner', 'lease_expires_at', 'created_at', 'updated_at', 'priority', 'queued'), False): (
+        'INSERT INTO workflow_runs (tree_id, status, inputs, base_sha, head_sha, base_ref, repo_path, tokens, cost_usd, steps, pause_requested, cancel_requested, lease_owner, lease_expires_at, created_at, updated_at, priority, queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        (('tree_id', None, True, None), ('status', None, True, None), ('inputs', 'inputs', True, None), ('base_sha', None, True, None), ('head_sha', None, True, None), ('base_ref', None, True, None), ('repo_path', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('steps', None, True, None), ('pause_requested', 'pause_requested', True, None), ('cancel_requested', 'cancel_requested', True, None), ('lease_owner', None, True, None), ('lease_expires_at', 'lease_expires_at', True, None), ('created_at', 'created_at', True, None), ('updated_at', 'updated_at', True, None), ('priority', None, True, None), ('queued', 'queued', True, None)),
+    ),
+    ('insert.WORKFLOW_RUNS', ('tree_id', 'status', 'inputs', 'base_sha', 'head_sha', 'base_ref', 'repo_path', 'tokens', 'cost_usd', 'steps', 'pause_requested', 'cancel_requested', 'created_at', 'updated_at', 'priority', 'queued'), False): (
+        'INSERT INTO workflow_runs (tree_id, status, inputs, base_sha, head_sha, base_ref, repo_path, tokens, cost_usd, steps, pause_requested, cancel_requested, created_at, updated_at, priority, queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        (('tree_id', None, True, None), ('status', None, True, None), ('inputs', 'inputs', True, None), ('base_sha', None, True, None), ('head_sha', None, True, None), ('base_ref', None, True, None), ('repo_path', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('steps', None, True, None), ('pause_requested', 'pause_requested', True, None), ('cancel_requested', 'cancel_requested', True, None), ('created_at', 'created_at', True, None), ('updated_at', 'updated_at', True, None), ('priority', None, True, None), ('queued', 'queued', True, None)),
+    ),
+    ('insert.RUN_NODES', ('run_id', 'tree_node_id', 'node_key', 'sequence_index', 'status', 'attempt', 'visits', 'tokens', 'cost_usd', 'updated_at'), False): (
+        'INSERT INTO run_nodes (run_id, tree_node_id, node_key, sequence_index, status, attempt, visits, tokens, cost_usd, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        (('run_id', None, True, None), ('tree_node_id', None, True, None), ('node_key', None, True, None), ('sequence_index', None, True, None), ('status', None, True, None), ('attempt', None, True, None), ('visits', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('updated_at', 'updated_at', True, None)),
+    ),
+    ('insert.RUN_NODES', ('run_id', 'tree_node_id', 'node_key', 'sequence_index', 'status', 'attempt', 'visits', 'tokens', 'cost_usd', 'updated_at'), True): (
+        'INSERT INTO run_nodes (run_id, tree_node_id, node_key, sequence_index, status, attempt, visits, tokens, cost_usd, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        (('run_id', None, True, None), ('tree_node_id', None, True, None), ('node_key', None, True, None), ('sequence_index', None, True, None), ('status', None, True, None), ('attempt', None, True, None), ('visits', None, True, None), ('tokens', None, True, None), ('cost_usd', 'cost_usd', True, None), ('updated_at', 'updated_at', True, None)),
+    ),
     ('runs.update_run', ('engine_state', 'updated_at', '_run_id'), False): (
         'UPDATE workflow_runs SET engine_state=?, updated_at=? WHERE workflow_runs.id = ?',
         (('engine_state', 'engine_state', True, None), ('updated_at', 'updated_at', True, None), ('_run_id', None, True, None)),

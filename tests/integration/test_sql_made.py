@@ -1,0 +1,160 @@
+"""Issue 29, the hot statements' SQL compiled once and kept as source (``store/sql_made.py``, written by
+``python -m alphred.store.sql_gen``): the module is what SQLAlchemy compiles now, a run's writes find theirs in it,
+and a statement taken from it writes what the compiled one writes."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.runs import workflow
+from sqlalchemy import insert
+from sqlalchemy.dialects import postgresql
+
+from alphred.git import locate_repository
+from alphred.operations.start import start_run
+from alphred.operations.where import resolve_for_write
+from alphred.operations.workspace import Workspace
+from alphred.providers import default_registry
+from alphred.runtime.options import RunOptions
+from alphred.store import SqlRunStore, prepared, sql_gen, sql_made
+from alphred.store.schema import WORKFLOW_RUNS
+from alphred.views.progress import Progress
+from alphred.workflow import load_workflow
+
+LOOP = """\
+defaults: {provider: scripted, max_visits: 9}
+limits: {max_steps: 9, max_stalls: 9}
+phases:
+  review:
+    prompt: Review.
+    decisions: [approved, changes_requested]
+    script: [{decision: changes_requested, report: please fix}]
+    transitions:
+      - {to: fix, when: decision == "changes_requested", max: 2}
+      - to: $end
+  fix:
+    prompt: "Fix: {{ phases.review.report }}"
+    script: [{report: fixed}]
+    transitions: [{to: review}]
+"""
+SAMPLES: tuple[Any, ...] = (
+    datetime(2026, 3, 29, 1, 30, 5, 123, tzinfo=UTC),
+    datetime(2026, 1, 2, 3, 4, 5),
+    {"b": [1, "ü"], "a": None},
+    [1, 2.5, "x"],
+    True,
+    False,
+    None,
+    "text",
+    7,
+)
+
+
+@pytest.mark.quick
+def test_sql_made_py_is_what_sql_gen_writes() -> None:
+    current = Path(sql_made.__file__).read_text(encoding="utf-8") == sql_gen.render()
+    assert current, "alphred/store/sql_made.py is out of date: run `python -m alphred.store.sql_gen` and commit it"
+
+
+@contextlib.contextmanager
+def compiles() -> Iterator[list[tuple[str | None, tuple[str, ...], bool]]]:
+    """The statements ``prepare`` compiles while the block runs (not found in ``sql_made.py``): name, keys, many."""
+    seen: list[tuple[str | None, tuple[str, ...], bool]] = []
+    real = prepared.Prepared.__init__
+
+    def compiling(self: Any, statement: Any, dialect: Any, keys: Any, many: bool = False) -> None:
+        seen.append((prepared._NAMES.get(statement), tuple(keys), many))
+        real(self, statement, dialect, keys, many)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(prepared.Prepared, "__init__", compiling)
+        patch.setattr(prepared, "_CACHES", type(prepared._CACHES)())  # every statement prepared again
+        yield seen
+
+
+def test_a_runs_writes_find_their_sql_in_sql_made(repo: Path) -> None:
+    registry = default_registry()
+    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
+    location, url = resolve_for_write(str(locate_repository(repo).root), None)
+    with compiles() as compiled, SqlRunStore(url) as store:
+        workspace = Workspace(
+            store=store,
+            location=location,
+            registry_for=lambda _w, _d: registry,
+            progress=lambda run_id: Progress(enabled=False, run_id=run_id),
+        )
+        record = start_run(workspace, loaded, RunOptions(), registry)
+    assert record.status.value == "completed", (record.status, record.reason)
+    named = [entry for entry in compiled if entry[0] is not None]
+    assert named == [], f"add these to sql_gen.HOT and run `python -m alphred.store.sql_gen`: {named}"
+
+
+def _same_processing(made: Any, compiled: Any) -> None:
+    """Both ``Prepared``s turn the same parameters into the same driver values."""
+    assert (made.sql, made.names) == (compiled.sql, compiled.names)
+    for (name, mine, default), (other_name, theirs, other_default) in zip(made._plan, compiled._plan, strict=True):
+        assert (name, default) == (other_name, other_default)
+        assert (mine is None) == (theirs is None), name
+        for value in SAMPLES if mine is not None else ():
+            try:
+                expected = theirs(value)
+            except Exception:  # a value this type does not take
+                continue
+            assert mine(value) == expected, (name, value)
+
+
+@pytest.mark.parametrize(("name", "keys", "many"), sql_gen.HOT, ids=[f"{n}-{len(k)}-{m}" for n, k, m in sql_gen.HOT])
+def test_a_statement_from_sql_made_is_the_compiled_one_on_a_stores_dialect(
+    sqlite_url: str, name: str, keys: tuple[str, ...], many: bool
+) -> None:
+    with SqlRunStore(sqlite_url) as store:
+        dialect = store.engine.dialect
+        assert prepared.dialect_fingerprint(dialect) == sql_made.FINGERPRINT
+        statement = sql_gen.statement_named(name)
+        made = prepared._made(statement, dialect, keys, many)
+        assert made is not None
+        _same_processing(made, prepared.Prepared(statement, dialect, keys, many))
+
+
+def test_another_dialect_or_other_parameter_names_are_compiled() -> None:
+    statement = sql_gen.statement_named("runs.update_run")
+    keys = ("engine_state", "updated_at", "_run_id")
+    assert prepared._made(statement, sql_gen.sqlite_dialect(), keys, False) is not None
+    assert prepared._made(statement, postgresql.dialect(), keys, False) is None  # not SQLite's fingerprint
+    assert prepared._made(statement, sql_gen.sqlite_dialect(), ("pr_url", "updated_at", "_run_id"), False) is None
+    unnamed = insert(WORKFLOW_RUNS)
+    assert prepared._made(unnamed, sql_gen.sqlite_dialect(), sql_gen.HOT[0][1], False) is None
+    found = prepared.prepare(statement, sql_gen.sqlite_dialect(), ("pr_url", "updated_at", "_run_id"))
+    assert found is not None and "pr_url=?" in found.sql
+
+
+def test_a_created_run_row_is_the_row_sqlalchemy_fills_in(
+    store: SqlRunStore, make_workflow: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``create_run`` gives every column with a default its default itself (so that its INSERT is one of
+    ``sql_made.py``'s): the row is the one ``insert(...).values(...)`` stores with SQLAlchemy's defaults."""
+    from alphred.store import runs
+
+    now = datetime(2026, 3, 4, 5, 6, 7, 890123, tzinfo=UTC)
+    monkeypatch.setattr(runs, "utcnow", lambda: now)
+    workflow = make_workflow()
+    tree_id, _ = store.compile(workflow)
+    fields = {"base_sha": "a" * 40, "repo_path": "/r", "lease_owner": "o", "lease_expires_at": now}
+    ours = store.create_run(tree_id, workflow, {"issue": "ü"}, **fields)
+    with store.engine.begin() as conn:
+        values = {"tree_id": tree_id, "status": "pending", "inputs": {"issue": "ü"}, "created_at": now}
+        theirs = conn.execute(insert(WORKFLOW_RUNS).values(**fields, **values, updated_at=now)).inserted_primary_key
+        assert theirs is not None
+        rows = [
+            {
+                k: v
+                for k, v in conn.exec_driver_sql(f"SELECT * FROM workflow_runs WHERE id = {i}").one()._mapping.items()
+            }
+            for i in (ours, theirs[0])
+        ]
+    assert {**rows[0], "id": 0} == {**rows[1], "id": 0}
