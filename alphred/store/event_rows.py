@@ -36,8 +36,8 @@ def _insert() -> Insert:
 
 @functools.cache
 def sqlite_insert() -> str:
-    """The SQL of the events' INSERT on SQLite, compiled by SQLAlchemy once (on first use: off the start path);
-    its parameters are ``columns()`` in order (``_sqlite_row``'s values)."""
+    """The SQL of the events' INSERT on SQLite, as SQLAlchemy compiles it (kept in ``sql_made.py``, else compiled
+    once, on first use); its parameters are ``columns()`` in order (``_sqlite_row``'s values)."""
     from sqlalchemy.dialects import sqlite
 
     found = prepare(_insert(), sqlite.dialect(), columns(), many=True)
