@@ -57,15 +57,24 @@ NODE_FIELDS = frozenset(NODES.c.keys()) - {
 # so that they never clash with the column names an UPDATE sets from its parameters.
 _RUN_ID: BindParameter[int] = bindparam("_run_id", type_=Integer)
 _NODE_KEY: BindParameter[str] = bindparam("_node_key", type_=Text)
-_RUN_BY_ID = (
+_RUN_BY_ID = named(
+    "runs.run_by_id",
     select(RUNS, TREES.c.tree_key, TREES.c.version.label("tree_version"))
     .join(TREES, TREES.c.id == RUNS.c.tree_id)
-    .where(RUNS.c.id == _RUN_ID)
+    .where(RUNS.c.id == _RUN_ID),
 )
-_NODES_OF_RUN = select(NODES).where(NODES.c.run_id == _RUN_ID).order_by(NODES.c.sequence_index)
-_LOCKED_RUN = select(RUNS).where(RUNS.c.id == _RUN_ID).with_for_update()
+_NODES_OF_RUN = named(
+    "runs.nodes_of_run", select(NODES).where(NODES.c.run_id == _RUN_ID).order_by(NODES.c.sequence_index)
+)
+_LOCKED_RUN = named("runs.locked_run", select(RUNS).where(RUNS.c.id == _RUN_ID).with_for_update())
+_TREE_NODES = named(
+    "runs.tree_nodes",
+    select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.sequence_index)
+    .where(TREE_NODES.c.tree_id == bindparam("_tree_id", type_=Integer))
+    .order_by(TREE_NODES.c.sequence_index),
+)
 _UPDATE_RUN = named("runs.update_run", update(RUNS).where(RUNS.c.id == _RUN_ID))
-_NODE_ID = select(NODES.c.id).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
+_NODE_ID = named("runs.node_id", select(NODES.c.id).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY))
 _NODE = select(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
 _LOCKED_NODE = _NODE.with_for_update()
 _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
@@ -159,11 +168,7 @@ class RunOps:
     ) -> int:
         """Create a pending run of tree ``tree_id`` with one pending phase (attempt 0) per tree node."""
         values = checked_fields(fields, RUN_FIELDS, "run")
-        tree_nodes = self._conn.execute(
-            select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.sequence_index)
-            .where(TREE_NODES.c.tree_id == tree_id)
-            .order_by(TREE_NODES.c.sequence_index)
-        ).all()
+        tree_nodes = self._writes.rows(_TREE_NODES, {"_tree_id": tree_id})
         if not tree_nodes:
             raise StoreError(f"workflow tree {tree_id} does not exist or has no phases")
         keys = tuple(row.node_key for row in tree_nodes)
@@ -199,11 +204,11 @@ class RunOps:
 
     def find_run(self, run_id: int) -> RunRecord | None:
         """The run ``run_id`` with its phases, or None when there is no such run."""
-        row = self._conn.execute(_RUN_BY_ID, {"_run_id": run_id}).first()
-        if row is None:
+        rows = self._writes.rows(_RUN_BY_ID, {"_run_id": run_id})
+        if not rows:
             return None
-        nodes = self._conn.execute(_NODES_OF_RUN, {"_run_id": run_id})
-        return _run_record(row, [node_record(node) for node in nodes])
+        nodes = self._writes.rows(_NODES_OF_RUN, {"_run_id": run_id})
+        return _run_record(rows[0], [node_record(node) for node in nodes])
 
     def get_run(self, run_id: int) -> RunRecord:
         """The run ``run_id`` with its phases; UnknownRunError when there is no such run."""
@@ -278,9 +283,10 @@ class RunOps:
         ``completed_at``; an ended status sets ``completed_at``; ``paused`` clears ``pause_requested``.
         """
         extra = checked_fields(fields, RUN_FIELDS, "run")
-        row = self._conn.execute(_LOCKED_RUN, {"_run_id": run_id}).first()
-        if row is None:
+        rows = self._writes.rows(_LOCKED_RUN, {"_run_id": run_id})
+        if not rows:
             raise UnknownRunError(run_id)
+        row = rows[0]
         target = check_run_transition(row.status, new, run_id)
         now = utcnow()
         values: dict[str, Any] = {"status": target.value, "reason": reason, "updated_at": now}
@@ -348,7 +354,8 @@ class RunOps:
         known = self._known_node_ids.get((run_id, node_key)) or self.found_node_ids.get((run_id, node_key))
         if known is not None:
             return known  # a phase's row id never changes once committed
-        found = self._conn.execute(_NODE_ID, {"_run_id": run_id, "_node_key": node_key}).scalar()
+        rows = self._writes.rows(_NODE_ID, {"_run_id": run_id, "_node_key": node_key})
+        found = rows[0][0] if rows else None
         if found is None:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
         self.found_node_ids[(run_id, node_key)] = int(found)

@@ -24,9 +24,10 @@ from typing import Any
 
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql.dml import UpdateBase
+from sqlalchemy.sql.selectable import Select
 
 from alphred.store import prepared
+from alphred.store.prepared import Statement
 
 TARGET = Path(__file__).with_name("sql_made.py")
 
@@ -53,6 +54,12 @@ _PHASE = (
 )  # fmt: skip
 
 HOT: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    # reads of a run's start: the tree's phases, the run with its phases, the run locked, a phase's row id
+    ("runs.tree_nodes", ("_tree_id",), False),
+    ("runs.run_by_id", ("_run_id",), False),
+    ("runs.nodes_of_run", ("_run_id",), False),
+    ("runs.locked_run", ("_run_id",), False),
+    ("runs.node_id", ("_run_id", "_node_key"), False),
     # a run's creation (``alphred run``: leased to its process; unleased) and its phases (one, several)
     (
         "insert.WORKFLOW_RUNS",
@@ -90,8 +97,8 @@ HOT: tuple[tuple[str, tuple[str, ...], bool], ...] = (
 _HEADER = '''"""The store's hot statements compiled for SQLite (generated: do not edit by hand).
 
 Written by ``python -m alphred.store.sql_gen``: see ``sql_gen.py``. ``SQL`` maps (statement name, parameter
-names, executemany) to the SQL text and each positional parameter's (name, column of its type, required,
-value when not given).
+names, executemany) to the SQL text, each positional parameter's (name, column of its type, required, value when
+not given) and a SELECT's result columns (name, position of the selected column of its type), None for a write.
 """
 # fmt: off
 # ruff: noqa
@@ -99,7 +106,7 @@ value when not given).
 '''
 
 
-def statement_named(name: str) -> UpdateBase:
+def statement_named(name: str) -> Statement:
     """The statement ``prepared.named`` knows as ``name`` (built if it is built on first use)."""
     from alphred.store import event_rows, history, leases, move_sql, runs  # noqa: F401  (they name theirs)
 
@@ -107,19 +114,21 @@ def statement_named(name: str) -> UpdateBase:
     if kind == "move":
         return move_sql.move_of_name(name)
     if kind == "insert":
-        made: UpdateBase = history._insert(rest)
+        made: Statement = history._insert(rest)
         return made
-    found: list[UpdateBase] = [statement for statement, known in prepared._NAMES.items() if known == name]
+    found: list[Statement] = [statement for statement, known in prepared._NAMES.items() if known == name]
     if not found:
         raise KeyError(f"no statement is named {name!r}")
     return found[0]
 
 
-def entry(statement: UpdateBase, dialect: Dialect, keys: tuple[str, ...], many: bool) -> tuple[Any, ...]:
-    """What ``sql_made.py`` keeps of ``statement`` compiled for ``dialect`` and ``keys``: its SQL text and each
-    positional parameter's (name, column whose type binds it or None for no bind processor, required, value)."""
+def entry(statement: Statement, dialect: Dialect, keys: tuple[str, ...], many: bool) -> tuple[Any, ...]:
+    """What ``sql_made.py`` keeps of ``statement`` compiled for ``dialect`` and ``keys``: its SQL text, each
+    positional parameter's (name, column whose type binds it or None for no bind processor, required, value) and
+    a SELECT's result columns (name, the position among its selected columns of the one whose type processes it, or
+    None for no result processor; None for a write)."""
     compiled = prepared.compile_prepared(statement, dialect, keys, many)
-    columns = statement.table.c
+    columns = () if isinstance(statement, Select) else statement.table.c
     params: list[tuple[str, str | None, bool, Any]] = []
     for param in compiled.positiontup:
         bind = compiled.binds[param]
@@ -133,10 +142,21 @@ def entry(statement: UpdateBase, dialect: Dialect, keys: tuple[str, ...], many: 
         if ast.literal_eval(repr(value)) != value:
             raise ValueError(f"parameter {param!r} has a value that is no literal: {value!r}")
         params.append((param, column, bool(bind.required), value))
-    return compiled.string, tuple(params)
+    if not isinstance(statement, Select):
+        return compiled.string, tuple(params), None
+    selected = list(statement.selected_columns)
+    read: list[tuple[str, int | None]] = []
+    for result in compiled._result_columns:
+        at: int | None = None
+        if result.type._cached_result_processor(dialect, None) is not None:
+            at = next((i for i, column in enumerate(selected) if column.type is result.type), None)
+            if at is None:
+                raise ValueError(f"result column {result.keyname!r} of {statement_name(statement)} has no type found")
+        read.append((result.keyname, at))
+    return compiled.string, tuple(params), tuple(read)
 
 
-def statement_name(statement: UpdateBase) -> str | None:
+def statement_name(statement: Statement) -> str | None:
     """The name ``statement`` is known by, if any."""
     return prepared._NAMES.get(statement)
 
@@ -155,8 +175,10 @@ def render() -> str:
     dialect = sqlite_dialect()
     lines = [_HEADER, f"FINGERPRINT = {prepared.dialect_fingerprint(dialect)!r}\n", "SQL = {"]
     for name, keys, many in HOT:
-        sql, params = entry(statement_named(name), dialect, keys, many)
-        lines.append(f"    ({name!r}, {keys!r}, {many!r}): (\n        {sql!r},\n        {params!r},\n    ),")
+        sql, params, read = entry(statement_named(name), dialect, keys, many)
+        lines.append(
+            f"    ({name!r}, {keys!r}, {many!r}): (\n        {sql!r},\n        {params!r},\n        {read!r},\n    ),"
+        )
     lines.append("}\n")
     return "\n".join(lines)
 

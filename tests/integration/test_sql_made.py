@@ -15,13 +15,14 @@ from helpers.runs import workflow
 from sqlalchemy import insert
 from sqlalchemy.dialects import postgresql
 
+from alphred.errors import UnknownRunError
 from alphred.git import locate_repository
 from alphred.operations.start import start_run
 from alphred.operations.where import resolve_for_write
 from alphred.operations.workspace import Workspace
 from alphred.providers import default_registry
 from alphred.runtime.options import RunOptions
-from alphred.store import SqlRunStore, prepared, sql_gen, sql_made
+from alphred.store import RunStatus, SqlRunStore, prepared, sql_gen, sql_made
 from alphred.store.schema import WORKFLOW_RUNS
 from alphred.views.progress import Progress
 from alphred.workflow import load_workflow
@@ -53,6 +54,8 @@ SAMPLES: tuple[Any, ...] = (
     "text",
     7,
 )
+RESULTS = ("2026-03-29 01:30:05.000123", '{"b": [1, "\\u00fc"], "a": null}', "[]", 1, 0, 2.5, None)
+"""Values as SQLite gives them back (timestamp text, JSON text, integers for booleans)."""
 
 
 @pytest.mark.quick
@@ -94,18 +97,30 @@ def test_a_runs_writes_find_their_sql_in_sql_made(repo: Path) -> None:
     assert named == [], f"add these to sql_gen.HOT and run `python -m alphred.store.sql_gen`: {named}"
 
 
+def _same_steps(mine: Any, theirs: Any, name: str, samples: tuple[Any, ...]) -> None:
+    """Two processors (or None) turn each of ``samples`` they take into the same value."""
+    assert (mine is None) == (theirs is None), name
+    for value in samples if mine is not None else ():
+        try:
+            expected = theirs(value)
+        except Exception:  # a value this type does not take
+            continue
+        assert mine(value) == expected, (name, value)
+
+
 def _same_processing(made: Any, compiled: Any) -> None:
-    """Both ``Prepared``s turn the same parameters into the same driver values."""
+    """Both ``Prepared``s turn the same parameters into the same driver values, a SELECT's rows into the same."""
     assert (made.sql, made.names) == (compiled.sql, compiled.names)
     for (name, mine, default), (other_name, theirs, other_default) in zip(made._plan, compiled._plan, strict=True):
         assert (name, default) == (other_name, other_default)
-        assert (mine is None) == (theirs is None), name
-        for value in SAMPLES if mine is not None else ():
-            try:
-                expected = theirs(value)
-            except Exception:  # a value this type does not take
-                continue
-            assert mine(value) == expected, (name, value)
+        _same_steps(mine, theirs, name, SAMPLES)
+    assert (made.row is None) == (compiled.row is None)
+    if made.row is not None:
+        assert made.row._fields == compiled.row._fields
+        mine, theirs = dict(made._results), dict(compiled._results)
+        assert mine.keys() == theirs.keys()
+        for at, step in mine.items():
+            _same_steps(step, theirs[at], made.row._fields[at], RESULTS)
 
 
 @pytest.mark.parametrize(("name", "keys", "many"), sql_gen.HOT, ids=[f"{n}-{len(k)}-{m}" for n, k, m in sql_gen.HOT])
@@ -158,3 +173,33 @@ def test_a_created_run_row_is_the_row_sqlalchemy_fills_in(
             for i in (ours, theirs[0])
         ]
     assert {**rows[0], "id": 0} == {**rows[1], "id": 0}
+
+
+def test_a_run_read_the_prepared_way_is_the_run_sqlalchemy_reads(
+    store: SqlRunStore, make_workflow: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workflow = make_workflow()
+    tree_id, _ = store.compile(workflow)
+    run_id = store.create_run(tree_id, workflow, {"issue": "ü", "n": [1, None]}, base_sha="a" * 40, queued=True)
+    assert store.acquire_lease(run_id, "owner", 30.0)
+    store.set_run_status(run_id, "running")
+    store.update_run(run_id, engine_state={"engine": {"ü": [1.5, None, True]}}, wake_at=datetime(2030, 1, 1))
+    with store.transaction() as tx:
+        assert tx.start_node(run_id, workflow.phases[0].key, "owner", 30.0, attempt=1, visits=1) is not None
+    records = {}
+    for driver in (True, False):  # on PostgreSQL both are ``Connection.execute``'s
+        monkeypatch.setattr(store.transaction_class, "driver_writes", driver)
+        with store.reading() as tx:
+            records[driver] = (tx.get_run(run_id), tx.node_id(run_id, workflow.phases[0].key))
+    assert records[True] == records[False]
+    for driver in (True, False):  # the run row read and locked before its move
+        monkeypatch.setattr(store.transaction_class, "driver_writes", driver)
+        with pytest.raises(UnknownRunError), store.transaction() as tx:
+            tx.set_run_status(run_id + 1, "paused")
+        with store.transaction() as tx:
+            assert tx.set_run_status(run_id, "paused") is RunStatus.RUNNING
+            assert tx.set_run_status(run_id, "running") is RunStatus.PAUSED
+    record = records[True][0]
+    assert record.started_at is not None and record.started_at.tzinfo is UTC
+    assert record.queued is True and record.inputs == {"issue": "ü", "n": [1, None]}
+    assert [node.attempt for node in record.nodes][:1] == [1]
