@@ -31,7 +31,7 @@ Usage::
     python benchmarks/phase_overhead.py [--phases 301] [--runs 5] [--quick]          # in-process
     python benchmarks/phase_overhead.py --cli [--cli-phases 151] [--runs 3] [--quick] [--compare OTHER_CHECKOUT]
     python benchmarks/phase_overhead.py --cli --quick   # --json only, 201 vs 1 visit, 3 rounds: under a minute
-    python benchmarks/phase_overhead.py --cli --parity  # + LangGraph with Alphred's guarantees (sync writes, spawn)
+    python benchmarks/phase_overhead.py --cli --parity  # + LangGraph sync with Alphred's spawn; async, same spawn
     python benchmarks/phase_overhead.py --profile [--cli-phases 151]   # py-spy: top costs per thread
     python benchmarks/phase_overhead.py --callgrind [--quick] [--compare OTHER]   # instructions/phase, and LangGraph
     python benchmarks/phase_overhead.py --callgrind --visits 61 [--compare OTHER]  # steady state: 61 - 11 visits
@@ -231,12 +231,15 @@ def spawn_as_alphred(cwd: Path) -> str:
     return (out + err).decode()
 
 
-def run_langgraph(phases: int, edits: bool, command: bool = False, parity: bool = False) -> dict[str, Any]:
+def run_langgraph(
+    phases: int, edits: bool, command: bool = False, parity: bool = False, spawn: bool = False
+) -> dict[str, Any]:
     """The same loop as a LangGraph graph with the SQLite checkpointer (``command``: each node spawns
     ``sh -c true``, as Alphred's command phases do). ``parity``: with Alphred's guarantees — each step's checkpoint
     committed before the next step starts (``durability="sync"``; LangGraph's default, ``"async"``, writes it while
     the next step runs, which Alphred's crash rule forbids: a phase's outcome is stored before the next phase's
-    side effects), and a command spawned as Alphred must (``spawn_as_alphred``)."""
+    side effects), and a command spawned as Alphred must (``spawn_as_alphred``). ``spawn``: only the latter, the
+    checkpoints left async (LangGraph's default): the two peers' difference is what the overlap saves."""
     import sqlite3
 
     from langgraph.checkpoint.sqlite import SqliteSaver
@@ -247,7 +250,7 @@ def run_langgraph(phases: int, edits: bool, command: bool = False, parity: bool 
     with scratch("langgraph") as tmp:
 
         def spawn() -> None:
-            if command and parity:
+            if command and (parity or spawn):
                 spawn_as_alphred(tmp)
             elif command:
                 subprocess.run(["sh", "-c", "true"], check=True)
@@ -393,13 +396,15 @@ def cli_alphred(phases: int, command: bool, quiet: bool, source: str | None = No
     return wall, cpu, len(status["steps"])
 
 
-def cli_langgraph(phases: int, command: bool, parity: bool = False) -> tuple[float, float, int]:
+def cli_langgraph(phases: int, command: bool, parity: bool = False, spawn: bool = False) -> tuple[float, float, int]:
     """The LangGraph loop as a whole process: (wall s, CPU s, steps)."""
     args = [sys.executable, __file__, "--worker", "langgraph", "--phases", str(phases)]
     if command:
         args.append("--command")
     if parity:
         args.append("--parity")
+    if spawn:
+        args.append("--spawn-as-alphred")
     cpu = _child_cpu()
     started = time.perf_counter()
     out = subprocess.run(args, capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, check=False)
@@ -432,6 +437,7 @@ def ratio_line(name: str, mine: tuple[list[float], list[float]], peer: tuple[lis
 
 
 PARITY = "LangGraph + SqliteSaver, Alphred's guarantees"  # ``--parity``: each loop's second peer
+SPAWNED = "LangGraph + SqliteSaver, async, spawned as Alphred"  # ``--parity``: the command loop's third peer
 
 
 def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = False, parity: bool = False) -> None:
@@ -456,6 +462,8 @@ def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = F
             if parity:
                 peer = functools.partial(cli_langgraph, command=command, parity=True)
                 systems.append((f"{PARITY} ({loop})", peer))
+                if command:  # the same spawn with LangGraph's async checkpoints: what the overlap saves
+                    systems.append((f"{SPAWNED} ({loop})", functools.partial(cli_langgraph, command=True, spawn=True)))
     if not peer_available("langgraph"):
         print("note: langgraph not installed (pip install -r benchmarks/requirements.txt); no peer figure")
     began = time.perf_counter()
@@ -499,6 +507,26 @@ def cli_main(phases: int, runs: int, compare: str | None = None, quick: bool = F
                 print(ratio_line(name, samples[name], samples[peer]))
             if f"{PARITY} {loop}" in samples:
                 print(ratio_line(name, samples[name], samples[f"{PARITY} {loop}"]).replace("LangGraph", PARITY, 1))
+    overlap_line(samples)
+
+
+def overlap_line(samples: dict[str, tuple[list[float], list[float]]]) -> None:
+    """With ``--parity``: how much LangGraph's async checkpoint saves a command phase (the same spawn, sync minus
+    async: the write it hides behind the next node's shell, which Alphred's crash rule does not allow), beside
+    Alphred's excess over the async peer."""
+    sync, spawned = f"{PARITY} (command loop)", f"{SPAWNED} (command loop)"
+    if sync not in samples or spawned not in samples:
+        return
+    if not (resolved(samples[sync][0]) and resolved(samples[spawned][0])):
+        print("\nLangGraph's async checkpoint saves: not resolved (a peer's samples are noise; more rounds)")
+        return
+    saved = median(samples[sync][0]) - median(samples[spawned][0])
+    print(f"\nLangGraph's async checkpoint saves {saved:.2f} ms a command phase (sync minus async, the same spawn)")
+    for name, (walls, _) in samples.items():
+        if name.startswith("alphred") and name.endswith("(command loop)"):
+            excess = median(walls) - median(samples[spawned][0])
+            beyond = excess - saved
+            print(f"{name}: {excess:+.2f} ms over the async peer, same spawn ({beyond:+.2f} ms beyond the overlap)")
 
 
 def cli_profile(phases: int, command: bool, top: int = 25) -> None:
@@ -660,6 +688,7 @@ def main() -> None:
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument("--edits", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--command", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--spawn-as-alphred", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--parity",
         action="store_true",
@@ -686,6 +715,7 @@ def main() -> None:
         SOURCE.append(os.path.abspath(args.source))
     if args.worker:
         extra = ({"command": True} if args.command else {}) | ({"parity": True} if args.parity else {})
+        extra |= {"spawn": True} if args.spawn_as_alphred else {}
         print(json.dumps(WORKERS[args.worker](args.phases, args.edits, **extra)))
         return
     if args.profile:
