@@ -78,7 +78,8 @@ HOT: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("runs.update_run", ("status", "reason", "updated_at", "completed_at", "started_at", "_run_id"), False),
     ("runs.update_run", ("status", "reason", "updated_at", "completed_at", "_run_id"), False),
     ("leases.leased_run", _STATE, False),
-    ("leases.run.renew", ("_run_id", "_owner", "_expires"), False),
+    ("leases.run.renew", ("_run_id", "_owner", "_expires"), False),  # the heartbeat's, as its timing falls
+    ("leases.node.renew", ("_run_id", "_owner", "_expires", "_key"), False),
     ("leases.run.release", ("_run_id", "_owner"), False),
     ("move.running.-.010", (*_NODE, "_now", "_owner", "_expires"), False),
     ("move.running.-.011", (*_NODE, "_now", "_owner", "_expires", "_fresh"), False),

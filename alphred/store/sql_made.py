@@ -101,6 +101,11 @@ SQL = {
         (('_expires', 'lease_expires_at', True, None), ('_run_id', None, True, None), ('_owner', None, True, None)),
         None,
     ),
+    ('leases.node.renew', ('_run_id', '_owner', '_expires', '_key'), False): (
+        'UPDATE run_nodes SET lease_expires_at=? WHERE run_nodes.run_id = ? AND run_nodes.node_key = ? AND run_nodes.lease_owner = ?',
+        (('_expires', 'lease_expires_at', True, None), ('_run_id', None, True, None), ('_key', None, True, None), ('_owner', None, True, None)),
+        None,
+    ),
     ('leases.run.release', ('_run_id', '_owner'), False): (
         'UPDATE workflow_runs SET lease_owner=?, lease_expires_at=? WHERE workflow_runs.id = ? AND workflow_runs.lease_owner = ?',
         (('lease_owner', None, False, None), ('lease_expires_at', 'lease_expires_at', False, None), ('_run_id', None, True, None), ('_owner', None, True, None)),

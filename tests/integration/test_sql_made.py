@@ -11,38 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.runs import workflow
 from sqlalchemy import insert
 from sqlalchemy.dialects import postgresql
+from test_phase_transactions import in_process_run, loop
 
 from alphred.errors import UnknownRunError
-from alphred.git import locate_repository
-from alphred.operations.start import start_run
-from alphred.operations.where import resolve_for_write
-from alphred.operations.workspace import Workspace
-from alphred.providers import default_registry
-from alphred.runtime.options import RunOptions
 from alphred.store import RunStatus, SqlRunStore, prepared, sql_gen, sql_made
 from alphred.store.schema import WORKFLOW_RUNS
-from alphred.views.progress import Progress
-from alphred.workflow import load_workflow
 
-LOOP = """\
-defaults: {provider: scripted, max_visits: 9}
-limits: {max_steps: 9, max_stalls: 9}
-phases:
-  review:
-    prompt: Review.
-    decisions: [approved, changes_requested]
-    script: [{decision: changes_requested, report: please fix}]
-    transitions:
-      - {to: fix, when: decision == "changes_requested", max: 2}
-      - to: $end
-  fix:
-    prompt: "Fix: {{ phases.review.report }}"
-    script: [{report: fixed}]
-    transitions: [{to: review}]
-"""
 SAMPLES: tuple[Any, ...] = (
     datetime(2026, 3, 29, 1, 30, 5, 123, tzinfo=UTC),
     datetime(2026, 1, 2, 3, 4, 5),
@@ -81,17 +57,8 @@ def compiles() -> Iterator[list[tuple[str | None, tuple[str, ...], bool]]]:
 
 
 def test_a_runs_writes_find_their_sql_in_sql_made(repo: Path) -> None:
-    registry = default_registry()
-    loaded = load_workflow(workflow(repo, LOOP), providers=registry)
-    location, url = resolve_for_write(str(locate_repository(repo).root), None)
-    with compiles() as compiled, SqlRunStore(url) as store:
-        workspace = Workspace(
-            store=store,
-            location=location,
-            registry_for=lambda _w, _d: registry,
-            progress=lambda run_id: Progress(enabled=False, run_id=run_id),
-        )
-        record = start_run(workspace, loaded, RunOptions(), registry)
+    with compiles() as compiled, in_process_run(repo, loop(5)) as (_store, record):
+        pass
     assert record.status.value == "completed", (record.status, record.reason)
     named = [entry for entry in compiled if entry[0] is not None]
     assert named == [], f"add these to sql_gen.HOT and run `python -m alphred.store.sql_gen`: {named}"
