@@ -16,6 +16,11 @@ a driver error goes through SQLAlchemy's own handling (``Connection._handle_dbap
 ``handle_error`` listeners that turn a locked or corrupt database into Alphred's errors, then the
 ``sqlalchemy.exc`` class callers catch, ``IntegrityError`` for a broken constraint).
 
+The reads of a run's start are prepared the same way (``Writes.rows``): a SELECT's rows come from the driver, each
+value through its type's result processor as ``CursorResult`` does, each row a ``ReadRow`` (by position, by name,
+``_mapping``). A statement ``named`` is not even compiled when ``sql_made.py`` holds its SQL for the dialect and
+parameter names (``sql_gen.py``: compiling is ~0.5-1 ms a statement in every process).
+
 Only statements whose compiled form needs nothing at execution time are prepared: positional parameters
 (SQLite's ``qmark``), no Python-side column defaults to compute, no parameters rendered at execution
 (``IN`` lists); any other statement, and any connection outside a transaction, takes ``Connection.execute``.
@@ -40,7 +45,6 @@ Statement = UpdateBase | Select[Any]
 _JOINED = _JoinedListener  # SQLAlchemy's kinds of listener collections (``listening``)
 _LISTS = frozenset({_EmptyListener, _ListenerCollection})
 _REQUIRED: Any = object()  # a parameter with no value of its own: it must be given
-REQUIRED = _REQUIRED
 
 
 class NotPreparedError(Exception):
@@ -72,7 +76,7 @@ class Prepared:
         results: Sequence[tuple[str, _Processor]] | None = None,
     ) -> Prepared:
         """A statement compiled already (``sql_made.py``'s): its SQL text and, in its parameters' order, each one's
-        name, bind processor and value when not given (``REQUIRED``: none); a SELECT's result columns, each one's
+        name, bind processor and value when not given (``_REQUIRED``: none); a SELECT's result columns, each one's
         name and result processor."""
         found = cls.__new__(cls)
         found._set(sql, plan, results)
