@@ -153,7 +153,7 @@ def _read_text(path: str) -> str:
 
 def read_ref(common_dir: Path, ref: str) -> str | None:
     """Read a shared ref (``refs/heads/...``) as a loose file or from ``packed-refs``; None if absent."""
-    if os.path.exists(os.path.join(common_dir, "reftable")):
+    if os.access(os.path.join(common_dir, "reftable"), os.F_OK):  # ``exists`` without an exception when absent
         return None
     with contextlib.suppress(OSError, UnicodeDecodeError):
         value = _read_text(os.path.join(common_dir, ref)).strip()

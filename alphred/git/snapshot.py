@@ -168,8 +168,12 @@ def unchanged(snapshot: WorktreeSnapshot) -> bool:
                 return False
     except OSError:
         return False
-    if any(_watch_key(path) != key for path, key in snapshot.watched):
-        return False
+    for path, watched in snapshot.watched:
+        if watched is None:  # absent when taken: changed if anything is there now (no exception when still absent)
+            if os.access(path, os.F_OK, follow_symlinks=False):
+                return False
+        elif _watch_key(path) != watched:
+            return False
     if any(_names(path) != names for path, names in snapshot.racy_dirs):
         return False
     return all(_content(path, None) == content for path, content in snapshot.racy_files)

@@ -130,11 +130,11 @@ def _names(content: bytes | None, admin: Path | None) -> bool:
 
 
 def _moved(watched: _Watched) -> bool:
+    if watched.key is None:  # absent when sealed: moved if anything is there now (no exception when still absent)
+        return os.access(watched.path, os.F_OK, follow_symlinks=False)
     try:
         st = os.lstat(watched.path)
     except OSError:
-        return watched.key is not None
-    if watched.key is None:
         return True
     if _key(st) == watched.key:
         return False

@@ -20,6 +20,7 @@ from alphred.runtime.delivery import PullRequestPlan, PullRequestText
 from alphred.runtime.environment import phase_environment
 from alphred.runtime.joined import Joined
 from alphred.runtime.run_files import RunFiles
+from alphred.runtime.run_thread import RunThread
 from alphred.settings import SYSTEM_CLOCK, Clock
 from alphred.store import SqlRunStore, StoreTransaction
 from alphred.workflow import Workflow
@@ -107,6 +108,8 @@ class PhaseContext:
     flusher: Any = None
     # the deadlines of its attempts under way (their phases' timeout and idle_timeout) on one timer
     deadlines: Any = None
+    # the run's worker thread for its attempts' ends and its transitions (``run_thread``; set by ``Runner._main``)
+    run_thread: RunThread | None = None
 
     def phase_environ(self, allow: tuple[str, ...]) -> dict[str, str]:
         """``environ`` without its secrets but those in ``allow`` (``environment.phase_environment``), cached:

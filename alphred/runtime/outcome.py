@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from alphred.engine import CHECKS_FAILED, OUTPUT_INVALID, PhaseCompleted, PhaseFailed, decision_problem
+from alphred.engine.state import evolve
 from alphred.git import CommitResult, phase_commit_message
 from alphred.git.merges import LaneGit
 from alphred.providers import ProviderEvent
@@ -139,7 +140,8 @@ def complete_attempt(
         ctx.pending.append(record_commit(ctx, phase.key, attempt, commit))
         stats.details["commit"] = commit.sha
     head = commit.sha if commit is not None else since or ctx.worktrees.head_sha(ctx.worktree)
-    return replace(completed, tree=ctx.worktrees.tree_sha(ctx.worktree, head))  # for stall detection (§15)
+    tree = ctx.worktrees.tree_sha(ctx.worktree, head)  # for stall detection (SPEC §15)
+    return evolve(completed, tree=tree)  # a copy without ``__init__`` again (``replace`` rebuilds every field)
 
 
 MERGE_UNRESOLVED = "merge_unresolved"

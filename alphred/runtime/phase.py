@@ -28,6 +28,7 @@ from alphred.runtime.attempt_context import AttemptStats, PhaseContext, Prepared
 from alphred.runtime.attempt_deadlines import attempt_deadlines
 from alphred.runtime.attempt_stream import StreamOutcome, consume, events_for, flush_when_woken, periodic_flush
 from alphred.runtime.room import AttemptRoom
+from alphred.runtime.run_thread import hop
 from alphred.runtime.sink import EventSink
 from alphred.store import StoreTransaction
 from alphred.workflow import Phase, PhaseType
@@ -63,7 +64,7 @@ async def run_attempt(
 
     prepared = ctx.prepared.pop((phase.key, attempt), None)  # by the transition that started it, or now:
     if prepared is None:
-        prepared = await asyncio.to_thread(prepare_attempt, ctx, phase, attempt)  # blocking work off the loop
+        prepared = await hop(ctx.run_thread, prepare_attempt, ctx, phase, attempt)  # blocking work off the loop
     node_id, first, reports, seal = prepared.node_id, prepared.first, prepared.reports, prepared.seal
 
     on_event = ctx.on_event
@@ -178,7 +179,7 @@ async def _end(
             wake_at = failure.wake_at(now)
             stats.details["error"]["wake_at"] = wake_at
             failed = replace(failed, wake_at=wake_at, wait_seconds=wake_at - now)
-        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt), False)
+        return await hop(ctx.run_thread, _ended, ctx, sink, stats, lambda: failed, seal, (phase.key, attempt), False)
     assert outcome.result is not None
     # What an attempt does after its provider returned is imported here, not before the first step (issue 29):
     # the verdict, the checks, a CI phase's wait.
@@ -190,7 +191,7 @@ async def _end(
         waiting = CiWaiting(phase.key, attempt, ctx.redactor.redact(outcome.result.content))
         due = datetime.now(UTC) + timedelta(seconds=float(wait))
         ctx.pending.append(lambda tx: tx.update_run(ctx.run_id, wake_at=due))
-        return await asyncio.to_thread(_ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
+        return await hop(ctx.run_thread, _ended, ctx, sink, stats, lambda: waiting, seal, (phase.key, attempt))
     result = outcome.result
 
     def verdict_of() -> Verdict:  # in a worker thread: a typed answer is validated
@@ -214,8 +215,8 @@ async def _end(
                 then(ended, seal)  # its transition may be recorded here too: one thread hop (``runtime.joined``)
             return ended
 
-        return await asyncio.to_thread(read_and_end)
-    verdict = await asyncio.to_thread(verdict_of)
+        return await hop(ctx.run_thread, read_and_end)
+    verdict = await hop(ctx.run_thread, verdict_of)
     checked = None
     if verdict.problem is None and not verdict.violations:
         checked = await _check(ctx, state, phase, verdict, stats, sink, room)
@@ -223,7 +224,7 @@ async def _end(
     def complete() -> PhaseCompleted | PhaseFailed:
         return complete_attempt(ctx, phase, attempt, visit, verdict, stats, checked, resolving)
 
-    return await asyncio.to_thread(_ended, ctx, sink, stats, complete, seal, (phase.key, attempt))
+    return await hop(ctx.run_thread, _ended, ctx, sink, stats, complete, seal, (phase.key, attempt))
 
 
 def _with_child_steps(

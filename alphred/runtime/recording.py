@@ -8,7 +8,6 @@ and its transition, by the attempt's own worker (``joined``: one hop per unchang
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -39,6 +38,7 @@ from alphred.runtime.crash import crash_point
 from alphred.runtime.joined import EndJoin, Joined
 from alphred.runtime.persist import PauseFirst, Persister, Write
 from alphred.runtime.phase import load_attempt_modules, read_preparation, seal_preparation
+from alphred.runtime.run_thread import hop
 from alphred.runtime.supervisor import LOST, Supervisor
 from alphred.workflow import Phase, PhaseType, Workflow
 
@@ -113,7 +113,7 @@ class Recording:
         pending = self._take_pending()
         persist = functools.partial(self.persister.persist, state, effects, pending, clear_pause, measured, watch_pause)
         try:
-            await asyncio.to_thread(self._persist_and_prepare, persist, self._to_prepare(event, effects))
+            await hop(self.ctx.run_thread, self._persist_and_prepare, persist, self._to_prepare(event, effects))
         except LeaseLostError:
             supervisor.stop = LOST
             raise

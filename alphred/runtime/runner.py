@@ -68,6 +68,7 @@ from alphred.runtime.persist import Persister, Write
 from alphred.runtime.phase import run_attempt
 from alphred.runtime.recording import ONLY_WRITTEN, Recording, advance
 from alphred.runtime.run_files import RunFiles, run_directory
+from alphred.runtime.run_thread import RunThread
 from alphred.runtime.supervisor import CANCEL, HEARTBEAT_SECONDS, INTERRUPT, LOST, TIMEOUT, Supervisor
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner, lease_ttl
@@ -175,7 +176,12 @@ class Runner(Recording):
 
     def drive(self, state: RunState, first: Sequence[Event]) -> RunState:
         """Feed ``first`` and every event that follows until the run ends or waits; return the last state."""
-        return asyncio.run(self._main(state, first))
+        try:
+            return asyncio.run(self._main(state, first))
+        finally:  # a call whose wait was cancelled ends before the drive does (as ``asyncio.run``'s executor's)
+            run_thread = self.ctx.run_thread
+            if run_thread is not None:
+                run_thread.join()
 
     def interrupt(self) -> None:
         """Interrupt the run out of band: the active attempts (or the next to start) end ``interrupted``."""
@@ -186,6 +192,7 @@ class Runner(Recording):
         self.supervisor.interrupt_threadsafe()
 
     async def _main(self, state: RunState, first: Sequence[Event]) -> RunState:
+        run_thread = self.ctx.run_thread = RunThread()  # the run's blocking calls (``run_thread``), a thread each drive
         self.branches = BranchScheduler(self.store, self.ctx, self.start_phase, self.options.keep_worktree)
         if self.ctx.files is not None:  # the run's artifacts and memory, as stored (another machine's too)
             await asyncio.to_thread(self.ctx.files.restore, self.store)
@@ -197,6 +204,7 @@ class Runner(Recording):
                 finally:  # the run stopped (lease lost, an error): its branches' attempts stop too
                     await self.branches.stop(self.attempts.stop_all)
         finally:
+            run_thread.close()
             self.observer.flush()  # the lines held back come before whatever is written after the drive
             if self.supervisor.stop != LOST:
                 with contextlib.suppress(AlphredError):

@@ -22,6 +22,7 @@ from alphred.operations.workspace import Workspace
 from alphred.providers import default_registry
 from alphred.runtime import phase as phase_module
 from alphred.runtime.persist import Persister
+from alphred.runtime.run_thread import RunThread
 from alphred.runtime.runner import Runner, RunOptions
 from alphred.store import SqlRunStore
 from alphred.store.owners import LeaseOwner
@@ -89,7 +90,14 @@ def test_an_unchanged_phase_takes_one_thread_hop(tmp_path: Path, monkeypatch: py
             hops.append(name)
         return await real(func, *args, **kwargs)
 
+    real_call = RunThread.call
+
+    def counted_call(self: RunThread, func: Callable[..., Any], *args: Any) -> Any:  # the run's own thread
+        hops.append(getattr(func, "__name__", type(func).__name__))
+        return real_call(self, func, *args)
+
     monkeypatch.setattr(asyncio, "to_thread", counted)
+    monkeypatch.setattr(RunThread, "call", counted_call)
     _, short, short_steps = drive(tmp_path / "short", scripted_loop(5))
     short_hops = len(hops)
     _, long, long_steps = drive(tmp_path / "long", scripted_loop(15))
