@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from alphred.store import schema
 from alphred.store.columns import json_text, sqlite_time, utcnow
-from alphred.store.prepared import Prepared, Writes
+from alphred.store.prepared import Writes, named, prepare
 from alphred.store.records import EventRow
 
 
@@ -31,17 +31,17 @@ def columns() -> tuple[str, ...]:
 
 @functools.cache
 def _insert() -> Insert:
-    return insert(schema.RUN_NODE_STREAM_EVENTS)
+    return named("insert.RUN_NODE_STREAM_EVENTS", insert(schema.RUN_NODE_STREAM_EVENTS))
 
 
 @functools.cache
 def sqlite_insert() -> str:
-    """The SQL of the events' INSERT on SQLite, compiled by SQLAlchemy once (on first use: off the start path);
-    its parameters are ``columns()`` in order (``_sqlite_row``'s values)."""
+    """The SQL of the events' INSERT on SQLite, as SQLAlchemy compiles it (kept in ``sql_made.py``, else compiled
+    once, on first use); its parameters are ``columns()`` in order (``_sqlite_row``'s values)."""
     from sqlalchemy.dialects import sqlite
 
-    found = Prepared(_insert(), sqlite.dialect(), columns(), many=True)
-    assert found.names == columns()
+    found = prepare(_insert(), sqlite.dialect(), columns(), many=True)
+    assert found is not None and found.names == columns()
     return found.sql
 
 

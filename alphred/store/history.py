@@ -14,6 +14,7 @@ from alphred.store import schema
 from alphred.store.assembly import routes_by_attempt, step_record
 from alphred.store.columns import canonical_json_text, utcnow
 from alphred.store.event_rows import insert_events
+from alphred.store.prepared import named
 from alphred.store.records import EventRow
 from alphred.store.redaction import redacted
 from alphred.store.rows import RowReader
@@ -64,7 +65,7 @@ def _event_count() -> Select[Any]:
 @functools.cache
 def _insert(table: str) -> Insert:
     """The INSERT into ``schema``'s table ``table`` (one object per table: prepared once by ``Writes``)."""
-    return insert(getattr(schema, table))
+    return named(f"insert.{table}", insert(getattr(schema, table)))
 
 
 @functools.cache

@@ -11,10 +11,11 @@ from sqlalchemy.engine import Connection
 from alphred.errors import UnknownRunError
 from alphred.store.columns import utcnow
 from alphred.store.enums import NodeStatus
+from alphred.store.prepared import named
 from alphred.store.runs import NODES, RUN_FIELDS, RUNS, RunOps, checked_fields
 
 
-def _lease_statements(source: Table, where: tuple[Any, ...]) -> dict[str, Update]:
+def _lease_statements(kind: str, source: Table, where: tuple[Any, ...]) -> dict[str, Update]:
     """The lease UPDATEs of one table, built once (bound: ``_owner``, ``_now``, ``_steal``, ``_expires``)."""
     owners, expiry = source.c.lease_owner, source.c.lease_expires_at
     owner = bindparam("_owner", type_=owners.type)
@@ -22,7 +23,7 @@ def _lease_statements(source: Table, where: tuple[Any, ...]) -> dict[str, Update
     free = (owners.is_(None), owners == owner, expiry < bindparam("_now", type_=expiry.type))
     take: dict[str, Any] = {"lease_owner": owner, "lease_expires_at": expires}
     held = (*where, owners == owner)
-    return {
+    statements = {
         "acquire": update(source).where(*where, or_(*free)).values(take),
         "steal": update(source)
         .where(*where, or_(*free, owners == bindparam("_steal", type_=owners.type)))
@@ -30,11 +31,13 @@ def _lease_statements(source: Table, where: tuple[Any, ...]) -> dict[str, Update
         "renew": update(source).where(*held).values(lease_expires_at=expires),
         "release": update(source).where(*held).values(lease_owner=None, lease_expires_at=None),
     }
+    return {name: named(f"leases.{kind}.{name}", statement) for name, statement in statements.items()}
 
 
 _STATEMENTS = {
-    "run": _lease_statements(RUNS, (RUNS.c.id == bindparam("_run_id", type_=Integer),)),
+    "run": _lease_statements("run", RUNS, (RUNS.c.id == bindparam("_run_id", type_=Integer),)),
     "node": _lease_statements(
+        "node",
         NODES,
         (NODES.c.run_id == bindparam("_run_id", type_=Integer), NODES.c.node_key == bindparam("_key", type_=Text)),
     ),
@@ -48,10 +51,11 @@ def _params(run_id: int, node_key: str | None, **values: Any) -> dict[str, Any]:
     return params
 
 
-_LEASED_RUN = (  # a runner's write to its own run, fenced by its lease; the flags other processes set come back
+_LEASED_RUN = named(  # a runner's write to its own run, fenced by its lease; the flags other processes set come back
+    "leases.leased_run",
     update(RUNS)
     .where(RUNS.c.id == bindparam("_run_id", type_=Integer), RUNS.c.lease_owner == bindparam("_owner", type_=Text))
-    .returning(RUNS.c.pause_requested, RUNS.c.cancel_requested)
+    .returning(RUNS.c.pause_requested, RUNS.c.cancel_requested),
 )
 _REQUESTS = select(RUNS.c.pause_requested, RUNS.c.cancel_requested).where(RUNS.c.id == bindparam("_run_id"))
 

@@ -16,6 +16,11 @@ a driver error goes through SQLAlchemy's own handling (``Connection._handle_dbap
 ``handle_error`` listeners that turn a locked or corrupt database into Alphred's errors, then the
 ``sqlalchemy.exc`` class callers catch, ``IntegrityError`` for a broken constraint).
 
+The reads of a run's start are prepared the same way (``Writes.rows``): a SELECT's rows come from the driver, each
+value through its type's result processor as ``CursorResult`` does, each row a ``ReadRow`` (by position, by name,
+``_mapping``). A statement ``named`` is not even compiled when ``sql_made.py`` holds its SQL for the dialect and
+parameter names (``sql_gen.py``: compiling is ~0.5-1 ms a statement in every process).
+
 Only statements whose compiled form needs nothing at execution time are prepared: positional parameters
 (SQLite's ``qmark``), no Python-side column defaults to compute, no parameters rendered at execution
 (``IN`` lists); any other statement, and any connection outside a transaction, takes ``Connection.execute``.
@@ -27,16 +32,19 @@ import contextlib
 import operator
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
+import sqlalchemy
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.event.attr import _EmptyListener, _JoinedListener, _ListenerCollection
 from sqlalchemy.sql.dml import UpdateBase
+from sqlalchemy.sql.selectable import Select
 
 _Processor = Callable[[Any], Any] | None
+Statement = UpdateBase | Select[Any]
 _JOINED = _JoinedListener  # SQLAlchemy's kinds of listener collections (``listening``)
 _LISTS = frozenset({_EmptyListener, _ListenerCollection})
-_REQUIRED = object()  # a parameter with no value of its own: it must be given
+_REQUIRED: Any = object()  # a parameter with no value of its own: it must be given
 
 
 class NotPreparedError(Exception):
@@ -47,26 +55,45 @@ class Prepared:
     """A statement compiled once for ``dialect`` with the parameter names ``keys``: its SQL text and how to turn
     a mapping of parameters into the driver's positional tuple (each value through its type's bind processor)."""
 
-    __slots__ = ("_copies", "_get", "_plan", "_processed", "names", "sql")
+    __slots__ = ("_copies", "_get", "_plan", "_processed", "_results", "names", "row", "sql")
 
-    def __init__(self, statement: UpdateBase, dialect: Dialect, keys: Sequence[str], many: bool = False) -> None:
-        compiled = statement.compile(dialect=dialect, column_keys=list(keys), for_executemany=many)
-        if (
-            compiled.positiontup is None
-            or compiled.insert_prefetch
-            or compiled.update_prefetch
-            or compiled.literal_execute_params
-            or compiled.post_compile_params
-            or compiled.escaped_bind_names
-        ):
-            raise NotPreparedError(str(compiled))
-        self.sql: str = compiled.string
-        self.names: tuple[str, ...] = tuple(compiled.positiontup)
+    def __init__(self, statement: Statement, dialect: Dialect, keys: Sequence[str], many: bool = False) -> None:
+        compiled = compile_prepared(statement, dialect, keys, many)
         plan: list[tuple[str, _Processor, Any]] = []
-        for name in self.names:
+        for name in compiled.positiontup or ():
             bind = compiled.binds[name]
             processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
             plan.append((name, processor, _REQUIRED if bind.required else bind.effective_value))
+        results = [(column.keyname, column.type._cached_result_processor(dialect, None)) for column in
+                   compiled._result_columns] if isinstance(statement, Select) else None  # fmt: skip
+        self._set(compiled.string, plan, results)
+
+    @classmethod
+    def made(
+        cls,
+        sql: str,
+        plan: Sequence[tuple[str, _Processor, Any]],
+        results: Sequence[tuple[str, _Processor]] | None = None,
+    ) -> Prepared:
+        """A statement compiled already (``sql_made.py``'s): its SQL text and, in its parameters' order, each one's
+        name, bind processor and value when not given (``_REQUIRED``: none); a SELECT's result columns, each one's
+        name and result processor."""
+        found = cls.__new__(cls)
+        found._set(sql, plan, results)
+        return found
+
+    def _set(
+        self, sql: str, plan: Sequence[tuple[str, _Processor, Any]], results: Sequence[tuple[str, _Processor]] | None
+    ) -> None:
+        self.row: type[ReadRow] | None = None  # a SELECT's: the class of its rows
+        self._results: tuple[tuple[int, Callable[[Any], Any]], ...] = ()
+        if results is not None:
+            fields = tuple(name for name, _ in results)
+            by_name = {name: at for at, name in enumerate(fields)}
+            self.row = type("Row", (ReadRow,), {"__slots__": (), "_fields": fields, "_index": by_name})
+            self._results = tuple((at, step) for at, (_, step) in enumerate(results) if step is not None)
+        self.sql: str = sql
+        self.names: tuple[str, ...] = tuple(name for name, _, _ in plan)
         self._plan = tuple(plan)
         self._get = operator.itemgetter(*self.names) if len(self.names) > 1 else _one_of(self.names)
         first: dict[str, int] = {}  # a parameter used at several places (``_now``) is processed once
@@ -95,6 +122,22 @@ class Prepared:
             found[index] = found[source]
         return found
 
+    def read(self, rows: list[tuple[Any, ...]]) -> list[ReadRow]:
+        """A SELECT's driver ``rows`` as SQLAlchemy would give them: each value through its type's result processor,
+        each row a ``ReadRow`` (by position, by name, ``_mapping``)."""
+        make = self.row
+        assert make is not None, "not a SELECT"
+        steps = self._results
+        if not steps:
+            return [make(row) for row in rows]
+        found: list[ReadRow] = []
+        for row in rows:
+            values = list(row)
+            for at, step in steps:
+                values[at] = step(values[at])
+            found.append(make(values))
+        return found
+
     def _with_defaults(self, params: Mapping[str, Any]) -> list[Any]:
         """``values`` where some parameter is not given: its statement's own value, if it has one."""
         found: list[Any] = []
@@ -104,6 +147,41 @@ class Prepared:
                 raise TypeError(f"a value is required for the parameter {name!r} of: {self.sql}")
             found.append(value if processor is None else processor(value))
         return found
+
+
+class ReadRow(tuple[Any, ...]):
+    """A row a prepared SELECT read (``Prepared.read``): what callers use of SQLAlchemy's ``Row``, a tuple whose
+    values are also read by column name, as attributes or through ``_mapping``."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    _index: dict[str, int] = {}  # noqa: RUF012  (each statement's row class has its own)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[self._index[name]]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @property
+    def _mapping(self) -> dict[str, Any]:
+        return dict(zip(self._fields, self, strict=True))
+
+
+def compile_prepared(statement: Statement, dialect: Dialect, keys: Sequence[str], many: bool = False) -> Any:
+    """``statement`` compiled by SQLAlchemy for ``dialect`` and parameter names ``keys``; ``NotPreparedError`` when
+    its compiled form needs SQLAlchemy at execution time."""
+    compiled = statement.compile(dialect=dialect, column_keys=list(keys), for_executemany=many)
+    if (
+        compiled.positiontup is None
+        or compiled.insert_prefetch
+        or compiled.update_prefetch
+        or compiled.literal_execute_params
+        or compiled.post_compile_params
+        or compiled.escaped_bind_names
+    ):
+        raise NotPreparedError(str(compiled))
+    return compiled
 
 
 def _one_of(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
@@ -121,9 +199,61 @@ def _cache_of(dialect: Dialect) -> dict[tuple[Any, ...], Prepared | None]:
     return cache if cache is not None else _CACHES.setdefault(dialect, {})
 
 
-def prepare(statement: UpdateBase, dialect: Dialect, keys: Sequence[str], many: bool = False) -> Prepared | None:
-    """``statement`` prepared for ``dialect`` and parameter names ``keys``, or None when it cannot be
-    (``NotPreparedError``: ``Connection.execute`` executes it)."""
+_NAMES: dict[Any, str] = {}
+"""The store's named statements (``named``): a statement object -> the name its compiled forms have in
+``sql_made.py``."""
+_S = TypeVar("_S", bound=UpdateBase | Select[Any])
+
+
+def named(name: str, statement: _S) -> _S:
+    """``statement``, known by ``name``: ``prepare`` takes its SQL from ``sql_made.py`` (generated by ``python -m
+    alphred.store.sql_gen``) instead of compiling it, when the module has it for the dialect and parameter names."""
+    _NAMES[statement] = name
+    return statement
+
+
+def dialect_fingerprint(dialect: Dialect) -> tuple[Any, ...]:
+    """What a statement's compiled text depends on besides the statement and its parameter names: SQLAlchemy's
+    version and the dialect's kind (``sql_made.py`` is used for a dialect with its fingerprint only)."""
+    return (
+        sqlalchemy.__version__, dialect.name, dialect.driver, dialect.paramstyle,
+        bool(dialect.insert_returning), bool(dialect.update_returning), bool(dialect.delete_returning),
+    )  # fmt: skip
+
+
+def _made(statement: Statement, dialect: Dialect, keys: tuple[str, ...], many: bool) -> Prepared | None:
+    """``statement`` as ``sql_made.py`` holds it for ``dialect`` and ``keys``, or None when it does not (not named,
+    another dialect or SQLAlchemy, other parameter names): compiled at run time then (issue 29: compiling the
+    ~15 statements of a run costs ~0.5-1 ms each in every process)."""
+    name = _NAMES.get(statement)
+    if name is None:
+        return None
+    from alphred.store import sql_made
+
+    entry = sql_made.SQL.get((name, keys, many))
+    if entry is None or dialect_fingerprint(dialect) != sql_made.FINGERPRINT:
+        return None
+    sql, params, read = entry
+    plan: list[tuple[str, _Processor, Any]] = []
+    for param, column, required, default in params:
+        processor = None
+        if column is not None:  # an INSERT's or UPDATE's column
+            processor = statement.table.c[column].type.dialect_impl(dialect).bind_processor(dialect)  # type: ignore[union-attr]
+        plan.append((param, processor, _REQUIRED if required else default))
+    if read is None:
+        return Prepared.made(sql, plan)
+    selected = statement.selected_columns  # type: ignore[union-attr]  # a SELECT's
+    results = [(name, None if at is None else selected[at].type._cached_result_processor(dialect, None))
+               for name, at in read]  # fmt: skip
+    return Prepared.made(sql, plan, results)
+
+
+def prepare(statement: Statement, dialect: Dialect, keys: Sequence[str], many: bool = False) -> Prepared | None:
+    """``statement`` prepared for ``dialect`` and parameter names ``keys`` (from ``sql_made.py`` when it holds it),
+    or None when it cannot be (``NotPreparedError``: ``Connection.execute`` executes it)."""
+    found = _made(statement, dialect, tuple(keys), many)
+    if found is not None:
+        return found
     try:
         return Prepared(statement, dialect, keys, many)
     except NotPreparedError:
@@ -205,7 +335,7 @@ class Writes:
         self._listeners: tuple[tuple[Listener, ...], tuple[Listener, ...]] | None = None  # the connection's, once
         self._cache: dict[tuple[Any, ...], Prepared | None] | None = None  # the dialect's, at the first write
 
-    def _prepared(self, statement: UpdateBase, keys: tuple[str, ...], many: bool = False) -> Prepared | None:
+    def _prepared(self, statement: Statement, keys: tuple[str, ...], many: bool = False) -> Prepared | None:
         if not self._driver or not (self._begun or self._conn.in_transaction()):  # ``Connection.execute`` begins one
             return None
         cache = self._cache
@@ -278,14 +408,14 @@ class Writes:
             finally:
                 conn._handle_dbapi_exception(exc, "COMMIT", (), None, None)  # raises
 
-    def rowcount(self, statement: UpdateBase, params: Mapping[str, Any]) -> int:
+    def rowcount(self, statement: Statement, params: Mapping[str, Any]) -> int:
         """Execute ``statement`` (an UPDATE or DELETE) with ``params``; how many rows it matched."""
         found = self._prepared(statement, tuple(params))
         if found is None:
             return int(self._conn.execute(statement, params).rowcount)
         return int(self._run(found.sql, found.values(params)).rowcount)
 
-    def inserted(self, statement: UpdateBase, params: Mapping[str, Any]) -> int:
+    def inserted(self, statement: Statement, params: Mapping[str, Any]) -> int:
         """Execute ``statement`` (a one-row INSERT) with ``params``; the new row's primary key."""
         found = self._prepared(statement, tuple(params))
         if found is None:
@@ -294,7 +424,7 @@ class Writes:
             return int(key[0])
         return int(self._run(found.sql, found.values(params)).lastrowid)
 
-    def insert_many(self, statement: UpdateBase, rows: Sequence[Mapping[str, Any]]) -> None:
+    def insert_many(self, statement: Statement, rows: Sequence[Mapping[str, Any]]) -> None:
         """Execute ``statement`` (an INSERT) for each of ``rows`` (all with the first one's keys): one
         ``executemany`` (one ``execute`` for one row, as ``Connection.execute`` does)."""
         many = len(rows) > 1
@@ -306,7 +436,15 @@ class Writes:
         else:
             self._run(found.sql, found.values(rows[0]))
 
-    def first(self, statement: UpdateBase, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    def rows(self, statement: Select[Any], params: Mapping[str, Any]) -> Sequence[Any]:
+        """Execute ``statement`` (a SELECT) with ``params``; its rows (SQLAlchemy's ``Row``s or ``ReadRow``s: read by
+        position, by name, through ``_mapping``)."""
+        found = self._prepared(statement, tuple(params))
+        if found is None:
+            return self._conn.execute(statement, params).all()
+        return found.read(self._run(found.sql, found.values(params)).fetchall())
+
+    def first(self, statement: Statement, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """Execute ``statement`` (a write with ``RETURNING``) with ``params``; its first row, or None."""
         found = self._prepared(statement, tuple(params))
         if found is None:

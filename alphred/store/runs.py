@@ -26,7 +26,7 @@ from alphred.store.columns import utcnow
 from alphred.store.enums import ENDED_RUN_STATUSES, NodeStatus, RunStatus
 from alphred.store.move_sql import FIXED_FIELDS, move_statement, move_values
 from alphred.store.moves import NODE_TRANSITIONS, check_node_transition, check_run_transition
-from alphred.store.prepared import Writes
+from alphred.store.prepared import Writes, named
 from alphred.store.records import NodeRecord, RunRecord
 from alphred.store.rows import RowReader
 
@@ -57,20 +57,38 @@ NODE_FIELDS = frozenset(NODES.c.keys()) - {
 # so that they never clash with the column names an UPDATE sets from its parameters.
 _RUN_ID: BindParameter[int] = bindparam("_run_id", type_=Integer)
 _NODE_KEY: BindParameter[str] = bindparam("_node_key", type_=Text)
-_RUN_BY_ID = (
+_RUN_BY_ID = named(
+    "runs.run_by_id",
     select(RUNS, TREES.c.tree_key, TREES.c.version.label("tree_version"))
     .join(TREES, TREES.c.id == RUNS.c.tree_id)
-    .where(RUNS.c.id == _RUN_ID)
+    .where(RUNS.c.id == _RUN_ID),
 )
-_NODES_OF_RUN = select(NODES).where(NODES.c.run_id == _RUN_ID).order_by(NODES.c.sequence_index)
-_LOCKED_RUN = select(RUNS).where(RUNS.c.id == _RUN_ID).with_for_update()
-_UPDATE_RUN = update(RUNS).where(RUNS.c.id == _RUN_ID)
-_NODE_ID = select(NODES.c.id).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
+_NODES_OF_RUN = named(
+    "runs.nodes_of_run", select(NODES).where(NODES.c.run_id == _RUN_ID).order_by(NODES.c.sequence_index)
+)
+_LOCKED_RUN = named("runs.locked_run", select(RUNS).where(RUNS.c.id == _RUN_ID).with_for_update())
+_TREE_NODES = named(
+    "runs.tree_nodes",
+    select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.sequence_index)
+    .where(TREE_NODES.c.tree_id == bindparam("_tree_id", type_=Integer))
+    .order_by(TREE_NODES.c.sequence_index),
+)
+_UPDATE_RUN = named("runs.update_run", update(RUNS).where(RUNS.c.id == _RUN_ID))
+_NODE_ID = named("runs.node_id", select(NODES.c.id).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY))
 _NODE = select(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
 _LOCKED_NODE = _NODE.with_for_update()
 _NODE_BY_ID = select(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
-_UPDATE_NODE_BY_ID = update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer))
-_UPDATE_NODE = update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY)
+_UPDATE_NODE_BY_ID = named("runs.update_node_by_id", update(NODES).where(NODES.c.id == bindparam("_id", type_=Integer)))
+_INSERT_RUN = named("insert.WORKFLOW_RUNS", insert(RUNS))
+_INSERT_NODES = named("insert.RUN_NODES", insert(NODES))
+_NO_DEFAULT = object()
+_RUN_COLUMNS = tuple(
+    (c.key, c.default.arg if c.default is not None and c.default.is_scalar else _NO_DEFAULT)  # type: ignore[attr-defined]
+    for c in RUNS.c
+    if c.key != "id"
+)
+"""A run row's columns in order, each with its scalar default (``create_run`` fills those not given)."""
+_UPDATE_NODE = named("runs.update_node", update(NODES).where(NODES.c.run_id == _RUN_ID, NODES.c.node_key == _NODE_KEY))
 
 
 def checked_fields(fields: Mapping[str, Any], allowed: frozenset[str], entity: str) -> dict[str, Any]:
@@ -150,11 +168,7 @@ class RunOps:
     ) -> int:
         """Create a pending run of tree ``tree_id`` with one pending phase (attempt 0) per tree node."""
         values = checked_fields(fields, RUN_FIELDS, "run")
-        tree_nodes = self._conn.execute(
-            select(TREE_NODES.c.id, TREE_NODES.c.node_key, TREE_NODES.c.sequence_index)
-            .where(TREE_NODES.c.tree_id == tree_id)
-            .order_by(TREE_NODES.c.sequence_index)
-        ).all()
+        tree_nodes = self._writes.rows(_TREE_NODES, {"_tree_id": tree_id})
         if not tree_nodes:
             raise StoreError(f"workflow tree {tree_id} does not exist or has no phases")
         keys = tuple(row.node_key for row in tree_nodes)
@@ -165,9 +179,13 @@ class RunOps:
             tree_id=tree_id, status=RunStatus.PENDING.value, inputs=dict(inputs or {}),
             created_at=now, updated_at=now,
         )  # fmt: skip
-        run_id = inserted_id(self._conn.execute(insert(RUNS).values(**values)))
-        self._conn.execute(
-            insert(NODES),
+        # every column in the table's order, a column's own default where not given (the values SQLAlchemy would
+        # have filled in): one parameter set per kind of run, its INSERT compiled already (``sql_made.py``)
+        given = [(name, values.get(name, default)) for name, default in _RUN_COLUMNS]
+        params = {name: value for name, value in given if value is not _NO_DEFAULT}
+        run_id = self._writes.inserted(_INSERT_RUN, params)
+        self._writes.insert_many(
+            _INSERT_NODES,
             [
                 {
                     "run_id": run_id, "tree_node_id": row.id, "node_key": row.node_key,
@@ -186,11 +204,11 @@ class RunOps:
 
     def find_run(self, run_id: int) -> RunRecord | None:
         """The run ``run_id`` with its phases, or None when there is no such run."""
-        row = self._conn.execute(_RUN_BY_ID, {"_run_id": run_id}).first()
-        if row is None:
+        rows = self._writes.rows(_RUN_BY_ID, {"_run_id": run_id})
+        if not rows:
             return None
-        nodes = self._conn.execute(_NODES_OF_RUN, {"_run_id": run_id})
-        return _run_record(row, [node_record(node) for node in nodes])
+        nodes = self._writes.rows(_NODES_OF_RUN, {"_run_id": run_id})
+        return _run_record(rows[0], [node_record(node) for node in nodes])
 
     def get_run(self, run_id: int) -> RunRecord:
         """The run ``run_id`` with its phases; UnknownRunError when there is no such run."""
@@ -265,9 +283,10 @@ class RunOps:
         ``completed_at``; an ended status sets ``completed_at``; ``paused`` clears ``pause_requested``.
         """
         extra = checked_fields(fields, RUN_FIELDS, "run")
-        row = self._conn.execute(_LOCKED_RUN, {"_run_id": run_id}).first()
-        if row is None:
+        rows = self._writes.rows(_LOCKED_RUN, {"_run_id": run_id})
+        if not rows:
             raise UnknownRunError(run_id)
+        row = rows[0]
         target = check_run_transition(row.status, new, run_id)
         now = utcnow()
         values: dict[str, Any] = {"status": target.value, "reason": reason, "updated_at": now}
@@ -335,7 +354,8 @@ class RunOps:
         known = self._known_node_ids.get((run_id, node_key)) or self.found_node_ids.get((run_id, node_key))
         if known is not None:
             return known  # a phase's row id never changes once committed
-        found = self._conn.execute(_NODE_ID, {"_run_id": run_id, "_node_key": node_key}).scalar()
+        rows = self._writes.rows(_NODE_ID, {"_run_id": run_id, "_node_key": node_key})
+        found = rows[0][0] if rows else None
         if found is None:
             raise KeyError(f"run {run_id} has no phase {node_key!r}")
         self.found_node_ids[(run_id, node_key)] = int(found)
